@@ -1,0 +1,144 @@
+//! Splits a LOGIC.md file into its YAML frontmatter and markdown body (spec §1, §12).
+//!
+//! The file begins with a `---` line (after an optional UTF-8 BOM); the frontmatter ends at the
+//! next line that is exactly `---` (trailing spaces or tabs allowed). LF and CRLF both work.
+
+use crate::diagnostic::Diagnostic;
+use crate::source::{LineIndex, Span};
+
+/// Where the parts of a LOGIC.md file are, as byte ranges of the original text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sections {
+    /// The opening `---` line (without its line break).
+    pub open: Span,
+    /// The YAML between the delimiters, including its final line break.
+    pub yaml: Span,
+    /// The closing `---` line (without its line break).
+    pub close: Span,
+    /// The markdown body after the closing line; may be empty.
+    pub body: Span,
+    /// 1-based line on which the body starts.
+    pub body_line: u32,
+}
+
+const BOM: &str = "\u{feff}";
+
+/// Whether `line` (without its line break) is a `---` delimiter.
+fn is_delimiter(line: &str) -> bool {
+    line.strip_prefix("---")
+        .is_some_and(|rest| rest.chars().all(|c| c == ' ' || c == '\t' || c == '\r'))
+}
+
+/// Finds the frontmatter of `text`. Errors name the line at fault.
+pub fn split(text: &str, index: &LineIndex) -> Result<Sections, Diagnostic> {
+    let start = if text.starts_with(BOM) { BOM.len() } else { 0 };
+    let first_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let first_line = &text[start..first_end];
+    if !is_delimiter(first_line) {
+        let what = if text[start..].trim().is_empty() {
+            "the file is empty"
+        } else {
+            "the file does not start with a `---` line"
+        };
+        return Err(Diagnostic::error(
+            "frontmatter-missing-open",
+            format!("{what}: a LOGIC.md file begins with YAML frontmatter between `---` lines"),
+        )
+        .with_help("add a line `---` before the frontmatter and another after it")
+        .at(text, index, Span::new(start, first_end)));
+    }
+    let open = Span::new(start, first_end.min(start + first_line.trim_end().len()));
+    let yaml_start = (first_end + 1).min(text.len());
+
+    let mut line_start = yaml_start;
+    while line_start < text.len() {
+        let line_end = text[line_start..]
+            .find('\n')
+            .map_or(text.len(), |i| line_start + i);
+        let line = &text[line_start..line_end];
+        if is_delimiter(line) {
+            let yaml = Span::new(yaml_start, line_start);
+            let close = Span::new(line_start, line_start + line.trim_end().len());
+            let body_start = (line_end + 1).min(text.len());
+            let body_line = index.line_of(body_start) as u32 + 1;
+            let body_line = if body_start == line_end { body_line + 1 } else { body_line };
+            return Ok(Sections {
+                open,
+                yaml,
+                close,
+                body: Span::new(body_start, text.len()),
+                body_line,
+            });
+        }
+        line_start = line_end + 1;
+    }
+    Err(Diagnostic::error(
+        "frontmatter-missing-close",
+        "the frontmatter opened here is never closed: expected a line `---` after it",
+    )
+    .with_help("add a line `---` where the YAML frontmatter ends")
+    .at(text, index, open))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sections(text: &str) -> Result<Sections, Diagnostic> {
+        split(text, &LineIndex::new(text))
+    }
+
+    #[test]
+    fn finds_yaml_and_body() {
+        let text = "---\na: 1\n---\n# Body\n";
+        let s = sections(text).unwrap();
+        assert_eq!(&text[s.yaml.start..s.yaml.end], "a: 1\n");
+        assert_eq!(&text[s.body.start..s.body.end], "# Body\n");
+        assert_eq!(s.body_line, 4);
+    }
+
+    #[test]
+    fn accepts_bom_crlf_and_trailing_spaces() {
+        let text = "\u{feff}---  \r\na: 1\r\n--- \t\r\nbody";
+        let s = sections(text).unwrap();
+        assert_eq!(&text[s.yaml.start..s.yaml.end], "a: 1\r\n");
+        assert_eq!(&text[s.body.start..s.body.end], "body");
+    }
+
+    #[test]
+    fn closing_delimiter_at_end_of_file_without_newline() {
+        let text = "---\na: 1\n---";
+        let s = sections(text).unwrap();
+        assert!(s.body.is_empty());
+    }
+
+    #[test]
+    fn missing_open_is_reported_on_line_one() {
+        let err = sections("a: 1\n---\n").unwrap_err();
+        assert_eq!(err.code, "frontmatter-missing-open");
+        assert_eq!((err.line, err.column), (1, 1));
+    }
+
+    #[test]
+    fn empty_file_is_reported() {
+        let err = sections("").unwrap_err();
+        assert!(err.message.contains("empty"), "{}", err.message);
+    }
+
+    #[test]
+    fn lone_delimiter_is_unclosed() {
+        for text in ["---", "---\n", "---\na: 1\n"] {
+            let err = sections(text).unwrap_err();
+            assert_eq!(err.code, "frontmatter-missing-close", "{text:?}");
+            assert_eq!(err.line, 1);
+        }
+    }
+
+    #[test]
+    fn a_longer_dash_line_is_not_a_delimiter() {
+        let err = sections("----\na: 1\n---\n").unwrap_err();
+        assert_eq!(err.code, "frontmatter-missing-open");
+        let err = sections("---\na: 1\n----\n").unwrap_err();
+        assert_eq!(err.code, "frontmatter-missing-close");
+    }
+}

@@ -1,0 +1,181 @@
+//! Positions in a source text: byte offsets ↔ 1-based line and character column, and UTF-16
+//! offsets for browser editors.
+
+use serde::Serialize;
+
+/// A half-open byte range `[start, end)` in the original file text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    pub fn empty(at: usize) -> Self {
+        Span { start: at, end: at }
+    }
+
+    pub fn len(&self) -> usize {
+        self.end.saturating_sub(self.start)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The smallest span covering both.
+    pub fn cover(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+/// A 1-based line and column; the column counts characters (Unicode scalar values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LineCol {
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Line starts of a text, for turning byte offsets into line/column.
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    line_starts: Vec<usize>,
+    len: usize,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex {
+            line_starts,
+            len: text.len(),
+        }
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// Byte offset where the 0-based line `line` starts.
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.line_starts.get(line).copied()
+    }
+
+    /// 0-based line containing byte `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        match self.line_starts.binary_search(&offset) {
+            Ok(line) => line,
+            Err(next) => next - 1,
+        }
+    }
+
+    /// 1-based line and character column of byte `offset` in `text` (the text this index was built from).
+    pub fn line_col(&self, text: &str, offset: usize) -> LineCol {
+        let offset = clamp_to_char_boundary(text, offset.min(self.len));
+        let line = self.line_of(offset);
+        let start = self.line_starts[line];
+        let column = text[start..offset].chars().count() + 1;
+        LineCol {
+            line: line as u32 + 1,
+            column: column as u32,
+        }
+    }
+
+    /// The text of 0-based line `line`, without its line break.
+    pub fn line_text<'t>(&self, text: &'t str, line: usize) -> &'t str {
+        let Some(start) = self.line_start(line) else {
+            return "";
+        };
+        let end = self.line_start(line + 1).unwrap_or(text.len());
+        text[start..end].trim_end_matches(['\n', '\r'])
+    }
+}
+
+/// The largest char boundary at or before `offset`.
+pub fn clamp_to_char_boundary(text: &str, mut offset: usize) -> usize {
+    offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// UTF-16 code-unit offset of byte `offset` (what JavaScript string indices count).
+pub fn utf16_offset(text: &str, offset: usize) -> usize {
+    let offset = clamp_to_char_boundary(text, offset);
+    text[..offset].chars().map(char::len_utf16).sum()
+}
+
+/// Maps character indices (what the YAML scanner counts) to byte offsets.
+#[derive(Debug, Clone)]
+pub(crate) struct CharToByte {
+    /// Byte offset of every character, plus the text length; empty when the text is ASCII.
+    offsets: Vec<usize>,
+}
+
+impl CharToByte {
+    pub(crate) fn new(text: &str) -> Self {
+        if text.is_ascii() {
+            return CharToByte {
+                offsets: Vec::new(),
+            };
+        }
+        let mut offsets: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        offsets.push(text.len());
+        CharToByte { offsets }
+    }
+
+    pub(crate) fn byte(&self, char_index: usize) -> usize {
+        if self.offsets.is_empty() {
+            return char_index;
+        }
+        self.offsets
+            .get(char_index)
+            .copied()
+            .unwrap_or_else(|| *self.offsets.last().unwrap_or(&0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters_not_bytes() {
+        let text = "a: 1\nné: é\n";
+        let index = LineIndex::new(text);
+        let offset = text.find(": é").unwrap() + 2;
+        assert_eq!(index.line_col(text, offset), LineCol { line: 2, column: 5 });
+        assert_eq!(index.line_col(text, 0), LineCol { line: 1, column: 1 });
+    }
+
+    #[test]
+    fn line_text_strips_crlf() {
+        let text = "a\r\nbb\r\n";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_text(text, 1), "bb");
+        assert_eq!(index.line_text(text, 5), "");
+    }
+
+    #[test]
+    fn utf16_offsets_count_surrogate_pairs() {
+        let text = "a😀b";
+        assert_eq!(utf16_offset(text, text.find('b').unwrap()), 3);
+    }
+
+    #[test]
+    fn char_to_byte_handles_multibyte_text() {
+        let text = "é😀x";
+        let map = CharToByte::new(text);
+        assert_eq!(map.byte(0), 0);
+        assert_eq!(map.byte(1), 2);
+        assert_eq!(map.byte(2), 6);
+        assert_eq!(map.byte(3), 7);
+        assert_eq!(map.byte(99), 7);
+    }
+}

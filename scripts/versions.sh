@@ -1,0 +1,6 @@
+# Pinned versions of the tools scripts/bootstrap.sh installs. One place to change them.
+# wasm-bindgen-cli must equal the `wasm-bindgen` crate version in Cargo.toml.
+WASM_BINDGEN_VERSION=0.2.130
+TRUNK_VERSION=0.21.14
+WASM_PACK_VERSION=0.15.1
+BINARYEN_VERSION=132.0.0
