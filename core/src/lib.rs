@@ -1,4 +1,25 @@
-pub fn check(s: &serde_json::Value, i: &serde_json::Value) -> bool {
-    let _ = saphyr_parser::Parser::new_from_str("a: 1").count();
-    jsonschema::draft7::new(s).map(|v| v.is_valid(i)).unwrap_or(false) && strsim::levenshtein("a","b") > 0
-}
+//! # logicmd
+//!
+//! Parse, validate, compile, edit and check LOGIC.md reasoning specifications (spec v1.0) and
+//! DRTL topologies. Pure Rust: no file system, network or platform code; callers do the I/O.
+//!
+//! ```
+//! let report = logicmd::validate("---\nspec_version: \"1.0\"\nname: demo\n---\n");
+//! assert!(report.valid);
+//! ```
+
+pub mod diagnostic;
+pub mod document;
+pub mod frontmatter;
+pub mod json;
+pub mod limits;
+pub mod render;
+pub mod schema;
+pub mod source;
+pub mod validate;
+pub mod yaml;
+
+pub use diagnostic::{Diagnostic, Severity};
+pub use document::{Document, Parsed};
+pub use limits::Limits;
+pub use validate::{validate, validate_bytes, Report};

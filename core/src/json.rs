@@ -1,0 +1,102 @@
+//! Between the spanned YAML tree and JSON: conversion, and finding nodes by JSON Pointer.
+
+use serde_json::{Map, Number, Value};
+
+use crate::yaml::{Entry, Node, NodeValue};
+
+/// The JSON value of a node. Where a mapping repeats a key (already reported as an error),
+/// the first occurrence is kept, matching where the duplicate-key diagnostic points.
+pub fn to_json(node: &Node) -> Value {
+    match &node.value {
+        NodeValue::Null => Value::Null,
+        NodeValue::Bool(b) => Value::Bool(*b),
+        NodeValue::Int(i) => Value::Number((*i).into()),
+        NodeValue::Float(f) => Number::from_f64(*f).map_or(Value::Null, Value::Number),
+        NodeValue::String(s) => Value::String(s.clone()),
+        NodeValue::Seq(items) => Value::Array(items.iter().map(to_json).collect()),
+        NodeValue::Map(entries) => {
+            let mut map = Map::with_capacity(entries.len());
+            for entry in entries {
+                if !map.contains_key(&entry.key) {
+                    map.insert(entry.key.clone(), to_json(&entry.value));
+                }
+            }
+            Value::Object(map)
+        }
+    }
+}
+
+/// Splits a JSON Pointer into its unescaped reference tokens ("" → no tokens).
+pub fn pointer_tokens(pointer: &str) -> Vec<String> {
+    if pointer.is_empty() {
+        return Vec::new();
+    }
+    pointer
+        .strip_prefix('/')
+        .unwrap_or(pointer)
+        .split('/')
+        .map(|token| token.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+/// Escapes one reference token for a JSON Pointer.
+pub fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Appends `token` to `pointer`.
+pub fn pointer_push(pointer: &str, token: &str) -> String {
+    format!("{pointer}/{}", escape_token(token))
+}
+
+/// The node at `pointer`, or `None` when the path leaves the tree.
+pub fn node_at<'n>(root: &'n Node, pointer: &str) -> Option<&'n Node> {
+    let mut node = root;
+    for token in pointer_tokens(pointer) {
+        node = child(node, &token)?;
+    }
+    Some(node)
+}
+
+/// The deepest node on the way to `pointer`: where to point when the path itself is absent.
+pub fn nearest_node<'n>(root: &'n Node, pointer: &str) -> &'n Node {
+    let mut node = root;
+    for token in pointer_tokens(pointer) {
+        match child(node, &token) {
+            Some(next) => node = next,
+            None => break,
+        }
+    }
+    node
+}
+
+/// The mapping entry that holds the node at `pointer` (its key and key span).
+pub fn entry_at<'n>(root: &'n Node, pointer: &str) -> Option<&'n Entry> {
+    let mut tokens = pointer_tokens(pointer);
+    let last = tokens.pop()?;
+    let mut node = root;
+    for token in tokens {
+        node = child(node, &token)?;
+    }
+    node.entry(&last)
+}
+
+fn child<'n>(node: &'n Node, token: &str) -> Option<&'n Node> {
+    match &node.value {
+        NodeValue::Map(_) => node.get(token),
+        NodeValue::Seq(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointer_tokens_unescape() {
+        assert_eq!(pointer_tokens(""), Vec::<String>::new());
+        assert_eq!(pointer_tokens("/a~1b/c~0d/0"), vec!["a/b", "c~d", "0"]);
+        assert_eq!(pointer_push("/steps", "a/b"), "/steps/a~1b");
+    }
+}

@@ -1,0 +1,103 @@
+//! Validation against the embedded LOGIC.md v1.0 JSON Schema (draft-07), with diagnostics that
+//! point at the offending key or value in the original file.
+
+mod messages;
+mod suggest;
+
+use std::sync::OnceLock;
+
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{ValidationError, Validator};
+use serde_json::Value;
+
+use crate::diagnostic::{sort_diagnostics, Diagnostic};
+use crate::document::Document;
+use crate::json;
+
+/// The LOGIC.md v1.0 JSON Schema, as shipped in this crate.
+pub const SCHEMA_JSON: &str = include_str!("logic-md-1.0.schema.json");
+
+/// The spec versions this implementation validates.
+pub const SUPPORTED_SPEC_VERSIONS: &[&str] = &["1.0"];
+
+/// The schema as a JSON value.
+pub fn schema() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| serde_json::from_str(SCHEMA_JSON).unwrap_or(Value::Bool(true)))
+}
+
+fn validator() -> Result<&'static Validator, String> {
+    static VALIDATOR: OnceLock<Result<Validator, String>> = OnceLock::new();
+    VALIDATOR
+        .get_or_init(|| jsonschema::draft7::new(schema()).map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Validates the document's frontmatter against the schema.
+pub fn validate(document: &Document) -> Vec<Diagnostic> {
+    let validator = match validator() {
+        Ok(validator) => validator,
+        Err(error) => {
+            return vec![Diagnostic::error(
+                "schema-internal",
+                format!("the embedded schema failed to compile: {error}"),
+            )]
+        }
+    };
+    let mut diagnostics = Vec::new();
+    for error in validator.iter_errors(document.json()) {
+        diagnostics.extend(diagnose(document, &error));
+    }
+    sort_diagnostics(&mut diagnostics);
+    diagnostics
+}
+
+fn diagnose(document: &Document, error: &ValidationError<'_>) -> Vec<Diagnostic> {
+    let path = error.instance_path().as_str().to_owned();
+    let keyword = error.kind().keyword().to_owned();
+    let root = document.root();
+    match error.kind() {
+        ValidationErrorKind::AdditionalProperties { unexpected } => unexpected
+            .iter()
+            .map(|key| {
+                let known = suggest::known_properties(schema(), &path);
+                let mut diagnostic = Diagnostic::error(
+                    "schema-unknown-property",
+                    messages::unknown_property(key, &path),
+                )
+                .with_path(&path)
+                .with_keyword(&keyword);
+                if let Some(close) = suggest::closest(key, known.iter().map(String::as_str)) {
+                    diagnostic = diagnostic.with_help(format!("did you mean `{close}`?"));
+                } else if !known.is_empty() {
+                    diagnostic = diagnostic.with_help(format!("known properties: {}", known.join(", ")));
+                }
+                let span = json::entry_at(root, &json::pointer_push(&path, key))
+                    .map_or_else(|| document.span_at(&path), |entry| entry.key_span);
+                document.locate(diagnostic, span)
+            })
+            .collect(),
+        ValidationErrorKind::PropertyNames { error: inner } => {
+            let key = inner.instance().as_str().unwrap_or_default().to_owned();
+            let diagnostic = Diagnostic::error(
+                "schema-property-name",
+                format!("`{key}` is not a valid name here: {}", messages::describe(inner)),
+            )
+            .with_path(&path)
+            .with_keyword(&keyword);
+            let span = json::entry_at(root, &json::pointer_push(&path, &key))
+                .map_or_else(|| document.span_at(&path), |entry| entry.key_span);
+            vec![document.locate(diagnostic, span)]
+        }
+        kind => {
+            let mut diagnostic = Diagnostic::error(messages::code(kind), messages::describe(error))
+                .with_path(&path)
+                .with_keyword(&keyword);
+            if let Some(help) = messages::help(error) {
+                diagnostic = diagnostic.with_help(help);
+            }
+            vec![document.locate(diagnostic, document.span_at(&path))]
+        }
+    }
+}

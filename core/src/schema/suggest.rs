@@ -1,0 +1,106 @@
+//! "Did you mean" suggestions: known property names come from the schema itself.
+
+use serde_json::Value;
+
+use crate::json::pointer_tokens;
+
+/// The closest candidate to `word`, when one is close enough to be a likely typo.
+pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    let lower = word.to_lowercase();
+    candidates
+        .into_iter()
+        .map(|candidate| {
+            let score = strsim::jaro_winkler(&lower, &candidate.to_lowercase());
+            let distance = strsim::damerau_levenshtein(&lower, &candidate.to_lowercase());
+            (candidate, score, distance)
+        })
+        .filter(|(candidate, score, distance)| {
+            *score >= 0.8 || *distance <= (candidate.len().max(word.len()) / 3).max(1)
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(candidate, _, _)| candidate)
+}
+
+/// The property names the schema declares for the object at instance `pointer`, sorted.
+pub fn known_properties(schema: &Value, pointer: &str) -> Vec<String> {
+    let mut current = expand(schema, vec![schema]);
+    for token in pointer_tokens(pointer) {
+        let mut next = Vec::new();
+        for sub in &current {
+            if let Some(child) = sub.get("properties").and_then(|p| p.get(&token)) {
+                next.push(child);
+            } else if let Some(child @ Value::Object(_)) = sub.get("additionalProperties") {
+                next.push(child);
+            }
+            if token.parse::<usize>().is_ok() {
+                if let Some(items) = sub.get("items") {
+                    next.push(items);
+                }
+            }
+        }
+        current = expand(schema, next);
+    }
+    let mut names: Vec<String> = current
+        .iter()
+        .filter_map(|sub| sub.get("properties").and_then(Value::as_object))
+        .flat_map(|props| props.keys().cloned())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Follows local `$ref`s and combinators so every schema that applies at one place is listed.
+fn expand<'s>(root: &'s Value, start: Vec<&'s Value>) -> Vec<&'s Value> {
+    let mut out = Vec::new();
+    let mut pending = start;
+    // The schema is ours and acyclic at any one place, but bound the walk anyway.
+    let mut budget = 256;
+    while let Some(sub) = pending.pop() {
+        budget -= 1;
+        if budget == 0 {
+            break;
+        }
+        if let Some(reference) = sub.get("$ref").and_then(Value::as_str) {
+            if let Some(target) = reference.strip_prefix('#').and_then(|p| root.pointer(p)) {
+                pending.push(target);
+            }
+        }
+        for combinator in ["allOf", "anyOf", "oneOf"] {
+            if let Some(branches) = sub.get(combinator).and_then(Value::as_array) {
+                pending.extend(branches.iter());
+            }
+        }
+        for conditional in ["then", "else"] {
+            if let Some(branch) = sub.get(conditional) {
+                pending.push(branch);
+            }
+        }
+        out.push(sub);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn suggests_close_names_only() {
+        let known = ["needs", "description", "instructions"];
+        assert_eq!(closest("neds", known), Some("needs"));
+        assert_eq!(closest("instruction", known), Some("instructions"));
+        assert_eq!(closest("zzzz", known), None);
+    }
+
+    #[test]
+    fn walks_refs_and_maps() {
+        let schema = json!({
+            "properties": {"steps": {"additionalProperties": {"$ref": "#/definitions/step"}}},
+            "definitions": {"step": {"properties": {"needs": {}, "description": {}}}}
+        });
+        assert_eq!(known_properties(&schema, "/steps/a"), vec!["description", "needs"]);
+        assert_eq!(known_properties(&schema, ""), vec!["steps"]);
+    }
+}

@@ -1,0 +1,43 @@
+//! The parse → schema-validate pipeline, as one call.
+
+use crate::diagnostic::{has_errors, sort_diagnostics, Diagnostic};
+use crate::document::{Document, Parsed};
+use crate::limits::Limits;
+use crate::schema;
+
+/// The result of validating one LOGIC.md file.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The parsed document, when the frontmatter could be read as a mapping.
+    pub document: Option<Document>,
+    /// Every problem, sorted by position.
+    pub diagnostics: Vec<Diagnostic>,
+    /// No diagnostic is an error.
+    pub valid: bool,
+}
+
+/// Parses and validates a LOGIC.md file's text.
+pub fn validate(text: &str) -> Report {
+    report(Document::parse(text))
+}
+
+/// Parses and validates raw file contents within `limits` (the file must be UTF-8).
+pub fn validate_bytes(bytes: &[u8], limits: Limits) -> Report {
+    report(Document::parse_bytes(bytes, limits))
+}
+
+fn report(parsed: Parsed) -> Report {
+    let Parsed {
+        document,
+        mut diagnostics,
+    } = parsed;
+    if let Some(document) = &document {
+        diagnostics.extend(schema::validate(document));
+    }
+    sort_diagnostics(&mut diagnostics);
+    Report {
+        valid: !has_errors(&diagnostics),
+        document,
+        diagnostics,
+    }
+}

@@ -1,0 +1,490 @@
+//! Builds the spanned tree from saphyr's event stream, iteratively and within [`Limits`].
+//!
+//! The builder keeps an explicit stack of open collections instead of recursing, so nesting depth
+//! costs heap, not call stack, and the depth limit is checked before anything deep is built.
+//! Aliases are expanded by copying the anchored node, charged against the node budget, so an
+//! alias bomb stops at the budget instead of exhausting memory.
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle as SaphyrStyle, Tag};
+
+use super::node::{Entry, Node, NodeValue, ScalarStyle};
+use super::scalar::resolve_plain;
+use crate::diagnostic::Diagnostic;
+use crate::limits::Limits;
+use crate::source::{CharToByte, Span};
+
+/// A problem found while building, before it is placed in the file.
+#[derive(Debug, Clone)]
+pub(crate) struct BuildProblem {
+    pub code: &'static str,
+    pub message: String,
+    pub span: Span,
+    pub help: Option<String>,
+}
+
+impl BuildProblem {
+    fn new(code: &'static str, message: impl Into<String>, span: Span) -> Self {
+        BuildProblem {
+            code,
+            message: message.into(),
+            span,
+            help: None,
+        }
+    }
+
+    fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub(crate) fn into_diagnostic(self) -> Diagnostic {
+        let mut diagnostic = Diagnostic::error(self.code, self.message);
+        diagnostic.span = Some(self.span);
+        diagnostic.help = self.help;
+        diagnostic
+    }
+}
+
+/// The outcome of building: the root (if the stream had one) and every problem met on the way.
+/// A fatal problem (syntax, limits) ends the build with `root: None`.
+#[derive(Debug, Default)]
+pub(crate) struct Built {
+    pub root: Option<Node>,
+    pub problems: Vec<BuildProblem>,
+}
+
+enum Frame {
+    Seq {
+        items: Vec<Node>,
+        start: usize,
+        anchor: usize,
+        size: usize,
+    },
+    Map {
+        entries: Vec<Entry>,
+        start: usize,
+        anchor: usize,
+        size: usize,
+        pending_key: Option<(String, Span)>,
+        seen: HashMap<String, Span>,
+    },
+}
+
+struct Builder<'a> {
+    /// Byte offset of the YAML text in the original file.
+    base: usize,
+    chars: CharToByte,
+    yaml: &'a str,
+    limits: Limits,
+    stack: Vec<Frame>,
+    /// Anchored nodes by the parser's anchor id, with their node counts.
+    anchors: HashMap<usize, (Node, usize)>,
+    nodes: usize,
+    root: Option<Node>,
+    documents: usize,
+    problems: Vec<BuildProblem>,
+}
+
+/// Builds the tree of `yaml`, which starts at byte `base` of the original file.
+pub(crate) fn build(yaml: &str, base: usize, limits: Limits) -> Built {
+    let mut builder = Builder {
+        base,
+        chars: CharToByte::new(yaml),
+        yaml,
+        limits,
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        nodes: 0,
+        root: None,
+        documents: 0,
+        problems: Vec::new(),
+    };
+    match builder.run() {
+        Ok(()) => Built {
+            root: builder.root,
+            problems: builder.problems,
+        },
+        Err(fatal) => {
+            builder.problems.push(fatal);
+            Built {
+                root: None,
+                problems: builder.problems,
+            }
+        }
+    }
+}
+
+impl Builder<'_> {
+    fn run(&mut self) -> Result<(), BuildProblem> {
+        for item in Parser::new_from_str(self.yaml) {
+            let (event, span) = item.map_err(|error| {
+                let at = Span::empty(self.offset(error.marker().index()));
+                if error.info().contains("recursion limit") {
+                    // The scanner has its own nesting bound for flow collections.
+                    self.too_deep(at)
+                } else {
+                    BuildProblem::new("yaml-syntax", syntax_message(error.info()), at)
+                }
+            })?;
+            let span = Span::new(self.offset(span.start.index()), self.offset(span.end.index()));
+            self.event(event, span)?;
+        }
+        Ok(())
+    }
+
+    fn offset(&self, char_index: usize) -> usize {
+        self.base + self.chars.byte(char_index)
+    }
+
+    fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), BuildProblem> {
+        match event {
+            Event::DocumentStart(_) => {
+                self.documents += 1;
+                if self.documents > 1 {
+                    return Err(BuildProblem::new(
+                        "yaml-multiple-documents",
+                        "the frontmatter holds more than one YAML document",
+                        span,
+                    )
+                    .help("remove the `---` or `...` line inside the frontmatter"));
+                }
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                let node = self.scalar(&text, style, tag.as_deref(), span);
+                if self.expecting_key() {
+                    self.key(text.into_owned(), span);
+                } else {
+                    self.charge(1, span)?;
+                    self.complete(node, anchor, 1);
+                }
+            }
+            Event::SequenceStart(anchor, tag) => {
+                self.open(false, anchor, tag.as_deref(), span)?
+            }
+            Event::MappingStart(anchor, tag) => self.open(true, anchor, tag.as_deref(), span)?,
+            Event::SequenceEnd | Event::MappingEnd => self.close(span)?,
+            Event::Alias(id) => self.alias(id, span)?,
+            Event::Nothing | Event::StreamStart | Event::StreamEnd | Event::DocumentEnd => {}
+        }
+        Ok(())
+    }
+
+    fn too_deep(&self, span: Span) -> BuildProblem {
+        BuildProblem::new(
+            "yaml-too-deep",
+            format!(
+                "the frontmatter nests deeper than {} levels",
+                self.limits.max_depth
+            ),
+            span,
+        )
+        .help("flatten the structure; LOGIC.md documents need only a few levels")
+    }
+
+    fn expecting_key(&self) -> bool {
+        matches!(
+            self.stack.last(),
+            Some(Frame::Map {
+                pending_key: None,
+                ..
+            })
+        )
+    }
+
+    /// Counts `count` more nodes against the budget.
+    fn charge(&mut self, count: usize, span: Span) -> Result<(), BuildProblem> {
+        self.nodes = self.nodes.saturating_add(count);
+        if self.nodes > self.limits.max_nodes {
+            return Err(BuildProblem::new(
+                "yaml-too-many-nodes",
+                format!(
+                    "the frontmatter expands to more than {} YAML nodes",
+                    self.limits.max_nodes
+                ),
+                span,
+            )
+            .help("aliases are expanded in place; an alias of an alias multiplies the document"));
+        }
+        Ok(())
+    }
+
+    fn scalar(&mut self, text: &str, style: SaphyrStyle, tag: Option<&Tag>, span: Span) -> Node {
+        let style = match style {
+            SaphyrStyle::Plain => ScalarStyle::Plain,
+            SaphyrStyle::SingleQuoted => ScalarStyle::SingleQuoted,
+            SaphyrStyle::DoubleQuoted => ScalarStyle::DoubleQuoted,
+            SaphyrStyle::Literal => ScalarStyle::Literal,
+            SaphyrStyle::Folded => ScalarStyle::Folded,
+        };
+        let value = match tag {
+            Some(tag) => self.tagged_scalar(text, tag, span),
+            None if style == ScalarStyle::Plain => resolve_plain(text),
+            None => NodeValue::String(text.to_owned()),
+        };
+        let value = match value {
+            NodeValue::Float(f) if !f.is_finite() => {
+                self.problems.push(
+                    BuildProblem::new(
+                        "yaml-non-finite-number",
+                        format!("`{text}` is not a finite number, which JSON cannot represent"),
+                        span,
+                    )
+                    .help("quote it to make it a string"),
+                );
+                NodeValue::String(text.to_owned())
+            }
+            other => other,
+        };
+        Node {
+            value,
+            span,
+            style: Some(style),
+            flow: false,
+            from_alias: false,
+        }
+    }
+
+    /// Resolves an explicitly tagged scalar: the core schema's tags and the non-specific `!`.
+    fn tagged_scalar(&mut self, text: &str, tag: &Tag, span: Span) -> NodeValue {
+        if tag.handle == "!" && tag.suffix.is_empty() {
+            return NodeValue::String(text.to_owned());
+        }
+        if !tag.is_yaml_core_schema() {
+            self.unsupported_tag(tag, span);
+            return NodeValue::String(text.to_owned());
+        }
+        let resolved = resolve_plain(text);
+        let fits = match (tag.suffix.as_str(), &resolved) {
+            ("str", _) => return NodeValue::String(text.to_owned()),
+            ("null", NodeValue::Null)
+            | ("bool", NodeValue::Bool(_))
+            | ("int", NodeValue::Int(_))
+            | ("float", NodeValue::Float(_)) => true,
+            ("float", NodeValue::Int(i)) => return NodeValue::Float(*i as f64),
+            ("null" | "bool" | "int" | "float", _) => false,
+            _ => {
+                self.unsupported_tag(tag, span);
+                return NodeValue::String(text.to_owned());
+            }
+        };
+        if !fits {
+            self.problems.push(BuildProblem::new(
+                "yaml-tag-mismatch",
+                format!("`{text}` is not a valid `!!{}` value", tag.suffix),
+                span,
+            ));
+            return NodeValue::String(text.to_owned());
+        }
+        resolved
+    }
+
+    fn unsupported_tag(&mut self, tag: &Tag, span: Span) {
+        self.problems.push(
+            BuildProblem::new(
+                "yaml-unsupported-tag",
+                format!("the tag `{tag}` is not supported; LOGIC.md frontmatter is plain YAML 1.2 core schema"),
+                span,
+            )
+            .help("remove the tag, or quote the value to make it a string"),
+        );
+    }
+
+    fn key(&mut self, key: String, span: Span) {
+        if let Some(Frame::Map {
+            pending_key, seen, ..
+        }) = self.stack.last_mut()
+        {
+            if let Some(first) = seen.get(&key) {
+                let first = *first;
+                self.problems.push(
+                    BuildProblem::new(
+                        "yaml-duplicate-key",
+                        format!("duplicate key `{key}` in this mapping"),
+                        span,
+                    )
+                    .help(format!(
+                        "the first `{key}` is at byte {}; a mapping's keys must be unique",
+                        first.start
+                    )),
+                );
+            } else {
+                seen.insert(key.clone(), span);
+            }
+            *pending_key = Some((key, span));
+        }
+    }
+
+    fn open(&mut self, is_map: bool, anchor: usize, tag: Option<&Tag>, span: Span) -> Result<(), BuildProblem> {
+        if self.expecting_key() {
+            return Err(BuildProblem::new(
+                "yaml-complex-key",
+                "a mapping key must be a scalar, not a sequence or mapping",
+                span,
+            ));
+        }
+        if let Some(tag) = tag {
+            let expected = if is_map { "map" } else { "seq" };
+            if !(tag.is_yaml_core_schema() && tag.suffix == expected || tag.handle == "!" && tag.suffix.is_empty()) {
+                self.unsupported_tag(tag, span);
+            }
+        }
+        if self.stack.len() >= self.limits.max_depth {
+            return Err(self.too_deep(span));
+        }
+        self.charge(1, span)?;
+        self.stack.push(if is_map {
+            Frame::Map {
+                entries: Vec::new(),
+                start: span.start,
+                anchor,
+                size: 1,
+                pending_key: None,
+                seen: HashMap::new(),
+            }
+        } else {
+            Frame::Seq {
+                items: Vec::new(),
+                start: span.start,
+                anchor,
+                size: 1,
+            }
+        });
+        Ok(())
+    }
+
+    fn close(&mut self, span: Span) -> Result<(), BuildProblem> {
+        let Some(frame) = self.stack.pop() else {
+            return Ok(());
+        };
+        // Flow collections end at their bracket; block ones at their last child.
+        let flow = !span.is_empty();
+        let (value, start, anchor, size, last_end) = match frame {
+            Frame::Seq {
+                items,
+                start,
+                anchor,
+                size,
+            } => {
+                let last = items.last().map(|n| n.span.end);
+                (NodeValue::Seq(items), start, anchor, size, last)
+            }
+            Frame::Map {
+                entries,
+                start,
+                anchor,
+                size,
+                ..
+            } => {
+                let last = entries.last().map(|e| e.value.span.end.max(e.key_span.end));
+                (NodeValue::Map(entries), start, anchor, size, last)
+            }
+        };
+        let end = if flow { span.end } else { last_end.unwrap_or(start) };
+        let node = Node {
+            value,
+            span: Span::new(start, end.max(start)),
+            style: None,
+            flow,
+            from_alias: false,
+        };
+        self.complete(node, anchor, size);
+        Ok(())
+    }
+
+    fn alias(&mut self, id: usize, span: Span) -> Result<(), BuildProblem> {
+        let Some((anchored, size)) = self.anchors.get(&id) else {
+            return Err(BuildProblem::new(
+                "yaml-unknown-anchor",
+                "this alias refers to an anchor that is not defined before it",
+                span,
+            ));
+        };
+        let (mut node, size) = (anchored.clone(), *size);
+        if self.expecting_key() {
+            return match node.value {
+                NodeValue::String(key) => {
+                    self.key(key, span);
+                    Ok(())
+                }
+                _ => Err(BuildProblem::new(
+                    "yaml-complex-key",
+                    "an alias used as a mapping key must refer to a string",
+                    span,
+                )),
+            };
+        }
+        self.charge(size, span)?;
+        mark_alias(&mut node, span);
+        self.complete(node, 0, size);
+        Ok(())
+    }
+
+    /// Attaches a finished node to its parent, or makes it the root.
+    fn complete(&mut self, node: Node, anchor: usize, size: usize) {
+        if anchor != 0 {
+            self.anchors.insert(anchor, (node.clone(), size));
+        }
+        match self.stack.last_mut() {
+            None => self.root = Some(node),
+            Some(Frame::Seq {
+                items,
+                size: total,
+                ..
+            }) => {
+                *total += size;
+                items.push(node);
+            }
+            Some(Frame::Map {
+                entries,
+                pending_key,
+                size: total,
+                ..
+            }) => {
+                *total += size;
+                if let Some((key, key_span)) = pending_key.take() {
+                    entries.push(Entry {
+                        key,
+                        key_span,
+                        value: node,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Marks a copied alias target: its nodes all sit at the alias in the file.
+fn mark_alias(node: &mut Node, span: Span) {
+    let mut pending = vec![node];
+    while let Some(node) = pending.pop() {
+        node.span = span;
+        node.from_alias = true;
+        match &mut node.value {
+            NodeValue::Seq(items) => pending.extend(items.iter_mut()),
+            NodeValue::Map(entries) => {
+                for entry in entries.iter_mut() {
+                    entry.key_span = span;
+                    pending.push(&mut entry.value);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Rephrases the scanner's terse messages where a user would not know what they mean.
+fn syntax_message(info: &str) -> String {
+    let hint = match info {
+        i if i.contains("mapping values are not allowed") => {
+            " (a `:` followed by a space starts a mapping here; quote the value if it is text)"
+        }
+        i if i.contains("did not find expected key") => " (check the indentation of this line)",
+        i if i.contains("found character that cannot start any token") => {
+            " (tabs cannot indent YAML; `@` and `` ` `` cannot start a plain value; quote it)"
+        }
+        _ => "",
+    };
+    format!("invalid YAML: {info}{hint}")
+}
