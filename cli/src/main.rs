@@ -1,1 +1,44 @@
-fn main(){}
+//! `logicmd`: the LOGIC.md toolkit for terminals and CI.
+
+mod commands;
+mod discover;
+mod input;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit status: every file is fine.
+const EXIT_OK: u8 = 0;
+/// Exit status: some file has errors.
+const EXIT_INVALID: u8 = 1;
+/// Exit status: bad usage, or a file could not be read.
+const EXIT_USAGE: u8 = 2;
+
+#[derive(Parser)]
+#[command(name = "logicmd", version, about = "Validate, compile, edit and run LOGIC.md reasoning specifications")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check LOGIC.md files against the v1.0 specification.
+    Validate(commands::validate::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(if error.use_stderr() { EXIT_USAGE } else { EXIT_OK });
+        }
+    };
+    let status = match cli.command {
+        Command::Validate(args) => commands::validate::run(&args),
+    };
+    ExitCode::from(status)
+}

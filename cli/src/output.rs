@@ -1,0 +1,33 @@
+//! Output formats shared by the subcommands.
+
+use clap::ValueEnum;
+use logicmd::diagnostic::Diagnostic;
+use logicmd::render::render;
+use logicmd::source::LineIndex;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Diagnostics with source snippets, for people.
+    Human,
+    /// One JSON array with an object per file, for tools.
+    Json,
+}
+
+/// One file's result in `--format json`.
+#[derive(Serialize)]
+pub struct FileReport<'a> {
+    pub file: &'a str,
+    pub valid: bool,
+    pub diagnostics: &'a [Diagnostic],
+}
+
+/// A file's diagnostics, rustc-style.
+pub fn human(file: &str, text: &str, diagnostics: &[Diagnostic]) -> String {
+    let index = LineIndex::new(text);
+    diagnostics
+        .iter()
+        .map(|d| render(d, file, text, &index))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -1,0 +1,156 @@
+//! `logicmd validate` as users run it: exit statuses, output formats, discovery, bad input.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const VALID: &str = "---\nspec_version: \"1.0\"\nname: demo\nsteps:\n  a:\n    description: first\n---\n# Demo\n";
+const INVALID: &str = "---\nspec_version: \"1.0\"\nname: demo\nsteps:\n  a:\n    neds: []\n---\n";
+
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("logicmd-cli-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, contents).unwrap();
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn logicmd(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_logicmd"))
+        .args(args)
+        .output()
+        .expect("the logicmd binary runs")
+}
+
+fn validate_json(paths: &[&Path]) -> (i32, Value) {
+    let mut args = vec!["validate", "--format", "json"];
+    let owned: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    args.extend(owned.iter().map(String::as_str));
+    let out = logicmd(&args);
+    let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.code().unwrap_or(-1), json)
+}
+
+#[test]
+fn valid_file_exits_zero() {
+    let dir = Scratch::new("valid");
+    let file = dir.write("a.logic.md", VALID);
+    let (code, json) = validate_json(&[&file]);
+    assert_eq!(code, 0);
+    assert_eq!(json[0]["valid"], true);
+    assert_eq!(json[0]["diagnostics"], Value::Array(vec![]));
+}
+
+#[test]
+fn invalid_file_exits_one_with_placed_diagnostics() {
+    let dir = Scratch::new("invalid");
+    let file = dir.write("a.logic.md", INVALID);
+    let (code, json) = validate_json(&[&file]);
+    assert_eq!(code, 1);
+    let d = &json[0]["diagnostics"][0];
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["path"], "/steps/a");
+    assert_eq!(d["keyword"], "additionalProperties");
+    assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(6), Some(5)));
+    let keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
+    for key in ["severity", "code", "message", "path", "keyword", "line", "column"] {
+        assert!(keys.contains(&key), "{key} missing from {keys:?}");
+    }
+}
+
+#[test]
+fn human_output_has_snippet_caret_and_suggestion() {
+    let dir = Scratch::new("human");
+    let file = dir.write("a.logic.md", INVALID);
+    let out = logicmd(&["validate", &file.display().to_string()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(":6:5"), "{text}");
+    assert!(text.contains("6 |     neds: []"), "{text}");
+    assert!(text.contains("  |     ^^^^"), "{text}");
+    assert!(text.contains("did you mean `needs`?"), "{text}");
+}
+
+#[test]
+fn directories_are_searched_and_globs_expanded() {
+    let dir = Scratch::new("discover");
+    dir.write("LOGIC.md", VALID);
+    dir.write("agents/researcher.logic.md", VALID);
+    dir.write("agents/broken.logic.md", INVALID);
+    dir.write("README.md", "not a spec");
+    let (code, json) = validate_json(&[&dir.0]);
+    assert_eq!(code, 1);
+    let files: Vec<&str> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files.len(), 3, "{files:?}");
+    assert!(files[0].ends_with("LOGIC.md"));
+
+    let pattern = format!("{}/agents/r*.logic.md", dir.0.display());
+    let out = logicmd(&["validate", "--format", "json", &pattern]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn usage_and_io_errors_exit_two() {
+    assert_eq!(logicmd(&["validate"]).status.code(), Some(2));
+    assert_eq!(logicmd(&["validate", "--format", "xml", "x"]).status.code(), Some(2));
+    let missing = logicmd(&["validate", "/definitely/not/here.logic.md"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no such file"));
+    let dir = Scratch::new("empty");
+    assert_eq!(logicmd(&["validate", &dir.0.display().to_string()]).status.code(), Some(2));
+}
+
+#[test]
+fn bad_input_exits_one_with_a_clear_message() {
+    let dir = Scratch::new("bad");
+    let mut bomb = String::from("---\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..12 {
+        let p = i - 1;
+        bomb.push_str(&format!("a{i}: &a{i} [{}]\n", vec![format!("*a{p}"); 10].join(", ")));
+    }
+    bomb.push_str("---\n");
+    let deep = format!("---\na: {}{}\n---\n", "[".repeat(10_000), "]".repeat(10_000));
+    let mut huge = String::from("---\nname: x\n---\n");
+    huge.push_str(&"# padding line\n".repeat(20 * 1024 * 1024 / 15 + 1));
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("lone.logic.md", b"---".to_vec(), "never closed"),
+        ("garbage.logic.md", (0..=255u8).cycle().take(4096).collect(), "UTF-8"),
+        ("no-open.logic.md", b"name: x\n".to_vec(), "does not start with a `---` line"),
+        ("empty-fm.logic.md", b"---\n---\n".to_vec(), "frontmatter is empty"),
+        ("list.logic.md", b"---\n- a\n---\n".to_vec(), "must be a mapping"),
+        ("dup.logic.md", b"---\nname: a\nname: b\n---\n".to_vec(), "duplicate key `name`"),
+        ("bomb.logic.md", bomb.into_bytes(), "more than"),
+        ("deep.logic.md", deep.into_bytes(), "nests deeper than"),
+        ("huge.logic.md", huge.into_bytes(), "more than the limit"),
+    ];
+    for (name, contents, message) in cases {
+        let file = dir.write(name, contents);
+        let out = logicmd(&["validate", &file.display().to_string()]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{name}: {text}");
+        assert!(text.contains(message), "{name}: expected `{message}` in\n{text}");
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"), "{name}");
+    }
+}
