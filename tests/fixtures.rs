@@ -7,10 +7,10 @@ use logicmd_tests::workspace_root;
 #[test]
 fn own_fixtures() {
     let fixtures = collect(&workspace_root().join("tests/fixtures"));
+    run_all("own fixtures", &fixtures, Strictness::Exact);
     assert!(
         fixtures.len() >= 60,
         "expected at least 60 fixtures, found {}",
         fixtures.len()
     );
-    run_all("own fixtures", &fixtures, Strictness::Exact);
 }

@@ -44,7 +44,10 @@ fn yamlish() -> impl Strategy<Value = String> {
 
 fn assert_well_placed(text_len_lines: usize, report: &logicmd::Report) {
     for d in &report.diagnostics {
-        assert!(d.line >= 1 && (d.line as usize) <= text_len_lines.max(1), "{d:?}");
+        assert!(
+            d.line >= 1 && (d.line as usize) <= text_len_lines.max(1),
+            "{d:?}"
+        );
         assert!(d.column >= 1, "{d:?}");
     }
 }

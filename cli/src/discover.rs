@@ -49,7 +49,10 @@ pub fn files(operands: &[String]) -> (Vec<PathBuf>, Vec<OperandError>) {
             continue;
         }
         if found.len() == before {
-            errors.push(error_for(operand, "no LOGIC.md files found (looked for LOGIC.md, *.logic.md, .logic/index.md)"));
+            errors.push(error_for(
+                operand,
+                "no LOGIC.md files found (looked for LOGIC.md, *.logic.md, .logic/index.md)",
+            ));
         }
     }
     let mut seen = BTreeSet::new();
@@ -149,11 +152,22 @@ mod tests {
         assert!(errors.is_empty());
         let names: Vec<String> = found
             .iter()
-            .map(|p| p.strip_prefix(&root).unwrap().to_string_lossy().into_owned())
+            .map(|p| {
+                p.strip_prefix(&root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
             .collect();
         assert_eq!(
             names,
-            ["LOGIC.md", "a.logic.md", "b.logic.md", ".logic/index.md", "sub/deep/c.logic.md"]
+            [
+                "LOGIC.md",
+                "a.logic.md",
+                "b.logic.md",
+                ".logic/index.md",
+                "sub/deep/c.logic.md"
+            ]
         );
         fs::remove_dir_all(&root).unwrap();
     }

@@ -17,7 +17,11 @@ const EXIT_INVALID: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 
 #[derive(Parser)]
-#[command(name = "logicmd", version, about = "Validate, compile, edit and run LOGIC.md reasoning specifications")]
+#[command(
+    name = "logicmd",
+    version,
+    about = "Validate, compile, edit and run LOGIC.md reasoning specifications"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -34,7 +38,11 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => {
             let _ = error.print();
-            return ExitCode::from(if error.use_stderr() { EXIT_USAGE } else { EXIT_OK });
+            return ExitCode::from(if error.use_stderr() {
+                EXIT_USAGE
+            } else {
+                EXIT_OK
+            });
         }
     };
     let status = match cli.command {

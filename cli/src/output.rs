@@ -1,5 +1,7 @@
 //! Output formats shared by the subcommands.
 
+use std::io::{self, Write};
+
 use clap::ValueEnum;
 use logicmd::diagnostic::Diagnostic;
 use logicmd::render::render;
@@ -30,4 +32,11 @@ pub fn human(file: &str, text: &str, diagnostics: &[Diagnostic]) -> String {
         .map(|d| render(d, file, text, &index))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Writes `text` and a newline to stdout. A closed pipe (`logicmd ... | head`) is not an error
+/// worth a panic: the reader has what it wanted.
+pub fn print(text: &str) {
+    let mut stdout = io::stdout().lock();
+    let _ = writeln!(stdout, "{text}");
 }

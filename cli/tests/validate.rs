@@ -6,7 +6,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-const VALID: &str = "---\nspec_version: \"1.0\"\nname: demo\nsteps:\n  a:\n    description: first\n---\n# Demo\n";
+const VALID: &str =
+    "---\nspec_version: \"1.0\"\nname: demo\nsteps:\n  a:\n    description: first\n---\n# Demo\n";
 const INVALID: &str = "---\nspec_version: \"1.0\"\nname: demo\nsteps:\n  a:\n    neds: []\n---\n";
 
 struct Scratch(PathBuf);
@@ -69,9 +70,14 @@ fn invalid_file_exits_one_with_placed_diagnostics() {
     assert_eq!(d["severity"], "error");
     assert_eq!(d["path"], "/steps/a");
     assert_eq!(d["keyword"], "additionalProperties");
-    assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(6), Some(5)));
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(6), Some(5))
+    );
     let keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
-    for key in ["severity", "code", "message", "path", "keyword", "line", "column"] {
+    for key in [
+        "severity", "code", "message", "path", "keyword", "line", "column",
+    ] {
         assert!(keys.contains(&key), "{key} missing from {keys:?}");
     }
 }
@@ -114,12 +120,20 @@ fn directories_are_searched_and_globs_expanded() {
 #[test]
 fn usage_and_io_errors_exit_two() {
     assert_eq!(logicmd(&["validate"]).status.code(), Some(2));
-    assert_eq!(logicmd(&["validate", "--format", "xml", "x"]).status.code(), Some(2));
+    assert_eq!(
+        logicmd(&["validate", "--format", "xml", "x"]).status.code(),
+        Some(2)
+    );
     let missing = logicmd(&["validate", "/definitely/not/here.logic.md"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no such file"));
     let dir = Scratch::new("empty");
-    assert_eq!(logicmd(&["validate", &dir.0.display().to_string()]).status.code(), Some(2));
+    assert_eq!(
+        logicmd(&["validate", &dir.0.display().to_string()])
+            .status
+            .code(),
+        Some(2)
+    );
 }
 
 #[test]
@@ -128,19 +142,46 @@ fn bad_input_exits_one_with_a_clear_message() {
     let mut bomb = String::from("---\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
     for i in 1..12 {
         let p = i - 1;
-        bomb.push_str(&format!("a{i}: &a{i} [{}]\n", vec![format!("*a{p}"); 10].join(", ")));
+        bomb.push_str(&format!(
+            "a{i}: &a{i} [{}]\n",
+            vec![format!("*a{p}"); 10].join(", ")
+        ));
     }
     bomb.push_str("---\n");
-    let deep = format!("---\na: {}{}\n---\n", "[".repeat(10_000), "]".repeat(10_000));
+    let deep = format!(
+        "---\na: {}{}\n---\n",
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
     let mut huge = String::from("---\nname: x\n---\n");
     huge.push_str(&"# padding line\n".repeat(20 * 1024 * 1024 / 15 + 1));
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("lone.logic.md", b"---".to_vec(), "never closed"),
-        ("garbage.logic.md", (0..=255u8).cycle().take(4096).collect(), "UTF-8"),
-        ("no-open.logic.md", b"name: x\n".to_vec(), "does not start with a `---` line"),
-        ("empty-fm.logic.md", b"---\n---\n".to_vec(), "frontmatter is empty"),
-        ("list.logic.md", b"---\n- a\n---\n".to_vec(), "must be a mapping"),
-        ("dup.logic.md", b"---\nname: a\nname: b\n---\n".to_vec(), "duplicate key `name`"),
+        (
+            "garbage.logic.md",
+            (0..=255u8).cycle().take(4096).collect(),
+            "UTF-8",
+        ),
+        (
+            "no-open.logic.md",
+            b"name: x\n".to_vec(),
+            "does not start with a `---` line",
+        ),
+        (
+            "empty-fm.logic.md",
+            b"---\n---\n".to_vec(),
+            "frontmatter is empty",
+        ),
+        (
+            "list.logic.md",
+            b"---\n- a\n---\n".to_vec(),
+            "must be a mapping",
+        ),
+        (
+            "dup.logic.md",
+            b"---\nname: a\nname: b\n---\n".to_vec(),
+            "duplicate key `name`",
+        ),
         ("bomb.logic.md", bomb.into_bytes(), "more than"),
         ("deep.logic.md", deep.into_bytes(), "nests deeper than"),
         ("huge.logic.md", huge.into_bytes(), "more than the limit"),
@@ -150,7 +191,13 @@ fn bad_input_exits_one_with_a_clear_message() {
         let out = logicmd(&["validate", &file.display().to_string()]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(1), "{name}: {text}");
-        assert!(text.contains(message), "{name}: expected `{message}` in\n{text}");
-        assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"), "{name}");
+        assert!(
+            text.contains(message),
+            "{name}: expected `{message}` in\n{text}"
+        );
+        assert!(
+            !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+            "{name}"
+        );
     }
 }

@@ -73,10 +73,9 @@ impl Document {
         let index = LineIndex::new(text);
         let sections = match frontmatter::split(text, &index) {
             Ok(sections) => sections,
-            Err(diagnostic) => return failed(diagnostic),
+            Err(diagnostic) => return failed(*diagnostic),
         };
-        let yaml_text = &text[sections.yaml.start..sections.yaml.end];
-        let built = yaml::build(yaml_text, sections.yaml.start, limits);
+        let built = yaml::build(text, &index, sections.yaml, limits);
         let mut diagnostics: Vec<Diagnostic> = built
             .problems
             .into_iter()
@@ -255,7 +254,10 @@ mod tests {
 
     #[test]
     fn empty_and_non_mapping_frontmatter() {
-        assert_eq!(codes("---\n---\n"), vec![("frontmatter-empty".into(), 1, 1)]);
+        assert_eq!(
+            codes("---\n---\n"),
+            vec![("frontmatter-empty".into(), 1, 1)]
+        );
         assert_eq!(
             codes("---\n# only a comment\n---\n"),
             vec![("frontmatter-empty".into(), 1, 1)]
@@ -293,7 +295,11 @@ mod tests {
 
     #[test]
     fn deep_nesting_stops_at_the_depth_limit() {
-        let deep = format!("---\na: {}{}\n---\n", "[".repeat(10_000), "]".repeat(10_000));
+        let deep = format!(
+            "---\na: {}{}\n---\n",
+            "[".repeat(10_000),
+            "]".repeat(10_000)
+        );
         assert_eq!(codes(&deep)[0].0, "yaml-too-deep");
         let mut block = String::from("---\n");
         for depth in 0..100 {
@@ -313,7 +319,10 @@ mod tests {
     fn invalid_utf8_is_reported_with_its_place() {
         let parsed = Document::parse_bytes(b"---\nname: \xff\n---\n", Limits::DEFAULT);
         let d = &parsed.diagnostics[0];
-        assert_eq!((d.code.as_str(), d.line, d.column), ("input-not-utf8", 2, 7));
+        assert_eq!(
+            (d.code.as_str(), d.line, d.column),
+            ("input-not-utf8", 2, 7)
+        );
     }
 
     #[test]

@@ -30,7 +30,8 @@ fn is_delimiter(line: &str) -> bool {
 }
 
 /// Finds the frontmatter of `text`. Errors name the line at fault.
-pub fn split(text: &str, index: &LineIndex) -> Result<Sections, Diagnostic> {
+/// The error is boxed: a diagnostic is large and the success path should stay small.
+pub fn split(text: &str, index: &LineIndex) -> Result<Sections, Box<Diagnostic>> {
     let start = if text.starts_with(BOM) { BOM.len() } else { 0 };
     let first_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     let first_line = &text[start..first_end];
@@ -40,12 +41,14 @@ pub fn split(text: &str, index: &LineIndex) -> Result<Sections, Diagnostic> {
         } else {
             "the file does not start with a `---` line"
         };
-        return Err(Diagnostic::error(
-            "frontmatter-missing-open",
-            format!("{what}: a LOGIC.md file begins with YAML frontmatter between `---` lines"),
-        )
-        .with_help("add a line `---` before the frontmatter and another after it")
-        .at(text, index, Span::new(start, first_end)));
+        return Err(Box::new(
+            Diagnostic::error(
+                "frontmatter-missing-open",
+                format!("{what}: a LOGIC.md file begins with YAML frontmatter between `---` lines"),
+            )
+            .with_help("add a line `---` before the frontmatter and another after it")
+            .at(text, index, Span::new(start, first_end)),
+        ));
     }
     let open = Span::new(start, first_end.min(start + first_line.trim_end().len()));
     let yaml_start = (first_end + 1).min(text.len());
@@ -61,7 +64,11 @@ pub fn split(text: &str, index: &LineIndex) -> Result<Sections, Diagnostic> {
             let close = Span::new(line_start, line_start + line.trim_end().len());
             let body_start = (line_end + 1).min(text.len());
             let body_line = index.line_of(body_start) as u32 + 1;
-            let body_line = if body_start == line_end { body_line + 1 } else { body_line };
+            let body_line = if body_start == line_end {
+                body_line + 1
+            } else {
+                body_line
+            };
             return Ok(Sections {
                 open,
                 yaml,
@@ -72,19 +79,21 @@ pub fn split(text: &str, index: &LineIndex) -> Result<Sections, Diagnostic> {
         }
         line_start = line_end + 1;
     }
-    Err(Diagnostic::error(
-        "frontmatter-missing-close",
-        "the frontmatter opened here is never closed: expected a line `---` after it",
-    )
-    .with_help("add a line `---` where the YAML frontmatter ends")
-    .at(text, index, open))
+    Err(Box::new(
+        Diagnostic::error(
+            "frontmatter-missing-close",
+            "the frontmatter opened here is never closed: expected a line `---` after it",
+        )
+        .with_help("add a line `---` where the YAML frontmatter ends")
+        .at(text, index, open),
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn sections(text: &str) -> Result<Sections, Diagnostic> {
+    fn sections(text: &str) -> Result<Sections, Box<Diagnostic>> {
         split(text, &LineIndex::new(text))
     }
 

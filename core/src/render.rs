@@ -22,7 +22,11 @@ pub fn render(diagnostic: &Diagnostic, file: &str, text: &str, index: &LineIndex
     }
     let line_number = diagnostic.line.to_string();
     let gutter = " ".repeat(line_number.len());
-    let _ = writeln!(out, "{gutter}--> {file}:{}:{}", diagnostic.line, diagnostic.column);
+    let _ = writeln!(
+        out,
+        "{gutter}--> {file}:{}:{}",
+        diagnostic.line, diagnostic.column
+    );
     let source_line = index.line_text(text, diagnostic.line as usize - 1);
     let shown: String = source_line
         .chars()
@@ -32,12 +36,7 @@ pub fn render(diagnostic: &Diagnostic, file: &str, text: &str, index: &LineIndex
     let width = caret_width(diagnostic, text, &shown, start);
     let _ = writeln!(out, "{gutter} |");
     let _ = writeln!(out, "{line_number} | {shown}");
-    let _ = writeln!(
-        out,
-        "{gutter} | {}{}",
-        " ".repeat(start),
-        "^".repeat(width)
-    );
+    let _ = writeln!(out, "{gutter} | {}{}", " ".repeat(start), "^".repeat(width));
     append_notes(&mut out, diagnostic, &format!("{gutter} "));
     out
 }
@@ -48,7 +47,9 @@ fn caret_width(diagnostic: &Diagnostic, text: &str, line: &str, start: usize) ->
     let span_chars = diagnostic
         .span
         .and_then(|span| text.get(span.start..span.end))
-        .map_or(1, |covered| covered.lines().next().unwrap_or("").chars().count());
+        .map_or(1, |covered| {
+            covered.lines().next().unwrap_or("").chars().count()
+        });
     span_chars.min(rest).max(1)
 }
 

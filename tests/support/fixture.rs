@@ -67,16 +67,18 @@ pub fn collect(root: &Path) -> Vec<Fixture> {
 /// Checks one fixture; `Err` explains every way it failed.
 pub fn check(fixture: &Fixture, strictness: Strictness) -> Result<(), String> {
     let bytes = fs::read(&fixture.input).map_err(|e| format!("cannot read input: {e}"))?;
-    let expected_text =
-        fs::read_to_string(&fixture.expected).map_err(|e| format!("cannot read expected file: {e}"))?;
-    let expected: Value =
-        serde_json::from_str(&expected_text).map_err(|e| format!("expected file is not JSON: {e}"))?;
+    let expected_text = fs::read_to_string(&fixture.expected)
+        .map_err(|e| format!("cannot read expected file: {e}"))?;
+    let expected: Value = serde_json::from_str(&expected_text)
+        .map_err(|e| format!("expected file is not JSON: {e}"))?;
     let report = catch_unwind(AssertUnwindSafe(|| validate_bytes(&bytes, Limits::DEFAULT)))
         .map_err(|_| "the validator panicked".to_owned())?;
     let mut problems = Vec::new();
     let errors: Vec<&Diagnostic> = report.diagnostics.iter().filter(|d| d.is_error()).collect();
 
-    let expected_valid = expected["valid"].as_bool().ok_or("expected file lacks `valid`")?;
+    let expected_valid = expected["valid"]
+        .as_bool()
+        .ok_or("expected file lacks `valid`")?;
     if report.valid != expected_valid {
         problems.push(format!(
             "expected valid={expected_valid}, found valid={}; diagnostics: {}",
@@ -87,7 +89,10 @@ pub fn check(fixture: &Fixture, strictness: Strictness) -> Result<(), String> {
     let listed = expected["errors"].as_array().cloned().unwrap_or_default();
     for want in &listed {
         if !errors.iter().any(|d| matches(d, want)) {
-            problems.push(format!("missing error {want}; found: {}", summary(&report.diagnostics)));
+            problems.push(format!(
+                "missing error {want}; found: {}",
+                summary(&report.diagnostics)
+            ));
         }
     }
     if strictness == Strictness::Exact && !expected_valid && errors.len() != listed.len() {
@@ -132,7 +137,10 @@ fn placement_problems(report: &Report) -> Vec<String> {
     let mut problems = Vec::new();
     for d in &report.diagnostics {
         if d.line == 0 || d.column == 0 {
-            problems.push(format!("diagnostic without a place: {} {}", d.code, d.message));
+            problems.push(format!(
+                "diagnostic without a place: {} {}",
+                d.code, d.message
+            ));
             continue;
         }
         let (Some(document), Some(keyword), Some(span)) = (&report.document, &d.keyword, d.span)
@@ -196,5 +204,9 @@ pub fn run_all(label: &str, fixtures: &[Fixture], strictness: Strictness) {
         fixtures.len() - failures.len(),
         fixtures.len()
     );
-    assert!(failures.is_empty(), "{label} failures:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{label} failures:\n{}",
+        failures.join("\n")
+    );
 }

@@ -14,7 +14,11 @@ fn diff(at: &str, expected: &Value, actual: &Value) -> Option<String> {
         }
         (Value::Array(a), Value::Array(b)) => {
             if a.len() != b.len() {
-                return Some(format!("{at}: expected {} items, found {}", a.len(), b.len()));
+                return Some(format!(
+                    "{at}: expected {} items, found {}",
+                    a.len(),
+                    b.len()
+                ));
             }
             a.iter()
                 .zip(b)

@@ -46,7 +46,7 @@ pub fn run(args: &Args) -> u8 {
                 })
                 .collect();
             match serde_json::to_string_pretty(&reports) {
-                Ok(json) => println!("{json}"),
+                Ok(json) => output::print(&json),
                 Err(error) => {
                     eprintln!("error: cannot write JSON: {error}");
                     return EXIT_USAGE;
@@ -88,7 +88,10 @@ fn check(path: &Path) -> Checked {
             }
         }
         Err(error) => Checked {
-            diagnostics: vec![Diagnostic::error("io-error", format!("cannot read {file}: {error}"))],
+            diagnostics: vec![Diagnostic::error(
+                "io-error",
+                format!("cannot read {file}: {error}"),
+            )],
             file,
             text: String::new(),
             valid: false,
@@ -101,20 +104,24 @@ fn print_human(checked: &[Checked]) {
     let mut invalid = 0;
     for c in checked {
         if !c.diagnostics.is_empty() {
-            println!("{}", output::human(&c.file, &c.text, &c.diagnostics));
+            output::print(&output::human(&c.file, &c.text, &c.diagnostics));
         }
         if c.valid {
-            println!("ok    {}", c.file);
+            output::print(&format!("ok    {}", c.file));
         } else {
             invalid += 1;
             let errors = c.diagnostics.iter().filter(|d| d.is_error()).count();
-            println!("FAIL  {} ({errors} error{})", c.file, if errors == 1 { "" } else { "s" });
+            output::print(&format!(
+                "FAIL  {} ({errors} error{})",
+                c.file,
+                if errors == 1 { "" } else { "s" }
+            ));
         }
     }
-    println!(
+    output::print(&format!(
         "\n{} file{} checked: {} valid, {invalid} invalid",
         checked.len(),
         if checked.len() == 1 { "" } else { "s" },
         checked.len() - invalid
-    );
+    ));
 }

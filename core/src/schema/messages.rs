@@ -56,7 +56,11 @@ pub(super) fn describe(error: &ValidationError<'_>) -> String {
             place(error.instance_path().as_str())
         ),
         ValidationErrorKind::Type { kind } => {
-            format!("expected {}, found {}", expected_types(kind), json_type(instance))
+            format!(
+                "expected {}, found {}",
+                expected_types(kind),
+                json_type(instance)
+            )
         }
         ValidationErrorKind::Enum { options } => {
             format!("{value} is not one of {}", list(options))
@@ -75,12 +79,18 @@ pub(super) fn describe(error: &ValidationError<'_>) -> String {
                 format!("{value} must be exactly {}", short(expected_value))
             }
         }
-        ValidationErrorKind::Minimum { limit } => format!("{value} is less than the minimum {limit}"),
+        ValidationErrorKind::Minimum { limit } => {
+            format!("{value} is less than the minimum {limit}")
+        }
         ValidationErrorKind::Maximum { limit } => {
             format!("{value} is greater than the maximum {limit}")
         }
-        ValidationErrorKind::ExclusiveMinimum { limit } => format!("{value} must be greater than {limit}"),
-        ValidationErrorKind::ExclusiveMaximum { limit } => format!("{value} must be less than {limit}"),
+        ValidationErrorKind::ExclusiveMinimum { limit } => {
+            format!("{value} must be greater than {limit}")
+        }
+        ValidationErrorKind::ExclusiveMaximum { limit } => {
+            format!("{value} must be less than {limit}")
+        }
         ValidationErrorKind::MinLength { limit: 1 } => "must not be empty".to_owned(),
         ValidationErrorKind::MinLength { limit } => {
             format!("{value} is shorter than {limit} characters")
@@ -91,7 +101,10 @@ pub(super) fn describe(error: &ValidationError<'_>) -> String {
         ValidationErrorKind::MinItems { limit } => format!("needs at least {limit} item(s)"),
         ValidationErrorKind::MaxItems { limit } => format!("allows at most {limit} item(s)"),
         ValidationErrorKind::MinProperties { limit } => {
-            format!("needs at least {limit} entr{}", if *limit == 1 { "y" } else { "ies" })
+            format!(
+                "needs at least {limit} entr{}",
+                if *limit == 1 { "y" } else { "ies" }
+            )
         }
         ValidationErrorKind::Pattern { pattern } => {
             format!("{value} does not match the pattern `{pattern}`")

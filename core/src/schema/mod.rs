@@ -71,7 +71,8 @@ fn diagnose(document: &Document, error: &ValidationError<'_>) -> Vec<Diagnostic>
                 if let Some(close) = suggest::closest(key, known.iter().map(String::as_str)) {
                     diagnostic = diagnostic.with_help(format!("did you mean `{close}`?"));
                 } else if !known.is_empty() {
-                    diagnostic = diagnostic.with_help(format!("known properties: {}", known.join(", ")));
+                    diagnostic =
+                        diagnostic.with_help(format!("known properties: {}", known.join(", ")));
                 }
                 let span = json::entry_at(root, &json::pointer_push(&path, key))
                     .map_or_else(|| document.span_at(&path), |entry| entry.key_span);
@@ -82,7 +83,10 @@ fn diagnose(document: &Document, error: &ValidationError<'_>) -> Vec<Diagnostic>
             let key = inner.instance().as_str().unwrap_or_default().to_owned();
             let diagnostic = Diagnostic::error(
                 "schema-property-name",
-                format!("`{key}` is not a valid name here: {}", messages::describe(inner)),
+                format!(
+                    "`{key}` is not a valid name here: {}",
+                    messages::describe(inner)
+                ),
             )
             .with_path(&path)
             .with_keyword(&keyword);

@@ -100,7 +100,10 @@ mod tests {
             "properties": {"steps": {"additionalProperties": {"$ref": "#/definitions/step"}}},
             "definitions": {"step": {"properties": {"needs": {}, "description": {}}}}
         });
-        assert_eq!(known_properties(&schema, "/steps/a"), vec!["description", "needs"]);
+        assert_eq!(
+            known_properties(&schema, "/steps/a"),
+            vec!["description", "needs"]
+        );
         assert_eq!(known_properties(&schema, ""), vec!["steps"]);
     }
 }

@@ -13,7 +13,7 @@ use super::node::{Entry, Node, NodeValue, ScalarStyle};
 use super::scalar::resolve_plain;
 use crate::diagnostic::Diagnostic;
 use crate::limits::Limits;
-use crate::source::{CharToByte, Span};
+use crate::source::{CharToByte, LineIndex, Span};
 
 /// A problem found while building, before it is placed in the file.
 #[derive(Debug, Clone)]
@@ -73,6 +73,9 @@ enum Frame {
 }
 
 struct Builder<'a> {
+    /// The original file, to name places in messages.
+    file: &'a str,
+    index: &'a LineIndex,
     /// Byte offset of the YAML text in the original file.
     base: usize,
     chars: CharToByte,
@@ -87,9 +90,13 @@ struct Builder<'a> {
     problems: Vec<BuildProblem>,
 }
 
-/// Builds the tree of `yaml`, which starts at byte `base` of the original file.
-pub(crate) fn build(yaml: &str, base: usize, limits: Limits) -> Built {
+/// Builds the tree of the frontmatter, the `yaml` range of the original `file`.
+pub(crate) fn build(file: &str, index: &LineIndex, yaml: Span, limits: Limits) -> Built {
+    let base = yaml.start;
+    let yaml = &file[yaml.start..yaml.end];
     let mut builder = Builder {
+        file,
+        index,
         base,
         chars: CharToByte::new(yaml),
         yaml,
@@ -125,13 +132,38 @@ impl Builder<'_> {
                     // The scanner has its own nesting bound for flow collections.
                     self.too_deep(at)
                 } else {
-                    BuildProblem::new("yaml-syntax", syntax_message(error.info()), at)
+                    let problem =
+                        BuildProblem::new("yaml-syntax", syntax_message(error.info()), at);
+                    match self.open_flow_collection() {
+                        Some(open) => problem.help(format!(
+                            "the flow collection opened at {} is not closed before this point",
+                            self.place(open)
+                        )),
+                        None => problem,
+                    }
                 }
             })?;
-            let span = Span::new(self.offset(span.start.index()), self.offset(span.end.index()));
+            let span = Span::new(
+                self.offset(span.start.index()),
+                self.offset(span.end.index()),
+            );
             self.event(event, span)?;
         }
         Ok(())
+    }
+
+    /// "line L, column C" of a byte offset in the original file.
+    fn place(&self, offset: usize) -> String {
+        let at = self.index.line_col(self.file, offset);
+        format!("line {}, column {}", at.line, at.column)
+    }
+
+    /// Where the innermost open `[` or `{` starts, when the scanner stopped inside one.
+    fn open_flow_collection(&self) -> Option<usize> {
+        let start = match self.stack.last()? {
+            Frame::Seq { start, .. } | Frame::Map { start, .. } => *start,
+        };
+        matches!(self.file.as_bytes().get(start), Some(b'[' | b'{')).then_some(start)
     }
 
     fn offset(&self, char_index: usize) -> usize {
@@ -160,9 +192,7 @@ impl Builder<'_> {
                     self.complete(node, anchor, 1);
                 }
             }
-            Event::SequenceStart(anchor, tag) => {
-                self.open(false, anchor, tag.as_deref(), span)?
-            }
+            Event::SequenceStart(anchor, tag) => self.open(false, anchor, tag.as_deref(), span)?,
             Event::MappingStart(anchor, tag) => self.open(true, anchor, tag.as_deref(), span)?,
             Event::SequenceEnd | Event::MappingEnd => self.close(span)?,
             Event::Alias(id) => self.alias(id, span)?,
@@ -292,31 +322,42 @@ impl Builder<'_> {
     }
 
     fn key(&mut self, key: String, span: Span) {
-        if let Some(Frame::Map {
-            pending_key, seen, ..
-        }) = self.stack.last_mut()
-        {
-            if let Some(first) = seen.get(&key) {
-                let first = *first;
-                self.problems.push(
-                    BuildProblem::new(
-                        "yaml-duplicate-key",
-                        format!("duplicate key `{key}` in this mapping"),
-                        span,
-                    )
-                    .help(format!(
-                        "the first `{key}` is at byte {}; a mapping's keys must be unique",
-                        first.start
-                    )),
-                );
-            } else {
-                seen.insert(key.clone(), span);
-            }
+        let first = match self.stack.last_mut() {
+            Some(Frame::Map { seen, .. }) => match seen.get(&key) {
+                Some(first) => Some(*first),
+                None => {
+                    seen.insert(key.clone(), span);
+                    None
+                }
+            },
+            _ => return,
+        };
+        if let Some(first) = first {
+            let help = format!(
+                "`{key}` is first defined at {}; a mapping's keys must be unique",
+                self.place(first.start)
+            );
+            self.problems.push(
+                BuildProblem::new(
+                    "yaml-duplicate-key",
+                    format!("duplicate key `{key}` in this mapping"),
+                    span,
+                )
+                .help(help),
+            );
+        }
+        if let Some(Frame::Map { pending_key, .. }) = self.stack.last_mut() {
             *pending_key = Some((key, span));
         }
     }
 
-    fn open(&mut self, is_map: bool, anchor: usize, tag: Option<&Tag>, span: Span) -> Result<(), BuildProblem> {
+    fn open(
+        &mut self,
+        is_map: bool,
+        anchor: usize,
+        tag: Option<&Tag>,
+        span: Span,
+    ) -> Result<(), BuildProblem> {
         if self.expecting_key() {
             return Err(BuildProblem::new(
                 "yaml-complex-key",
@@ -326,7 +367,9 @@ impl Builder<'_> {
         }
         if let Some(tag) = tag {
             let expected = if is_map { "map" } else { "seq" };
-            if !(tag.is_yaml_core_schema() && tag.suffix == expected || tag.handle == "!" && tag.suffix.is_empty()) {
+            if !(tag.is_yaml_core_schema() && tag.suffix == expected
+                || tag.handle == "!" && tag.suffix.is_empty())
+            {
                 self.unsupported_tag(tag, span);
             }
         }
@@ -381,7 +424,11 @@ impl Builder<'_> {
                 (NodeValue::Map(entries), start, anchor, size, last)
             }
         };
-        let end = if flow { span.end } else { last_end.unwrap_or(start) };
+        let end = if flow {
+            span.end
+        } else {
+            last_end.unwrap_or(start)
+        };
         let node = Node {
             value,
             span: Span::new(start, end.max(start)),
@@ -429,9 +476,7 @@ impl Builder<'_> {
         match self.stack.last_mut() {
             None => self.root = Some(node),
             Some(Frame::Seq {
-                items,
-                size: total,
-                ..
+                items, size: total, ..
             }) => {
                 *total += size;
                 items.push(node);
@@ -481,6 +526,9 @@ fn syntax_message(info: &str) -> String {
             " (a `:` followed by a space starts a mapping here; quote the value if it is text)"
         }
         i if i.contains("did not find expected key") => " (check the indentation of this line)",
+        i if i.contains("unknown anchor") => {
+            " (an alias `*name` must come after the anchor `&name` it refers to)"
+        }
         i if i.contains("found character that cannot start any token") => {
             " (tabs cannot indent YAML; `@` and `` ` `` cannot start a plain value; quote it)"
         }

@@ -106,7 +106,11 @@ mod tests {
         assert_eq!(resolve_plain("False"), NodeValue::Bool(false));
         // YAML 1.1 booleans are strings in 1.2.
         for text in ["yes", "no", "on", "off", "y", "n", "nULL", "tRUE"] {
-            assert_eq!(resolve_plain(text), NodeValue::String(text.into()), "{text:?}");
+            assert_eq!(
+                resolve_plain(text),
+                NodeValue::String(text.into()),
+                "{text:?}"
+            );
         }
     }
 
@@ -124,7 +128,11 @@ mod tests {
         );
         // Not integers in the core schema.
         for text in ["0b101", "1_000", "0x", "0o9", "1:30"] {
-            assert_eq!(resolve_plain(text), NodeValue::String(text.into()), "{text:?}");
+            assert_eq!(
+                resolve_plain(text),
+                NodeValue::String(text.into()),
+                "{text:?}"
+            );
         }
     }
 
@@ -139,7 +147,11 @@ mod tests {
         assert_eq!(resolve_plain("-.inf"), NodeValue::Float(f64::NEG_INFINITY));
         assert!(matches!(resolve_plain(".NaN"), NodeValue::Float(f) if f.is_nan()));
         for text in ["1.2.3", "e3", ".", "1e", "-.nan", "1.0s", "30s"] {
-            assert_eq!(resolve_plain(text), NodeValue::String(text.into()), "{text:?}");
+            assert_eq!(
+                resolve_plain(text),
+                NodeValue::String(text.into()),
+                "{text:?}"
+            );
         }
     }
 }

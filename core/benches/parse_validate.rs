@@ -1,0 +1,95 @@
+//! Parse + validate throughput: over the fixture corpus, and over generated documents of
+//! 1,000 and 5,000 steps. Run with `cargo bench -p logicmd --bench parse_validate`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+/// A document with `steps` steps in a chain with fan-in every tenth step.
+fn generated(steps: usize) -> String {
+    let mut text = String::from(
+        "---\nspec_version: \"1.0\"\nname: generated\ndescription: Generated benchmark document\nreasoning:\n  strategy: cot\n  max_iterations: 3\nsteps:\n",
+    );
+    for i in 0..steps {
+        text.push_str(&format!(
+            "  step_{i}:\n    description: Step number {i} of the chain\n"
+        ));
+        text.push_str(&format!(
+            "    instructions: |\n      Read the output of the previous step.\n      Produce a short summary for step {i}.\n"
+        ));
+        if i > 0 {
+            let mut needs = vec![format!("step_{}", i - 1)];
+            if i % 10 == 0 && i >= 10 {
+                needs.push(format!("step_{}", i - 10));
+            }
+            text.push_str(&format!("    needs: [{}]\n", needs.join(", ")));
+        }
+        text.push_str("    confidence:\n      minimum: 0.6\n");
+        text.push_str("    timeout: 30s\n");
+    }
+    text.push_str("---\n# Generated\n");
+    text
+}
+
+fn fixture_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            fixture_files(&path, out);
+        } else if path.to_string_lossy().ends_with(".logic.md") {
+            out.push(path);
+        }
+    }
+}
+
+fn corpus() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut paths = Vec::new();
+    fixture_files(&root.join("tests/fixtures"), &mut paths);
+    fixture_files(&root.join("../shared/conformance"), &mut paths);
+    paths.sort();
+    paths
+        .iter()
+        .filter_map(|p| fs::read_to_string(p).ok())
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let corpus = corpus();
+    let bytes: usize = corpus.iter().map(String::len).sum();
+    let mut group = c.benchmark_group("parse_validate");
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function(BenchmarkId::new("fixtures", corpus.len()), |b| {
+        b.iter(|| {
+            corpus
+                .iter()
+                .map(|text| logicmd::validate(text).diagnostics.len())
+                .sum::<usize>()
+        })
+    });
+    for steps in [1_000, 5_000] {
+        let text = generated(steps);
+        let report = logicmd::validate(&text);
+        assert!(
+            report.valid,
+            "generated document must be valid: {:?}",
+            report.diagnostics.first()
+        );
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.sample_size(20);
+        group.bench_function(BenchmarkId::new("steps", steps), |b| {
+            b.iter(|| logicmd::validate(&text).valid)
+        });
+        group.bench_function(BenchmarkId::new("parse_only", steps), |b| {
+            b.iter(|| logicmd::Document::parse(&text).document.is_some())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs every check the project has: formatting, lints, all tests, and the wasm32 build of core.
+# Installs what it needs first (scripts/bootstrap.sh is idempotent and pinned).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+
+step() { printf '\n==> %s\n' "$*" >&2; }
+
+step "bootstrap (pinned tools)"
+scripts/bootstrap.sh --minimal
+# shellcheck source=scripts/env.sh
+source scripts/env.sh
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy -D warnings"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "cargo test (unit, integration, conformance, fixtures, property, CLI, doc)"
+cargo test --workspace --locked
+
+step "core builds for wasm32-unknown-unknown"
+cargo build -p logicmd --target wasm32-unknown-unknown --locked
+
+step "benchmarks compile"
+cargo bench --workspace --locked --no-run
+
+step "all checks passed"
