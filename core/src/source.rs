@@ -48,8 +48,10 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
+    /// A byte-order mark is not part of the first line: editors do not count it as a column.
     pub fn new(text: &str) -> Self {
-        let mut line_starts = vec![0];
+        let first = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let mut line_starts = vec![first];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         LineIndex {
             line_starts,
@@ -70,7 +72,7 @@ impl LineIndex {
     pub fn line_of(&self, offset: usize) -> usize {
         match self.line_starts.binary_search(&offset) {
             Ok(line) => line,
-            Err(next) => next - 1,
+            Err(next) => next.saturating_sub(1),
         }
     }
 
@@ -78,7 +80,7 @@ impl LineIndex {
     pub fn line_col(&self, text: &str, offset: usize) -> LineCol {
         let offset = clamp_to_char_boundary(text, offset.min(self.len));
         let line = self.line_of(offset);
-        let start = self.line_starts[line];
+        let start = self.line_starts[line].min(offset);
         let column = text[start..offset].chars().count() + 1;
         LineCol {
             line: line as u32 + 1,
@@ -152,6 +154,15 @@ mod tests {
         let offset = text.find(": é").unwrap() + 2;
         assert_eq!(index.line_col(text, offset), LineCol { line: 2, column: 5 });
         assert_eq!(index.line_col(text, 0), LineCol { line: 1, column: 1 });
+    }
+
+    #[test]
+    fn byte_order_mark_is_not_a_column() {
+        let text = "\u{feff}---\na\n";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_col(text, 3), LineCol { line: 1, column: 1 });
+        assert_eq!(index.line_col(text, 0), LineCol { line: 1, column: 1 });
+        assert_eq!(index.line_text(text, 0), "---");
     }
 
     #[test]
