@@ -8,6 +8,9 @@
 //! assert!(report.valid);
 //! ```
 
+pub mod dag;
+pub mod duration;
+pub mod fieldpath;
 pub mod diagnostic;
 pub mod document;
 pub mod frontmatter;
