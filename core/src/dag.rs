@@ -37,7 +37,9 @@ impl StepDag {
         let mut index: HashMap<&str, NodeIndex> = HashMap::with_capacity(steps.len());
         let mut names = Vec::with_capacity(steps.len());
         for (position, (name, _)) in steps.iter().enumerate() {
-            index.entry(name).or_insert_with(|| graph.add_node(position));
+            index
+                .entry(name)
+                .or_insert_with(|| graph.add_node(position));
             names.push((*name).to_owned());
         }
         for (name, needs) in &steps {
@@ -165,7 +167,8 @@ impl StepDag {
 
     /// A topological order: the levels, one after the other.
     pub fn order(&self) -> Result<Vec<String>, Vec<Cycle>> {
-        self.levels().map(|levels| levels.into_iter().flatten().collect())
+        self.levels()
+            .map(|levels| levels.into_iter().flatten().collect())
     }
 }
 
@@ -203,7 +206,10 @@ mod tests {
     #[test]
     fn level_is_longest_path_not_first_reach() {
         let d = dag(&[("a", &[]), ("b", &["a"]), ("c", &["b"]), ("d", &["a", "c"])]);
-        assert_eq!(d.levels().unwrap(), vec![vec!["a"], vec!["b"], vec!["c"], vec!["d"]]);
+        assert_eq!(
+            d.levels().unwrap(),
+            vec![vec!["a"], vec!["b"], vec!["c"], vec!["d"]]
+        );
     }
 
     #[test]

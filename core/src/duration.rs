@@ -23,9 +23,9 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
             .find(|c: char| c.is_ascii_digit() || c == '.')
             .unwrap_or(after.len());
         let (unit, next) = after.split_at(unit_len);
-        let value: f64 = number
-            .parse()
-            .map_err(|_| format!("`{text}` is not a duration; expected e.g. \"30s\", \"2m\" or \"500ms\""))?;
+        let value: f64 = number.parse().map_err(|_| {
+            format!("`{text}` is not a duration; expected e.g. \"30s\", \"2m\" or \"500ms\"")
+        })?;
         let scale = match unit.trim() {
             "ms" => 0.001,
             "s" | "sec" | "secs" => 1.0,
@@ -66,8 +66,12 @@ mod tests {
 
     #[test]
     fn rejects_nonsense_with_a_reason() {
-        assert!(parse_duration("soon").unwrap_err().contains("not a duration"));
-        assert!(parse_duration("5 fortnights").unwrap_err().contains("unknown unit"));
+        assert!(parse_duration("soon")
+            .unwrap_err()
+            .contains("not a duration"));
+        assert!(parse_duration("5 fortnights")
+            .unwrap_err()
+            .contains("unknown unit"));
         assert!(parse_duration("").is_err());
         assert!(parse_duration("-3s").is_err());
         assert!(parse_duration("1e400").is_err());

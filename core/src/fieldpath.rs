@@ -28,7 +28,10 @@ impl FieldPath {
                 None => (part, ""),
             };
             if key.is_empty() && (part_index == 0 || rest.is_empty()) || key.contains(']') {
-                return Err(format!("`{text}`: expected a field name in part {}", part_index + 1));
+                return Err(format!(
+                    "`{text}`: expected a field name in part {}",
+                    part_index + 1
+                ));
             }
             if !key.is_empty() {
                 segments.push(Segment::Key(key.to_owned()));
@@ -37,9 +40,9 @@ impl FieldPath {
                 let close = inner
                     .find(']')
                     .ok_or_else(|| format!("`{text}`: `[` without a closing `]`"))?;
-                let index = inner[..close]
-                    .parse::<usize>()
-                    .map_err(|_| format!("`{text}`: `[{}]` is not an array index", &inner[..close]))?;
+                let index = inner[..close].parse::<usize>().map_err(|_| {
+                    format!("`{text}`: `[{}]` is not an array index", &inner[..close])
+                })?;
                 segments.push(Segment::Index(index));
                 rest = &inner[close + 1..];
             }
@@ -52,10 +55,12 @@ impl FieldPath {
 
     /// The JSON Pointer of this path.
     pub fn to_pointer(&self) -> String {
-        self.0.iter().fold(String::new(), |pointer, segment| match segment {
-            Segment::Key(key) => pointer_push(&pointer, key),
-            Segment::Index(i) => format!("{pointer}/{i}"),
-        })
+        self.0
+            .iter()
+            .fold(String::new(), |pointer, segment| match segment {
+                Segment::Key(key) => pointer_push(&pointer, key),
+                Segment::Index(i) => format!("{pointer}/{i}"),
+            })
     }
 
     /// Sets the value at this path in `target`, creating missing objects along the way. An index
@@ -84,7 +89,10 @@ impl FieldPath {
                 }
                 Segment::Index(index) => {
                     let Value::Array(items) = current else {
-                        return Err(format!("cannot index `{}`: it is not a list", self.prefix(position)));
+                        return Err(format!(
+                            "cannot index `{}`: it is not a list",
+                            self.prefix(position)
+                        ));
                     };
                     if *index == items.len() {
                         items.push(Value::Null);

@@ -9,13 +9,16 @@
 //! ```
 
 pub mod dag;
-pub mod duration;
-pub mod fieldpath;
 pub mod diagnostic;
 pub mod document;
+pub mod duration;
+pub mod fieldpath;
 pub mod frontmatter;
+pub mod imports;
 pub mod json;
 pub mod limits;
+pub mod lint;
+pub mod loader;
 pub mod render;
 pub mod schema;
 pub mod source;

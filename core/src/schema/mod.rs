@@ -4,6 +4,8 @@
 mod messages;
 mod suggest;
 
+pub use suggest::{allows_path, closest, known_properties};
+
 use std::sync::OnceLock;
 
 use jsonschema::error::ValidationErrorKind;

@@ -23,11 +23,54 @@ pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) ->
 
 /// The property names the schema declares for the object at instance `pointer`, sorted.
 pub fn known_properties(schema: &Value, pointer: &str) -> Vec<String> {
+    let mut names: Vec<String> = subschemas_at(schema, &pointer_tokens(pointer))
+        .iter()
+        .filter_map(|sub| sub.get("properties").and_then(Value::as_object))
+        .flat_map(|props| props.keys().cloned())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Whether an instance could have a value at `tokens`: every step names a declared property,
+/// an item of an array, or a key of a map or open object.
+pub fn allows_path(schema: &Value, tokens: &[String]) -> bool {
+    let mut prefix: Vec<String> = Vec::new();
+    for token in tokens {
+        let here = subschemas_at(schema, &prefix);
+        let declared = here.iter().any(|sub| {
+            sub.get("properties").and_then(|p| p.get(token)).is_some()
+                || sub
+                    .get("additionalProperties")
+                    .is_some_and(Value::is_object)
+                || (token.parse::<usize>().is_ok() && sub.get("items").is_some())
+        });
+        let open = !here.is_empty()
+            && here.iter().all(|sub| {
+                sub.get("additionalProperties") != Some(&Value::Bool(false))
+                    && sub.get("properties").is_none()
+                    && sub.get("type").is_none_or(|t| t == "object")
+                    && sub.get("$ref").is_none()
+            });
+        if !declared && !open {
+            return false;
+        }
+        if open && !declared {
+            return true;
+        }
+        prefix.push(token.clone());
+    }
+    true
+}
+
+/// Every schema that applies to the instance location `tokens`.
+fn subschemas_at<'s>(schema: &'s Value, tokens: &[String]) -> Vec<&'s Value> {
     let mut current = expand(schema, vec![schema]);
-    for token in pointer_tokens(pointer) {
+    for token in tokens {
         let mut next = Vec::new();
         for sub in &current {
-            if let Some(child) = sub.get("properties").and_then(|p| p.get(&token)) {
+            if let Some(child) = sub.get("properties").and_then(|p| p.get(token)) {
                 next.push(child);
             } else if let Some(child @ Value::Object(_)) = sub.get("additionalProperties") {
                 next.push(child);
@@ -40,14 +83,7 @@ pub fn known_properties(schema: &Value, pointer: &str) -> Vec<String> {
         }
         current = expand(schema, next);
     }
-    let mut names: Vec<String> = current
-        .iter()
-        .filter_map(|sub| sub.get("properties").and_then(Value::as_object))
-        .flat_map(|props| props.keys().cloned())
-        .collect();
-    names.sort();
-    names.dedup();
-    names
+    current
 }
 
 /// Follows local `$ref`s and combinators so every schema that applies at one place is listed.
@@ -105,5 +141,8 @@ mod tests {
             vec!["description", "needs"]
         );
         assert_eq!(known_properties(&schema, ""), vec!["steps"]);
+        let path = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(allows_path(&schema, &path(&["steps", "x", "needs"])));
+        assert!(!allows_path(&schema, &path(&["steps", "x", "neds"])));
     }
 }

@@ -1,0 +1,461 @@
+//! Import resolution (spec §2.2): loads every `imports[]` entry through a [`Loader`], namespaces
+//! what it defines under its `as`, and merges the result under the current file.
+//!
+//! Precedence, most specific first: the current file, then imports with later ones overriding
+//! earlier ones. Named collections (`steps`, `decision_trees`, `nodes`) are namespaced: an
+//! imported step `gather` becomes `as.gather`, and the references to it inside the imported file
+//! (`needs`, `parallel_steps`, `branches[].then`, decision-tree `next`, `depends_on`, edge
+//! `from`/`to`) are rewritten to match. Edges are concatenated. Every other section is merged
+//! deeply: objects key by key, anything else replaced by the more specific value.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::Diagnostic;
+use crate::document::Document;
+use crate::loader::{LoadError, Loader};
+use crate::validate::validate;
+
+/// The deepest chain of imports followed before giving up.
+pub const MAX_IMPORT_DEPTH: usize = 32;
+/// The most files one resolution loads.
+pub const MAX_IMPORTED_FILES: usize = 256;
+
+/// Sections that belong to the importing file alone.
+const IDENTITY: &[&str] = &["spec_version", "name", "description", "imports"];
+
+/// A document with its imports merged in.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    /// The merged frontmatter, without `imports`.
+    pub value: Value,
+    /// Ids of the files loaded, in load order.
+    pub files: Vec<String>,
+    /// For each import entry of the root document: the names it contributed, namespaced.
+    pub contributed: Vec<Contribution>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What one import entry brought in.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Contribution {
+    pub alias: String,
+    /// The file was found, valid, and merged.
+    pub loaded: bool,
+    pub steps: Vec<String>,
+    pub sections: Vec<String>,
+}
+
+struct Resolver<'l> {
+    loader: &'l dyn Loader,
+    /// Files already resolved, by id: a diamond loads its shared file once.
+    done: HashMap<String, Result<Value, String>>,
+    files: Vec<String>,
+}
+
+/// Resolves the imports of `document`, whose id (for relative references) is `id`.
+pub fn resolve(document: &Document, id: &str, loader: &dyn Loader) -> Resolved {
+    let mut resolver = Resolver {
+        loader,
+        done: HashMap::new(),
+        files: Vec::new(),
+    };
+    let mut diagnostics = Vec::new();
+    let mut contributed = Vec::new();
+    let mut merged = Value::Object(Map::new());
+    let mut chain = vec![id.to_owned()];
+    for (index, entry) in import_entries(document.json()).into_iter().enumerate() {
+        let pointer = format!("/imports/{index}");
+        let place = |message: String, at: &str| {
+            document.locate(
+                Diagnostic::error(crate::lint::rules::UNRESOLVED_REFERENCE.code, message)
+                    .with_path(at),
+                document.span_at(at),
+            )
+        };
+        match resolver.import(id, &entry.reference, &mut chain) {
+            Ok(value) => {
+                let namespaced = namespace(&value, &entry.alias);
+                contributed.push(contribution(&entry.alias, &namespaced));
+                merge(&mut merged, namespaced);
+            }
+            Err(message) => {
+                diagnostics.push(place(message, &format!("{pointer}/ref")));
+                contributed.push(Contribution {
+                    alias: entry.alias.clone(),
+                    loaded: false,
+                    ..Contribution::default()
+                });
+            }
+        }
+    }
+    merge(&mut merged, own_sections(document.json()));
+    Resolved {
+        value: merged,
+        files: resolver.files,
+        contributed,
+        diagnostics,
+    }
+}
+
+struct ImportEntry {
+    reference: String,
+    alias: String,
+}
+
+fn import_entries(json: &Value) -> Vec<ImportEntry> {
+    json.get("imports")
+        .and_then(Value::as_array)
+        .map(|entries| {
+            entries
+                .iter()
+                .filter_map(|entry| {
+                    Some(ImportEntry {
+                        reference: entry.get("ref")?.as_str()?.to_owned(),
+                        alias: entry.get("as")?.as_str()?.to_owned(),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+impl Resolver<'_> {
+    /// The fully resolved value of the file `reference` imported from `from`.
+    fn import(
+        &mut self,
+        from: &str,
+        reference: &str,
+        chain: &mut Vec<String>,
+    ) -> Result<Value, String> {
+        let id = self
+            .loader
+            .resolve(from, reference)
+            .map_err(|LoadError { message }| format!("cannot import `{reference}`: {message}"))?;
+        if let Some(start) = chain.iter().position(|c| *c == id) {
+            let mut cycle: Vec<&str> = chain[start..].iter().map(String::as_str).collect();
+            cycle.push(&id);
+            return Err(format!("import cycle: {}", cycle.join(" -> ")));
+        }
+        if let Some(done) = self.done.get(&id) {
+            return done.clone();
+        }
+        if chain.len() > MAX_IMPORT_DEPTH {
+            return Err(format!("imports nest deeper than {MAX_IMPORT_DEPTH} files"));
+        }
+        if self.files.len() >= MAX_IMPORTED_FILES {
+            return Err(format!("more than {MAX_IMPORTED_FILES} files imported"));
+        }
+        chain.push(id.clone());
+        let result = self.load_and_resolve(&id, reference, chain);
+        chain.pop();
+        self.done.insert(id, result.clone());
+        result
+    }
+
+    fn load_and_resolve(
+        &mut self,
+        id: &str,
+        reference: &str,
+        chain: &mut Vec<String>,
+    ) -> Result<Value, String> {
+        let text = self
+            .loader
+            .load(id)
+            .map_err(|LoadError { message }| format!("cannot import `{reference}`: {message}"))?;
+        self.files.push(id.to_owned());
+        let report = validate(&text);
+        let Some(document) = report.document.filter(|_| report.valid) else {
+            let first = report
+                .diagnostics
+                .iter()
+                .find(|d| d.is_error())
+                .map(|d| format!("{id}:{}:{}: {}", d.line, d.column, d.message))
+                .unwrap_or_default();
+            return Err(format!("imported file `{reference}` is invalid: {first}"));
+        };
+        let mut merged = Value::Object(Map::new());
+        for entry in import_entries(document.json()) {
+            let value = self
+                .import(id, &entry.reference, chain)
+                .map_err(|message| format!("in `{reference}`: {message}"))?;
+            merge(&mut merged, namespace(&value, &entry.alias));
+        }
+        merge(&mut merged, own_sections(document.json()));
+        Ok(merged)
+    }
+}
+
+/// The document's frontmatter without the sections that identify it.
+fn own_sections(json: &Value) -> Value {
+    match json {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| *k != "imports")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Deep merge: `over` wins; objects merge key by key.
+pub fn merge(base: &mut Value, over: Value) {
+    match (base, over) {
+        (Value::Object(base), Value::Object(over)) => {
+            for (key, value) in over {
+                match base.get_mut(&key) {
+                    Some(existing) if existing.is_object() && value.is_object() => {
+                        merge(existing, value)
+                    }
+                    _ => {
+                        base.insert(key, value);
+                    }
+                }
+            }
+        }
+        (base, over) => *base = over,
+    }
+}
+
+/// An imported file's value as seen from the importer: identity dropped, named things prefixed.
+fn namespace(value: &Value, alias: &str) -> Value {
+    let Value::Object(map) = value else {
+        return Value::Object(Map::new());
+    };
+    let steps: BTreeSet<String> = keys(map.get("steps"));
+    let nodes: BTreeSet<String> = keys(map.get("nodes"));
+    let rename = |names: &BTreeSet<String>, name: &str| -> String {
+        if names.contains(name) {
+            format!("{alias}.{name}")
+        } else {
+            name.to_owned()
+        }
+    };
+    let mut out = Map::new();
+    for (section, content) in map {
+        if IDENTITY.contains(&section.as_str()) {
+            continue;
+        }
+        let rewritten = match section.as_str() {
+            "steps" => prefix_keys(content, alias, |step| {
+                rewrite_list(step, "needs", |n| rename(&steps, n));
+                rewrite_list(step, "parallel_steps", |n| rename(&steps, n));
+                if let Some(Value::Array(branches)) = step.get_mut("branches") {
+                    for branch in branches {
+                        rewrite_field(branch, "then", |n| rename(&steps, n));
+                    }
+                }
+            }),
+            "decision_trees" => prefix_keys(content, alias, |tree| {
+                let local: BTreeSet<String> = keys(tree.get("nodes"))
+                    .union(&keys(tree.get("terminals")))
+                    .cloned()
+                    .collect();
+                if let Some(Value::Object(tree_nodes)) = tree.get_mut("nodes") {
+                    for node in tree_nodes.values_mut() {
+                        if let Some(Value::Array(branches)) = node.get_mut("branches") {
+                            for branch in branches {
+                                rewrite_field(branch, "next", |n| {
+                                    if local.contains(n) {
+                                        n.to_owned()
+                                    } else {
+                                        rename(&steps, n)
+                                    }
+                                });
+                            }
+                        }
+                    }
+                }
+            }),
+            "nodes" => prefix_keys(content, alias, |node| {
+                rewrite_list(node, "depends_on", |n| rename(&nodes, n));
+            }),
+            "edges" => {
+                let mut edges = content.clone();
+                if let Value::Array(items) = &mut edges {
+                    for edge in items {
+                        rewrite_field(edge, "from", |n| rename(&nodes, n));
+                        rewrite_field(edge, "to", |n| rename(&nodes, n));
+                    }
+                }
+                edges
+            }
+            _ => content.clone(),
+        };
+        out.insert(section.clone(), rewritten);
+    }
+    Value::Object(out)
+}
+
+fn keys(value: Option<&Value>) -> BTreeSet<String> {
+    value
+        .and_then(Value::as_object)
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+fn prefix_keys(content: &Value, alias: &str, mut fix: impl FnMut(&mut Value)) -> Value {
+    let Value::Object(map) = content else {
+        return content.clone();
+    };
+    Value::Object(
+        map.iter()
+            .map(|(key, value)| {
+                let mut value = value.clone();
+                fix(&mut value);
+                (format!("{alias}.{key}"), value)
+            })
+            .collect(),
+    )
+}
+
+fn rewrite_list(target: &mut Value, field: &str, rename: impl Fn(&str) -> String) {
+    if let Some(Value::Array(items)) = target.get_mut(field) {
+        for item in items {
+            if let Value::String(name) = item {
+                *name = rename(name);
+            }
+        }
+    }
+}
+
+fn rewrite_field(target: &mut Value, field: &str, rename: impl Fn(&str) -> String) {
+    if let Some(Value::String(name)) = target.get_mut(field) {
+        *name = rename(name);
+    }
+}
+
+fn contribution(alias: &str, namespaced: &Value) -> Contribution {
+    let map = namespaced.as_object();
+    Contribution {
+        alias: alias.to_owned(),
+        loaded: true,
+        steps: keys(map.and_then(|m| m.get("steps"))).into_iter().collect(),
+        sections: map
+            .map(|m| m.keys().filter(|k| *k != "steps").cloned().collect())
+            .unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loader::MemoryLoader;
+    use serde_json::json;
+
+    fn doc(text: &str) -> Document {
+        Document::parse(text).document.expect("parses")
+    }
+
+    const MAIN: &str = "---\nspec_version: \"1.0\"\nname: main\nimports:\n  - ref: ./shared/policies.logic.md\n    as: policies\n  - ref: ./shared/research.logic.md\n    as: research\nreasoning:\n  strategy: cot\nsteps:\n  report:\n    needs: [research.gather]\n---\n";
+
+    fn loader() -> MemoryLoader {
+        MemoryLoader::new()
+            .with(
+                "shared/policies.logic.md",
+                "---\nspec_version: \"1.0\"\nname: policies\nreasoning:\n  strategy: react\n  max_iterations: 4\n---\n",
+            )
+            .with(
+                "shared/research.logic.md",
+                "---\nspec_version: \"1.0\"\nname: research\nreasoning:\n  max_iterations: 9\nsteps:\n  gather: {}\n  rank:\n    needs: [gather]\n---\n",
+            )
+    }
+
+    #[test]
+    fn namespaces_steps_and_applies_precedence() {
+        let resolved = resolve(&doc(MAIN), "main.logic.md", &loader());
+        assert!(
+            resolved.diagnostics.is_empty(),
+            "{:?}",
+            resolved.diagnostics
+        );
+        let v = &resolved.value;
+        assert_eq!(
+            v["reasoning"],
+            json!({"strategy": "cot", "max_iterations": 9})
+        );
+        assert_eq!(
+            v["steps"]["research.rank"]["needs"],
+            json!(["research.gather"])
+        );
+        assert!(v["steps"]["report"].is_object());
+        assert!(v.get("imports").is_none());
+        assert_eq!(v["name"], "main");
+        assert_eq!(
+            resolved.contributed[1].steps,
+            ["research.gather", "research.rank"]
+        );
+    }
+
+    #[test]
+    fn missing_file_is_reported_at_the_import_entry() {
+        let resolved = resolve(&doc(MAIN), "main.logic.md", &MemoryLoader::new());
+        assert_eq!(resolved.diagnostics.len(), 2);
+        let d = &resolved.diagnostics[0];
+        assert_eq!(d.path, "/imports/0/ref");
+        assert_eq!((d.line, d.column), (5, 10));
+        assert!(
+            d.message.contains("./shared/policies.logic.md"),
+            "{}",
+            d.message
+        );
+    }
+
+    #[test]
+    fn cycles_are_errors_and_diamonds_are_fine() {
+        let a =
+            "---\nspec_version: \"1.0\"\nname: a\nimports:\n  - {ref: b.logic.md, as: b}\n---\n";
+        let loader = MemoryLoader::new()
+            .with("b.logic.md", "---\nspec_version: \"1.0\"\nname: b\nimports:\n  - {ref: a.logic.md, as: a}\n---\n")
+            .with("a.logic.md", a);
+        let resolved = resolve(&doc(a), "a.logic.md", &loader);
+        assert!(
+            resolved.diagnostics[0]
+                .message
+                .contains("a.logic.md -> b.logic.md -> a.logic.md"),
+            "{}",
+            resolved.diagnostics[0].message
+        );
+
+        let top = "---\nspec_version: \"1.0\"\nname: top\nimports:\n  - {ref: l.logic.md, as: l}\n  - {ref: r.logic.md, as: r}\n---\n";
+        let shared = "---\nspec_version: \"1.0\"\nname: s\nsteps:\n  x: {}\n---\n";
+        let side = |name: &str| {
+            format!("---\nspec_version: \"1.0\"\nname: {name}\nimports:\n  - {{ref: s.logic.md, as: s}}\n---\n")
+        };
+        let loader = MemoryLoader::new()
+            .with("s.logic.md", shared)
+            .with("l.logic.md", side("l"))
+            .with("r.logic.md", side("r"));
+        let resolved = resolve(&doc(top), "top.logic.md", &loader);
+        assert!(
+            resolved.diagnostics.is_empty(),
+            "{:?}",
+            resolved.diagnostics
+        );
+        assert!(resolved.value["steps"]["l.s.x"].is_object());
+        assert!(resolved.value["steps"]["r.s.x"].is_object());
+        assert_eq!(
+            resolved.files.iter().filter(|f| *f == "s.logic.md").count(),
+            1
+        );
+    }
+
+    #[test]
+    fn invalid_imported_file_is_named_with_its_error() {
+        let loader = MemoryLoader::new()
+            .with("shared/policies.logic.md", "---\nname: x\n---\n")
+            .with(
+                "shared/research.logic.md",
+                "---\nspec_version: \"1.0\"\nname: r\n---\n",
+            );
+        let resolved = resolve(&doc(MAIN), "main.logic.md", &loader);
+        assert_eq!(resolved.diagnostics.len(), 1);
+        assert!(
+            resolved.diagnostics[0].message.contains("is invalid"),
+            "{}",
+            resolved.diagnostics[0].message
+        );
+    }
+}

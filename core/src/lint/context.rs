@@ -1,0 +1,124 @@
+//! What a lint rule sees: the document (for places) and the resolved frontmatter (for meaning),
+//! and where it reports.
+
+use serde_json::{Map, Value};
+
+use super::rules::Rule;
+use crate::diagnostic::Diagnostic;
+use crate::document::Document;
+use crate::json::{entry_at, pointer_push};
+use crate::source::Span;
+
+pub struct LintContext<'d> {
+    pub document: &'d Document,
+    /// The frontmatter with imports merged: names defined by imports resolve against this.
+    pub resolved: &'d Value,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'d> LintContext<'d> {
+    pub fn new(document: &'d Document, resolved: &'d Value) -> Self {
+        LintContext {
+            document,
+            resolved,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// The file's own frontmatter: what rules walk, so every finding has a place in this file.
+    pub fn own(&self) -> &'d Value {
+        self.document.json()
+    }
+
+    /// Reports `rule` at the value at `pointer`.
+    pub fn report(&mut self, rule: Rule, pointer: &str, message: impl Into<String>) {
+        let span = self.document.span_at(pointer);
+        self.report_at(rule, pointer, span, message);
+    }
+
+    /// Reports `rule` at the key of the entry at `pointer` (for named things: steps, nodes).
+    pub fn report_key(&mut self, rule: Rule, pointer: &str, message: impl Into<String>) {
+        let span = entry_at(self.document.root(), pointer)
+            .map_or_else(|| self.document.span_at(pointer), |entry| entry.key_span);
+        self.report_at(rule, pointer, span, message);
+    }
+
+    pub fn report_at(&mut self, rule: Rule, pointer: &str, span: Span, message: impl Into<String>) {
+        let diagnostic = Diagnostic::new(rule.severity, rule.code, message).with_path(pointer);
+        self.diagnostics
+            .push(self.document.locate(diagnostic, span));
+    }
+
+    /// Adds a hint to the last reported diagnostic.
+    pub fn help(&mut self, help: impl Into<String>) {
+        if let Some(last) = self.diagnostics.last_mut() {
+            last.help = Some(help.into());
+        }
+    }
+
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    pub fn finish(self) -> Vec<Diagnostic> {
+        self.diagnostics
+    }
+
+    /// Names of the steps the resolved document defines (own and imported).
+    pub fn step_names(&self) -> Vec<&'d str> {
+        object(self.resolved.get("steps"))
+            .map(|steps| steps.keys().map(String::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    pub fn has_step(&self, name: &str) -> bool {
+        object(self.resolved.get("steps")).is_some_and(|steps| steps.contains_key(name))
+    }
+}
+
+/// `value` as an object, if it is one.
+pub fn object(value: Option<&Value>) -> Option<&Map<String, Value>> {
+    value.and_then(Value::as_object)
+}
+
+/// Entries of the object at `field` of `value`, with their pointers under `pointer`.
+pub fn entries<'v>(
+    value: &'v Value,
+    pointer: &str,
+    field: &str,
+) -> Vec<(String, &'v str, &'v Value)> {
+    let base = pointer_push(pointer, field);
+    object(value.get(field))
+        .map(|map| {
+            map.iter()
+                .map(|(key, item)| (pointer_push(&base, key), key.as_str(), item))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Items of the array at `field` of `value`, with their pointers under `pointer`.
+pub fn items<'v>(value: &'v Value, pointer: &str, field: &str) -> Vec<(String, &'v Value)> {
+    let base = pointer_push(pointer, field);
+    value
+        .get(field)
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .enumerate()
+                .map(|(i, item)| (format!("{base}/{i}"), item))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The closest of `known` to `name`, as a help text.
+pub fn did_you_mean<'k>(name: &str, known: impl IntoIterator<Item = &'k str>) -> Option<String> {
+    let known: Vec<&str> = known.into_iter().collect();
+    crate::schema::closest(name, known.iter().copied())
+        .map(|close| format!("did you mean `{close}`?"))
+        .or_else(|| {
+            (!known.is_empty() && known.len() <= 12)
+                .then(|| format!("defined: {}", known.join(", ")))
+        })
+}

@@ -1,0 +1,52 @@
+//! Semantic checks beyond the schema: references, cycles, expressions, thresholds, durations,
+//! decision trees, workflows. Each rule has a stable code and severity ([`rules::ALL`]).
+
+mod context;
+mod imports;
+mod references;
+pub mod rules;
+mod steps;
+mod structure;
+mod trees;
+
+use serde_json::Value;
+
+use crate::diagnostic::{sort_diagnostics, Diagnostic};
+use crate::document::Document;
+use crate::imports::resolve;
+use crate::loader::Loader;
+
+pub use context::LintContext;
+pub use rules::Rule;
+
+/// Lints `document` (id `id` for relative imports), loading other files through `loader`.
+/// Schema errors are not repeated here; call [`crate::validate`] for those.
+pub fn lint(document: &Document, id: &str, loader: &dyn Loader) -> Vec<Diagnostic> {
+    let resolved = resolve(document, id, loader);
+    let mut diagnostics = resolved.diagnostics.clone();
+    let mut cx = LintContext::new(document, &resolved.value);
+    run_rules(&mut cx);
+    imports::check(&mut cx, &resolved.contributed);
+    diagnostics.extend(cx.finish());
+    sort_diagnostics(&mut diagnostics);
+    diagnostics
+}
+
+/// Lints a document on its own, without loading anything (imports count as unresolved).
+pub fn lint_value(document: &Document, resolved: &Value) -> Vec<Diagnostic> {
+    let mut cx = LintContext::new(document, resolved);
+    run_rules(&mut cx);
+    let mut diagnostics = cx.finish();
+    sort_diagnostics(&mut diagnostics);
+    diagnostics
+}
+
+fn run_rules(cx: &mut LintContext<'_>) {
+    references::check(cx);
+    steps::check(cx);
+    trees::check(cx);
+    structure::check(cx);
+}
+
+#[cfg(test)]
+mod tests;

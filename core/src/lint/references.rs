@@ -1,0 +1,144 @@
+//! Rules about references between steps: `needs`, `branches[].then`, `parallel_steps`, cycles,
+//! and loops that branches create.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde_json::Value;
+
+use super::context::{did_you_mean, entries, items, object, LintContext};
+use super::rules;
+use crate::dag::StepDag;
+
+pub fn check(cx: &mut LintContext<'_>) {
+    let own = cx.own();
+    let known = cx.step_names();
+    for (pointer, _, step) in entries(own, "", "steps") {
+        for (at, need) in items(step, &pointer, "needs") {
+            let Some(need) = need.as_str() else { continue };
+            if !cx.has_step(need) {
+                cx.report(
+                    rules::UNKNOWN_NEED,
+                    &at,
+                    format!("`needs` names `{need}`, which is not a step"),
+                );
+                if let Some(help) = did_you_mean(need, known.iter().copied()) {
+                    cx.help(help);
+                }
+            }
+        }
+        for (at, target) in items(step, &pointer, "parallel_steps") {
+            let Some(target) = target.as_str() else {
+                continue;
+            };
+            if !cx.has_step(target) {
+                cx.report(
+                    rules::UNKNOWN_PARALLEL_STEP,
+                    &at,
+                    format!("`parallel_steps` names `{target}`, which is not defined as a step"),
+                );
+            }
+        }
+        for (at, branch) in items(step, &pointer, "branches") {
+            let Some(target) = branch.get("then").and_then(Value::as_str) else {
+                continue;
+            };
+            if !cx.has_step(target) {
+                cx.report(
+                    rules::UNKNOWN_BRANCH_TARGET,
+                    &format!("{at}/then"),
+                    format!("branch goes to `{target}`, which is not a step"),
+                );
+                if let Some(help) = did_you_mean(target, known.iter().copied()) {
+                    cx.help(help);
+                }
+            }
+        }
+    }
+    cycles(cx);
+    loops(cx);
+}
+
+fn needs_of(step: &Value) -> Vec<&str> {
+    step.get("needs")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+fn resolved_steps<'v>(cx: &LintContext<'v>) -> Vec<(&'v str, &'v Value)> {
+    object(cx.resolved.get("steps"))
+        .map(|m| m.iter().map(|(k, v)| (k.as_str(), v)).collect())
+        .unwrap_or_default()
+}
+
+fn cycles(cx: &mut LintContext<'_>) {
+    let steps = resolved_steps(cx);
+    let dag = StepDag::new(steps.iter().map(|(name, step)| (*name, needs_of(step))));
+    for cycle in dag.cycles() {
+        let first = cycle.0.first().cloned().unwrap_or_default();
+        let pointer = format!("/steps/{}/needs", crate::json::escape_token(&first));
+        cx.report(
+            rules::STEP_CYCLE,
+            &pointer,
+            format!("steps need each other in a cycle: {}", cycle.display()),
+        );
+        cx.help("`needs` must be acyclic; use a branch to loop back on purpose");
+    }
+}
+
+/// A branch to the step itself or to a step it (transitively) needs is a loop; it must be
+/// bounded by a retry limit, an iteration limit or a verification failure action.
+fn loops(cx: &mut LintContext<'_>) {
+    let steps = resolved_steps(cx);
+    let needs: HashMap<&str, Vec<&str>> = steps
+        .iter()
+        .map(|(name, step)| (*name, needs_of(step)))
+        .collect();
+    let globally_bounded = cx
+        .resolved
+        .get("reasoning")
+        .and_then(|r| r.get("max_iterations"))
+        .is_some();
+    let own = cx.own();
+    for (pointer, name, step) in entries(own, "", "steps") {
+        let ancestors = ancestors(name, &needs);
+        for (at, branch) in items(step, &pointer, "branches") {
+            let Some(target) = branch.get("then").and_then(Value::as_str) else {
+                continue;
+            };
+            if target != name && !ancestors.contains(target) {
+                continue;
+            }
+            let bounded = |s: &str| {
+                cx.resolved
+                    .get("steps")
+                    .and_then(|all| all.get(s))
+                    .is_some_and(|s| {
+                        s.get("retry").and_then(|r| r.get("max_attempts")).is_some()
+                            || s.get("verification")
+                                .and_then(|v| v.get("on_fail"))
+                                .is_some()
+                    })
+            };
+            if !(globally_bounded || bounded(name) || bounded(target)) {
+                cx.report(
+                    rules::UNBOUNDED_LOOP,
+                    &format!("{at}/then"),
+                    format!("branch from `{name}` back to `{target}` forms a loop with no bound"),
+                );
+                cx.help("set `retry.max_attempts`, `reasoning.max_iterations` or a `verification.on_fail`");
+            }
+        }
+    }
+}
+
+fn ancestors<'a>(start: &str, needs: &HashMap<&'a str, Vec<&'a str>>) -> BTreeSet<&'a str> {
+    let mut seen = BTreeSet::new();
+    let mut pending: Vec<&str> = needs.get(start).cloned().unwrap_or_default();
+    while let Some(step) = pending.pop() {
+        if seen.insert(step) {
+            pending.extend(needs.get(step).cloned().unwrap_or_default());
+        }
+    }
+    seen
+}

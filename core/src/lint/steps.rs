@@ -1,0 +1,167 @@
+//! Rules about one step at a time: descriptions, thresholds, durations, tools, verification.
+
+use serde_json::Value;
+
+use super::context::{entries, LintContext};
+use super::rules;
+use crate::duration::parse_duration;
+use crate::json::pointer_push;
+
+pub fn check(cx: &mut LintContext<'_>) {
+    let own = cx.own();
+    for (pointer, name, step) in entries(own, "", "steps") {
+        if step.get("description").is_none() {
+            cx.report_key(
+                rules::MISSING_DESCRIPTION,
+                &pointer,
+                format!("step `{name}` has no description"),
+            );
+            cx.help("a description is shown in the studio and compiled into the prompt scaffold");
+        }
+        confidence_order(cx, &pointer, step);
+        durations(cx, &pointer, step);
+        retry_intervals(cx, &pointer, step);
+        tools(cx, &pointer, step);
+        verification(cx, &pointer, step);
+        join_without_parallel(cx, &pointer, step);
+    }
+    if let Some(global) = own.get("global") {
+        duration_field(cx, "/global", global, "max_total_time");
+    }
+    if let Some(capabilities) = own.get("contracts").and_then(|c| c.get("capabilities")) {
+        duration_field(
+            cx,
+            "/contracts/capabilities",
+            capabilities,
+            "avg_response_time",
+        );
+    }
+}
+
+fn confidence_order(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
+    let Some(confidence) = step.get("confidence") else {
+        return;
+    };
+    let at = pointer_push(pointer, "confidence");
+    let value = |k: &str| confidence.get(k).and_then(Value::as_f64);
+    let (escalate, minimum, target) = (value("escalate_below"), value("minimum"), value("target"));
+    if let (Some(e), Some(m)) = (escalate, minimum) {
+        if e > m {
+            cx.report(
+                rules::CONFIDENCE_ORDER,
+                &pointer_push(&at, "escalate_below"),
+                format!("escalate_below ({e}) is above minimum ({m}): the step would escalate outputs it accepts"),
+            );
+        }
+    }
+    if let (Some(m), Some(t)) = (minimum, target) {
+        if m > t {
+            cx.report(
+                rules::CONFIDENCE_ORDER,
+                &pointer_push(&at, "minimum"),
+                format!("minimum ({m}) is above target ({t}): the target could never be the aim"),
+            );
+        }
+    } else if let (Some(e), None, Some(t)) = (escalate, minimum, target) {
+        if e > t {
+            cx.report(
+                rules::CONFIDENCE_ORDER,
+                &pointer_push(&at, "escalate_below"),
+                format!("escalate_below ({e}) is above target ({t})"),
+            );
+        }
+    }
+}
+
+fn durations(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
+    duration_field(cx, pointer, step, "timeout");
+    duration_field(cx, pointer, step, "join_timeout");
+    if let Some(retry) = step.get("retry") {
+        let at = pointer_push(pointer, "retry");
+        duration_field(cx, &at, retry, "initial_interval");
+        duration_field(cx, &at, retry, "maximum_interval");
+    }
+}
+
+fn duration_field(cx: &mut LintContext<'_>, pointer: &str, owner: &Value, field: &str) {
+    if let Some(Value::String(text)) = owner.get(field) {
+        if let Err(why) = parse_duration(text) {
+            cx.report(rules::INVALID_DURATION, &pointer_push(pointer, field), why);
+        }
+    }
+}
+
+fn retry_intervals(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
+    let Some(retry) = step.get("retry") else {
+        return;
+    };
+    let parse = |k: &str| {
+        retry
+            .get(k)
+            .and_then(Value::as_str)
+            .and_then(|t| parse_duration(t).ok())
+    };
+    if let (Some(initial), Some(maximum)) = (parse("initial_interval"), parse("maximum_interval")) {
+        if initial > maximum {
+            cx.report(
+                rules::RETRY_INTERVAL_ORDER,
+                &format!("{pointer}/retry/initial_interval"),
+                format!(
+                    "initial_interval ({}s) is longer than maximum_interval ({}s)",
+                    initial.as_secs_f64(),
+                    maximum.as_secs_f64()
+                ),
+            );
+        }
+    }
+}
+
+fn tools(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
+    let list = |k: &str| -> Vec<&str> {
+        step.get(k)
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default()
+    };
+    let allowed = list("allowed_tools");
+    for (index, denied) in list("denied_tools").into_iter().enumerate() {
+        if allowed.contains(&denied) {
+            cx.report(
+                rules::TOOL_ALLOWED_AND_DENIED,
+                &format!("{pointer}/denied_tools/{index}"),
+                format!("`{denied}` is in both allowed_tools and denied_tools"),
+            );
+            cx.help("denied wins at run time; remove it from one of the lists");
+        }
+    }
+}
+
+fn verification(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
+    let Some(verification) = step.get("verification") else {
+        return;
+    };
+    let revise = verification.get("on_fail").and_then(Value::as_str) == Some("revise");
+    if revise && verification.get("on_fail_message").is_none() {
+        cx.report(
+            rules::REVISE_WITHOUT_MESSAGE,
+            &format!("{pointer}/verification/on_fail"),
+            "`on_fail: revise` re-prompts the model with feedback, but no `on_fail_message` says what to fix",
+        );
+    }
+}
+
+fn join_without_parallel(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
+    let parallel = step.get("execution").and_then(Value::as_str) == Some("parallel");
+    if parallel {
+        return;
+    }
+    for field in ["join", "parallel_steps"] {
+        if step.get(field).is_some() {
+            cx.report(
+                rules::JOIN_WITHOUT_PARALLEL,
+                &pointer_push(pointer, field),
+                format!("`{field}` has no effect unless `execution: parallel`"),
+            );
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! Rules about decision trees (spec §7): the root, every `next`, reachability, defaults.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::context::{did_you_mean, entries, items, object, LintContext};
+use super::rules;
+use crate::json::pointer_push;
+
+pub fn check(cx: &mut LintContext<'_>) {
+    let own = cx.own();
+    for (pointer, name, tree) in entries(own, "", "decision_trees") {
+        if tree.get("description").is_none() {
+            cx.report_key(
+                rules::MISSING_DESCRIPTION,
+                &pointer,
+                format!("decision tree `{name}` has no description"),
+            );
+        }
+        let nodes: Vec<&str> = object(tree.get("nodes"))
+            .map(|m| m.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        let terminals: Vec<&str> = object(tree.get("terminals"))
+            .map(|m| m.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        let root = tree.get("root").and_then(Value::as_str);
+        if let Some(root) = root {
+            if !nodes.contains(&root) {
+                cx.report(
+                    rules::UNKNOWN_TREE_ROOT,
+                    &pointer_push(&pointer, "root"),
+                    format!("root `{root}` is not a node of decision tree `{name}`"),
+                );
+                if let Some(help) = did_you_mean(root, nodes.iter().copied()) {
+                    cx.help(help);
+                }
+            }
+        }
+        for (node_pointer, node_name, node) in entries(tree, &pointer, "nodes") {
+            let branches = items(node, &node_pointer, "branches");
+            for (at, branch) in &branches {
+                let Some(next) = branch.get("next").and_then(Value::as_str) else {
+                    continue;
+                };
+                if !nodes.contains(&next) && !terminals.contains(&next) && !cx.has_step(next) {
+                    cx.report(
+                        rules::UNKNOWN_TREE_TARGET,
+                        &format!("{at}/next"),
+                        format!("`next: {next}` is not a node or terminal of `{name}`, nor a step"),
+                    );
+                    let candidates = nodes
+                        .iter()
+                        .chain(&terminals)
+                        .copied()
+                        .chain(cx.step_names());
+                    if let Some(help) = did_you_mean(next, candidates.collect::<Vec<_>>()) {
+                        cx.help(help);
+                    }
+                }
+            }
+            let has_default = branches
+                .iter()
+                .any(|(_, b)| b.get("default").and_then(Value::as_bool) == Some(true));
+            if !branches.is_empty() && !has_default && !covers_both_booleans(&branches) {
+                cx.report_key(
+                    rules::MISSING_DEFAULT_BRANCH,
+                    &node_pointer,
+                    format!("node `{node_name}` has no `default: true` branch; an unmatched value stops the tree"),
+                );
+            }
+        }
+        if let Some(root) = root.filter(|r| nodes.contains(r)) {
+            unreachable(cx, &pointer, tree, root);
+        }
+    }
+}
+
+fn covers_both_booleans(branches: &[(String, &Value)]) -> bool {
+    let values: BTreeSet<bool> = branches
+        .iter()
+        .filter_map(|(_, b)| b.get("value").and_then(Value::as_bool))
+        .collect();
+    values.len() == 2
+}
+
+fn unreachable(cx: &mut LintContext<'_>, pointer: &str, tree: &Value, root: &str) {
+    let mut reached = BTreeSet::from([root.to_owned()]);
+    let mut pending = vec![root.to_owned()];
+    while let Some(node) = pending.pop() {
+        let nexts: Vec<String> = tree
+            .get("nodes")
+            .and_then(|n| n.get(&node))
+            .and_then(|n| n.get("branches"))
+            .and_then(Value::as_array)
+            .map(|b| {
+                b.iter()
+                    .filter_map(|b| b.get("next").and_then(Value::as_str).map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for next in nexts {
+            if reached.insert(next.clone()) {
+                pending.push(next);
+            }
+        }
+    }
+    for field in ["nodes", "terminals"] {
+        for (at, name, _) in entries(tree, pointer, field) {
+            if !reached.contains(name) {
+                let kind = if field == "nodes" { "node" } else { "terminal" };
+                cx.report_key(
+                    rules::UNREACHABLE_TREE_NODE,
+                    &at,
+                    format!("{kind} `{name}` cannot be reached from the root `{root}`"),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! How core reads other files (imports, `logic_ref`) without doing I/O itself: callers supply a
+//! [`Loader`]. [`MemoryLoader`] serves files from a map (wasm, tests); the CLI has a file system one.
+
+use std::collections::BTreeMap;
+
+/// Why a file could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    pub message: String,
+}
+
+impl LoadError {
+    pub fn new(message: impl Into<String>) -> Self {
+        LoadError {
+            message: message.into(),
+        }
+    }
+}
+
+/// A source of LOGIC.md files, addressed by ids the loader chooses (normalized paths).
+pub trait Loader {
+    /// The id of `reference` as written in the file with id `from`.
+    fn resolve(&self, from: &str, reference: &str) -> Result<String, LoadError>;
+    /// The text of the file with id `id`.
+    fn load(&self, id: &str) -> Result<String, LoadError>;
+}
+
+/// Files held in memory, keyed by `/`-separated paths relative to a virtual project root.
+#[derive(Debug, Clone, Default)]
+pub struct MemoryLoader {
+    files: BTreeMap<String, String>,
+}
+
+impl MemoryLoader {
+    pub fn new() -> Self {
+        MemoryLoader::default()
+    }
+
+    /// Adds a file; `path` is normalized (`./a/../b.logic.md` → `b.logic.md`).
+    pub fn insert(&mut self, path: &str, text: impl Into<String>) -> Result<(), LoadError> {
+        let id = normalize(path)?;
+        self.files.insert(id, text.into());
+        Ok(())
+    }
+
+    pub fn with(mut self, path: &str, text: impl Into<String>) -> Self {
+        let _ = self.insert(path, text);
+        self
+    }
+}
+
+impl Loader for MemoryLoader {
+    fn resolve(&self, from: &str, reference: &str) -> Result<String, LoadError> {
+        resolve_relative(from, reference)
+    }
+
+    fn load(&self, id: &str) -> Result<String, LoadError> {
+        self.files
+            .get(id)
+            .cloned()
+            .ok_or_else(|| LoadError::new(format!("no file `{id}`")))
+    }
+}
+
+/// Resolves `reference` against the directory of `from`, both `/`-separated and relative to the
+/// project root. A path that climbs out of the root is refused.
+pub fn resolve_relative(from: &str, reference: &str) -> Result<String, LoadError> {
+    if reference.contains("://") {
+        return Err(LoadError::new(format!(
+            "`{reference}` is a URL; only files inside the project can be imported"
+        )));
+    }
+    if reference.starts_with('/') || reference.contains('\\') || reference.contains(':') {
+        return Err(LoadError::new(format!(
+            "`{reference}` is not a relative `/`-separated path inside the project"
+        )));
+    }
+    let directory = match from.rfind('/') {
+        Some(slash) => &from[..slash],
+        None => "",
+    };
+    let joined = if directory.is_empty() {
+        reference.to_owned()
+    } else {
+        format!("{directory}/{reference}")
+    };
+    normalize(&joined)
+}
+
+/// Removes `.` and resolves `..` segments; refuses to climb above the root.
+pub fn normalize(path: &str) -> Result<String, LoadError> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return Err(LoadError::new(format!(
+                        "`{path}` leads outside the project root"
+                    )));
+                }
+            }
+            other => parts.push(other),
+        }
+    }
+    if parts.is_empty() {
+        return Err(LoadError::new(format!("`{path}` names no file")));
+    }
+    Ok(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_relative_to_the_importing_file() {
+        assert_eq!(
+            resolve_relative("agents/main.logic.md", "./shared/a.logic.md").unwrap(),
+            "agents/shared/a.logic.md"
+        );
+        assert_eq!(
+            resolve_relative("agents/main.logic.md", "../common.logic.md").unwrap(),
+            "common.logic.md"
+        );
+        assert_eq!(
+            resolve_relative("main.logic.md", "b.logic.md").unwrap(),
+            "b.logic.md"
+        );
+    }
+
+    #[test]
+    fn refuses_escapes_and_urls() {
+        assert!(resolve_relative("main.logic.md", "../outside.logic.md").is_err());
+        assert!(resolve_relative("a/main.logic.md", "../../x.logic.md").is_err());
+        assert!(resolve_relative("main.logic.md", "/etc/passwd").is_err());
+        assert!(resolve_relative("main.logic.md", "https://x.y/z.logic.md").is_err());
+    }
+
+    #[test]
+    fn memory_loader_serves_normalized_paths() {
+        let loader = MemoryLoader::new().with("./shared/../b.logic.md", "text");
+        assert_eq!(loader.load("b.logic.md").unwrap(), "text");
+        assert!(loader.load("c.logic.md").is_err());
+    }
+}
