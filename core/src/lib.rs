@@ -8,6 +8,7 @@
 //! assert!(report.valid);
 //! ```
 
+pub mod contract;
 pub mod dag;
 pub mod diagnostic;
 pub mod document;
@@ -23,6 +24,7 @@ pub mod render;
 pub mod schema;
 pub mod source;
 pub mod validate;
+pub mod workflow;
 pub mod yaml;
 
 pub use diagnostic::{Diagnostic, Severity};

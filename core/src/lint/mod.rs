@@ -8,6 +8,7 @@ pub mod rules;
 mod steps;
 mod structure;
 mod trees;
+mod workflow;
 
 use serde_json::Value;
 
@@ -27,6 +28,7 @@ pub fn lint(document: &Document, id: &str, loader: &dyn Loader) -> Vec<Diagnosti
     let mut cx = LintContext::new(document, &resolved.value);
     run_rules(&mut cx);
     imports::check(&mut cx, &resolved.contributed);
+    workflow::check(&mut cx, id, loader);
     diagnostics.extend(cx.finish());
     sort_diagnostics(&mut diagnostics);
     diagnostics

@@ -192,3 +192,47 @@ fn imports_unresolved_and_unused() {
     assert!(found(&used, "unused-import").is_empty(), "{used:?}");
     assert!(found(&used, "unknown-need").is_empty(), "{used:?}");
 }
+
+#[test]
+fn workflow_nodes_edges_and_contracts() {
+    let loader = MemoryLoader::new()
+        .with(
+            "nodes/researcher.logic.md",
+            "---\nspec_version: \"1.0\"\nname: researcher\ncontracts:\n  outputs:\n    - {name: evaluated_sources, type: array}\n---\n",
+        )
+        .with(
+            "nodes/synthesizer.logic.md",
+            "---\nspec_version: \"1.0\"\nname: synthesizer\ncontracts:\n  inputs:\n    - {name: findings, type: array, required: true}\n    - {name: style, type: string, required: true}\n---\n",
+        );
+    let d = lint_with(
+        concat!(
+            "nodes:\n",
+            "  researcher:\n    logic_ref: ./nodes/researcher.logic.md\n    overrides:\n      reasoning.max_iterations: 5\n      bad[path: 1\n",
+            "  synthesizer:\n    logic_ref: ./nodes/synthesizer.logic.md\n    depends_on: [researcher, writer]\n",
+            "  ghost:\n    logic_ref: ./nodes/ghost.logic.md\n",
+            "edges:\n  - from: researcher\n    to: synthesizer\n    contract:\n      type: object\n      required: [findings]\n      properties:\n        findings: {type: array, minItems: 1}\n",
+        ),
+        &loader,
+    );
+    assert_eq!(found(&d, "unknown-node"), [(13, 30)]);
+    assert_eq!(found(&d, "invalid-override"), [(10, 7)]);
+    assert_eq!(found(&d, "unresolved-reference"), [(15, 16)]);
+    let mismatches: Vec<&str> = d
+        .iter()
+        .filter(|d| d.code == "contract-mismatch")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(mismatches.len(), 1, "{mismatches:?}");
+    assert!(
+        mismatches[0].contains("node `synthesizer` requires `style`"),
+        "{}",
+        mismatches[0]
+    );
+}
+
+#[test]
+fn workflow_node_cycle() {
+    let d = lint_text("nodes:\n  a: {depends_on: [b]}\n  b: {}\nedges:\n  - {from: a, to: b}\n");
+    let cycle = d.iter().find(|d| d.code == "node-cycle").unwrap();
+    assert!(cycle.message.contains("a -> b -> a"), "{}", cycle.message);
+}

@@ -55,6 +55,25 @@ pub fn validate(document: &Document) -> Vec<Diagnostic> {
     diagnostics
 }
 
+/// Validates a bare JSON value (no source to point into): `(instance pointer, message)` pairs.
+pub fn validate_value(value: &Value) -> Vec<(String, String)> {
+    match validator() {
+        Ok(validator) => validator
+            .iter_errors(value)
+            .map(|error| {
+                (
+                    error.instance_path().as_str().to_owned(),
+                    messages::describe(&error),
+                )
+            })
+            .collect(),
+        Err(error) => vec![(
+            String::new(),
+            format!("the embedded schema failed to compile: {error}"),
+        )],
+    }
+}
+
 fn diagnose(document: &Document, error: &ValidationError<'_>) -> Vec<Diagnostic> {
     let path = error.instance_path().as_str().to_owned();
     let keyword = error.kind().keyword().to_owned();

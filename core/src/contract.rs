@@ -1,0 +1,191 @@
+//! Structural compatibility of contracts (spec §5, §9.1, §16.3): does what one side produces
+//! satisfy what the other requires? Types are JSON Schema types plus `any`; `integer` fits
+//! `number`; a missing type is `any`.
+
+use serde_json::Value;
+
+/// One named, typed field: a `contracts.inputs[]`/`outputs[]` entry or a schema property.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    pub name: String,
+    pub kind: Option<String>,
+    pub required: bool,
+}
+
+/// A reason two sides do not fit, in words naming both.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch(pub String);
+
+/// The fields of a contract list (`contracts.inputs` or `contracts.outputs`).
+pub fn fields_of_list(list: Option<&Value>) -> Vec<Field> {
+    list.and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|item| {
+                    Some(Field {
+                        name: item.get("name")?.as_str()?.to_owned(),
+                        kind: type_of(item),
+                        required: item.get("required").and_then(Value::as_bool) == Some(true),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The properties of an object JSON Schema, with `required` applied.
+pub fn fields_of_schema(schema: &Value) -> Vec<Field> {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut fields: Vec<Field> = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|props| {
+            props
+                .iter()
+                .map(|(name, property)| Field {
+                    name: name.clone(),
+                    kind: type_of(property),
+                    required: required.contains(&name.as_str()),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    for name in required {
+        if !fields.iter().any(|f| f.name == name) {
+            fields.push(Field {
+                name: name.to_owned(),
+                kind: None,
+                required: true,
+            });
+        }
+    }
+    fields
+}
+
+fn type_of(value: &Value) -> Option<String> {
+    match value.get("type") {
+        Some(Value::String(kind)) if kind != "any" => Some(kind.clone()),
+        _ => None,
+    }
+}
+
+/// Whether a value of type `produced` is acceptable where `expected` is required.
+pub fn type_fits(produced: Option<&str>, expected: Option<&str>) -> bool {
+    match (produced, expected) {
+        (None, _) | (_, None) => true,
+        (Some(p), Some(e)) => p == e || (p == "integer" && e == "number"),
+    }
+}
+
+/// Does `produced` (by `producer`) give every required field of `required` (by `consumer`),
+/// with fitting types?
+pub fn satisfies(
+    produced: &[Field],
+    producer: &str,
+    required: &[Field],
+    consumer: &str,
+) -> Vec<Mismatch> {
+    let mut problems = Vec::new();
+    for want in required.iter().filter(|f| f.required) {
+        match produced.iter().find(|f| f.name == want.name) {
+            None => {
+                let offered: Vec<&str> = produced.iter().map(|f| f.name.as_str()).collect();
+                problems.push(Mismatch(format!(
+                    "{consumer} requires `{}`, which {producer} does not provide (it provides: {})",
+                    want.name,
+                    if offered.is_empty() {
+                        "nothing".to_owned()
+                    } else {
+                        offered.join(", ")
+                    }
+                )));
+            }
+            Some(have) if !type_fits(have.kind.as_deref(), want.kind.as_deref()) => {
+                problems.push(Mismatch(format!(
+                    "{consumer} requires `{}` as {}, but {producer} provides {}",
+                    want.name,
+                    want.kind.as_deref().unwrap_or("any"),
+                    have.kind.as_deref().unwrap_or("any")
+                )));
+            }
+            Some(_) => {}
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_lists_and_schemas() {
+        let list = json!([{"name": "q", "type": "string", "required": true}, {"name": "c"}]);
+        let fields = fields_of_list(Some(&list));
+        assert_eq!(
+            fields[0],
+            Field {
+                name: "q".into(),
+                kind: Some("string".into()),
+                required: true
+            }
+        );
+        assert!(!fields[1].required);
+        let schema = json!({"type": "object", "required": ["findings", "extra"], "properties": {"findings": {"type": "array"}}});
+        let fields = fields_of_schema(&schema);
+        assert_eq!(fields.len(), 2);
+        assert!(fields.iter().all(|f| f.required));
+    }
+
+    #[test]
+    fn reports_missing_and_mistyped_fields_naming_both_sides() {
+        let produced = vec![
+            Field {
+                name: "findings".into(),
+                kind: Some("string".into()),
+                required: false,
+            },
+            Field {
+                name: "count".into(),
+                kind: Some("integer".into()),
+                required: false,
+            },
+        ];
+        let required = vec![
+            Field {
+                name: "findings".into(),
+                kind: Some("array".into()),
+                required: true,
+            },
+            Field {
+                name: "count".into(),
+                kind: Some("number".into()),
+                required: true,
+            },
+            Field {
+                name: "summary".into(),
+                kind: None,
+                required: true,
+            },
+            Field {
+                name: "optional".into(),
+                kind: None,
+                required: false,
+            },
+        ];
+        let problems = satisfies(&produced, "node `a`", &required, "the edge contract");
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0]
+            .0
+            .contains("`findings` as array, but node `a` provides string"));
+        assert!(problems[1]
+            .0
+            .contains("requires `summary`, which node `a` does not provide"));
+    }
+}

@@ -1,0 +1,175 @@
+//! Rules about multi-agent workflows (spec §9): node references, the node graph, `logic_ref`
+//! loading, overrides, and contract compatibility along edges (§16.3).
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::context::{did_you_mean, entries, items, object, LintContext};
+use super::rules;
+use crate::contract::{fields_of_list, fields_of_schema, satisfies, Field};
+use crate::dag::StepDag;
+use crate::json::escape_token;
+use crate::loader::Loader;
+use crate::workflow::{load_node, NodeProblemKind};
+
+pub fn check(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) {
+    let own = cx.own();
+    let known: Vec<&str> = object(cx.resolved.get("nodes"))
+        .map(|n| n.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    let unknown = |cx: &mut LintContext<'_>, at: &str, name: &str, role: &str| {
+        if !known.contains(&name) {
+            cx.report(
+                rules::UNKNOWN_NODE,
+                at,
+                format!("{role} `{name}` is not a node of this workflow"),
+            );
+            if let Some(help) = did_you_mean(name, known.iter().copied()) {
+                cx.help(help);
+            }
+        }
+    };
+    for (pointer, _, node) in entries(own, "", "nodes") {
+        for (at, dependency) in items(node, &pointer, "depends_on") {
+            if let Some(name) = dependency.as_str() {
+                unknown(cx, &at, name, "`depends_on` names");
+            }
+        }
+    }
+    for (at, edge) in items(own, "", "edges") {
+        {
+            for end in ["from", "to"] {
+                if let Some(name) = edge.get(end).and_then(Value::as_str) {
+                    unknown(cx, &format!("{at}/{end}"), name, &format!("edge `{end}`"));
+                }
+            }
+        }
+    }
+    node_cycles(cx);
+    let loaded = load_nodes(cx, id, loader);
+    contracts(cx, &loaded);
+}
+
+fn node_cycles(cx: &mut LintContext<'_>) {
+    let nodes: Vec<(&str, &Value)> = object(cx.resolved.get("nodes"))
+        .map(|n| n.iter().map(|(k, v)| (k.as_str(), v)).collect())
+        .unwrap_or_default();
+    let edges: Vec<(&str, &str)> = cx
+        .resolved
+        .get("edges")
+        .and_then(Value::as_array)
+        .map(|e| {
+            e.iter()
+                .filter_map(|e| Some((e.get("from")?.as_str()?, e.get("to")?.as_str()?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let dag = StepDag::new(nodes.iter().map(|(name, node)| {
+        let mut needs: Vec<&str> = node
+            .get("depends_on")
+            .and_then(Value::as_array)
+            .map(|d| d.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        needs.extend(
+            edges
+                .iter()
+                .filter(|(_, to)| to == name)
+                .map(|(from, _)| *from),
+        );
+        (*name, needs)
+    }));
+    for cycle in dag.cycles() {
+        let first = cycle.0.first().cloned().unwrap_or_default();
+        cx.report_key(
+            rules::NODE_CYCLE,
+            &format!("/nodes/{}", escape_token(&first)),
+            format!("nodes depend on each other in a cycle: {}", cycle.display()),
+        );
+    }
+}
+
+/// Loads every node of this file that has a `logic_ref`, reporting what fails.
+fn load_nodes(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) -> BTreeMap<String, Value> {
+    let mut loaded = BTreeMap::new();
+    for (pointer, name, node) in entries(cx.own(), "", "nodes") {
+        if node.get("logic_ref").is_none() {
+            continue;
+        }
+        match load_node(node, id, loader) {
+            Ok(value) => {
+                loaded.insert(name.to_owned(), value);
+            }
+            Err(problems) => {
+                for problem in problems {
+                    let rule = match problem.kind {
+                        NodeProblemKind::Unresolved => rules::UNRESOLVED_REFERENCE,
+                        NodeProblemKind::Override => rules::INVALID_OVERRIDE,
+                    };
+                    let at = format!("{pointer}{}", problem.at);
+                    if problem.at.starts_with("/overrides/") {
+                        cx.report_key(rule, &at, problem.message);
+                    } else {
+                        cx.report(rule, &at, problem.message);
+                    }
+                }
+            }
+        }
+    }
+    loaded
+}
+
+fn contracts(cx: &mut LintContext<'_>, loaded: &BTreeMap<String, Value>) {
+    let Some(edges) = cx.own().get("edges").and_then(Value::as_array) else {
+        return;
+    };
+    for (index, edge) in edges.iter().enumerate() {
+        let at = format!("/edges/{index}");
+        let (Some(from), Some(to)) = (
+            edge.get("from").and_then(Value::as_str),
+            edge.get("to").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        let outputs = loaded
+            .get(from)
+            .map(|v| fields_of_list(v.get("contracts").and_then(|c| c.get("outputs"))));
+        let inputs = loaded
+            .get(to)
+            .map(|v| fields_of_list(v.get("contracts").and_then(|c| c.get("inputs"))));
+        let source = format!("node `{from}`");
+        let target = format!("node `{to}`");
+        let mut problems = Vec::new();
+        match edge.get("contract") {
+            Some(contract) => {
+                let fields = fields_of_schema(contract);
+                if let Some(outputs) = outputs.as_ref().filter(|o| !o.is_empty()) {
+                    problems.extend(satisfies(outputs, &source, &fields, "the edge contract"));
+                }
+                if let Some(inputs) = &inputs {
+                    let guaranteed: Vec<Field> =
+                        fields.into_iter().filter(|f| f.required).collect();
+                    problems.extend(satisfies(&guaranteed, "the edge contract", inputs, &target));
+                }
+            }
+            None => {
+                if let (Some(outputs), Some(inputs)) = (outputs.filter(|o| !o.is_empty()), &inputs)
+                {
+                    problems.extend(satisfies(&outputs, &source, inputs, &target));
+                }
+            }
+        }
+        let place = if edge.get("contract").is_some() {
+            format!("{at}/contract")
+        } else {
+            at.clone()
+        };
+        for problem in problems {
+            cx.report(
+                rules::CONTRACT_MISMATCH,
+                &place,
+                format!("edge {from} -> {to}: {}", problem.0),
+            );
+        }
+    }
+}
