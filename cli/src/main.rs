@@ -2,6 +2,7 @@
 
 mod commands;
 mod discover;
+mod fs_loader;
 mod input;
 mod output;
 
@@ -31,6 +32,8 @@ struct Cli {
 enum Command {
     /// Check LOGIC.md files against the v1.0 specification.
     Validate(commands::validate::Args),
+    /// Validate, then check references, cycles, expressions, thresholds, trees and workflows.
+    Lint(commands::lint::Args),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
     };
     let status = match cli.command {
         Command::Validate(args) => commands::validate::run(&args),
+        Command::Lint(args) => commands::lint::run(&args),
     };
     ExitCode::from(status)
 }

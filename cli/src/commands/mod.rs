@@ -1,3 +1,5 @@
 //! One module per subcommand.
 
+mod each_file;
+pub mod lint;
 pub mod validate;

@@ -1,14 +1,9 @@
-//! `logicmd validate PATH...`
+//! `logicmd validate PATH...`: parse and check against the LOGIC.md v1.0 schema.
 
-use std::path::Path;
-
-use logicmd::diagnostic::Diagnostic;
 use logicmd::{validate_bytes, Limits};
 
-use crate::discover;
-use crate::input::read_bounded;
-use crate::output::{self, FileReport, Format};
-use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+use super::each_file;
+use crate::output::Format;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -21,107 +16,16 @@ pub struct Args {
     format: Format,
 }
 
-struct Checked {
-    file: String,
-    text: String,
-    valid: bool,
-    diagnostics: Vec<Diagnostic>,
-    unreadable: bool,
-}
-
 pub fn run(args: &Args) -> u8 {
-    let (files, operand_errors) = discover::files(&args.paths);
-    for error in &operand_errors {
-        eprintln!("error: {}: {}", error.operand, error.message);
-    }
-    let checked: Vec<Checked> = files.iter().map(|path| check(path)).collect();
-    match args.format {
-        Format::Json => {
-            let reports: Vec<FileReport<'_>> = checked
-                .iter()
-                .map(|c| FileReport {
-                    file: &c.file,
-                    valid: c.valid,
-                    diagnostics: &c.diagnostics,
-                })
-                .collect();
-            match serde_json::to_string_pretty(&reports) {
-                Ok(json) => output::print(&json),
-                Err(error) => {
-                    eprintln!("error: cannot write JSON: {error}");
-                    return EXIT_USAGE;
-                }
-            }
-        }
-        Format::Human => print_human(&checked),
-    }
-    if !operand_errors.is_empty() || checked.iter().any(|c| c.unreadable) {
-        EXIT_USAGE
-    } else if checked.iter().all(|c| c.valid) {
-        EXIT_OK
-    } else {
-        EXIT_INVALID
-    }
+    each_file::run(&args.paths, args.format, |_, bytes| {
+        let report = validate_bytes(bytes, Limits::DEFAULT);
+        (text_of(report.document.as_ref(), bytes), report.diagnostics)
+    })
 }
 
-fn check(path: &Path) -> Checked {
-    let file = if path.as_os_str() == "-" {
-        "<stdin>".to_owned()
-    } else {
-        path.display().to_string()
-    };
-    let limits = Limits::DEFAULT;
-    match read_bounded(path, limits.max_bytes) {
-        Ok(bytes) => {
-            let report = validate_bytes(&bytes, limits);
-            let text = report
-                .document
-                .as_ref()
-                .map(|d| d.text().to_owned())
-                .unwrap_or_else(|| String::from_utf8_lossy(&bytes).into_owned());
-            Checked {
-                file,
-                text,
-                valid: report.valid,
-                diagnostics: report.diagnostics,
-                unreadable: false,
-            }
-        }
-        Err(error) => Checked {
-            diagnostics: vec![Diagnostic::error(
-                "io-error",
-                format!("cannot read {file}: {error}"),
-            )],
-            file,
-            text: String::new(),
-            valid: false,
-            unreadable: true,
-        },
-    }
-}
-
-fn print_human(checked: &[Checked]) {
-    let mut invalid = 0;
-    for c in checked {
-        if !c.diagnostics.is_empty() {
-            output::print(&output::human(&c.file, &c.text, &c.diagnostics));
-        }
-        if c.valid {
-            output::print(&format!("ok    {}", c.file));
-        } else {
-            invalid += 1;
-            let errors = c.diagnostics.iter().filter(|d| d.is_error()).count();
-            output::print(&format!(
-                "FAIL  {} ({errors} error{})",
-                c.file,
-                if errors == 1 { "" } else { "s" }
-            ));
-        }
-    }
-    output::print(&format!(
-        "\n{} file{} checked: {} valid, {invalid} invalid",
-        checked.len(),
-        if checked.len() == 1 { "" } else { "s" },
-        checked.len() - invalid
-    ));
+/// The text diagnostics point into: the document's, or the raw bytes when it did not parse.
+pub fn text_of(document: Option<&logicmd::Document>, bytes: &[u8]) -> String {
+    document
+        .map(|d| d.text().to_owned())
+        .unwrap_or_else(|| String::from_utf8_lossy(bytes).into_owned())
 }

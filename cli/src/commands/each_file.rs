@@ -1,0 +1,144 @@
+//! The shape `validate` and `lint` share: discover files, check each, print, choose the exit status.
+
+use std::path::Path;
+
+use logicmd::diagnostic::{has_errors, Diagnostic};
+use logicmd::Limits;
+
+use crate::discover;
+use crate::input::read_bounded;
+use crate::output::{self, FileReport, Format};
+use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+
+/// One file's outcome.
+pub struct Checked {
+    pub file: String,
+    pub text: String,
+    pub diagnostics: Vec<Diagnostic>,
+    pub unreadable: bool,
+}
+
+impl Checked {
+    pub fn valid(&self) -> bool {
+        !self.unreadable && !has_errors(&self.diagnostics)
+    }
+}
+
+/// Runs `check(path, bytes)` on every file `operands` name, prints the results in `format`,
+/// and returns the exit status: 2 on usage/I/O errors, else 1 when any file has errors, else 0.
+pub fn run(
+    operands: &[String],
+    format: Format,
+    check: impl Fn(&Path, &[u8]) -> (String, Vec<Diagnostic>),
+) -> u8 {
+    let (files, operand_errors) = discover::files(operands);
+    for error in &operand_errors {
+        eprintln!("error: {}: {}", error.operand, error.message);
+    }
+    let checked: Vec<Checked> = files
+        .iter()
+        .map(|path| {
+            let file = display_name(path);
+            match read_bounded(path, Limits::DEFAULT.max_bytes) {
+                Ok(bytes) => {
+                    let (text, diagnostics) = check(path, &bytes);
+                    Checked {
+                        file,
+                        text,
+                        diagnostics,
+                        unreadable: false,
+                    }
+                }
+                Err(error) => Checked {
+                    diagnostics: vec![Diagnostic::error(
+                        "io-error",
+                        format!("cannot read {file}: {error}"),
+                    )],
+                    file,
+                    text: String::new(),
+                    unreadable: true,
+                },
+            }
+        })
+        .collect();
+    match format {
+        Format::Json => {
+            let reports: Vec<FileReport<'_>> = checked
+                .iter()
+                .map(|c| FileReport {
+                    file: &c.file,
+                    valid: c.valid(),
+                    diagnostics: &c.diagnostics,
+                })
+                .collect();
+            match serde_json::to_string_pretty(&reports) {
+                Ok(json) => output::print(&json),
+                Err(error) => {
+                    eprintln!("error: cannot write JSON: {error}");
+                    return EXIT_USAGE;
+                }
+            }
+        }
+        Format::Human => print_human(&checked),
+    }
+    if !operand_errors.is_empty() || checked.iter().any(|c| c.unreadable) {
+        EXIT_USAGE
+    } else if checked.iter().all(Checked::valid) {
+        EXIT_OK
+    } else {
+        EXIT_INVALID
+    }
+}
+
+pub fn display_name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".to_owned()
+    } else {
+        path.display().to_string()
+    }
+}
+
+fn print_human(checked: &[Checked]) {
+    let mut invalid = 0;
+    for c in checked {
+        if !c.diagnostics.is_empty() {
+            output::print(&output::human(&c.file, &c.text, &c.diagnostics));
+        }
+        let count = |severity: logicmd::Severity| {
+            c.diagnostics
+                .iter()
+                .filter(|d| d.severity == severity)
+                .count()
+        };
+        let (errors, warnings) = (
+            count(logicmd::Severity::Error),
+            count(logicmd::Severity::Warning),
+        );
+        let tally = match (errors, warnings) {
+            (0, 0) => String::new(),
+            (e, 0) => format!(" ({e} error{})", plural(e)),
+            (0, w) => format!(" ({w} warning{})", plural(w)),
+            (e, w) => format!(" ({e} error{}, {w} warning{})", plural(e), plural(w)),
+        };
+        if c.valid() {
+            output::print(&format!("ok    {}{tally}", c.file));
+        } else {
+            invalid += 1;
+            output::print(&format!("FAIL  {}{tally}", c.file));
+        }
+    }
+    output::print(&format!(
+        "\n{} file{} checked: {} valid, {invalid} invalid",
+        checked.len(),
+        plural(checked.len()),
+        checked.len() - invalid
+    ));
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
