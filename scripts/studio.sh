@@ -10,4 +10,4 @@ scripts/bootstrap.sh --minimal
 # shellcheck source=scripts/env.sh
 source scripts/env.sh
 cargo build --release -p logicmd-cli --locked
-target/release/logicmd validate examples/
+target/release/logicmd lint examples/

@@ -7,3 +7,56 @@ mod scalar;
 pub(crate) use builder::build;
 pub use node::{Entry, Node, NodeValue, ScalarStyle};
 pub use scalar::resolve_plain;
+
+use crate::diagnostic::Diagnostic;
+use crate::limits::Limits;
+use crate::source::{LineIndex, Span};
+
+/// A whole file parsed as one YAML document (DRTL topologies are plain YAML, not frontmatter).
+#[derive(Debug, Clone)]
+pub struct YamlFile {
+    pub root: Option<Node>,
+    pub index: LineIndex,
+    /// Syntax and limit problems, placed in the file.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parses all of `text` as YAML 1.2 with spans, within `limits`.
+pub fn parse_file(text: &str, limits: Limits) -> YamlFile {
+    let index = LineIndex::new(text);
+    if text.len() > limits.max_bytes {
+        let mut too_large = Diagnostic::error(
+            "input-too-large",
+            format!(
+                "the file is {} bytes, more than the limit of {} bytes",
+                text.len(),
+                limits.max_bytes
+            ),
+        );
+        too_large.line = 1;
+        too_large.column = 1;
+        return YamlFile {
+            root: None,
+            index,
+            diagnostics: vec![too_large],
+        };
+    }
+    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let built = build(text, &index, Span::new(start, text.len()), limits);
+    let diagnostics = built
+        .problems
+        .into_iter()
+        .map(|problem| {
+            let diagnostic = problem.into_diagnostic();
+            match diagnostic.span {
+                Some(span) => diagnostic.at(text, &index, span),
+                None => diagnostic,
+            }
+        })
+        .collect();
+    YamlFile {
+        root: built.root,
+        index,
+        diagnostics,
+    }
+}
