@@ -13,6 +13,7 @@ pub mod dag;
 pub mod diagnostic;
 pub mod document;
 pub mod duration;
+pub mod edit;
 pub mod fieldpath;
 pub mod frontmatter;
 pub mod imports;

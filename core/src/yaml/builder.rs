@@ -248,6 +248,14 @@ impl Builder<'_> {
             SaphyrStyle::Literal => ScalarStyle::Literal,
             SaphyrStyle::Folded => ScalarStyle::Folded,
         };
+        // Block scalars' spans run on over the trailing line breaks and the next line's
+        // indentation; end them at their last character instead.
+        let span = if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
+            let raw = self.file.get(span.start..span.end).unwrap_or_default();
+            Span::new(span.start, span.start + raw.trim_end().len())
+        } else {
+            span
+        };
         let value = match tag {
             Some(tag) => self.tagged_scalar(text, tag, span),
             None if style == ScalarStyle::Plain => resolve_plain(text),

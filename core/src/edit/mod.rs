@@ -1,0 +1,360 @@
+//! Lossless editing: structured edits applied as minimal text patches, so comments, blank
+//! lines, key order, quoting and the markdown body survive. Every edit is checked by re-parsing:
+//! the new frontmatter must equal the intended JSON exactly, must still parse, and a valid
+//! document must stay valid; otherwise the edit is refused and the text is left unchanged.
+
+mod ops;
+mod patch;
+mod render;
+mod steps;
+mod text;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::diagnostic::Diagnostic;
+use crate::document::Document;
+use crate::fieldpath::FieldPath;
+use crate::validate::validate;
+
+pub use ops::Patch;
+pub use patch::TextPatch;
+pub use render::{plain_is_safe, Quote};
+
+/// One edit, as the studio, the npm package and `logicmd edit` express it. Paths are JSON
+/// Pointers (`/steps/a/needs`) or dotted paths (`steps.a.needs`, `gates[0].name`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Edit {
+    /// Set the value at a path, creating missing mapping entries.
+    Set { path: String, value: Value },
+    /// Remove the entry or list item at a path (with its leading comment).
+    Remove { path: String },
+    /// Insert into the list at a path; `index` defaults to the end.
+    Insert {
+        path: String,
+        #[serde(default)]
+        index: Option<usize>,
+        value: Value,
+    },
+    /// Replace a byte range of the text (what undo produces).
+    ReplaceText {
+        start: usize,
+        end: usize,
+        text: String,
+    },
+    /// Add a step after `after` (or at the end).
+    AddStep {
+        name: String,
+        #[serde(default)]
+        after: Option<String>,
+        #[serde(default)]
+        step: Value,
+    },
+    /// Remove a step and drop it from other steps' `needs`.
+    RemoveStep { name: String },
+    /// Rename a step and every reference to it.
+    RenameStep { from: String, to: String },
+    /// Make `to` need `from`.
+    Connect { from: String, to: String },
+    /// Remove `from` from the `needs` of `to`.
+    Disconnect { from: String, to: String },
+    /// Record a node's canvas position (under `metadata.logicmd.positions`).
+    SetPosition { node: String, x: f64, y: f64 },
+}
+
+/// The outcome of an edit.
+#[derive(Debug, Clone, Serialize)]
+pub struct Applied {
+    pub text: String,
+    /// Changes against the original text, sorted and disjoint.
+    pub patches: Vec<TextPatch>,
+    /// Diagnostics of the new text (parse + schema).
+    pub diagnostics: Vec<Diagnostic>,
+    /// The edit that restores the original text exactly.
+    pub inverse: Edit,
+    /// Notes about consequences (for example branches left pointing at a removed step).
+    pub notes: Vec<String>,
+}
+
+/// Applies `edit` to `text`. An edit that would break parsing or validity is refused with a
+/// diagnostic, and nothing changes.
+pub fn apply(text: &str, edit: &Edit) -> Result<Applied, Diagnostic> {
+    let before = validate(text);
+    let Some(document) = before.document else {
+        return Err(refused(
+            "the document does not parse; fix it before editing it structurally",
+        ));
+    };
+    let mut session = Session {
+        original: text.to_owned(),
+        current: document,
+        merged: Vec::new(),
+        notes: Vec::new(),
+    };
+    match edit {
+        Edit::ReplaceText {
+            start,
+            end,
+            text: replacement,
+        } => session.replace_text(*start, *end, replacement)?,
+        other => steps::run(&mut session, other)?,
+    }
+    let after = validate(session.current.text());
+    if before.valid && !after.valid {
+        let first = after
+            .diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .map(|d| format!("{}:{}: {}", d.line, d.column, d.message))
+            .unwrap_or_default();
+        return Err(refused(format!(
+            "the edit would make the document invalid: {first}"
+        )));
+    }
+    let new_text = session.current.text().to_owned();
+    let undo = patch::diff(&new_text, &session.original);
+    Ok(Applied {
+        patches: session
+            .merged
+            .iter()
+            .map(|p| patch::describe(text, p))
+            .collect(),
+        diagnostics: after.diagnostics,
+        inverse: Edit::ReplaceText {
+            start: undo.start,
+            end: undo.end,
+            text: undo.text,
+        },
+        notes: session.notes,
+        text: new_text,
+    })
+}
+
+fn refused(message: impl Into<String>) -> Diagnostic {
+    let mut diagnostic = Diagnostic::error("edit-refused", message);
+    diagnostic.line = 1;
+    diagnostic.column = 1;
+    diagnostic
+}
+
+/// Turns a dotted path or JSON Pointer into a JSON Pointer.
+pub fn to_pointer(path: &str) -> Result<String, Diagnostic> {
+    if path.is_empty() || path.starts_with('/') {
+        return Ok(path.to_owned());
+    }
+    FieldPath::parse(path)
+        .map(|p| p.to_pointer())
+        .map_err(refused)
+}
+
+/// The document being edited, one verified primitive step at a time.
+pub(crate) struct Session {
+    original: String,
+    current: Document,
+    merged: Vec<Patch>,
+    notes: Vec<String>,
+}
+
+impl Session {
+    pub(crate) fn json(&self) -> &Value {
+        self.current.json()
+    }
+
+    pub(crate) fn note(&mut self, note: String) {
+        self.notes.push(note);
+    }
+
+    pub(crate) fn set(&mut self, pointer: &str, value: &Value) -> Result<(), Diagnostic> {
+        let patch = ops::set(&self.current, pointer, value).map_err(refused)?;
+        let mut expected = self.current.json().clone();
+        json_set(&mut expected, pointer, value.clone());
+        self.commit(patch, &expected)
+    }
+
+    pub(crate) fn remove(&mut self, pointer: &str) -> Result<(), Diagnostic> {
+        let patch = ops::remove(&self.current, pointer).map_err(refused)?;
+        let mut expected = self.current.json().clone();
+        json_remove(&mut expected, pointer);
+        self.commit(patch, &expected)
+    }
+
+    pub(crate) fn insert(
+        &mut self,
+        pointer: &str,
+        index: Option<usize>,
+        value: &Value,
+    ) -> Result<(), Diagnostic> {
+        let len = self
+            .current
+            .json()
+            .pointer(pointer)
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        let index = index.unwrap_or(len);
+        let patch = ops::insert(&self.current, pointer, index, value).map_err(refused)?;
+        let mut expected = self.current.json().clone();
+        match expected.pointer_mut(pointer) {
+            Some(Value::Array(items)) => items.insert(index.min(items.len()), value.clone()),
+            _ => json_set(&mut expected, pointer, Value::Array(vec![value.clone()])),
+        }
+        self.commit(patch, &expected)
+    }
+
+    /// Renames the key at `pointer` in place (the key's text only).
+    pub(crate) fn rename_key(&mut self, pointer: &str, new_key: &str) -> Result<(), Diagnostic> {
+        let entry = crate::json::entry_at(self.current.root(), pointer)
+            .ok_or_else(|| refused(format!("no key at `{pointer}`")))?;
+        let patch = Patch {
+            start: entry.key_span.start,
+            end: entry.key_span.end,
+            text: render::key(new_key),
+        };
+        let mut expected = self.current.json().clone();
+        let tokens = crate::json::pointer_tokens(pointer);
+        if let Some((last, parents)) = tokens.split_last() {
+            let parent_pointer: String = parents
+                .iter()
+                .map(|t| format!("/{}", crate::json::escape_token(t)))
+                .collect();
+            if let Some(Value::Object(map)) = expected.pointer_mut(&parent_pointer) {
+                let renamed: serde_json::Map<String, Value> = std::mem::take(map)
+                    .into_iter()
+                    .map(|(k, v)| {
+                        if k == *last {
+                            (new_key.to_owned(), v)
+                        } else {
+                            (k, v)
+                        }
+                    })
+                    .collect();
+                *map = renamed;
+            }
+        }
+        self.commit(patch, &expected)
+    }
+
+    fn replace_text(
+        &mut self,
+        start: usize,
+        end: usize,
+        replacement: &str,
+    ) -> Result<(), Diagnostic> {
+        let text = self.current.text();
+        if start > end
+            || end > text.len()
+            || !text.is_char_boundary(start)
+            || !text.is_char_boundary(end)
+        {
+            return Err(refused(format!(
+                "the range {start}..{end} is not within the text"
+            )));
+        }
+        let patch = Patch {
+            start,
+            end,
+            text: replacement.to_owned(),
+        };
+        let new_text = patch::apply_patch(text, &patch);
+        let parsed = Document::parse(&new_text);
+        let Some(document) = parsed
+            .document
+            .filter(|_| !parsed.diagnostics.iter().any(|d| d.is_error()))
+        else {
+            return Err(refused(
+                "the replacement would leave text that does not parse",
+            ));
+        };
+        patch::compose(&mut self.merged, self.current.text(), &patch);
+        self.current = document;
+        Ok(())
+    }
+
+    /// Applies `patch` if the result parses to exactly `expected`.
+    fn commit(&mut self, patch: Patch, expected: &Value) -> Result<(), Diagnostic> {
+        let new_text = patch::apply_patch(self.current.text(), &patch);
+        let parsed = Document::parse(&new_text);
+        if let Some(error) = parsed.diagnostics.iter().find(|d| d.is_error()) {
+            return Err(refused(format!(
+                "the edit would break the YAML: {}",
+                error.message
+            )));
+        }
+        let Some(document) = parsed.document else {
+            return Err(refused("the edit would leave no frontmatter"));
+        };
+        if document.json() != expected {
+            return Err(refused(
+                "the edit could not be written without changing other values; it was not applied",
+            ));
+        }
+        patch::compose(&mut self.merged, self.current.text(), &patch);
+        self.current = document;
+        Ok(())
+    }
+}
+
+/// Sets `value` at `pointer` in a JSON value, creating objects on the way.
+pub(crate) fn json_set(target: &mut Value, pointer: &str, value: Value) {
+    let tokens = crate::json::pointer_tokens(pointer);
+    let mut current = target;
+    for (i, token) in tokens.iter().enumerate() {
+        let last = i + 1 == tokens.len();
+        if current.is_null() {
+            *current = Value::Object(serde_json::Map::new());
+        }
+        current = match current {
+            Value::Object(map) => {
+                if last {
+                    map.insert(token.clone(), value);
+                    return;
+                }
+                map.entry(token.clone()).or_insert(Value::Null)
+            }
+            Value::Array(items) => {
+                let Ok(index) = token.parse::<usize>() else {
+                    return;
+                };
+                if index == items.len() {
+                    items.push(Value::Null);
+                }
+                let Some(slot) = items.get_mut(index) else {
+                    return;
+                };
+                if last {
+                    *slot = value;
+                    return;
+                }
+                slot
+            }
+            _ => return,
+        };
+    }
+}
+
+fn json_remove(target: &mut Value, pointer: &str) {
+    let tokens = crate::json::pointer_tokens(pointer);
+    let Some((last, parents)) = tokens.split_last() else {
+        return;
+    };
+    let parent_pointer: String = parents
+        .iter()
+        .map(|t| format!("/{}", crate::json::escape_token(t)))
+        .collect();
+    match target.pointer_mut(&parent_pointer) {
+        Some(Value::Object(map)) => {
+            map.shift_remove(last);
+        }
+        Some(Value::Array(items)) => {
+            if let Ok(index) = last.parse::<usize>() {
+                if index < items.len() {
+                    items.remove(index);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests;

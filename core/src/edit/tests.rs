@@ -1,0 +1,280 @@
+//! Edits keep every byte they do not mean to change.
+
+use super::*;
+use serde_json::json;
+
+const DOC: &str = r#"---
+# Head comment
+spec_version: "1.0"
+name: demo   # trailing comment
+steps:
+  # about gather
+  gather:
+    description: 'Collect sources'
+    instructions: |
+      Find sources.
+      Keep notes.
+  rank:
+    needs: [gather]
+    description: Rank them
+  report:
+    needs:
+      - gather   # first
+      - rank
+    branches:
+      - if: "{{ steps.rank.output.count > 3 }}"
+        then: gather
+metadata: {owner: team}
+---
+# Body stays
+"#;
+
+fn edit(text: &str, edit: Edit) -> Applied {
+    match apply(text, &edit) {
+        Ok(applied) => applied,
+        Err(d) => panic!("{edit:?} refused: {}", d.message),
+    }
+}
+
+fn undo(applied: &Applied) -> String {
+    apply(&applied.text, &applied.inverse)
+        .map(|a| a.text)
+        .unwrap_or_default()
+}
+
+#[test]
+fn set_scalar_keeps_quotes_and_comments() {
+    let a = edit(
+        DOC,
+        Edit::Set {
+            path: "steps.gather.description".into(),
+            value: json!("Collect more"),
+        },
+    );
+    assert!(a.text.contains("description: 'Collect more'"));
+    assert_eq!(a.patches.len(), 1);
+    assert_eq!(a.text.replace("'Collect more'", "'Collect sources'"), DOC);
+    assert_eq!(undo(&a), DOC);
+    let a = edit(
+        DOC,
+        Edit::Set {
+            path: "/name".into(),
+            value: json!("renamed"),
+        },
+    );
+    assert!(a.text.contains("name: renamed   # trailing comment"));
+}
+
+#[test]
+fn set_creates_missing_entries_in_block_style() {
+    let a = edit(
+        DOC,
+        Edit::Set {
+            path: "steps.rank.confidence.minimum".into(),
+            value: json!(0.6),
+        },
+    );
+    assert!(
+        a.text
+            .contains("    description: Rank them\n    confidence:\n      minimum: 0.6\n  report:"),
+        "{}",
+        a.text
+    );
+    let a = edit(
+        DOC,
+        Edit::Set {
+            path: "metadata.version".into(),
+            value: json!(2),
+        },
+    );
+    assert!(
+        a.text.contains("metadata: {owner: team, version: 2}"),
+        "{}",
+        a.text
+    );
+}
+
+#[test]
+fn remove_takes_the_leading_comment_along() {
+    let a = edit(
+        DOC,
+        Edit::Remove {
+            path: "steps.gather.instructions".into(),
+        },
+    );
+    assert!(!a.text.contains("Find sources"));
+    assert!(a.text.contains("# about gather"));
+    let a = edit(
+        &a.text,
+        Edit::Remove {
+            path: "/steps/report/needs/0".into(),
+        },
+    );
+    assert!(a.text.contains("    needs:\n      - rank\n"), "{}", a.text);
+}
+
+#[test]
+fn rename_step_rewrites_references() {
+    let a = edit(
+        DOC,
+        Edit::RenameStep {
+            from: "gather".into(),
+            to: "collect".into(),
+        },
+    );
+    assert!(a.text.contains("  collect:\n"));
+    assert!(a.text.contains("needs: [collect]"));
+    assert!(a.text.contains("      - collect   # first"));
+    assert!(a.text.contains("then: collect"));
+    assert!(
+        a.text.contains("# about gather"),
+        "comments are never rewritten"
+    );
+    assert_eq!(undo(&a), DOC);
+}
+
+#[test]
+fn connect_refuses_cycles_and_disconnect_drops_empty_lists() {
+    let refused = apply(
+        DOC,
+        &Edit::Connect {
+            from: "report".into(),
+            to: "gather".into(),
+        },
+    )
+    .unwrap_err();
+    assert!(refused.message.contains("cycle"), "{}", refused.message);
+    let a = edit(
+        DOC,
+        Edit::Disconnect {
+            from: "gather".into(),
+            to: "rank".into(),
+        },
+    );
+    assert!(!a.text.contains("needs: [gather]\n"));
+    assert!(
+        a.text.contains("  rank:\n    description: Rank them\n"),
+        "{}",
+        a.text
+    );
+    let a = edit(
+        &a.text,
+        Edit::Connect {
+            from: "gather".into(),
+            to: "rank".into(),
+        },
+    );
+    assert!(
+        a.text.contains("needs: [gather]") || a.text.contains("needs:\n      - gather"),
+        "{}",
+        a.text
+    );
+}
+
+#[test]
+fn add_and_remove_steps() {
+    let a = edit(
+        DOC,
+        Edit::AddStep {
+            name: "verify".into(),
+            after: Some("gather".into()),
+            step: json!({"description": "Check"}),
+        },
+    );
+    let order: Vec<String> = Document::parse(&a.text).document.unwrap().json()["steps"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(order, ["gather", "verify", "rank", "report"]);
+    assert!(a.text.contains("# about gather"));
+    let a = edit(
+        DOC,
+        Edit::RemoveStep {
+            name: "gather".into(),
+        },
+    );
+    let json = Document::parse(&a.text).document.unwrap().json().clone();
+    assert!(json["steps"].get("gather").is_none());
+    assert!(json["steps"]["rank"].get("needs").is_none());
+    assert_eq!(json["steps"]["report"]["needs"], json!(["rank"]));
+    assert_eq!(a.notes.len(), 1, "the dangling branch is reported");
+    assert!(
+        !a.text.contains("# about gather"),
+        "the leading comment goes with the step"
+    );
+}
+
+#[test]
+fn positions_live_under_metadata() {
+    let a = edit(
+        DOC,
+        Edit::SetPosition {
+            node: "gather".into(),
+            x: 120.0,
+            y: 40.25,
+        },
+    );
+    let json = Document::parse(&a.text).document.unwrap().json().clone();
+    assert_eq!(
+        json["metadata"]["logicmd"]["positions"]["gather"],
+        json!({"x": 120, "y": 40.3})
+    );
+    assert_eq!(json["metadata"]["owner"], "team");
+}
+
+#[test]
+fn edits_that_break_validity_or_parsing_are_refused() {
+    let err = apply(
+        DOC,
+        &Edit::Set {
+            path: "spec_version".into(),
+            value: json!("9.9"),
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.code, "edit-refused");
+    let err = apply(
+        DOC,
+        &Edit::ReplaceText {
+            start: 4,
+            end: 4,
+            text: "  - ]\n".into(),
+        },
+    )
+    .unwrap_err();
+    assert!(err.message.contains("does not parse"), "{}", err.message);
+}
+
+#[test]
+fn crlf_files_stay_crlf() {
+    let crlf = DOC.replace('\n', "\r\n");
+    let a = edit(
+        &crlf,
+        Edit::Set {
+            path: "steps.rank.timeout".into(),
+            value: json!("30s"),
+        },
+    );
+    assert!(a.text.contains("    timeout: 30s\r\n"), "{:?}", a.text);
+    assert!(!a.text.replace("\r\n", "").contains('\n'));
+}
+
+#[test]
+fn utf16_offsets_accompany_byte_offsets() {
+    let text = "---\nspec_version: \"1.0\"\nname: \"😀\"\ndescription: x\n---\n";
+    let a = edit(
+        text,
+        Edit::Set {
+            path: "description".into(),
+            value: json!("y"),
+        },
+    );
+    let patch = &a.patches[0];
+    assert_eq!(
+        patch.start - patch.start_utf16,
+        2,
+        "the emoji is 4 bytes, 2 UTF-16 units"
+    );
+}
