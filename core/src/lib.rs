@@ -15,6 +15,7 @@ pub mod document;
 pub mod duration;
 pub mod edit;
 pub mod fieldpath;
+pub mod format;
 pub mod frontmatter;
 pub mod imports;
 pub mod json;

@@ -21,6 +21,11 @@ pub use ops::Patch;
 pub use patch::TextPatch;
 pub use render::{plain_is_safe, Quote};
 
+/// The offset of the `-` of a block sequence item whose content starts at `offset`.
+pub fn dash_offset(text: &str, offset: usize) -> Option<usize> {
+    text::dash_before(text, offset)
+}
+
 /// One edit, as the studio, the npm package and `logicmd edit` express it. Paths are JSON
 /// Pointers (`/steps/a/needs`) or dotted paths (`steps.a.needs`, `gates[0].name`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

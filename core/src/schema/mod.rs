@@ -4,7 +4,7 @@
 mod messages;
 mod suggest;
 
-pub use suggest::{allows_path, closest, known_properties};
+pub use suggest::{allows_path, closest, known_properties, property_order};
 
 use std::sync::OnceLock;
 

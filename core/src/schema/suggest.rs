@@ -64,6 +64,21 @@ pub fn allows_path(schema: &Value, tokens: &[String]) -> bool {
     true
 }
 
+/// The declared property names at instance location `tokens`, in the schema's order.
+pub fn property_order(schema: &Value, tokens: &[String]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for sub in subschemas_at(schema, tokens) {
+        if let Some(props) = sub.get("properties").and_then(Value::as_object) {
+            for name in props.keys() {
+                if !names.contains(name) {
+                    names.push(name.clone());
+                }
+            }
+        }
+    }
+    names
+}
+
 /// Every schema that applies to the instance location `tokens`.
 fn subschemas_at<'s>(schema: &'s Value, tokens: &[String]) -> Vec<&'s Value> {
     let mut current = expand(schema, vec![schema]);

@@ -432,8 +432,10 @@ impl Builder<'_> {
                 (NodeValue::Map(entries), start, anchor, size, last)
             }
         };
+        // A flow collection's end event starts at its closing bracket; its span may run on
+        // over trailing spaces and a comment.
         let end = if flow {
-            span.end
+            span.start + 1
         } else {
             last_end.unwrap_or(start)
         };

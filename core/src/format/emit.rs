@@ -1,0 +1,406 @@
+//! Re-emitting the frontmatter from its tree, pulling comments back in by position.
+//!
+//! Own-line comments belong to the entry or item that follows them and move with it; a comment
+//! at the end of a line stays at the end of that line. Scalars keep their text (quotes dropped
+//! where a plain scalar reads the same); flow collections and block scalars keep theirs,
+//! re-indented. Documents with anchors, aliases or tags are refused: reordering could move an
+//! alias before its anchor.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::comments::{find, Comment};
+use super::ROOT_ORDER;
+use crate::document::Document;
+use crate::edit::plain_is_safe;
+use crate::schema::{property_order, schema};
+use crate::source::Span;
+use crate::yaml::{Entry, Node, NodeValue, ScalarStyle};
+
+struct Emitter<'d> {
+    text: &'d str,
+    document: &'d Document,
+    /// Own-line comments by the offset of the key or dash they precede.
+    leading: BTreeMap<usize, Vec<Comment>>,
+    /// Own-line comments after the last entry of the frontmatter.
+    closing: Vec<Comment>,
+    /// End-of-line comments by 0-based line.
+    trailing: BTreeMap<usize, Comment>,
+    emitted: BTreeSet<usize>,
+    out: String,
+}
+
+pub(super) fn emit(document: &Document) -> Result<String, String> {
+    let text = document.text();
+    let sections = document.sections();
+    let region = sections.yaml;
+    if has_anchors_or_tags(text, region, document.root()) {
+        return Err("documents with anchors, aliases or tags are not reformatted".to_owned());
+    }
+    let comments = find(text, region, document.root());
+    let mut anchors = Vec::new();
+    collect_anchors(text, document.root(), &mut anchors);
+    anchors.sort_unstable();
+    let mut leading: BTreeMap<usize, Vec<Comment>> = BTreeMap::new();
+    let mut closing = Vec::new();
+    let mut trailing = BTreeMap::new();
+    // Comments above the first key head the document and stay at the top.
+    let first_key = anchors.first().copied().unwrap_or(usize::MAX);
+    let mut head = Vec::new();
+    for comment in &comments {
+        if comment.own_line && comment.offset < first_key {
+            head.push(comment.clone());
+        } else if comment.own_line {
+            match anchors.iter().find(|a| **a > comment.offset) {
+                Some(anchor) => leading.entry(*anchor).or_default().push(comment.clone()),
+                None => closing.push(comment.clone()),
+            }
+        } else {
+            trailing.insert(
+                document.line_index().line_of(comment.offset),
+                comment.clone(),
+            );
+        }
+    }
+    let mut emitter = Emitter {
+        text,
+        document,
+        leading,
+        closing,
+        trailing,
+        emitted: BTreeSet::new(),
+        out: String::new(),
+    };
+    for comment in head {
+        emitter.out.push_str(&comment.text);
+        emitter.out.push('\n');
+        emitter.emitted.insert(comment.offset);
+    }
+    emitter.map(document.root(), 0, &mut Vec::new());
+    for comment in std::mem::take(&mut emitter.closing) {
+        emitter.out.push_str(&comment.text);
+        emitter.out.push('\n');
+        emitter.emitted.insert(comment.offset);
+    }
+    let lost: Vec<&Comment> = comments
+        .iter()
+        .filter(|c| !emitter.emitted.contains(&c.offset))
+        .collect();
+    if let Some(first) = lost.first() {
+        let at = document.line_index().line_col(text, first.offset);
+        return Err(format!(
+            "the comment at line {} could not be placed",
+            at.line
+        ));
+    }
+    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let body = emitter.out.replace('\n', newline);
+    Ok(format!(
+        "{}{}{}",
+        &text[..region.start],
+        body,
+        &text[region.end..]
+    ))
+}
+
+fn has_anchors_or_tags(text: &str, region: Span, root: &Node) -> bool {
+    fn walk(node: &Node) -> bool {
+        node.from_alias
+            || match &node.value {
+                NodeValue::Map(entries) => entries.iter().any(|e| walk(&e.value)),
+                NodeValue::Seq(items) => items.iter().any(walk),
+                _ => false,
+            }
+    }
+    if walk(root) {
+        return true;
+    }
+    // An anchor or tag indicator where a value starts: after `: `, `- `, or at a line start.
+    text[region.start..region.end].lines().any(|line| {
+        let trimmed = line.trim_start().trim_start_matches("- ");
+        let value = trimmed
+            .split_once(": ")
+            .map_or(trimmed, |(_, v)| v)
+            .trim_start();
+        value.starts_with('&') || value.starts_with('!') || value.starts_with('*')
+    })
+}
+
+/// The offsets comments can attach to: keys of block mappings and dashes of block sequences.
+fn collect_anchors(text: &str, node: &Node, out: &mut Vec<usize>) {
+    if node.flow {
+        return;
+    }
+    match &node.value {
+        NodeValue::Map(entries) => {
+            for entry in entries {
+                out.push(entry.key_span.start);
+                collect_anchors(text, &entry.value, out);
+            }
+        }
+        NodeValue::Seq(items) => {
+            for item in items {
+                out.push(dash_of(text, item));
+                collect_anchors(text, item, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn dash_of(text: &str, item: &Node) -> usize {
+    crate::edit::dash_offset(text, item.span.start).unwrap_or(item.span.start)
+}
+
+impl Emitter<'_> {
+    fn line_of(&self, offset: usize) -> usize {
+        self.document.line_index().line_of(offset)
+    }
+
+    fn leading_comments(&mut self, anchor: usize, pad: &str) {
+        if let Some(comments) = self.leading.remove(&anchor) {
+            for comment in comments {
+                self.out.push_str(pad);
+                self.out.push_str(&comment.text);
+                self.out.push('\n');
+                self.emitted.insert(comment.offset);
+            }
+        }
+    }
+
+    fn end_line(&mut self, source_line: usize) {
+        if let Some(comment) = self.trailing.remove(&source_line) {
+            self.out.push(' ');
+            self.out.push_str(&comment.text);
+            self.emitted.insert(comment.offset);
+        }
+        self.out.push('\n');
+    }
+
+    fn ordered<'n>(&self, entries: &'n [Entry], path: &[String]) -> Vec<&'n Entry> {
+        let order: Vec<String> = if path.is_empty() {
+            ROOT_ORDER.iter().map(|s| (*s).to_owned()).collect()
+        } else {
+            property_order(schema(), path)
+        };
+        let mut sorted: Vec<(usize, usize, &Entry)> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                (
+                    order.iter().position(|k| *k == e.key).unwrap_or(usize::MAX),
+                    i,
+                    e,
+                )
+            })
+            .collect();
+        sorted.sort_by_key(|(rank, i, _)| (*rank, *i));
+        sorted.into_iter().map(|(_, _, e)| e).collect()
+    }
+
+    fn map(&mut self, node: &Node, indent: usize, path: &mut Vec<String>) {
+        let Some(entries) = node.as_map() else { return };
+        let pad = " ".repeat(indent);
+        for entry in self.ordered(entries, path) {
+            self.leading_comments(entry.key_span.start, &pad);
+            let key = self.scalar_text(&entry.key_span, None, &entry.key);
+            self.out.push_str(&pad);
+            self.out.push_str(&key);
+            self.out.push(':');
+            path.push(entry.key.clone());
+            self.value_after_key(
+                &entry.value,
+                indent,
+                self.line_of(entry.key_span.start),
+                path,
+            );
+            path.pop();
+        }
+    }
+
+    /// Writes what follows `key:` (inline value or a newline and a nested block).
+    fn value_after_key(
+        &mut self,
+        value: &Node,
+        indent: usize,
+        key_line: usize,
+        path: &mut Vec<String>,
+    ) {
+        match (&value.value, value.flow) {
+            (NodeValue::Map(_), false) => {
+                self.end_line(key_line);
+                self.map(value, indent + 2, path);
+            }
+            (NodeValue::Seq(_), false) => {
+                self.end_line(key_line);
+                self.seq(value, indent + 2, path);
+            }
+            _ if value.span.is_empty() => self.end_line(key_line),
+            _ => {
+                self.out.push(' ');
+                let last_line = self.inline(value, indent);
+                self.end_line(last_line);
+            }
+        }
+    }
+
+    fn seq(&mut self, node: &Node, indent: usize, path: &mut Vec<String>) {
+        let Some(items) = node.as_seq() else { return };
+        let pad = " ".repeat(indent);
+        for (index, item) in items.iter().enumerate() {
+            let dash = dash_of(self.text, item);
+            self.leading_comments(dash, &pad);
+            path.push(index.to_string());
+            match (&item.value, item.flow) {
+                (NodeValue::Map(_) | NodeValue::Seq(_), false) => {
+                    // Emit the nested block at indent + 2, then put the dash on its first line.
+                    let outer = std::mem::take(&mut self.out);
+                    let dash_line = self.line_of(dash);
+                    let before_content = self
+                        .trailing
+                        .get(&dash_line)
+                        .is_some_and(|c| c.offset < item.span.start);
+                    if let Some(comment) = before_content
+                        .then(|| self.trailing.remove(&dash_line))
+                        .flatten()
+                    {
+                        // A comment on the dash line before the content: keep it above the item.
+                        self.out.push_str(&pad);
+                        self.out.push_str(&comment.text);
+                        self.out.push('\n');
+                        self.emitted.insert(comment.offset);
+                    }
+                    if matches!(item.value, NodeValue::Map(_)) {
+                        self.map(item, indent + 2, path);
+                    } else {
+                        self.seq(item, indent + 2, path);
+                    }
+                    let nested = std::mem::replace(&mut self.out, outer);
+                    let inner_pad = " ".repeat(indent + 2);
+                    let mut placed = false;
+                    for line in nested.split_inclusive('\n') {
+                        if !placed && !line.trim_start().starts_with('#') {
+                            self.out.push_str(&pad);
+                            self.out.push_str("- ");
+                            self.out.push_str(
+                                line.strip_prefix(&inner_pad).unwrap_or(line.trim_start()),
+                            );
+                            placed = true;
+                        } else {
+                            self.out.push_str(line);
+                        }
+                    }
+                }
+                _ => {
+                    self.out.push_str(&pad);
+                    self.out.push_str("- ");
+                    let last_line = self.inline(item, indent + 2);
+                    self.end_line(last_line);
+                }
+            }
+            path.pop();
+        }
+    }
+
+    /// Writes a scalar, flow collection or block scalar that starts on the current line;
+    /// returns the source line it ends on (for its trailing comment).
+    fn inline(&mut self, node: &Node, indent: usize) -> usize {
+        let end_line = self.line_of(node.span.end.saturating_sub(1).max(node.span.start));
+        if node.flow {
+            let raw = &self.text[node.span.start..node.span.end];
+            let shift = reindent(raw, self.column(node.span.start), indent + 2);
+            self.out.push_str(&shift);
+            return end_line;
+        }
+        match node.style {
+            Some(ScalarStyle::Literal | ScalarStyle::Folded) => {
+                let header = self.block_header(node);
+                self.out.push_str(header.trim());
+                let header_line = self.line_of(node.span.start).saturating_sub(1);
+                if let Some(comment) = self.trailing.remove(&header_line) {
+                    self.out.push(' ');
+                    self.out.push_str(&comment.text);
+                    self.emitted.insert(comment.offset);
+                }
+                let content_start = self.text[..node.span.start]
+                    .rfind('\n')
+                    .map_or(0, |i| i + 1);
+                let content = &self.text[content_start..node.span.end];
+                let original_indent = self.column(node.span.start);
+                let pad = " ".repeat(indent + 2);
+                for line in content.split('\n') {
+                    self.out.push('\n');
+                    let line = line.trim_end_matches('\r');
+                    if !line.trim().is_empty() {
+                        self.out.push_str(&pad);
+                        self.out
+                            .push_str(line.get(original_indent..).unwrap_or(line.trim_start()));
+                    }
+                }
+                usize::MAX
+            }
+            _ => {
+                let value = match &node.value {
+                    NodeValue::String(s) => Some(s.as_str()),
+                    _ => None,
+                };
+                let text = self.scalar_text(&node.span, node.style, value.unwrap_or_default());
+                let text = if value.is_none() {
+                    self.text[node.span.start..node.span.end].to_owned()
+                } else {
+                    text
+                };
+                self.out.push_str(&text);
+                end_line
+            }
+        }
+    }
+
+    /// A scalar's text: plain when a plain scalar reads back the same string, else as written
+    /// (or double-quoted, when it was written across lines).
+    fn scalar_text(&self, span: &Span, style: Option<ScalarStyle>, value: &str) -> String {
+        let raw = &self.text[span.start..span.end];
+        let quoted = raw.starts_with('"') || raw.starts_with('\'');
+        let _ = style;
+        if quoted && plain_is_safe(value) {
+            return value.to_owned();
+        }
+        if raw.contains('\n') {
+            return if !quoted && plain_is_safe(value) {
+                value.to_owned()
+            } else {
+                serde_json::to_string(value).unwrap_or_else(|_| raw.to_owned())
+            };
+        }
+        raw.to_owned()
+    }
+
+    /// The `|`/`>` header of a block scalar (between the key's colon and the content).
+    fn block_header(&self, node: &Node) -> String {
+        let header_end = self.text[..node.span.start].trim_end().len();
+        let line_start = self.text[..header_end].rfind('\n').map_or(0, |i| i + 1);
+        let line = &self.text[line_start..header_end];
+        let start = line.rfind(['|', '>']).unwrap_or(0);
+        let header = &line[start..];
+        // Drop a trailing comment: it is emitted from the trailing-comment table.
+        header.split(" #").next().unwrap_or(header).to_owned()
+    }
+
+    fn column(&self, offset: usize) -> usize {
+        let start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        self.text[start..offset].chars().count()
+    }
+}
+
+/// Shifts the continuation lines of a multi-line flow collection to a new indentation.
+fn reindent(raw: &str, from: usize, to: usize) -> String {
+    let mut lines = raw.split('\n');
+    let mut out = lines.next().unwrap_or_default().to_owned();
+    for line in lines {
+        out.push('\n');
+        let current = line.len() - line.trim_start().len();
+        let keep = current.saturating_sub(from);
+        out.push_str(&" ".repeat(to + keep));
+        out.push_str(line.trim_start());
+    }
+    out
+}

@@ -1,0 +1,67 @@
+//! `logicmd fmt`: canonical key order (the spec's), 2-space indentation, quotes only where
+//! needed, and every comment kept. The result must parse to the same JSON and keep every
+//! comment, or the file is left as it is with a diagnostic saying why.
+
+mod comments;
+mod emit;
+
+use crate::diagnostic::Diagnostic;
+use crate::document::Document;
+
+pub use comments::Comment;
+
+/// The spec's order of root properties (§2.1).
+pub const ROOT_ORDER: &[&str] = &[
+    "spec_version",
+    "name",
+    "description",
+    "imports",
+    "reasoning",
+    "steps",
+    "contracts",
+    "quality_gates",
+    "fallback",
+    "decision_trees",
+    "visual",
+    "global",
+    "nodes",
+    "edges",
+    "metadata",
+];
+
+/// Formats a LOGIC.md file's text.
+pub fn format(text: &str) -> Result<String, Diagnostic> {
+    let parsed = Document::parse(text);
+    if let Some(error) = parsed.diagnostics.iter().find(|d| d.is_error()) {
+        return Err(error.clone());
+    }
+    let Some(document) = parsed.document else {
+        return Err(Diagnostic::error(
+            "fmt-refused",
+            "the file has no frontmatter to format",
+        ));
+    };
+    let formatted = emit::emit(&document).map_err(|why| refused(&document, why))?;
+    let reparsed = Document::parse(&formatted);
+    let same = reparsed
+        .document
+        .as_ref()
+        .is_some_and(|d| d.json() == document.json());
+    if !same {
+        return Err(refused(
+            &document,
+            "formatting would change the document's meaning".into(),
+        ));
+    }
+    Ok(formatted)
+}
+
+fn refused(document: &Document, why: String) -> Diagnostic {
+    document.locate(
+        Diagnostic::error("fmt-refused", format!("{why}; the file is left unchanged")),
+        document.sections().open,
+    )
+}
+
+#[cfg(test)]
+mod tests;

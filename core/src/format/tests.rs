@@ -1,0 +1,44 @@
+use super::*;
+
+const MESSY: &str = "---\n# Head comment\nname: demo   # the name\nspec_version: '1.0'\nsteps:\n    # about b\n    b:\n        needs: [a]   # after a\n        description: \"Second\"\n    a:\n        instructions: |\n            Line one\n\n            Line three\n        description: First\nmetadata:\n    tags:\n    # first tag\n    - x\n    - \"y z\"\n# closing comment\n---\n# Body\n";
+
+#[test]
+fn orders_keys_indents_and_unquotes_keeping_comments() {
+    let formatted = format(MESSY).unwrap();
+    let expected = "---\n# Head comment\nspec_version: '1.0'\nname: demo # the name\nsteps:\n  # about b\n  b:\n    description: Second\n    needs: [a] # after a\n  a:\n    description: First\n    instructions: |\n      Line one\n\n      Line three\nmetadata:\n  tags:\n    # first tag\n    - x\n    - y z\n# closing comment\n---\n# Body\n";
+    assert_eq!(formatted, expected);
+}
+
+#[test]
+fn is_idempotent_and_meaning_preserving() {
+    let once = format(MESSY).unwrap();
+    assert_eq!(format(&once).unwrap(), once);
+    let before = Document::parse(MESSY).document.unwrap();
+    let after = Document::parse(&once).document.unwrap();
+    assert_eq!(before.json(), after.json());
+}
+
+#[test]
+fn sequences_of_mappings_keep_the_dash_on_the_first_key() {
+    let text = "---\nspec_version: \"1.0\"\nname: x\nimports:\n- as: a   # alias\n  ref: ./a.logic.md\n---\n";
+    let formatted = format(text).unwrap();
+    assert_eq!(
+        formatted,
+        "---\nspec_version: \"1.0\"\nname: x\nimports:\n  - ref: ./a.logic.md\n    as: a # alias\n---\n"
+    );
+}
+
+#[test]
+fn refuses_documents_with_aliases() {
+    let err = format("---\nspec_version: \"1.0\"\nname: x\nmetadata:\n  a: &x 1\n  b: *x\n---\n")
+        .unwrap_err();
+    assert_eq!(err.code, "fmt-refused");
+}
+
+#[test]
+fn keeps_crlf() {
+    let crlf = MESSY.replace('\n', "\r\n");
+    let formatted = format(&crlf).unwrap();
+    assert!(!formatted.replace("\r\n", "").contains('\n'));
+    assert_eq!(formatted.replace("\r\n", "\n"), format(MESSY).unwrap());
+}
