@@ -153,7 +153,7 @@ fn inspector_keys_name_spec_fields() {
     let d = lint_text(
         "visual:\n  inspector:\n    - {key: reasoning.strategy, label: S, type: select}\n    - {key: confidence.minimum, label: M, type: slider}\n    - {key: reasoning.stratgy, label: X, type: text}\n    - {key: metadata.anything, label: Y, type: text}\n",
     );
-    assert_eq!(found(&d, "unknown-inspector-key"), [(9, 12)]);
+    assert_eq!(found(&d, "unknown-inspector-key"), [(9, 13)]);
 }
 
 #[test]
