@@ -192,10 +192,8 @@ fn replace(cx: &Cx<'_>, slot: Slot<'_>, node: &Node, value: &Value) -> Patch {
     let in_flow = match &slot {
         Slot::Entry { parent, .. } | Slot::Item { parent, .. } => parent.flow,
     };
-    if node.flow || in_flow {
-        if !node.span.is_empty() {
-            return cx.patch(node.span.start, node.span.end, render::flow(value));
-        }
+    if (node.flow || in_flow) && !node.span.is_empty() {
+        return cx.patch(node.span.start, node.span.end, render::flow(value));
     }
     match slot {
         Slot::Entry { entry, .. } => {
