@@ -8,11 +8,19 @@ use logicmd_tests::workspace_root;
 
 const SUITE_SIZE: usize = 29;
 
+/// `$LOGICMD_CONFORMANCE_DIR`, else `../shared/conformance` beside the checkout; a checkout made
+/// deeper inside the workplace (a CI clone) finds it in the nearest ancestor that has one.
 fn conformance_dir() -> PathBuf {
-    match std::env::var_os("LOGICMD_CONFORMANCE_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => workspace_root().join("../shared/conformance"),
+    if let Some(dir) = std::env::var_os("LOGICMD_CONFORMANCE_DIR") {
+        return PathBuf::from(dir);
     }
+    let root = workspace_root();
+    let default = root.join("../shared/conformance");
+    root.ancestors()
+        .skip(1)
+        .map(|dir| dir.join("shared/conformance"))
+        .find(|dir| dir.is_dir())
+        .unwrap_or(default)
 }
 
 #[test]

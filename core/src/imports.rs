@@ -166,13 +166,8 @@ impl Resolver<'_> {
             .map_err(|LoadError { message }| format!("cannot import `{reference}`: {message}"))?;
         self.files.push(id.to_owned());
         let report = validate(&text);
+        let first = report.first_error(id);
         let Some(document) = report.document.filter(|_| report.valid) else {
-            let first = report
-                .diagnostics
-                .iter()
-                .find(|d| d.is_error())
-                .map(|d| format!("{id}:{}:{}: {}", d.line, d.column, d.message))
-                .unwrap_or_default();
             return Err(format!("imported file `{reference}` is invalid: {first}"));
         };
         let mut merged = Value::Object(Map::new());

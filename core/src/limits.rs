@@ -15,7 +15,7 @@ impl Limits {
     pub const DEFAULT: Limits = Limits {
         max_bytes: 8 * 1024 * 1024,
         max_depth: 64,
-        max_nodes: 1_000_000,
+        max_nodes: 250_000,
     };
 }
 

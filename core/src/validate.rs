@@ -16,6 +16,23 @@ pub struct Report {
     pub valid: bool,
 }
 
+impl Report {
+    /// The first error as `FILE:LINE:COL: message` (`LINE:COL: message` when `file` is empty),
+    /// for summaries that mention it elsewhere.
+    pub fn first_error(&self, file: &str) -> String {
+        let prefix = if file.is_empty() {
+            String::new()
+        } else {
+            format!("{file}:")
+        };
+        self.diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .map(|d| format!("{prefix}{}:{}: {}", d.line, d.column, d.message))
+            .unwrap_or_default()
+    }
+}
+
 /// Parses and validates a LOGIC.md file's text.
 pub fn validate(text: &str) -> Report {
     report(Document::parse(text))

@@ -41,13 +41,8 @@ pub fn load_node(node: &Value, from: &str, loader: &dyn Loader) -> Result<Value,
         .load(&id)
         .map_err(|e| unresolved(format!("cannot load `{reference}`: {}", e.message)))?;
     let report = validate(&text);
+    let first = report.first_error(&id);
     let Some(document) = report.document.filter(|_| report.valid) else {
-        let first = report
-            .diagnostics
-            .iter()
-            .find(|d| d.is_error())
-            .map(|d| format!("{id}:{}:{}: {}", d.line, d.column, d.message))
-            .unwrap_or_default();
         return Err(unresolved(format!("`{reference}` is invalid: {first}")));
     };
     let mut value = document.json().clone();

@@ -107,12 +107,7 @@ pub fn apply(text: &str, edit: &Edit) -> Result<Applied, Diagnostic> {
     }
     let after = validate(session.current.text());
     if before.valid && !after.valid {
-        let first = after
-            .diagnostics
-            .iter()
-            .find(|d| d.is_error())
-            .map(|d| format!("{}:{}: {}", d.line, d.column, d.message))
-            .unwrap_or_default();
+        let first = after.first_error("");
         return Err(refused(format!(
             "the edit would make the document invalid: {first}"
         )));
