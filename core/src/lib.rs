@@ -14,6 +14,7 @@ pub mod diagnostic;
 pub mod document;
 pub mod duration;
 pub mod edit;
+pub mod expr;
 pub mod fieldpath;
 pub mod format;
 pub mod frontmatter;

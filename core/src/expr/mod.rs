@@ -1,0 +1,95 @@
+//! The `{{ }}` expression language (spec §4.2): a small, bounded subset of JavaScript
+//! expressions over JSON data. Member reads through missing values give `null` instead of
+//! failing; there is no assignment, no loops and no calls beyond a fixed list of methods.
+
+mod ast;
+mod eval;
+mod lexer;
+mod parser;
+mod template;
+mod value;
+
+pub use ast::{BinaryOp, Expr, ExprKind, LogicalOp, UnaryOp};
+pub use eval::evaluate;
+pub use parser::parse_expression;
+pub use template::{Segment, Template};
+pub use value::JsValue;
+
+/// Bounds on untrusted expressions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExprLimits {
+    /// Longest expression source, in bytes.
+    pub max_source: usize,
+    /// Deepest nesting of the syntax tree.
+    pub max_depth: usize,
+    /// Most evaluation steps (nodes visited, items scanned by methods).
+    pub max_steps: usize,
+    /// Longest string a computation may build, in bytes.
+    pub max_string: usize,
+}
+
+impl ExprLimits {
+    pub const DEFAULT: ExprLimits = ExprLimits {
+        max_source: 4096,
+        max_depth: 64,
+        max_steps: 100_000,
+        max_string: 1 << 20,
+    };
+}
+
+impl Default for ExprLimits {
+    fn default() -> Self {
+        ExprLimits::DEFAULT
+    }
+}
+
+/// Why an expression did not parse or evaluate; `offset`/`len` locate the offending token in
+/// the text the expression was parsed from (the whole template string).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExprError {
+    pub code: &'static str,
+    pub message: String,
+    pub offset: usize,
+    pub len: usize,
+}
+
+impl ExprError {
+    pub(crate) fn new(
+        code: &'static str,
+        message: impl Into<String>,
+        offset: usize,
+        len: usize,
+    ) -> Self {
+        ExprError {
+            code,
+            message: message.into(),
+            offset,
+            len,
+        }
+    }
+}
+
+impl std::fmt::Display for ExprError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The methods an expression may call.
+pub const METHODS: &[&str] = &[
+    "includes",
+    "contains",
+    "every",
+    "some",
+    "startsWith",
+    "endsWith",
+    "toLowerCase",
+    "toUpperCase",
+    "trim",
+];
+
+/// Parses and evaluates one expression (without `{{ }}`) against `context`.
+pub fn eval_str(source: &str, context: &serde_json::Value) -> Result<serde_json::Value, ExprError> {
+    let expr = parse_expression(source, 0, ExprLimits::DEFAULT)?;
+    evaluate(&expr, context, ExprLimits::DEFAULT)?.to_json(0, source.len())
+}
