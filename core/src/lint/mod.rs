@@ -2,6 +2,7 @@
 //! decision trees, workflows. Each rule has a stable code and severity ([`rules::ALL`]).
 
 mod context;
+mod expressions;
 mod imports;
 mod references;
 pub mod rules;
@@ -45,6 +46,7 @@ pub fn lint_value(document: &Document, resolved: &Value) -> Vec<Diagnostic> {
 
 fn run_rules(cx: &mut LintContext<'_>) {
     references::check(cx);
+    expressions::check(cx);
     steps::check(cx);
     trees::check(cx);
     structure::check(cx);

@@ -236,3 +236,25 @@ fn workflow_node_cycle() {
     let cycle = d.iter().find(|d| d.code == "node-cycle").unwrap();
     assert!(cycle.message.contains("a -> b -> a"), "{}", cycle.message);
 }
+
+#[test]
+fn expression_syntax_errors_point_at_the_token() {
+    let d = lint_text("steps:\n  a:\n    description: a\n    verification:\n      check: \"{{ output.count > }}\"\n");
+    assert_eq!(found(&d, "expression-syntax"), [(9, 33)]);
+    let block = lint_text("steps:\n  a:\n    description: a\n    instructions: |\n      Use {{ input.query }} and\n      then {{ input. }}\n");
+    assert_eq!(found(&block, "expression-syntax"), [(10, 22)]);
+}
+
+#[test]
+fn expression_roots_and_step_references() {
+    let d = lint_text(
+        "steps:\n  gather: {description: g}\n  use:\n    description: u\n    verification:\n      check: \"{{ steps.gathr.output.ok && outptu.x }}\"\n",
+    );
+    assert_eq!(found(&d, "unknown-step-reference"), [(10, 18)]);
+    let root = d
+        .iter()
+        .find(|d| d.code == "unknown-expression-root")
+        .unwrap();
+    assert_eq!((root.line, root.column), (10, 43));
+    assert_eq!(root.help.as_deref(), Some("did you mean `output`?"));
+}

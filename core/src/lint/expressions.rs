@@ -1,0 +1,154 @@
+//! Rules about `{{ }}` expressions: each one must parse (an error points at the offending token
+//! inside the string), read only variables a runtime provides, and name only existing steps.
+
+use serde_json::Value;
+
+use super::context::{did_you_mean, LintContext};
+use super::rules;
+use crate::expr::{ExprError, Template};
+use crate::json::{node_at, pointer_push};
+use crate::source::Span;
+use crate::yaml::{Node, ScalarStyle};
+
+/// The variables a LOGIC.md runtime puts in scope for expressions.
+pub const KNOWN_ROOTS: &[&str] = &[
+    "steps",
+    "input",
+    "inputs",
+    "output",
+    "outputs",
+    "reasoning",
+    "contracts",
+    "confidence",
+    "attempts",
+    "context",
+    "state",
+    "metadata",
+    "global",
+    "nodes",
+    "error",
+    "errors",
+    "iteration",
+    "workflow",
+    "variables",
+    "artifacts",
+    "quality_gates",
+    "fallback",
+];
+
+pub fn check(cx: &mut LintContext<'_>) {
+    let mut strings = Vec::new();
+    collect_strings(cx.own(), String::new(), &mut strings);
+    for (pointer, text) in strings {
+        match Template::parse(&text) {
+            Err(error) => syntax(cx, &pointer, &text, &error),
+            Ok(template) => {
+                for expr in template.expressions() {
+                    for (root, range) in expr.roots() {
+                        if !KNOWN_ROOTS.contains(&root.as_str()) {
+                            let span = locate(cx, &pointer, &text, range.start, range.len());
+                            cx.report_at(
+                                rules::UNKNOWN_EXPRESSION_ROOT,
+                                &pointer,
+                                span,
+                                format!("`{root}` is not a variable expressions can read"),
+                            );
+                            if let Some(help) = did_you_mean(&root, KNOWN_ROOTS.iter().copied()) {
+                                cx.help(help);
+                            }
+                        }
+                    }
+                    for (path, range) in expr.paths() {
+                        let [root, step, ..] = path.as_slice() else {
+                            continue;
+                        };
+                        if root == "steps" && !cx.has_step(step) {
+                            let span = locate(cx, &pointer, &text, range.start, range.len());
+                            cx.report_at(
+                                rules::UNKNOWN_STEP_REFERENCE,
+                                &pointer,
+                                span,
+                                format!("`steps.{step}` names no step"),
+                            );
+                            let known = cx.step_names();
+                            if let Some(help) = did_you_mean(step, known.iter().copied()) {
+                                cx.help(help);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn syntax(cx: &mut LintContext<'_>, pointer: &str, text: &str, error: &ExprError) {
+    let span = locate(cx, pointer, text, error.offset, error.len);
+    cx.report_at(
+        rules::EXPRESSION_SYNTAX,
+        pointer,
+        span,
+        format!("invalid expression: {}", error.message),
+    );
+}
+
+/// Every string containing `{{` with its pointer (keys of open objects excluded).
+fn collect_strings(value: &Value, pointer: String, out: &mut Vec<(String, String)>) {
+    match value {
+        Value::String(s) if s.contains("{{") => out.push((pointer, s.clone())),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                collect_strings(item, format!("{pointer}/{i}"), out);
+            }
+        }
+        Value::Object(map) => {
+            for (key, item) in map {
+                collect_strings(item, pointer_push(&pointer, key), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The file span of bytes `offset..offset+len` of the string value at `pointer`.
+fn locate(cx: &LintContext<'_>, pointer: &str, value: &str, offset: usize, len: usize) -> Span {
+    let Some(node) = node_at(cx.document.root(), pointer) else {
+        return cx.document.span_at(pointer);
+    };
+    match file_offset(cx.document.text(), node, value, offset) {
+        Some(start) => {
+            let end = file_offset(cx.document.text(), node, value, offset + len).unwrap_or(start);
+            Span::new(start, end.max(start))
+        }
+        None => node.span,
+    }
+}
+
+/// Maps a byte offset in a scalar's value to the file: exact for plain and quoted scalars
+/// without escapes and for literal blocks, else by finding the value's line in the source.
+fn file_offset(text: &str, node: &Node, value: &str, offset: usize) -> Option<usize> {
+    let raw = text.get(node.span.start..node.span.end)?;
+    let offset = offset.min(value.len());
+    let quoted = matches!(
+        node.style,
+        Some(ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted)
+    );
+    let inner = if quoted {
+        raw.get(1..raw.len().saturating_sub(1))?
+    } else {
+        raw
+    };
+    if inner == value {
+        return Some(node.span.start + usize::from(quoted) + offset);
+    }
+    let line_start = value[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = value[offset..]
+        .find('\n')
+        .map_or(value.len(), |i| offset + i);
+    let line = &value[line_start..line_end];
+    if line.is_empty() {
+        return None;
+    }
+    raw.find(line)
+        .map(|at| node.span.start + at + (offset - line_start))
+}
