@@ -34,6 +34,12 @@ enum Command {
     Validate(commands::validate::Args),
     /// Validate, then check references, cycles, expressions, thresholds, trees and workflows.
     Lint(commands::lint::Args),
+    /// Compile the prompt scaffold (markdown, or JSON with levels and order).
+    Compile(commands::compile::Args),
+    /// Evaluate a `{{ }}` expression against a JSON context.
+    Eval(commands::eval::Args),
+    /// Route an input through a decision tree.
+    EvalTree(commands::eval_tree::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +57,9 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Validate(args) => commands::validate::run(&args),
         Command::Lint(args) => commands::lint::run(&args),
+        Command::Compile(args) => commands::compile::run(&args),
+        Command::Eval(args) => commands::eval::run(&args),
+        Command::EvalTree(args) => commands::eval_tree::run(&args),
     };
     ExitCode::from(status)
 }

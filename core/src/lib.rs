@@ -8,6 +8,7 @@
 //! assert!(report.valid);
 //! ```
 
+pub mod compile;
 pub mod contract;
 pub mod dag;
 pub mod diagnostic;
@@ -26,6 +27,7 @@ pub mod loader;
 pub mod render;
 pub mod schema;
 pub mod source;
+pub mod trees;
 pub mod validate;
 pub mod workflow;
 pub mod yaml;
