@@ -201,3 +201,98 @@ fn bad_input_exits_one_with_a_clear_message() {
         );
     }
 }
+
+#[test]
+fn lint_reports_semantic_problems_and_exits_one_only_on_errors() {
+    let dir = Scratch::new("lint");
+    let warn_only = dir.write(
+        "warn.logic.md",
+        "---\nspec_version: \"1.0\"\nname: w\nsteps:\n  a:\n    description: a\n    execution: parallel\n    parallel_steps: [ghost]\n---\n",
+    );
+    let out = logicmd(&["lint", "--format", "json", &warn_only.display().to_string()]);
+    assert_eq!(out.status.code(), Some(0));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json[0]["diagnostics"][0]["code"], "unknown-parallel-step");
+    assert_eq!(json[0]["diagnostics"][0]["severity"], "warning");
+    let broken = dir.write(
+        "cycle.logic.md",
+        "---\nspec_version: \"1.0\"\nname: c\nsteps:\n  a: {description: a, needs: [b]}\n  b: {description: b, needs: [a]}\n---\n",
+    );
+    let out = logicmd(&["lint", &broken.display().to_string()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("a -> b -> a"));
+    let rules = logicmd(&["lint", "--rules"]);
+    assert!(String::from_utf8_lossy(&rules.stdout).lines().count() >= 15);
+}
+
+#[test]
+fn compile_prints_levels_order_and_scaffolds() {
+    let dir = Scratch::new("compile");
+    let file = dir.write(
+        "c.logic.md",
+        "---\nspec_version: \"1.0\"\nname: c\nreasoning: {strategy: cot}\nsteps:\n  a: {description: first}\n  b: {description: second}\n  c: {description: third, needs: [a, b], output_schema: {type: object}}\n---\n",
+    );
+    let path = file.display().to_string();
+    let out = logicmd(&["compile", &path, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["levels"], serde_json::json!([["a", "b"], ["c"]]));
+    assert_eq!(json["order"], serde_json::json!(["a", "b", "c"]));
+    let step = logicmd(&["compile", &path, "--step", "c"]);
+    let text = String::from_utf8_lossy(&step.stdout);
+    assert!(text.starts_with("## Step: c"), "{text}");
+    assert!(text.contains("execution mandate"));
+    let missing = logicmd(&["compile", &path, "--step", "zzz"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("steps: a, b, c"));
+    let cyclic = dir.write(
+        "cy.logic.md",
+        "---\nspec_version: \"1.0\"\nname: cy\nsteps:\n  a: {needs: [a]}\n---\n",
+    );
+    let out = logicmd(&["compile", &cyclic.display().to_string()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a -> a"));
+}
+
+#[test]
+fn eval_and_eval_tree() {
+    let dir = Scratch::new("eval");
+    let context = dir.write(
+        "ctx.json",
+        r#"{"output": {"confidence": 0.9, "items": [1, 2]}}"#,
+    );
+    let out = logicmd(&[
+        "eval",
+        "output.confidence > 0.8 ? 'high' : 'low'",
+        "--context",
+        &context.display().to_string(),
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "\"high\"");
+    let out = logicmd(&[
+        "eval",
+        "{{ output.items.length * 2 }}",
+        "--context",
+        &context.display().to_string(),
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "4");
+    let bad = logicmd(&["eval", "1 +"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("expected a value"));
+    let spec = dir.write(
+        "tree.logic.md",
+        "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  research: {description: r}\ndecision_trees:\n  route:\n    root: kind\n    nodes:\n      kind:\n        condition: \"{{ input.type }}\"\n        branches:\n          - {value: question, next: research}\n          - {default: true, next: clarify}\n    terminals:\n      clarify: {action: request_clarification}\n---\n",
+    );
+    let input = dir.write("in.json", r#"{"type": "question"}"#);
+    let out = logicmd(&[
+        "eval-tree",
+        &spec.display().to_string(),
+        "route",
+        "--input",
+        &input.display().to_string(),
+    ]);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({"path": ["kind"], "reached": "research", "kind": "step"})
+    );
+}

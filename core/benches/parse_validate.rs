@@ -1,5 +1,6 @@
 //! Parse + validate throughput: over the fixture corpus, and over generated documents of
-//! 1,000 and 5,000 steps. Run with `cargo bench -p logicmd --bench parse_validate`.
+//! 1,000 and 5,000 steps, plus compile and lint of those. Run with
+//! `cargo bench -p logicmd --bench parse_validate`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -94,6 +95,14 @@ fn bench(c: &mut Criterion) {
         });
         group.bench_function(BenchmarkId::new("parse_only", steps), |b| {
             b.iter(|| logicmd::Document::parse(&text).document.is_some())
+        });
+        let document = logicmd::Document::parse(&text).document.expect("parses");
+        group.bench_function(BenchmarkId::new("compile", steps), |b| {
+            b.iter(|| logicmd::compile::compile(document.json()).map(|c| c.steps.len()))
+        });
+        let loader = logicmd::loader::MemoryLoader::new();
+        group.bench_function(BenchmarkId::new("lint", steps), |b| {
+            b.iter(|| logicmd::lint::lint(&document, "bench.logic.md", &loader).len())
         });
     }
     group.finish();

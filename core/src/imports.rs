@@ -195,11 +195,20 @@ fn own_sections(json: &Value) -> Value {
     }
 }
 
-/// Deep merge: `over` wins; objects merge key by key.
+/// Deep merge: `over` wins; objects merge key by key; workflow `edges` (a list of connections,
+/// not a setting) are concatenated.
 pub fn merge(base: &mut Value, over: Value) {
     match (base, over) {
         (Value::Object(base), Value::Object(over)) => {
             for (key, value) in over {
+                if key == "edges" {
+                    if let (Some(Value::Array(existing)), Value::Array(more)) =
+                        (base.get_mut(&key), &value)
+                    {
+                        existing.extend(more.iter().cloned());
+                        continue;
+                    }
+                }
                 match base.get_mut(&key) {
                     Some(existing) if existing.is_object() && value.is_object() => {
                         merge(existing, value)
@@ -356,6 +365,28 @@ mod tests {
                 "shared/research.logic.md",
                 "---\nspec_version: \"1.0\"\nname: research\nreasoning:\n  max_iterations: 9\nsteps:\n  gather: {}\n  rank:\n    needs: [gather]\n---\n",
             )
+    }
+
+    #[test]
+    fn edges_concatenate_and_nodes_are_namespaced() {
+        let main = "---\nspec_version: \"1.0\"\nname: main\nimports:\n  - {ref: team.logic.md, as: team}\nnodes:\n  lead: {logic_ref: ./lead.logic.md}\nedges:\n  - {from: lead, to: team.writer}\n---\n";
+        let team = "---\nspec_version: \"1.0\"\nname: team\nnodes:\n  writer: {logic_ref: ./w.logic.md}\n  editor: {logic_ref: ./e.logic.md, depends_on: [writer]}\nedges:\n  - {from: writer, to: editor}\n---\n";
+        let loader = MemoryLoader::new().with("team.logic.md", team);
+        let resolved = resolve(&doc(main), "main.logic.md", &loader);
+        assert!(
+            resolved.diagnostics.is_empty(),
+            "{:?}",
+            resolved.diagnostics
+        );
+        let v = &resolved.value;
+        assert_eq!(
+            v["edges"],
+            json!([{"from": "team.writer", "to": "team.editor"}, {"from": "lead", "to": "team.writer"}])
+        );
+        assert_eq!(
+            v["nodes"]["team.editor"]["depends_on"],
+            json!(["team.writer"])
+        );
     }
 
     #[test]

@@ -88,11 +88,16 @@ pub fn compile(spec: &Value) -> Result<CompiledWorkflow, Vec<Diagnostic>> {
     let order: Vec<String> = levels.iter().flatten().cloned().collect();
     let global_rules = scaffold::global_rules(spec);
     let mut compiled_steps = Vec::with_capacity(order.len());
+    let level_of: std::collections::HashMap<&str, usize> = levels
+        .iter()
+        .enumerate()
+        .flat_map(|(i, level)| level.iter().map(move |name| (name.as_str(), i)))
+        .collect();
     for name in &order {
         let Some(step) = steps.get(name) else {
             continue;
         };
-        let level = levels.iter().position(|l| l.contains(name)).unwrap_or(0);
+        let level = level_of.get(name.as_str()).copied().unwrap_or(0);
         let output_schema = scaffold::output_schema(spec, step);
         compiled_steps.push(CompiledStep {
             name: name.clone(),

@@ -14,7 +14,7 @@ fn text(value: Option<&Value>) -> Option<&str> {
         .filter(|s| !s.is_empty())
 }
 
-fn list<'v>(value: Option<&'v Value>) -> Vec<&'v Value> {
+fn list(value: Option<&Value>) -> Vec<&Value> {
     value
         .and_then(Value::as_array)
         .map(|a| a.iter().collect())

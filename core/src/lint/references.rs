@@ -101,8 +101,12 @@ fn loops(cx: &mut LintContext<'_>) {
         .is_some();
     let own = cx.own();
     for (pointer, name, step) in entries(own, "", "steps") {
+        let branches = items(step, &pointer, "branches");
+        if branches.is_empty() {
+            continue;
+        }
         let ancestors = ancestors(name, &needs);
-        for (at, branch) in items(step, &pointer, "branches") {
+        for (at, branch) in branches {
             let Some(target) = branch.get("then").and_then(Value::as_str) else {
                 continue;
             };

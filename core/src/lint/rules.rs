@@ -74,6 +74,8 @@ rules! {
         "a node override path does not parse or does not apply";
     CONTRACT_MISMATCH: "contract-mismatch", Error,
         "an edge's contract is not satisfied by its source or does not satisfy its target";
+    UNKNOWN_FALLBACK_TARGET: "unknown-fallback-target", Warning,
+        "a degradation `fallback_to` is neither a known fallback mode nor a step";
     ESCALATION_ORDER: "escalation-order", Warning,
         "fallback escalation levels are not strictly increasing";
 }

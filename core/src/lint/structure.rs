@@ -30,6 +30,7 @@ pub fn check(cx: &mut LintContext<'_>) {
     }
     rubric_weights(cx, own);
     escalation_order(cx, own);
+    fallback_targets(cx, own);
     post_output_revise(cx, own);
     inspector_keys(cx, own);
 }
@@ -149,6 +150,38 @@ fn inspector_keys(cx: &mut LintContext<'_>, own: &Value) {
                 rules::UNKNOWN_INSPECTOR_KEY,
                 &format!("{at}/key"),
                 format!("`{key}` names no field of a LOGIC.md document or step"),
+            );
+        }
+    }
+}
+
+/// The fallback modes a runtime provides without a step (spec §8 names the first two).
+pub const FALLBACK_MODES: &[&str] = &[
+    "reasoning_only",
+    "partial_output",
+    "cached_output",
+    "default_output",
+    "human_review",
+    "abort",
+    "skip",
+];
+
+fn fallback_targets(cx: &mut LintContext<'_>, own: &Value) {
+    let Some(fallback) = own.get("fallback") else {
+        return;
+    };
+    for (at, rule) in items(fallback, "/fallback", "degradation") {
+        let Some(target) = rule.get("fallback_to").and_then(Value::as_str) else {
+            continue;
+        };
+        if !FALLBACK_MODES.contains(&target) && !cx.has_step(target) {
+            cx.report(
+                rules::UNKNOWN_FALLBACK_TARGET,
+                &format!("{at}/fallback_to"),
+                format!(
+                    "`{target}` is not a fallback mode ({}) or a step",
+                    FALLBACK_MODES.join(", ")
+                ),
             );
         }
     }

@@ -258,3 +258,11 @@ fn expression_roots_and_step_references() {
     assert_eq!((root.line, root.column), (10, 43));
     assert_eq!(root.help.as_deref(), Some("did you mean `output`?"));
 }
+
+#[test]
+fn fallback_targets_are_modes_or_steps() {
+    let d = lint_text(
+        "steps:\n  summarize: {description: s}\nfallback:\n  degradation:\n    - {when: timeout_exceeded, fallback_to: partial_output}\n    - {when: tools_unavailable, fallback_to: summarize}\n    - {when: x, fallback_to: sumarize}\n",
+    );
+    assert_eq!(found(&d, "unknown-fallback-target"), [(11, 30)]);
+}
