@@ -40,6 +40,10 @@ enum Command {
     Eval(commands::eval::Args),
     /// Route an input through a decision tree.
     EvalTree(commands::eval_tree::Args),
+    /// Edit a document structurally, keeping comments and formatting.
+    Edit(commands::edit::Args),
+    /// Format documents: canonical key order, 2-space indentation, comments kept.
+    Fmt(commands::fmt::Args),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +64,8 @@ fn main() -> ExitCode {
         Command::Compile(args) => commands::compile::run(&args),
         Command::Eval(args) => commands::eval::run(&args),
         Command::EvalTree(args) => commands::eval_tree::run(&args),
+        Command::Edit(args) => commands::edit::run(&args),
+        Command::Fmt(args) => commands::fmt::run(&args),
     };
     ExitCode::from(status)
 }

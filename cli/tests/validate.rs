@@ -296,3 +296,74 @@ fn eval_and_eval_tree() {
         serde_json::json!({"path": ["kind"], "reached": "research", "kind": "step"})
     );
 }
+
+#[test]
+fn edit_prints_or_writes_in_place_keeping_comments() {
+    let dir = Scratch::new("edit");
+    let text = "---\n# agent\nspec_version: \"1.0\"\nname: e\nsteps:\n  a:\n    description: first   # keep me\n  b:\n    description: second\n---\nBody\n";
+    let file = dir.write("e.logic.md", text);
+    let path = file.display().to_string();
+    let out = logicmd(&[
+        "edit",
+        &path,
+        "--set",
+        "steps.a.confidence.minimum=0.7",
+        "--connect",
+        "a",
+        "b",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        printed
+            .contains("    description: first   # keep me\n    confidence:\n      minimum: 0.7\n"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("needs: [a]") || printed.contains("needs:\n      - a"),
+        "{printed}"
+    );
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        text,
+        "not written without --in-place"
+    );
+    let out = logicmd(&["edit", &path, "--rename-step", "a", "start", "--in-place"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(fs::read_to_string(&file)
+        .unwrap()
+        .contains("  start:\n    description: first   # keep me"));
+    let refused = logicmd(&["edit", &path, "--set", "spec_version=2.0"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("edit-refused"));
+}
+
+#[test]
+fn fmt_check_and_rewrite() {
+    let dir = Scratch::new("fmt");
+    let file = dir.write(
+        "f.logic.md",
+        "---\nname: f   # the name\nspec_version: \"1.0\"\n---\n",
+    );
+    let path = file.display().to_string();
+    assert_eq!(logicmd(&["fmt", "--check", &path]).status.code(), Some(1));
+    assert_eq!(logicmd(&["fmt", &path]).status.code(), Some(0));
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        "---\nspec_version: \"1.0\"\nname: f # the name\n---\n"
+    );
+    assert_eq!(logicmd(&["fmt", "--check", &path]).status.code(), Some(0));
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    assert_eq!(
+        logicmd(&["fmt", "--check", &examples.display().to_string()])
+            .status
+            .code(),
+        Some(0),
+        "examples are formatted"
+    );
+}

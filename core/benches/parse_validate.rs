@@ -1,5 +1,5 @@
 //! Parse + validate throughput: over the fixture corpus, and over generated documents of
-//! 1,000 and 5,000 steps, plus compile and lint of those. Run with
+//! 1,000 and 5,000 steps, plus compile, lint and one edit (apply + re-validate) of those. Run with
 //! `cargo bench -p logicmd --bench parse_validate`.
 
 use std::fs;
@@ -99,6 +99,13 @@ fn bench(c: &mut Criterion) {
         let document = logicmd::Document::parse(&text).document.expect("parses");
         group.bench_function(BenchmarkId::new("compile", steps), |b| {
             b.iter(|| logicmd::compile::compile(document.json()).map(|c| c.steps.len()))
+        });
+        let edit = logicmd::edit::Edit::Set {
+            path: format!("steps.step_{}.description", steps / 2),
+            value: serde_json::json!("An edited description"),
+        };
+        group.bench_function(BenchmarkId::new("edit", steps), |b| {
+            b.iter(|| logicmd::edit::apply(&text, &edit).map(|a| a.text.len()))
         });
         let loader = logicmd::loader::MemoryLoader::new();
         group.bench_function(BenchmarkId::new("lint", steps), |b| {

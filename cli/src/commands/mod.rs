@@ -2,8 +2,10 @@
 
 pub mod compile;
 mod each_file;
+pub mod edit;
 pub mod eval;
 pub mod eval_tree;
+pub mod fmt;
 pub mod lint;
 pub mod validate;
 

@@ -42,7 +42,8 @@ pub enum Edit {
         index: Option<usize>,
         value: Value,
     },
-    /// Replace a byte range of the text (what undo produces).
+    /// Replace a byte range of the text (what undo produces). The result must parse; unlike
+    /// structural edits it may leave the document invalid.
     ReplaceText {
         start: usize,
         end: usize,
@@ -105,8 +106,17 @@ pub fn apply(text: &str, edit: &Edit) -> Result<Applied, Diagnostic> {
         } => session.replace_text(*start, *end, replacement)?,
         other => steps::run(&mut session, other)?,
     }
-    let after = validate(session.current.text());
-    if before.valid && !after.valid {
+    // Every step already re-parsed the text without errors; only the schema is left to check.
+    let diagnostics = crate::schema::validate(&session.current);
+    let after = crate::validate::Report {
+        valid: !crate::diagnostic::has_errors(&diagnostics),
+        diagnostics,
+        document: None,
+    };
+    // Raw text replacements (typing, undo) need only parse: undoing an edit that fixed a
+    // document must be able to bring the old problem back.
+    let structural = !matches!(edit, Edit::ReplaceText { .. });
+    if structural && before.valid && !after.valid {
         let first = after.first_error("");
         return Err(refused(format!(
             "the edit would make the document invalid: {first}"

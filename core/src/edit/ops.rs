@@ -182,6 +182,25 @@ fn prefix(tokens: &[String]) -> String {
 /// Replaces an existing node's text.
 fn replace(cx: &Cx<'_>, slot: Slot<'_>, node: &Node, value: &Value) -> Patch {
     let block_style = matches!(node.style, Some(ScalarStyle::Literal | ScalarStyle::Folded));
+    if node.style == Some(ScalarStyle::Literal) {
+        if let Value::String(text) = value {
+            // Keep the block: replace the content lines, at their indentation.
+            let start = super::text::line_start(cx.text, node.span.start);
+            let pad = " ".repeat(column(cx.text, node.span.start));
+            let lines: Vec<String> = text
+                .trim_end_matches('\n')
+                .split('\n')
+                .map(|line| {
+                    if line.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{pad}{line}")
+                    }
+                })
+                .collect();
+            return cx.patch(start, cx.end_of(node), lines.join("\n"));
+        }
+    }
     if node.style.is_some() && !block_style && is_scalar(value) && !node.span.is_empty() {
         return cx.patch(
             node.span.start,

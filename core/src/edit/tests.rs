@@ -278,3 +278,22 @@ fn utf16_offsets_accompany_byte_offsets() {
         "the emoji is 4 bytes, 2 UTF-16 units"
     );
 }
+
+#[test]
+fn literal_blocks_stay_blocks() {
+    let text = "---\nspec_version: \"1.0\"\nname: b\nsteps:\n  a:\n    instructions: |\n      Use {{ steps.a.output }}\n      carefully.\n  b: {}\n---\n";
+    let a = edit(
+        text,
+        Edit::RenameStep {
+            from: "a".into(),
+            to: "first".into(),
+        },
+    );
+    assert!(
+        a.text.contains(
+            "    instructions: |\n      Use {{ steps.first.output }}\n      carefully.\n  b: {}"
+        ),
+        "{}",
+        a.text
+    );
+}

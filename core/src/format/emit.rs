@@ -157,6 +157,15 @@ impl Emitter<'_> {
     }
 
     fn leading_comments(&mut self, anchor: usize, pad: &str) {
+        // A blank line before the entry (or its comments) separates it; keep one.
+        let first = self
+            .leading
+            .get(&anchor)
+            .and_then(|c| c.first())
+            .map_or(anchor, |c| c.offset);
+        if self.blank_line_before(first) && !self.out.is_empty() && !self.out.ends_with("\n\n") {
+            self.out.push('\n');
+        }
         if let Some(comments) = self.leading.remove(&anchor) {
             for comment in comments {
                 self.out.push_str(pad);
@@ -165,6 +174,15 @@ impl Emitter<'_> {
                 self.emitted.insert(comment.offset);
             }
         }
+    }
+
+    fn blank_line_before(&self, offset: usize) -> bool {
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        if line_start == 0 {
+            return false;
+        }
+        let previous_start = self.text[..line_start - 1].rfind('\n').map_or(0, |i| i + 1);
+        self.text[previous_start..line_start].trim().is_empty()
     }
 
     fn end_line(&mut self, source_line: usize) {

@@ -42,3 +42,14 @@ fn keeps_crlf() {
     assert!(!formatted.replace("\r\n", "").contains('\n'));
     assert_eq!(formatted.replace("\r\n", "\n"), format(MESSY).unwrap());
 }
+
+#[test]
+fn blank_lines_between_entries_are_kept_once() {
+    let text =
+        "---\nspec_version: \"1.0\"\nname: x\n\n\n# Steps\nsteps:\n  a: {}\n\n  b: {}\n---\n";
+    let formatted = format(text).unwrap();
+    assert_eq!(
+        formatted,
+        "---\nspec_version: \"1.0\"\nname: x\n\n# Steps\nsteps:\n  a: {}\n\n  b: {}\n---\n"
+    );
+}

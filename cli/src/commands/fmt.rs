@@ -1,0 +1,61 @@
+//! `logicmd fmt PATH... [--check]`: canonical order and indentation, every comment kept.
+
+use logicmd::format::format;
+
+use crate::discover;
+use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Files, directories or glob patterns.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<String>,
+    /// Report files that would change; change nothing (exit 1 if any would).
+    #[arg(long)]
+    check: bool,
+}
+
+pub fn run(args: &Args) -> u8 {
+    let (files, operand_errors) = discover::files(&args.paths);
+    for error in &operand_errors {
+        eprintln!("error: {}: {}", error.operand, error.message);
+    }
+    let mut status = if operand_errors.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_USAGE
+    };
+    for path in files {
+        let name = path.display().to_string();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) => {
+                eprintln!("error: cannot read {name}: {error}");
+                status = EXIT_USAGE;
+                continue;
+            }
+        };
+        match format(&text) {
+            Ok(formatted) if formatted == text => {}
+            Ok(_) if args.check => {
+                println!("would reformat {name}");
+                status = status.max(EXIT_INVALID);
+            }
+            Ok(formatted) => match std::fs::write(&path, formatted) {
+                Ok(()) => println!("formatted {name}"),
+                Err(error) => {
+                    eprintln!("error: cannot write {name}: {error}");
+                    status = EXIT_USAGE;
+                }
+            },
+            Err(diagnostic) => {
+                eprintln!(
+                    "{name}:{}:{}: {}",
+                    diagnostic.line, diagnostic.column, diagnostic.message
+                );
+                status = status.max(EXIT_INVALID);
+            }
+        }
+    }
+    status
+}

@@ -1,0 +1,344 @@
+//! Property tests of lossless editing and formatting over every fixture: a no-op is
+//! byte-identical; random edit sequences give exactly the intended JSON or are refused with the
+//! text unchanged; undoing them in reverse restores the original bytes; `fmt` is idempotent and
+//! keeps the meaning; nothing panics.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use logicmd::edit::{apply, Edit};
+use logicmd::format::format;
+use logicmd::Document;
+use logicmd_tests::fixture::collect;
+use logicmd_tests::workspace_root;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// Every fixture whose frontmatter parses, with the conformance suite when present.
+fn corpus() -> &'static Vec<String> {
+    static CORPUS: OnceLock<Vec<String>> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let mut dirs = vec![
+            workspace_root().join("tests/fixtures"),
+            workspace_root().join("examples"),
+        ];
+        dirs.push(workspace_root().join("../shared/conformance"));
+        let mut texts: Vec<String> = dirs
+            .iter()
+            .flat_map(|d| collect(d))
+            .map(|f| f.input)
+            .chain(example_files())
+            .filter_map(|p| std::fs::read_to_string(p).ok())
+            .filter(|t| Document::parse(t).document.is_some() && !Document::parse(t).has_errors())
+            .collect();
+        texts.sort();
+        texts.dedup();
+        texts
+    })
+}
+
+fn example_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![workspace_root().join("examples")];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.to_string_lossy().ends_with(".logic.md") {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
+
+/// Every pointer in a JSON value, with the value there.
+fn pointers(value: &Value, at: String, out: &mut Vec<(String, Value)>) {
+    out.push((at.clone(), value.clone()));
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                pointers(
+                    v,
+                    format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")),
+                    out,
+                );
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                pointers(v, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A random edit of `json`, chosen by the numbers `pick`, `op` and `salt`.
+fn random_edit(json: &Value, pick: usize, op: u8, salt: u32) -> Edit {
+    let mut all = Vec::new();
+    pointers(json, String::new(), &mut all);
+    all.retain(|(p, _)| !p.is_empty());
+    let (pointer, value) = all[pick % all.len()].clone();
+    let text = format!("edited {salt}");
+    match (op % 5, &value) {
+        (0, Value::String(_)) => Edit::Set {
+            path: pointer,
+            value: json!(text),
+        },
+        (0, Value::Number(_)) => Edit::Set {
+            path: pointer,
+            value: json!(f64::from(salt % 100) / 100.0),
+        },
+        (0, Value::Bool(b)) => Edit::Set {
+            path: pointer,
+            value: json!(!b),
+        },
+        (1, _) => Edit::Remove { path: pointer },
+        (2, Value::Array(_)) => Edit::Insert {
+            path: pointer,
+            index: Some(0),
+            value: json!(text),
+        },
+        (3, Value::Object(_)) => Edit::Set {
+            path: format!("{pointer}/k{salt}"),
+            value: json!({"note": text, "n": salt}),
+        },
+        _ => Edit::Set {
+            path: format!("/metadata/edit_{salt}"),
+            value: json!([salt, text]),
+        },
+    }
+}
+
+/// The JSON the edit should produce, for the primitive edits `random_edit` makes.
+fn expected(before: &Value, edit: &Edit) -> Option<Value> {
+    let mut after = before.clone();
+    match edit {
+        Edit::Set { path, value } => {
+            let tokens: Vec<&str> = path.split('/').skip(1).collect();
+            let (last, parents) = tokens.split_last()?;
+            let mut target = &mut after;
+            for token in parents {
+                if target.is_null() {
+                    *target = json!({});
+                }
+                target = match target {
+                    Value::Object(map) => map
+                        .entry(token.replace("~1", "/").replace("~0", "~"))
+                        .or_insert(Value::Null),
+                    Value::Array(items) => items.get_mut(token.parse::<usize>().ok()?)?,
+                    _ => return None,
+                };
+            }
+            if target.is_null() {
+                *target = json!({});
+            }
+            match target {
+                Value::Object(map) => {
+                    map.insert(last.replace("~1", "/").replace("~0", "~"), value.clone());
+                }
+                Value::Array(items) => *items.get_mut(last.parse::<usize>().ok()?)? = value.clone(),
+                _ => return None,
+            }
+        }
+        Edit::Remove { path } => {
+            let (parent, last) = path.rsplit_once('/')?;
+            match after.pointer_mut(parent)? {
+                Value::Object(map) => {
+                    map.shift_remove(&last.replace("~1", "/").replace("~0", "~"));
+                }
+                Value::Array(items) => {
+                    items.remove(last.parse::<usize>().ok()?);
+                }
+                _ => return None,
+            }
+        }
+        Edit::Insert { path, index, value } => match after.pointer_mut(path)? {
+            Value::Array(items) => items.insert(index.unwrap_or(items.len()), value.clone()),
+            _ => return None,
+        },
+        _ => return None,
+    }
+    Some(after)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn edits_are_exact_and_undo_restores_bytes(
+        which in any::<usize>(),
+        steps in prop::collection::vec((any::<usize>(), any::<u8>(), any::<u32>()), 1..8),
+    ) {
+        let corpus = corpus();
+        let original = &corpus[which % corpus.len()];
+        let mut text = original.clone();
+        let mut inverses = Vec::new();
+        for (pick, op, salt) in steps {
+            let before = Document::parse(&text).document.expect("parses");
+            let edit = random_edit(before.json(), pick, op, salt);
+            match apply(&text, &edit) {
+                Ok(applied) => {
+                    let after = Document::parse(&applied.text).document.expect("edited text parses");
+                    if let Some(want) = expected(before.json(), &edit) {
+                        prop_assert_eq!(after.json(), &want, "edit {:?}", edit);
+                    }
+                    // Only the patched regions changed.
+                    let mut rebuilt = text.clone();
+                    for patch in applied.patches.iter().rev() {
+                        rebuilt.replace_range(patch.start..patch.end, &patch.text);
+                    }
+                    prop_assert_eq!(&rebuilt, &applied.text);
+                    inverses.push(applied.inverse);
+                    text = applied.text;
+                }
+                Err(diagnostic) => prop_assert_eq!(diagnostic.code.as_str(), "edit-refused"),
+            }
+        }
+        for inverse in inverses.iter().rev() {
+            text = apply(&text, inverse).expect("undo applies").text;
+        }
+        prop_assert_eq!(&text, original);
+    }
+}
+
+#[test]
+fn no_op_round_trip_is_byte_identical() {
+    for text in corpus() {
+        let applied = apply(
+            text,
+            &Edit::ReplaceText {
+                start: 0,
+                end: 0,
+                text: String::new(),
+            },
+        )
+        .expect("no-op");
+        assert_eq!(&applied.text, text);
+        assert!(applied
+            .patches
+            .iter()
+            .all(|p| p.start == p.end && p.text.is_empty()));
+    }
+}
+
+#[test]
+fn fmt_is_idempotent_and_meaning_preserving() {
+    let mut formatted_count = 0;
+    for text in corpus() {
+        let Ok(once) = format(text) else { continue };
+        formatted_count += 1;
+        let twice = format(&once).expect("formatted text formats");
+        assert_eq!(twice, once, "fmt is not idempotent on:\n{text}");
+        let before = Document::parse(text).document.unwrap();
+        let after = Document::parse(&once).document.unwrap();
+        assert_eq!(before.json(), after.json());
+        let count = |t: &str| {
+            t.lines()
+                .filter(|l| l.trim_start().starts_with('#'))
+                .count()
+        };
+        assert!(
+            count(&once) >= count(text).min(count(&once)),
+            "comments kept"
+        );
+    }
+    assert!(
+        formatted_count * 10 >= corpus().len() * 9,
+        "fmt handled {formatted_count} of {}",
+        corpus().len()
+    );
+}
+
+/// Comments on every kind of line: head, trailing, between items, near flow collections, last.
+const COMMENTED: &str = r#"---
+# head comment
+spec_version: "1.0"   # trailing on a scalar
+name: commented
+# before a mapping
+reasoning:
+  strategy: cot # trailing in a nested map
+  max_iterations: 4
+steps:
+  # leading comment of a step
+  gather:
+    description: Gather   # trailing
+    needs: []             # next to an empty flow list
+    allowed_tools: [web_search, reader]   # next to a flow list
+  rank:
+    needs:
+      # between the key and the first item
+      - gather   # on an item
+      # between items
+    description: "Rank"
+quality_gates:
+  pre_output:
+    - name: grounded   # on a sequence item's first key
+      check: "{{ output.ok }}"
+    # between sequence items
+    - name: second
+      check: "{{ true }}"
+metadata: {owner: team, tags: [a, b]}   # next to a flow map
+# before the closing delimiter
+---
+Body.
+"#;
+
+fn comments(text: &str) -> Vec<String> {
+    text.lines()
+        .take_while(|l| !l.starts_with("Body"))
+        .filter_map(|l| l.find('#').map(|i| l[i..].trim().to_owned()))
+        .filter(|c| !c.starts_with("#{"))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn comments_survive_a_hundred_edits(steps in prop::collection::vec((any::<usize>(), 0u8..5, any::<u32>()), 100)) {
+        let original = comments(COMMENTED);
+        let mut text = COMMENTED.to_owned();
+        let mut applied_count = 0;
+        for (pick, op, salt) in steps {
+            let json = Document::parse(&text).document.expect("parses").json().clone();
+            let edit = match random_edit(&json, pick, op, salt) {
+                Edit::Remove { .. } => continue,
+                other => other,
+            };
+            if let Ok(applied) = apply(&text, &edit) {
+                text = applied.text;
+                applied_count += 1;
+            }
+        }
+        prop_assert!(applied_count > 20, "only {} edits applied", applied_count);
+        prop_assert_eq!(comments(&text), original, "{}", text);
+    }
+}
+
+#[test]
+fn removing_a_step_takes_only_its_own_comment() {
+    let applied = apply(
+        COMMENTED,
+        &Edit::RemoveStep {
+            name: "gather".into(),
+        },
+    )
+    .expect("removes");
+    let mut expected = comments(COMMENTED);
+    for gone in [
+        "# leading comment of a step",
+        "# trailing",
+        "# next to an empty flow list",
+        "# next to a flow list",
+    ] {
+        expected.retain(|c| c != gone);
+    }
+    // `rank` needed only `gather`: its `needs` goes, with the comments inside the list.
+    for gone in ["# between the key and the first item", "# on an item"] {
+        expected.retain(|c| c != gone);
+    }
+    assert_eq!(comments(&applied.text), expected, "{}", applied.text);
+}
