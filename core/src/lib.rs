@@ -13,6 +13,7 @@ pub mod contract;
 pub mod dag;
 pub mod diagnostic;
 pub mod document;
+pub mod drtl;
 pub mod duration;
 pub mod edit;
 pub mod expr;

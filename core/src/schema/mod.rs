@@ -38,21 +38,65 @@ fn validator() -> Result<&'static Validator, String> {
 
 /// Validates the document's frontmatter against the schema.
 pub fn validate(document: &Document) -> Vec<Diagnostic> {
-    let validator = match validator() {
-        Ok(validator) => validator,
-        Err(error) => {
-            return vec![Diagnostic::error(
-                "schema-internal",
-                format!("the embedded schema failed to compile: {error}"),
-            )]
-        }
-    };
+    match validator() {
+        Ok(validator) => validate_source(validator, schema(), document.json(), document),
+        Err(error) => vec![internal(&error)],
+    }
+}
+
+fn internal(error: &str) -> Diagnostic {
+    Diagnostic::error(
+        "schema-internal",
+        format!("the embedded schema failed to compile: {error}"),
+    )
+}
+
+/// A parsed source the schema's findings are placed in: its tree, text and line index.
+pub trait Source {
+    fn root(&self) -> &crate::yaml::Node;
+    fn text(&self) -> &str;
+    fn line_index(&self) -> &crate::source::LineIndex;
+
+    /// The span of the node at `pointer`, or of the nearest existing ancestor.
+    fn span_at(&self, pointer: &str) -> crate::source::Span {
+        json::nearest_node(self.root(), pointer).span
+    }
+
+    fn locate(&self, diagnostic: Diagnostic, span: crate::source::Span) -> Diagnostic {
+        diagnostic.at(self.text(), self.line_index(), span)
+    }
+}
+
+impl Source for Document {
+    fn root(&self) -> &crate::yaml::Node {
+        Document::root(self)
+    }
+    fn text(&self) -> &str {
+        Document::text(self)
+    }
+    fn line_index(&self) -> &crate::source::LineIndex {
+        Document::line_index(self)
+    }
+}
+
+/// Validates `instance` (the JSON of `source`) against `schema`, placing every finding.
+pub fn validate_source(
+    validator: &Validator,
+    schema: &Value,
+    instance: &Value,
+    source: &dyn Source,
+) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    for error in validator.iter_errors(document.json()) {
-        diagnostics.extend(diagnose(document, &error));
+    for error in validator.iter_errors(instance) {
+        diagnostics.extend(diagnose(source, schema, &error));
     }
     sort_diagnostics(&mut diagnostics);
     diagnostics
+}
+
+/// Compiles a draft-07 schema the crate embeds.
+pub fn compile_schema(schema: &Value) -> Result<Validator, String> {
+    jsonschema::draft7::new(schema).map_err(|e| e.to_string())
 }
 
 /// Validates a bare JSON value (no source to point into): `(instance pointer, message)` pairs.
@@ -67,14 +111,11 @@ pub fn validate_value(value: &Value) -> Vec<(String, String)> {
                 )
             })
             .collect(),
-        Err(error) => vec![(
-            String::new(),
-            format!("the embedded schema failed to compile: {error}"),
-        )],
+        Err(error) => vec![(String::new(), internal(&error).message)],
     }
 }
 
-fn diagnose(document: &Document, error: &ValidationError<'_>) -> Vec<Diagnostic> {
+fn diagnose(document: &dyn Source, schema: &Value, error: &ValidationError<'_>) -> Vec<Diagnostic> {
     let path = error.instance_path().as_str().to_owned();
     let keyword = error.kind().keyword().to_owned();
     let root = document.root();
@@ -82,7 +123,7 @@ fn diagnose(document: &Document, error: &ValidationError<'_>) -> Vec<Diagnostic>
         ValidationErrorKind::AdditionalProperties { unexpected } => unexpected
             .iter()
             .map(|key| {
-                let known = suggest::known_properties(schema(), &path);
+                let known = suggest::known_properties(schema, &path);
                 let mut diagnostic = Diagnostic::error(
                     "schema-unknown-property",
                     messages::unknown_property(key, &path),

@@ -1,0 +1,162 @@
+//! DRTL v0.1.1 topologies (the second document kind): typed reasoning nodes, edges, gates and
+//! reviews in a plain YAML file, parsed with spans, validated against our DRTL schema, and
+//! checked for dangling routes, bad references and unverifiable inputs.
+
+mod checks;
+mod model;
+
+use std::sync::OnceLock;
+
+use jsonschema::Validator;
+use serde_json::Value;
+
+use crate::diagnostic::{has_errors, sort_diagnostics, Diagnostic};
+use crate::json::to_json;
+use crate::limits::Limits;
+use crate::schema::{compile_schema, validate_source, Source};
+use crate::source::LineIndex;
+use crate::yaml::{parse_file, Node};
+
+pub use checks::{lint, STANDARD_RULES};
+pub use model::{DrtlNode, Route, RouteKind};
+
+/// The DRTL v0.1.1 JSON Schema, as shipped in this crate.
+pub const SCHEMA_JSON: &str = include_str!("drtl-0.1.1.schema.json");
+
+pub fn schema() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| serde_json::from_str(SCHEMA_JSON).unwrap_or(Value::Bool(true)))
+}
+
+fn validator() -> Result<&'static Validator, String> {
+    static VALIDATOR: OnceLock<Result<Validator, String>> = OnceLock::new();
+    VALIDATOR
+        .get_or_init(|| compile_schema(schema()))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// A parsed DRTL topology.
+#[derive(Debug, Clone)]
+pub struct Topology {
+    text: String,
+    index: LineIndex,
+    root: Node,
+    json: Value,
+}
+
+impl Source for Topology {
+    fn root(&self) -> &Node {
+        &self.root
+    }
+    fn text(&self) -> &str {
+        &self.text
+    }
+    fn line_index(&self) -> &LineIndex {
+        &self.index
+    }
+}
+
+impl Topology {
+    pub fn json(&self) -> &Value {
+        &self.json
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+/// The result of validating a topology.
+#[derive(Debug, Clone)]
+pub struct DrtlReport {
+    pub topology: Option<Topology>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub valid: bool,
+}
+
+/// `*.drtl.yaml` / `*.drtl.yml`.
+pub fn is_drtl_path(path: &str) -> bool {
+    path.ends_with(".drtl.yaml") || path.ends_with(".drtl.yml")
+}
+
+/// A top-level `nodes` list whose items have `id` and `type`.
+pub fn looks_like_drtl(value: &Value) -> bool {
+    value
+        .get("nodes")
+        .and_then(Value::as_array)
+        .is_some_and(|nodes| {
+            !nodes.is_empty()
+                && nodes
+                    .iter()
+                    .all(|n| n.get("id").is_some() && n.get("type").is_some())
+        })
+}
+
+/// Parses `text` as a topology (YAML with spans).
+pub fn parse(text: &str) -> (Option<Topology>, Vec<Diagnostic>) {
+    let file = parse_file(text, Limits::DEFAULT);
+    let mut diagnostics = file.diagnostics;
+    let Some(root) = file.root else {
+        if diagnostics.is_empty() {
+            let mut empty = Diagnostic::error(
+                "drtl-empty",
+                "the topology is empty: it needs `name` and `nodes`",
+            );
+            empty.line = 1;
+            empty.column = 1;
+            diagnostics.push(empty);
+        }
+        return (None, diagnostics);
+    };
+    if root.as_map().is_none() {
+        let diagnostic = Diagnostic::error(
+            "drtl-not-mapping",
+            format!(
+                "a topology is a mapping with `name` and `nodes`, found a {}",
+                root.type_name()
+            ),
+        )
+        .at(text, &file.index, root.span);
+        diagnostics.push(diagnostic);
+        return (None, diagnostics);
+    }
+    let json = to_json(&root);
+    (
+        Some(Topology {
+            text: text.to_owned(),
+            index: file.index,
+            root,
+            json,
+        }),
+        diagnostics,
+    )
+}
+
+/// Parses and validates against the DRTL schema, then runs the semantic checks.
+pub fn validate(text: &str) -> DrtlReport {
+    let (topology, mut diagnostics) = parse(text);
+    if let Some(topology) = &topology {
+        match validator() {
+            Ok(validator) => diagnostics.extend(validate_source(
+                validator,
+                schema(),
+                topology.json(),
+                topology,
+            )),
+            Err(error) => diagnostics.push(Diagnostic::error("schema-internal", error)),
+        }
+        if !has_errors(&diagnostics) {
+            diagnostics.extend(lint(topology));
+        }
+    }
+    sort_diagnostics(&mut diagnostics);
+    DrtlReport {
+        valid: !has_errors(&diagnostics),
+        topology,
+        diagnostics,
+    }
+}
+
+#[cfg(test)]
+mod tests;
