@@ -80,7 +80,8 @@ REQUIRED = {
     "fan_out": ["participants"],
     "aggregate": ["input", "strategy"],
     "verify": ["input", "rules"],
-    "gate": ["condition", "on_pass", "on_fail"],
+    # Routes may come from edges with `if` labels instead (§4.2); `check` requires both branches.
+    "gate": ["condition"],
     "debate": ["participants"],
     "transform": ["operations"],
     "review": ["input", "actions"],

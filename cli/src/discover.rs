@@ -51,7 +51,7 @@ pub fn files(operands: &[String]) -> (Vec<PathBuf>, Vec<OperandError>) {
         if found.len() == before {
             errors.push(error_for(
                 operand,
-                "no LOGIC.md files found (looked for LOGIC.md, *.logic.md, .logic/index.md)",
+                "no LOGIC.md or DRTL files found (looked for LOGIC.md, *.logic.md, .logic/index.md, *.drtl.yaml)",
             ));
         }
     }
@@ -95,10 +95,15 @@ fn search_project(root: &Path, found: &mut Vec<PathBuf>) -> io::Result<()> {
     Ok(())
 }
 
+/// `*.logic.md`, and DRTL topologies `*.drtl.yaml` / `*.drtl.yml`.
 fn is_named_config(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
-        .is_some_and(|name| name.ends_with(".logic.md") && name.len() > ".logic.md".len())
+        .is_some_and(|name| {
+            [".logic.md", ".drtl.yaml", ".drtl.yml"]
+                .iter()
+                .any(|suffix| name.ends_with(suffix) && name.len() > suffix.len())
+        })
 }
 
 /// Sorted files and searchable subdirectories of `dir`. Symlinked directories are not

@@ -8,6 +8,7 @@
 //! assert!(report.valid);
 //! ```
 
+pub mod check;
 pub mod compile;
 pub mod contract;
 pub mod dag;
@@ -20,6 +21,7 @@ pub mod expr;
 pub mod fieldpath;
 pub mod format;
 pub mod frontmatter;
+pub mod graph;
 pub mod imports;
 pub mod json;
 pub mod limits;

@@ -43,6 +43,9 @@ pub fn run(args: &Args) -> u8 {
         return crate::EXIT_OK;
     }
     each_file::run(&args.paths, args.format, |path, bytes| {
+        if let Some(drtl) = super::validate::drtl_report(path, bytes, true) {
+            return drtl;
+        }
         let report = validate_bytes(bytes, Limits::DEFAULT);
         let text = text_of(report.document.as_ref(), bytes);
         let mut diagnostics = report.diagnostics;

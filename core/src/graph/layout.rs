@@ -1,0 +1,165 @@
+//! Deterministic layered layout (Sugiyama style): back edges found by depth-first search are
+//! drawn as loops; layers by longest path over the remaining edges; order inside a layer by the
+//! barycenter of predecessors, ties by declaration order (so adding a node leaves the others
+//! where they were); coordinates on a grid. Nodes the user placed keep their place.
+
+use std::collections::HashMap;
+
+use super::Graph;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LayoutOptions {
+    pub node_width: f64,
+    pub node_height: f64,
+    pub horizontal_gap: f64,
+    pub vertical_gap: f64,
+}
+
+impl Default for LayoutOptions {
+    fn default() -> Self {
+        LayoutOptions {
+            node_width: 220.0,
+            node_height: 72.0,
+            horizontal_gap: 60.0,
+            vertical_gap: 70.0,
+        }
+    }
+}
+
+pub fn layout(graph: &mut Graph, options: LayoutOptions) {
+    let count = graph.nodes.len();
+    let index: HashMap<&str, usize> = graph
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id.as_str(), i))
+        .collect();
+    let edges: Vec<(usize, usize)> = graph
+        .edges
+        .iter()
+        .filter_map(|e| {
+            Some((
+                *index.get(e.source.as_str())?,
+                *index.get(e.target.as_str())?,
+            ))
+        })
+        .collect();
+    let back = back_edges(count, &edges);
+    let mut position = 0;
+    for edge in &mut graph.edges {
+        if let (Some(s), Some(t)) = (
+            index.get(edge.source.as_str()),
+            index.get(edge.target.as_str()),
+        ) {
+            edge.back = back.contains(&(*s, *t, position));
+        }
+        position += 1;
+    }
+    let forward: Vec<(usize, usize)> = edges
+        .iter()
+        .enumerate()
+        .filter(|(i, (s, t))| !back.contains(&(*s, *t, *i)) && s != t)
+        .map(|(_, e)| *e)
+        .collect();
+    let layer = layers(count, &forward);
+    let depth = layer.iter().copied().max().map_or(0, |d| d + 1);
+    let mut rows: Vec<Vec<usize>> = vec![Vec::new(); depth];
+    for node in 0..count {
+        rows[layer[node]].push(node);
+    }
+    let mut column = vec![0.0f64; count];
+    for row in rows.iter_mut() {
+        let mut keyed: Vec<(f64, usize)> = row
+            .iter()
+            .map(|&n| {
+                let parents: Vec<f64> = forward
+                    .iter()
+                    .filter(|(_, t)| *t == n)
+                    .map(|(s, _)| column[*s])
+                    .collect();
+                let center = if parents.is_empty() {
+                    f64::MAX
+                } else {
+                    parents.iter().sum::<f64>() / parents.len() as f64
+                };
+                (center, n)
+            })
+            .collect();
+        keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        *row = keyed.into_iter().map(|(_, n)| n).collect();
+        for (i, &n) in row.iter().enumerate() {
+            column[n] = i as f64;
+        }
+    }
+    for (depth, row) in rows.iter().enumerate() {
+        for (i, &n) in row.iter().enumerate() {
+            let node = &mut graph.nodes[n];
+            if !node.pinned {
+                node.x = i as f64 * (options.node_width + options.horizontal_gap);
+                node.y = depth as f64 * (options.node_height + options.vertical_gap);
+            }
+        }
+    }
+}
+
+/// Edges `(source, target, position)` that close a cycle in a depth-first search started from
+/// nodes in declaration order (entries first).
+fn back_edges(count: usize, edges: &[(usize, usize)]) -> Vec<(usize, usize, usize)> {
+    let mut outgoing: Vec<Vec<(usize, usize)>> = vec![Vec::new(); count];
+    let mut incoming = vec![0usize; count];
+    for (i, (s, t)) in edges.iter().enumerate() {
+        outgoing[*s].push((*t, i));
+        incoming[*t] += 1;
+    }
+    let mut state = vec![0u8; count]; // 0 new, 1 on stack, 2 done
+    let mut back = Vec::new();
+    let starts: Vec<usize> = (0..count)
+        .filter(|n| incoming[*n] == 0)
+        .chain(0..count)
+        .collect();
+    for start in starts {
+        if state[start] != 0 {
+            continue;
+        }
+        let mut stack = vec![(start, 0usize)];
+        state[start] = 1;
+        while let Some((node, next)) = stack.pop() {
+            if let Some(&(target, position)) = outgoing[node].get(next) {
+                stack.push((node, next + 1));
+                match state[target] {
+                    0 => {
+                        state[target] = 1;
+                        stack.push((target, 0));
+                    }
+                    1 => back.push((node, target, position)),
+                    _ => {}
+                }
+            } else {
+                state[node] = 2;
+            }
+        }
+    }
+    back
+}
+
+/// Longest-path layers over an acyclic edge set.
+fn layers(count: usize, edges: &[(usize, usize)]) -> Vec<usize> {
+    let mut indegree = vec![0usize; count];
+    let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for (s, t) in edges {
+        indegree[*t] += 1;
+        outgoing[*s].push(*t);
+    }
+    let mut layer = vec![0usize; count];
+    let mut ready: Vec<usize> = (0..count).filter(|n| indegree[*n] == 0).rev().collect();
+    while let Some(node) = ready.pop() {
+        for &next in &outgoing[node] {
+            layer[next] = layer[next].max(layer[node] + 1);
+            indegree[next] -= 1;
+            if indegree[next] == 0 {
+                ready.push(next);
+            }
+        }
+    }
+    layer
+}

@@ -1,0 +1,84 @@
+use super::*;
+use crate::document::Document;
+
+const DOC: &str = "---\nspec_version: \"1.0\"\nname: g\nvisual:\n  inspector:\n    - {key: reasoning.strategy, label: Strategy, type: select, options: [cot, react]}\n    - {key: confidence.minimum, label: Minimum, type: slider, min: 0, max: 1}\nreasoning: {strategy: cot}\nsteps:\n  gather: {description: Gather, output_schema: {type: array}}\n  rank:\n    needs: [gather]\n    input_schema: {type: object}\n    confidence: {minimum: 0.6}\n    branches:\n      - {if: \"{{ output.retry }}\", then: gather}\n      - {default: true, then: report}\n  report: {needs: [rank]}\ndecision_trees:\n  route:\n    root: kind\n    nodes:\n      kind:\n        condition: \"{{ input.kind }}\"\n        branches: [{value: deep, next: gather}, {default: true, next: stop}]\n    terminals:\n      stop: {action: clarify}\n---\n";
+
+#[test]
+fn builds_nodes_edges_ports_and_inspector() {
+    let document = Document::parse(DOC).document.unwrap();
+    let mut graph = from_document(&document);
+    layout(&mut graph, LayoutOptions::default());
+    let ids: Vec<&str> = graph.nodes.iter().map(|n| n.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "step:gather",
+            "step:rank",
+            "step:report",
+            "tree:route/kind",
+            "terminal:route/stop"
+        ]
+    );
+    let needs = graph
+        .edges
+        .iter()
+        .find(|e| e.kind == "needs" && e.target == "step:rank")
+        .unwrap();
+    assert!(!needs.compatible, "array output into an object input");
+    let back = graph
+        .edges
+        .iter()
+        .find(|e| e.kind == "branch" && e.target == "step:gather")
+        .unwrap();
+    assert!(back.back, "the branch back to gather is a loop");
+    let rank = graph.node("step:rank").unwrap();
+    assert_eq!(rank.inspector[0].value, serde_json::json!("cot"));
+    assert_eq!(rank.inspector[1].pointer, "/steps/rank/confidence/minimum");
+    assert_eq!(rank.inspector[1].value, serde_json::json!(0.6));
+    assert_eq!(rank.span.unwrap().line, 11);
+    let gather = graph.node("step:gather").unwrap();
+    assert!(gather.y < rank.y && rank.y < graph.node("step:report").unwrap().y);
+}
+
+#[test]
+fn layout_is_stable_when_a_step_is_added() {
+    let document = Document::parse(DOC).document.unwrap();
+    let mut before = from_document(&document);
+    layout(&mut before, LayoutOptions::default());
+    let grown = DOC.replace(
+        "  report: {needs: [rank]}\n",
+        "  report: {needs: [rank]}\n  extra: {needs: [report]}\n",
+    );
+    let mut after = from_document(&Document::parse(&grown).document.unwrap());
+    layout(&mut after, LayoutOptions::default());
+    for node in &before.nodes {
+        let moved = after.node(&node.id).unwrap();
+        assert_eq!((node.x, node.y), (moved.x, moved.y), "{} moved", node.id);
+    }
+}
+
+#[test]
+fn dot_and_mermaid_mention_every_node() {
+    let document = Document::parse(DOC).document.unwrap();
+    let graph = from_document(&document);
+    let dot = to_dot(&graph);
+    assert!(dot.contains("\"step:rank\" -> \"step:report\""));
+    let mermaid = to_mermaid(&graph);
+    assert!(mermaid.starts_with("flowchart TD\n"));
+    assert_eq!(
+        mermaid.matches("\n    n").count(),
+        graph.nodes.len() + graph.edges.len()
+    );
+}
+
+#[test]
+fn pinned_positions_are_kept() {
+    let pinned = DOC.replace("---\n# never", "").replace(
+        "name: g\n",
+        "name: g\nmetadata:\n  logicmd:\n    positions:\n      rank: {x: 999, y: 5}\n",
+    );
+    let mut graph = from_document(&Document::parse(&pinned).document.unwrap());
+    layout(&mut graph, LayoutOptions::default());
+    let rank = graph.node("step:rank").unwrap();
+    assert_eq!((rank.x, rank.y, rank.pinned), (999.0, 5.0, true));
+}
