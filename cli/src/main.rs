@@ -44,6 +44,10 @@ enum Command {
     Edit(commands::edit::Args),
     /// Format documents: canonical key order, 2-space indentation, comments kept.
     Fmt(commands::fmt::Args),
+    /// The graph model, laid out (JSON, Graphviz DOT or Mermaid).
+    Graph(commands::graph::GraphArgs),
+    /// Obligation analysis: unverified outputs, unbounded cycles, termination, gate branches.
+    Check(commands::graph::CheckArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +70,8 @@ fn main() -> ExitCode {
         Command::EvalTree(args) => commands::eval_tree::run(&args),
         Command::Edit(args) => commands::edit::run(&args),
         Command::Fmt(args) => commands::fmt::run(&args),
+        Command::Graph(args) => commands::graph::graph(&args),
+        Command::Check(args) => commands::graph::check(&args),
     };
     ExitCode::from(status)
 }

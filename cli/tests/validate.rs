@@ -367,3 +367,44 @@ fn fmt_check_and_rewrite() {
         "examples are formatted"
     );
 }
+
+#[test]
+fn graph_and_check_on_logic_and_drtl() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let drtl = root
+        .join("tests/drtl/unverified-publish.drtl.yaml")
+        .display()
+        .to_string();
+    let out = logicmd(&["check", &drtl, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let findings: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(findings[0]["rule"], "unverified-output");
+    assert_eq!(
+        findings[0]["path"],
+        serde_json::json!(["draft", "facts", "gate", "publish"])
+    );
+    let verified = root
+        .join("tests/drtl/verified-publish.drtl.yaml")
+        .display()
+        .to_string();
+    assert_eq!(logicmd(&["check", &verified]).status.code(), Some(0));
+    let example = root
+        .join("examples/competitive-analyst.logic.md")
+        .display()
+        .to_string();
+    let graph: Value = serde_json::from_slice(&logicmd(&["graph", &example]).stdout).unwrap();
+    assert_eq!(graph["nodes"].as_array().unwrap().len(), 4);
+    assert!(graph["nodes"][0]["inspector"].as_array().unwrap().len() >= 3);
+    for format in ["dot", "mermaid", "svg"] {
+        let out = logicmd(&["graph", &drtl, "--format", format]);
+        assert_eq!(out.status.code(), Some(0), "{format}");
+        assert!(!out.stdout.is_empty());
+    }
+    let lint = logicmd(&["lint", &root.join("tests/drtl").display().to_string()]);
+    assert_eq!(
+        lint.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&lint.stdout)
+    );
+}

@@ -107,6 +107,13 @@ fn bench(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("edit", steps), |b| {
             b.iter(|| logicmd::edit::apply(&text, &edit).map(|a| a.text.len()))
         });
+        group.bench_function(BenchmarkId::new("graph_layout", steps), |b| {
+            b.iter(|| {
+                let mut graph = logicmd::graph::from_document(&document);
+                logicmd::graph::layout(&mut graph, logicmd::graph::LayoutOptions::default());
+                graph.nodes.len()
+            })
+        });
         let loader = logicmd::loader::MemoryLoader::new();
         group.bench_function(BenchmarkId::new("lint", steps), |b| {
             b.iter(|| logicmd::lint::lint(&document, "bench.logic.md", &loader).len())

@@ -6,6 +6,7 @@ pub mod edit;
 pub mod eval;
 pub mod eval_tree;
 pub mod fmt;
+pub mod graph;
 pub mod lint;
 pub mod validate;
 

@@ -145,20 +145,36 @@ fn inspector(document: &Document, step_pointer: &str) -> Vec<InspectorField> {
     fields
 }
 
-fn edge(graph: &mut Graph, kind: &str, source: &str, target: &str, label: Option<String>) {
+/// Finds nodes by id in constant time while edges are added.
+struct Index(std::collections::HashMap<String, usize>);
+
+impl Index {
+    fn of(graph: &Graph) -> Index {
+        Index(
+            graph
+                .nodes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.id.clone(), i))
+                .collect(),
+        )
+    }
+}
+
+fn edge(
+    graph: &mut Graph,
+    index: &Index,
+    kind: &str,
+    source: &str,
+    target: &str,
+    label: Option<String>,
+) {
     let id = format!("{kind}:{source}->{target}:{}", graph.edges.len());
-    let (from_type, to_type) = (
-        graph
-            .node(source)
-            .and_then(|n| n.outputs.first())
-            .map(|p| p.kind.clone()),
-        graph
-            .node(target)
-            .and_then(|n| n.inputs.first())
-            .map(|p| p.kind.clone()),
-    );
-    let compatible = match (&from_type, &to_type) {
-        (Some(a), Some(b)) => types_fit(a, b),
+    let find = |id: &str| index.0.get(id).and_then(|&i| graph.nodes.get(i));
+    let output = find(source).and_then(|n| n.outputs.first()).cloned();
+    let input = find(target).and_then(|n| n.inputs.first()).cloned();
+    let compatible = match (&output, &input) {
+        (Some(a), Some(b)) => types_fit(&a.kind, &b.kind),
         _ => true,
     };
     graph.edges.push(GraphEdge {
@@ -166,14 +182,8 @@ fn edge(graph: &mut Graph, kind: &str, source: &str, target: &str, label: Option
         kind: kind.to_owned(),
         source: source.to_owned(),
         target: target.to_owned(),
-        source_port: graph
-            .node(source)
-            .and_then(|n| n.outputs.first())
-            .map(|p| p.name.clone()),
-        target_port: graph
-            .node(target)
-            .and_then(|n| n.inputs.first())
-            .map(|p| p.name.clone()),
+        source_port: output.map(|p| p.name),
+        target_port: input.map(|p| p.name),
         label,
         compatible,
         back: false,
@@ -215,6 +225,7 @@ pub fn from_document(document: &Document) -> Graph {
         n.inspector = inspector(document, &pointer);
         graph.nodes.push(n);
     }
+    let index = Index::of(&graph);
     for (name, step) in &steps {
         let id = format!("step:{name}");
         for need in step
@@ -225,7 +236,14 @@ pub fn from_document(document: &Document) -> Graph {
             .filter_map(Value::as_str)
         {
             if steps.contains_key(need) {
-                edge(&mut graph, "needs", &format!("step:{need}"), &id, None);
+                edge(
+                    &mut graph,
+                    &index,
+                    "needs",
+                    &format!("step:{need}"),
+                    &id,
+                    None,
+                );
             }
         }
         for branch in step
@@ -246,7 +264,14 @@ pub fn from_document(document: &Document) -> Graph {
                 .and_then(Value::as_str)
                 .map(str::to_owned)
                 .or_else(|| Some("default".to_owned()));
-            edge(&mut graph, "branch", &id, &format!("step:{then}"), label);
+            edge(
+                &mut graph,
+                &index,
+                "branch",
+                &id,
+                &format!("step:{then}"),
+                label,
+            );
         }
         let parallel: Vec<String> = step
             .get("parallel_steps")
@@ -259,7 +284,7 @@ pub fn from_document(document: &Document) -> Graph {
             .collect();
         if !parallel.is_empty() {
             for member in &parallel {
-                edge(&mut graph, "parallel", &id, member, None);
+                edge(&mut graph, &index, "parallel", &id, member, None);
             }
             graph.groups.push(Group {
                 id: format!("parallel:{name}"),
@@ -327,6 +352,7 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
             ));
             members.push(id);
         }
+        let index = Index::of(graph);
         for (name, n) in &nodes {
             for branch in n
                 .get("branches")
@@ -358,6 +384,7 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
                 };
                 edge(
                     graph,
+                    &index,
                     kind,
                     &format!("tree:{tree_name}/{name}"),
                     &target,
@@ -406,6 +433,7 @@ fn agents(document: &Document, graph: &mut Graph) {
         }];
         graph.nodes.push(agent);
     }
+    let index = Index::of(graph);
     for (name, n) in &nodes {
         for dependency in n
             .get("depends_on")
@@ -417,6 +445,7 @@ fn agents(document: &Document, graph: &mut Graph) {
             if nodes.contains_key(dependency) {
                 edge(
                     graph,
+                    &index,
                     "depends_on",
                     &format!("agent:{dependency}"),
                     &format!("agent:{name}"),
@@ -444,6 +473,7 @@ fn agents(document: &Document, graph: &mut Graph) {
                 .map(|r| format!("requires {r}"));
             edge(
                 graph,
+                &index,
                 "edge",
                 &format!("agent:{from}"),
                 &format!("agent:{to}"),

@@ -34,26 +34,27 @@ pub fn layout(graph: &mut Graph, options: LayoutOptions) {
         .enumerate()
         .map(|(i, n)| (n.id.as_str(), i))
         .collect();
-    let edges: Vec<(usize, usize)> = graph
+    // Edges between known nodes, with their place in `graph.edges`.
+    let (edges, places): (Vec<(usize, usize)>, Vec<usize>) = graph
         .edges
         .iter()
-        .filter_map(|e| {
+        .enumerate()
+        .filter_map(|(place, e)| {
             Some((
-                *index.get(e.source.as_str())?,
-                *index.get(e.target.as_str())?,
+                (
+                    *index.get(e.source.as_str())?,
+                    *index.get(e.target.as_str())?,
+                ),
+                place,
             ))
         })
-        .collect();
+        .unzip();
     let back = back_edges(count, &edges);
-    let mut position = 0;
     for edge in &mut graph.edges {
-        if let (Some(s), Some(t)) = (
-            index.get(edge.source.as_str()),
-            index.get(edge.target.as_str()),
-        ) {
-            edge.back = back.contains(&(*s, *t, position));
-        }
-        position += 1;
+        edge.back = false;
+    }
+    for &(_, _, position) in &back {
+        graph.edges[places[position]].back = true;
     }
     let forward: Vec<(usize, usize)> = edges
         .iter()
@@ -66,6 +67,10 @@ pub fn layout(graph: &mut Graph, options: LayoutOptions) {
     let mut rows: Vec<Vec<usize>> = vec![Vec::new(); depth];
     for node in 0..count {
         rows[layer[node]].push(node);
+    }
+    let mut parents: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for (s, t) in &forward {
+        parents[*t].push(*s);
     }
     let mut column = vec![0.0f64; count];
     for row in rows.iter_mut() {

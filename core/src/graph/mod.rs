@@ -13,7 +13,7 @@ use serde_json::Value;
 pub use from_drtl::from_topology;
 pub use from_logic::from_document;
 pub use layout::{layout, LayoutOptions};
-pub use render::{to_dot, to_mermaid};
+pub use render::{to_dot, to_mermaid, to_svg};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct Graph {
