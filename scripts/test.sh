@@ -22,6 +22,10 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "cargo test (unit, integration, conformance, fixtures, property, CLI, doc)"
 cargo test --workspace --locked
 
+step "JavaScript tests (Mermaid output parses with Mermaid's parser)"
+npm ci --prefix tests/js --silent --no-audit --no-fund
+node --test tests/js/
+
 step "core builds for wasm32-unknown-unknown"
 cargo build -p logicmd --target wasm32-unknown-unknown --locked
 
