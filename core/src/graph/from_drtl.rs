@@ -81,6 +81,31 @@ pub fn from_topology(topology: &Topology) -> Graph {
                 || format!("{} ({})", node.id, node.kind),
                 |d| format!("{}: {d}", node.id),
             );
+        let builtin: &[(&str, &str, &str)] = match node.kind.as_str() {
+            "generate" => &[
+                ("model", "Model", "text"),
+                ("prompt", "Prompt", "text"),
+                ("output_key", "Output key", "text"),
+            ],
+            "gate" => &[("condition", "Condition", "text")],
+            "debate" => &[
+                ("max_rounds", "Max rounds", "number"),
+                ("protocol_ref", "Protocol", "text"),
+            ],
+            "aggregate" => &[
+                ("strategy", "Strategy", "select"),
+                ("output_key", "Output key", "text"),
+            ],
+            "review" => &[("actor", "Actor", "select"), ("message", "Message", "text")],
+            _ => &[("output_key", "Output key", "text")],
+        };
+        let mut inspector = vec![];
+        inspector.extend(super::builtin_fields(
+            json,
+            &node.pointer,
+            &[("description", "Description", "text")],
+        ));
+        inspector.extend(super::builtin_fields(json, &node.pointer, builtin));
         graph.nodes.push(GraphNode {
             id: format!("drtl:{}", node.id),
             kind: node.kind.clone(),
@@ -90,7 +115,7 @@ pub fn from_topology(topology: &Topology) -> Graph {
             span: span_of(topology, &node.pointer),
             inputs,
             outputs,
-            inspector: Vec::new(),
+            inspector,
             color: None,
             icon: None,
             x: 0.0,

@@ -326,14 +326,21 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
                 .get("condition")
                 .and_then(Value::as_str)
                 .map_or_else(|| name.clone(), |c| format!("{name}: {c}"));
-            graph.nodes.push(node(
+            let pointer = pointer_push(&pointer_push(&base, "nodes"), name);
+            let mut decision = node(
                 document,
                 id.clone(),
                 "decision",
                 name,
                 label,
-                pointer_push(&pointer_push(&base, "nodes"), name),
-            ));
+                pointer.clone(),
+            );
+            decision.inspector = super::builtin_fields(
+                document.json(),
+                &pointer,
+                &[("condition", "Condition", "text")],
+            );
+            graph.nodes.push(decision);
             members.push(id);
         }
         for (name, t) in &terminals {
@@ -342,14 +349,21 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
                 .get("action")
                 .and_then(Value::as_str)
                 .map_or_else(|| name.clone(), |a| format!("{name}: {a}"));
-            graph.nodes.push(node(
+            let pointer = pointer_push(&pointer_push(&base, "terminals"), name);
+            let mut terminal = node(
                 document,
                 id.clone(),
                 "terminal",
                 name,
                 label,
-                pointer_push(&pointer_push(&base, "terminals"), name),
-            ));
+                pointer.clone(),
+            );
+            terminal.inspector = super::builtin_fields(
+                document.json(),
+                &pointer,
+                &[("action", "Action", "text"), ("message", "Message", "text")],
+            );
+            graph.nodes.push(terminal);
             members.push(id);
         }
         let index = Index::of(graph);
@@ -420,6 +434,14 @@ fn agents(document: &Document, graph: &mut Graph) {
             name,
             label,
             pointer_push("/nodes", name),
+        );
+        agent.inspector = super::builtin_fields(
+            json,
+            &pointer_push("/nodes", name),
+            &[
+                ("logic_ref", "LOGIC.md file", "text"),
+                ("description", "Description", "text"),
+            ],
         );
         agent.inputs = vec![Port {
             name: "in".into(),

@@ -139,3 +139,29 @@ pub(crate) fn types_fit(from: &str, to: &str) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// Built-in inspector fields of a node: `(key, label, control)` read at `pointer/key`.
+pub(crate) fn builtin_fields(
+    json: &Value,
+    pointer: &str,
+    fields: &[(&str, &str, &str)],
+) -> Vec<InspectorField> {
+    fields
+        .iter()
+        .map(|(key, label, kind)| {
+            let field_pointer = crate::json::pointer_push(pointer, key);
+            InspectorField {
+                key: (*key).to_owned(),
+                label: (*label).to_owned(),
+                kind: (*kind).to_owned(),
+                options: None,
+                min: None,
+                max: None,
+                step: None,
+                default: None,
+                value: json.pointer(&field_pointer).cloned().unwrap_or(Value::Null),
+                pointer: field_pointer,
+            }
+        })
+        .collect()
+}
