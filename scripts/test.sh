@@ -26,8 +26,8 @@ step "JavaScript tests (Mermaid output parses with Mermaid's parser)"
 npm ci --prefix tests/js --silent --no-audit --no-fund
 node --test tests/js/
 
-step "core builds for wasm32-unknown-unknown"
-cargo build -p logicmd --target wasm32-unknown-unknown --locked
+step "core and the wasm bindings build for wasm32-unknown-unknown"
+cargo build -p logicmd -p logicmd-wasm --target wasm32-unknown-unknown --locked
 
 step "benchmarks compile"
 cargo bench --workspace --locked --no-run
