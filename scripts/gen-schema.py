@@ -7,22 +7,7 @@ file is checked in and embedded in the crate. Run: python3 scripts/gen-schema.py
 import json
 import pathlib
 
-def closed(properties, required=None, description=None, **extra):
-    schema = {"type": "object"}
-    if description:
-        schema["description"] = description
-    schema["properties"] = properties
-    if required:
-        schema["required"] = required
-    schema["additionalProperties"] = False
-    schema.update(extra)
-    return schema
-
-def ref(name):
-    return {"$ref": f"#/definitions/{name}"}
-
-def string(description, **extra):
-    return {"type": "string", "description": description, **extra}
+from schema_helpers import closed, ref, string  # noqa: E402 (scripts/ is on sys.path)
 
 def strings(description):
     return {"type": "array", "description": description, "items": {"type": "string"}}

@@ -57,30 +57,9 @@ fn snapshot(label: &str, path: &Path) {
     insta::assert_json_snapshot!(format!("{label}__{name}__json"), compiled);
 }
 
-fn conformance_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("LOGICMD_CONFORMANCE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("../shared/conformance"));
-    let found = workspace_root()
-        .ancestors()
-        .skip(1)
-        .map(|d| d.join("shared/conformance"))
-        .find(|d| d.is_dir());
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        found
-    }
-}
-
 #[test]
 fn conformance_documents_compile() {
-    let Some(dir) = conformance_dir() else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "conformance suite not found"
-        );
-        eprintln!("SKIPPED: conformance suite not found");
+    let Some(dir) = logicmd_tests::conformance_dir_or_skip() else {
         return;
     };
     for folder in ["valid", "edge-cases"] {

@@ -6,27 +6,10 @@ use std::path::PathBuf;
 
 use logicmd::graph::{from_document, layout, LayoutOptions};
 use logicmd::Document;
-use logicmd_tests::workspace_root;
-
-fn conformance_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("LOGICMD_CONFORMANCE_DIR") {
-        return Some(PathBuf::from(dir));
-    }
-    workspace_root()
-        .ancestors()
-        .skip(1)
-        .map(|d| d.join("shared/conformance"))
-        .find(|d| d.is_dir())
-}
 
 #[test]
 fn conformance_graphs() {
-    let Some(dir) = conformance_dir() else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "conformance suite not found"
-        );
-        eprintln!("SKIPPED: conformance suite not found");
+    let Some(dir) = logicmd_tests::conformance_dir_or_skip() else {
         return;
     };
     for folder in ["valid", "edge-cases"] {

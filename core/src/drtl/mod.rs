@@ -5,15 +5,13 @@
 mod checks;
 mod model;
 
-use std::sync::OnceLock;
-
 use jsonschema::Validator;
 use serde_json::Value;
 
 use crate::diagnostic::{has_errors, sort_diagnostics, Diagnostic};
 use crate::json::to_json;
 use crate::limits::Limits;
-use crate::schema::{compile_schema, validate_source, Source};
+use crate::schema::{validate_source, EmbeddedSchema, Source};
 use crate::source::LineIndex;
 use crate::yaml::{parse_file, Node};
 
@@ -23,17 +21,14 @@ pub use model::{DrtlNode, Route, RouteKind};
 /// The DRTL v0.1.1 JSON Schema, as shipped in this crate.
 pub const SCHEMA_JSON: &str = include_str!("drtl-0.1.1.schema.json");
 
+static DRTL: EmbeddedSchema = EmbeddedSchema::new(SCHEMA_JSON);
+
 pub fn schema() -> &'static Value {
-    static SCHEMA: OnceLock<Value> = OnceLock::new();
-    SCHEMA.get_or_init(|| serde_json::from_str(SCHEMA_JSON).unwrap_or(Value::Bool(true)))
+    DRTL.value()
 }
 
 fn validator() -> Result<&'static Validator, String> {
-    static VALIDATOR: OnceLock<Result<Validator, String>> = OnceLock::new();
-    VALIDATOR
-        .get_or_init(|| compile_schema(schema()))
-        .as_ref()
-        .map_err(Clone::clone)
+    DRTL.validator()
 }
 
 /// A parsed DRTL topology.

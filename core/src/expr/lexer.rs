@@ -87,28 +87,20 @@ pub fn tokenize(source: &str, base: usize) -> Result<Vec<Lexeme>, ExprError> {
 
 fn number(source: &str, start: usize, base: usize) -> Result<(f64, usize), ExprError> {
     let rest = &source[start..];
-    for (prefix, radix) in [
-        ("0x", 16),
-        ("0X", 16),
-        ("0o", 8),
-        ("0O", 8),
-        ("0b", 2),
-        ("0B", 2),
-    ] {
-        if let Some(digits) = rest.strip_prefix(prefix) {
-            let len = digits
-                .find(|c: char| !c.is_digit(radix))
-                .unwrap_or(digits.len());
-            let value = u64::from_str_radix(&digits[..len], radix).map_err(|_| {
-                ExprError::new(
-                    "expression-syntax",
-                    "invalid number literal",
-                    base + start,
-                    prefix.len() + len,
-                )
-            })?;
-            return Ok((value as f64, start + prefix.len() + len));
-        }
+    if let Some((digits, radix)) = super::value::radix_digits(rest) {
+        // The prefix (`0x`, `0o`, `0b`) is two bytes.
+        let len = digits
+            .find(|c: char| !c.is_digit(radix))
+            .unwrap_or(digits.len());
+        let value = u64::from_str_radix(&digits[..len], radix).map_err(|_| {
+            ExprError::new(
+                "expression-syntax",
+                "invalid number literal",
+                base + start,
+                2 + len,
+            )
+        })?;
+        return Ok((value as f64, start + 2 + len));
     }
     let bytes = rest.as_bytes();
     let mut end = 0;

@@ -190,23 +190,25 @@ pub fn number_json(n: f64) -> Value {
     Number::from_f64(n).map_or(Value::Null, Value::Number)
 }
 
+/// The digits after a `0x`/`0o`/`0b` prefix (either case), with their radix.
+pub(super) fn radix_digits(text: &str) -> Option<(&str, u32)> {
+    let radix = match text.get(..2)? {
+        "0x" | "0X" => 16,
+        "0o" | "0O" => 8,
+        "0b" | "0B" => 2,
+        _ => return None,
+    };
+    Some((&text[2..], radix))
+}
+
 /// StringToNumber: trimmed; empty is 0; decimal, `Infinity`, or 0x/0o/0b integers; else NaN.
 fn string_to_number(text: &str) -> f64 {
     let trimmed = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
     if trimmed.is_empty() {
         return 0.0;
     }
-    for (prefix, radix) in [
-        ("0x", 16),
-        ("0X", 16),
-        ("0o", 8),
-        ("0O", 8),
-        ("0b", 2),
-        ("0B", 2),
-    ] {
-        if let Some(digits) = trimmed.strip_prefix(prefix) {
-            return u64::from_str_radix(digits, radix).map_or(f64::NAN, |v| v as f64);
-        }
+    if let Some((digits, radix)) = radix_digits(trimmed) {
+        return u64::from_str_radix(digits, radix).map_or(f64::NAN, |v| v as f64);
     }
     match trimmed {
         "Infinity" | "+Infinity" => return f64::INFINITY,

@@ -22,18 +22,44 @@ pub const SCHEMA_JSON: &str = include_str!("logic-md-1.0.schema.json");
 /// The spec versions this implementation validates.
 pub const SUPPORTED_SPEC_VERSIONS: &[&str] = &["1.0"];
 
+static LOGIC_MD: EmbeddedSchema = EmbeddedSchema::new(SCHEMA_JSON);
+
+/// A JSON Schema shipped in the crate, parsed and compiled once, on first use.
+pub struct EmbeddedSchema {
+    text: &'static str,
+    value: OnceLock<Value>,
+    validator: OnceLock<Result<Validator, String>>,
+}
+
+impl EmbeddedSchema {
+    pub const fn new(text: &'static str) -> Self {
+        EmbeddedSchema {
+            text,
+            value: OnceLock::new(),
+            validator: OnceLock::new(),
+        }
+    }
+
+    pub fn value(&self) -> &Value {
+        self.value
+            .get_or_init(|| serde_json::from_str(self.text).unwrap_or(Value::Bool(true)))
+    }
+
+    pub fn validator(&self) -> Result<&Validator, String> {
+        self.validator
+            .get_or_init(|| jsonschema::draft7::new(self.value()).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
 /// The schema as a JSON value.
 pub fn schema() -> &'static Value {
-    static SCHEMA: OnceLock<Value> = OnceLock::new();
-    SCHEMA.get_or_init(|| serde_json::from_str(SCHEMA_JSON).unwrap_or(Value::Bool(true)))
+    LOGIC_MD.value()
 }
 
 fn validator() -> Result<&'static Validator, String> {
-    static VALIDATOR: OnceLock<Result<Validator, String>> = OnceLock::new();
-    VALIDATOR
-        .get_or_init(|| jsonschema::draft7::new(schema()).map_err(|e| e.to_string()))
-        .as_ref()
-        .map_err(Clone::clone)
+    LOGIC_MD.validator()
 }
 
 /// Validates the document's frontmatter against the schema.
@@ -92,11 +118,6 @@ pub fn validate_source(
     }
     sort_diagnostics(&mut diagnostics);
     diagnostics
-}
-
-/// Compiles a draft-07 schema the crate embeds.
-pub fn compile_schema(schema: &Value) -> Result<Validator, String> {
-    jsonschema::draft7::new(schema).map_err(|e| e.to_string())
 }
 
 /// Validates a bare JSON value (no source to point into): `(instance pointer, message)` pairs.
