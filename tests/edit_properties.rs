@@ -23,13 +23,21 @@ fn corpus() -> &'static Vec<String> {
             workspace_root().join("examples"),
         ];
         dirs.push(workspace_root().join("../shared/conformance"));
+        let topologies: Vec<PathBuf> = std::fs::read_dir(workspace_root().join("tests/drtl"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.to_string_lossy().ends_with(".drtl.yaml"))
+            .collect();
         let mut texts: Vec<String> = dirs
             .iter()
             .flat_map(|d| collect(d))
             .map(|f| f.input)
             .chain(example_files())
+            .chain(topologies)
             .filter_map(|p| std::fs::read_to_string(p).ok())
-            .filter(|t| Document::parse(t).document.is_some() && !Document::parse(t).has_errors())
+            .filter(|t| json_of(t).is_some())
             .collect();
         texts.sort();
         texts.dedup();
@@ -51,6 +59,19 @@ fn example_files() -> Vec<PathBuf> {
         }
     }
     files
+}
+
+/// The JSON of a LOGIC.md frontmatter or a DRTL topology that parses without errors.
+fn json_of(text: &str) -> Option<Value> {
+    if text.starts_with("---") {
+        let parsed = Document::parse(text);
+        let clean = !parsed.has_errors();
+        return parsed.document.filter(|_| clean).map(|d| d.json().clone());
+    }
+    let (topology, diagnostics) = logicmd::drtl::parse(text);
+    topology
+        .filter(|_| diagnostics.iter().all(|d| !d.is_error()))
+        .map(|t| t.json().clone())
 }
 
 /// Every pointer in a JSON value, with the value there.
@@ -177,13 +198,13 @@ proptest! {
         let mut text = original.clone();
         let mut inverses = Vec::new();
         for (pick, op, salt) in steps {
-            let before = Document::parse(&text).document.expect("parses");
-            let edit = random_edit(before.json(), pick, op, salt);
+            let before = json_of(&text).expect("parses");
+            let edit = random_edit(&before, pick, op, salt);
             match apply(&text, &edit) {
                 Ok(applied) => {
-                    let after = Document::parse(&applied.text).document.expect("edited text parses");
-                    if let Some(want) = expected(before.json(), &edit) {
-                        prop_assert_eq!(after.json(), &want, "edit {:?}", edit);
+                    let after = json_of(&applied.text).expect("edited text parses");
+                    if let Some(want) = expected(&before, &edit) {
+                        prop_assert_eq!(&after, &want, "edit {:?}", edit);
                     }
                     // Only the patched regions changed.
                     let mut rebuilt = text.clone();

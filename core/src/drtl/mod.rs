@@ -128,19 +128,19 @@ pub fn parse(text: &str) -> (Option<Topology>, Vec<Diagnostic>) {
     )
 }
 
+/// The topology's schema diagnostics alone (what an editor must keep valid).
+pub fn validate_schema(topology: &Topology) -> Vec<Diagnostic> {
+    match validator() {
+        Ok(validator) => validate_source(validator, schema(), topology.json(), topology),
+        Err(error) => vec![Diagnostic::error("schema-internal", error)],
+    }
+}
+
 /// Parses and validates against the DRTL schema, then runs the semantic checks.
 pub fn validate(text: &str) -> DrtlReport {
     let (topology, mut diagnostics) = parse(text);
     if let Some(topology) = &topology {
-        match validator() {
-            Ok(validator) => diagnostics.extend(validate_source(
-                validator,
-                schema(),
-                topology.json(),
-                topology,
-            )),
-            Err(error) => diagnostics.push(Diagnostic::error("schema-internal", error)),
-        }
+        diagnostics.extend(validate_schema(topology));
         if !has_errors(&diagnostics) {
             diagnostics.extend(lint(topology));
         }

@@ -3,6 +3,8 @@
 //! the new frontmatter must equal the intended JSON exactly, must still parse, and a valid
 //! document must stay valid; otherwise the edit is refused and the text is left unchanged.
 
+mod current;
+mod drtl;
 mod ops;
 mod patch;
 mod render;
@@ -13,10 +15,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
-use crate::document::Document;
 use crate::fieldpath::FieldPath;
-use crate::validate::validate;
 
+use current::Current;
 pub use ops::Patch;
 pub use patch::TextPatch;
 pub use render::{plain_is_safe, Quote};
@@ -67,6 +68,20 @@ pub enum Edit {
     Disconnect { from: String, to: String },
     /// Record a node's canvas position (under `metadata.logicmd.positions`).
     SetPosition { node: String, x: f64, y: f64 },
+    /// DRTL: add a node (an object with `id` and `type`) after node `after`, or at the end.
+    AddNode {
+        node: Value,
+        #[serde(default)]
+        after: Option<String>,
+    },
+    /// DRTL: remove a node and the edges that touch it.
+    RemoveNode { id: String },
+    /// DRTL: point a gate's `on_pass`/`on_fail`, or a review action, at `target`.
+    SetRoute {
+        node: String,
+        route: String,
+        target: String,
+    },
 }
 
 /// The outcome of an edit.
@@ -86,15 +101,15 @@ pub struct Applied {
 /// Applies `edit` to `text`. An edit that would break parsing or validity is refused with a
 /// diagnostic, and nothing changes.
 pub fn apply(text: &str, edit: &Edit) -> Result<Applied, Diagnostic> {
-    let before = validate(text);
-    let Some(document) = before.document else {
-        return Err(refused(
-            "the document does not parse; fix it before editing it structurally",
-        ));
-    };
+    let current = Current::detect(text).map_err(|why| {
+        refused(format!(
+            "the document does not parse ({why}); fix it before editing it structurally"
+        ))
+    })?;
+    let was_valid = !crate::diagnostic::has_errors(&current.diagnostics());
     let mut session = Session {
         original: text.to_owned(),
-        current: document,
+        current,
         merged: Vec::new(),
         notes: Vec::new(),
     };
@@ -107,7 +122,7 @@ pub fn apply(text: &str, edit: &Edit) -> Result<Applied, Diagnostic> {
         other => steps::run(&mut session, other)?,
     }
     // Every step already re-parsed the text without errors; only the schema is left to check.
-    let diagnostics = crate::schema::validate(&session.current);
+    let diagnostics = session.current.diagnostics();
     let after = crate::validate::Report {
         valid: !crate::diagnostic::has_errors(&diagnostics),
         diagnostics,
@@ -116,7 +131,7 @@ pub fn apply(text: &str, edit: &Edit) -> Result<Applied, Diagnostic> {
     // Raw text replacements (typing, undo) need only parse: undoing an edit that fixed a
     // document must be able to bring the old problem back.
     let structural = !matches!(edit, Edit::ReplaceText { .. });
-    if structural && before.valid && !after.valid {
+    if structural && was_valid && !after.valid {
         let first = after.first_error("");
         return Err(refused(format!(
             "the edit would make the document invalid: {first}"
@@ -161,7 +176,7 @@ pub fn to_pointer(path: &str) -> Result<String, Diagnostic> {
 /// The document being edited, one verified primitive step at a time.
 pub(crate) struct Session {
     original: String,
-    current: Document,
+    current: Current,
     merged: Vec<Patch>,
     notes: Vec<String>,
 }
@@ -171,19 +186,23 @@ impl Session {
         self.current.json()
     }
 
+    pub(crate) fn is_drtl(&self) -> bool {
+        self.current.is_drtl()
+    }
+
     pub(crate) fn note(&mut self, note: String) {
         self.notes.push(note);
     }
 
     pub(crate) fn set(&mut self, pointer: &str, value: &Value) -> Result<(), Diagnostic> {
-        let patch = ops::set(&self.current, pointer, value).map_err(refused)?;
+        let patch = ops::set(self.current.source(), pointer, value).map_err(refused)?;
         let mut expected = self.current.json().clone();
         json_set(&mut expected, pointer, value.clone());
         self.commit(patch, &expected)
     }
 
     pub(crate) fn remove(&mut self, pointer: &str) -> Result<(), Diagnostic> {
-        let patch = ops::remove(&self.current, pointer).map_err(refused)?;
+        let patch = ops::remove(self.current.source(), pointer).map_err(refused)?;
         let mut expected = self.current.json().clone();
         json_remove(&mut expected, pointer);
         self.commit(patch, &expected)
@@ -202,7 +221,7 @@ impl Session {
             .and_then(Value::as_array)
             .map_or(0, Vec::len);
         let index = index.unwrap_or(len);
-        let patch = ops::insert(&self.current, pointer, index, value).map_err(refused)?;
+        let patch = ops::insert(self.current.source(), pointer, index, value).map_err(refused)?;
         let mut expected = self.current.json().clone();
         match expected.pointer_mut(pointer) {
             Some(Value::Array(items)) => items.insert(index.min(items.len()), value.clone()),
@@ -213,7 +232,7 @@ impl Session {
 
     /// Renames the key at `pointer` in place (the key's text only).
     pub(crate) fn rename_key(&mut self, pointer: &str, new_key: &str) -> Result<(), Diagnostic> {
-        let entry = crate::json::entry_at(self.current.root(), pointer)
+        let entry = crate::json::entry_at(self.current.source().root(), pointer)
             .ok_or_else(|| refused(format!("no key at `{pointer}`")))?;
         let patch = Patch {
             start: entry.key_span.start,
@@ -266,11 +285,7 @@ impl Session {
             text: replacement.to_owned(),
         };
         let new_text = patch::apply_patch(text, &patch);
-        let parsed = Document::parse(&new_text);
-        let Some(document) = parsed
-            .document
-            .filter(|_| !parsed.diagnostics.iter().any(|d| d.is_error()))
-        else {
+        let Ok(document) = self.current.reparse(&new_text) else {
             return Err(refused(
                 "the replacement would leave text that does not parse",
             ));
@@ -283,16 +298,10 @@ impl Session {
     /// Applies `patch` if the result parses to exactly `expected`.
     fn commit(&mut self, patch: Patch, expected: &Value) -> Result<(), Diagnostic> {
         let new_text = patch::apply_patch(self.current.text(), &patch);
-        let parsed = Document::parse(&new_text);
-        if let Some(error) = parsed.diagnostics.iter().find(|d| d.is_error()) {
-            return Err(refused(format!(
-                "the edit would break the YAML: {}",
-                error.message
-            )));
-        }
-        let Some(document) = parsed.document else {
-            return Err(refused("the edit would leave no frontmatter"));
-        };
+        let document = self
+            .current
+            .reparse(&new_text)
+            .map_err(|why| refused(format!("the edit would break the YAML: {why}")))?;
         if document.json() != expected {
             return Err(refused(
                 "the edit could not be written without changing other values; it was not applied",

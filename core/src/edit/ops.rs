@@ -9,8 +9,8 @@ use super::text::{
     after_colon, column, dash_before, first_on_line, leading_comments_start, line_end, newline,
     next_line_start,
 };
-use crate::document::Document;
 use crate::json::pointer_tokens;
+use crate::schema::Source;
 use crate::yaml::{Entry, Node, NodeValue, ScalarStyle};
 
 /// Replace `start..end` of the text with `text`.
@@ -110,7 +110,7 @@ fn guard_alias(node: &Node, pointer: &str) -> Result<(), String> {
 }
 
 /// Sets the value at `pointer`, creating missing mapping entries on the way.
-pub fn set(document: &Document, pointer: &str, value: &Value) -> Result<Patch, String> {
+pub fn set(document: &dyn Source, pointer: &str, value: &Value) -> Result<Patch, String> {
     let tokens = pointer_tokens(pointer);
     let cx = Cx {
         text: document.text(),
@@ -320,7 +320,7 @@ fn insert_item(cx: &Cx<'_>, seq: &Node, items: &[Node], index: usize, value: &Va
 /// Inserts `value` at `index` of the list at `pointer` (`index == len` appends; a missing
 /// list is created).
 pub fn insert(
-    document: &Document,
+    document: &dyn Source,
     pointer: &str,
     index: usize,
     value: &Value,
@@ -360,7 +360,7 @@ pub fn insert(
 }
 
 /// Removes the entry or item at `pointer`, with the comment lines directly above it.
-pub fn remove(document: &Document, pointer: &str) -> Result<Patch, String> {
+pub fn remove(document: &dyn Source, pointer: &str) -> Result<Patch, String> {
     let tokens = pointer_tokens(pointer);
     let cx = Cx {
         text: document.text(),

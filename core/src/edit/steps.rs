@@ -14,6 +14,24 @@ pub(super) fn run(session: &mut Session, edit: &Edit) -> Result<(), Diagnostic> 
         Edit::Set { path, value } => session.set(&to_pointer(path)?, value),
         Edit::Remove { path } => session.remove(&to_pointer(path)?),
         Edit::Insert { path, index, value } => session.insert(&to_pointer(path)?, *index, value),
+        Edit::AddNode { node, after } => super::drtl::add_node(session, node, after.as_deref()),
+        Edit::RemoveNode { id } => super::drtl::remove_node(session, id),
+        Edit::SetRoute {
+            node,
+            route,
+            target,
+        } => super::drtl::set_route(session, node, route, target),
+        Edit::Connect { from, to } if session.is_drtl() => super::drtl::connect(session, from, to),
+        Edit::Disconnect { from, to } if session.is_drtl() => {
+            super::drtl::disconnect(session, from, to)
+        }
+        Edit::AddStep { .. } | Edit::RemoveStep { .. } | Edit::RenameStep { .. }
+            if session.is_drtl() =>
+        {
+            Err(refused(
+                "step edits apply to LOGIC.md files; use add_node/remove_node on a topology",
+            ))
+        }
         Edit::AddStep { name, after, step } => add_step(session, name, after.as_deref(), step),
         Edit::RemoveStep { name } => remove_step(session, name),
         Edit::RenameStep { from, to } => rename_step(session, from, to),

@@ -1,6 +1,7 @@
 //! Edits keep every byte they do not mean to change.
 
 use super::*;
+use crate::document::Document;
 use serde_json::json;
 
 const DOC: &str = r#"---
@@ -296,4 +297,90 @@ fn literal_blocks_stay_blocks() {
         "{}",
         a.text
     );
+}
+
+const TOPOLOGY: &str = "# A topology with comments\nname: t\nnodes:\n  - id: draft   # the writer\n    type: generate\n    output_format: json\n    output_key: text\n  - id: check\n    type: verify\n    input: draft.text\n    rules:\n      - {id: std.check_links, target: urls, mode: block}\n  - id: gate\n    type: gate\n    condition: input.ok\n    on_pass: publish\n    on_fail: {next: draft, inject: check.report}\n  - id: publish\n    type: transform\n    operations:\n      - {set: state.variables.done, value: true}\nedges:\n  - {from: draft, to: check}\n  - {from: check, to: gate}\n";
+
+#[test]
+fn drtl_nodes_edges_and_routes() {
+    let a = edit(
+        TOPOLOGY,
+        Edit::AddNode {
+            node: json!({"id": "review", "type": "review", "input": {"x": "check.report"}, "actions": ["reject"]}),
+            after: Some("gate".into()),
+        },
+    );
+    assert!(
+        a.text.contains("# A topology with comments")
+            && a.text.contains("- id: draft   # the writer")
+    );
+    let a = edit(
+        &a.text,
+        Edit::SetRoute {
+            node: "gate".into(),
+            route: "on_fail".into(),
+            target: "review".into(),
+        },
+    );
+    assert!(
+        a.text
+            .contains("on_fail: {next: review, inject: check.report}"),
+        "{}",
+        a.text
+    );
+    let a = edit(
+        &a.text,
+        Edit::SetRoute {
+            node: "review".into(),
+            route: "reject".into(),
+            target: "draft".into(),
+        },
+    );
+    let a = edit(
+        &a.text,
+        Edit::Connect {
+            from: "gate".into(),
+            to: "publish".into(),
+        },
+    );
+    assert!(
+        a.text.contains("- {from: gate, to: publish}") || a.text.contains("- from: gate"),
+        "{}",
+        a.text
+    );
+    let a = edit(
+        &a.text,
+        Edit::Disconnect {
+            from: "gate".into(),
+            to: "publish".into(),
+        },
+    );
+    let a = edit(
+        &a.text,
+        Edit::SetPosition {
+            node: "gate".into(),
+            x: 10.0,
+            y: 20.0,
+        },
+    );
+    let removed = edit(&a.text, Edit::RemoveNode { id: "check".into() });
+    let json = crate::drtl::parse(&removed.text).0.unwrap().json().clone();
+    assert!(json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|n| n["id"] != "check"));
+    assert!(json["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|e| e["from"] != "check" && e["to"] != "check"));
+    let refused = apply(
+        TOPOLOGY,
+        &Edit::RemoveStep {
+            name: "draft".into(),
+        },
+    )
+    .unwrap_err();
+    assert!(refused.message.contains("topology"));
 }

@@ -1,0 +1,97 @@
+//! The document an edit session works on: a LOGIC.md file or a DRTL topology.
+
+use serde_json::Value;
+
+use crate::diagnostic::Diagnostic;
+use crate::document::Document;
+use crate::drtl::{self, Topology};
+use crate::schema::Source;
+
+pub(crate) enum Current {
+    Logic(Document),
+    Drtl(Topology),
+}
+
+impl Current {
+    /// Parses `text` as the same kind of document; `Err` names the first problem.
+    pub(crate) fn reparse(&self, text: &str) -> Result<Current, String> {
+        match self {
+            Current::Logic(_) => {
+                let parsed = Document::parse(text);
+                if let Some(error) = parsed.diagnostics.iter().find(|d| d.is_error()) {
+                    return Err(error.message.clone());
+                }
+                parsed
+                    .document
+                    .map(Current::Logic)
+                    .ok_or_else(|| "no frontmatter is left".to_owned())
+            }
+            Current::Drtl(_) => {
+                let (topology, diagnostics) = drtl::parse(text);
+                if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
+                    return Err(error.message.clone());
+                }
+                topology
+                    .map(Current::Drtl)
+                    .ok_or_else(|| "no topology is left".to_owned())
+            }
+        }
+    }
+
+    /// A LOGIC.md file (it starts with `---`), else a DRTL topology.
+    pub(crate) fn detect(text: &str) -> Result<Current, String> {
+        if text.trim_start_matches('\u{feff}').starts_with("---") {
+            let parsed = Document::parse(text);
+            if let Some(error) = parsed.diagnostics.iter().find(|d| d.is_error()) {
+                return Err(error.message.clone());
+            }
+            return parsed
+                .document
+                .map(Current::Logic)
+                .ok_or_else(|| "the file has no frontmatter".to_owned());
+        }
+        match drtl::parse(text) {
+            (Some(topology), diagnostics)
+                if !diagnostics.iter().any(|d| d.is_error())
+                    && drtl::looks_like_drtl(topology.json()) =>
+            {
+                Ok(Current::Drtl(topology))
+            }
+            _ => Err("neither a LOGIC.md file nor a DRTL topology".to_owned()),
+        }
+    }
+
+    pub(crate) fn text(&self) -> &str {
+        match self {
+            Current::Logic(d) => d.text(),
+            Current::Drtl(t) => t.text(),
+        }
+    }
+
+    pub(crate) fn json(&self) -> &Value {
+        match self {
+            Current::Logic(d) => d.json(),
+            Current::Drtl(t) => t.json(),
+        }
+    }
+
+    pub(crate) fn source(&self) -> &dyn Source {
+        match self {
+            Current::Logic(d) => d,
+            Current::Drtl(t) => t,
+        }
+    }
+
+    pub(crate) fn is_drtl(&self) -> bool {
+        matches!(self, Current::Drtl(_))
+    }
+
+    /// Schema diagnostics of the current text: an edit may leave a topology's node unconnected
+    /// for a moment, but never break its shape.
+    pub(crate) fn diagnostics(&self) -> Vec<Diagnostic> {
+        match self {
+            Current::Logic(d) => crate::schema::validate(d),
+            Current::Drtl(t) => drtl::validate_schema(t),
+        }
+    }
+}
