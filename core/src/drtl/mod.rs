@@ -5,7 +5,6 @@
 mod checks;
 mod model;
 
-use jsonschema::Validator;
 use serde_json::Value;
 
 use crate::diagnostic::{has_errors, sort_diagnostics, Diagnostic};
@@ -25,10 +24,6 @@ static DRTL: EmbeddedSchema = EmbeddedSchema::new(SCHEMA_JSON);
 
 pub fn schema() -> &'static Value {
     DRTL.value()
-}
-
-fn validator() -> Result<&'static Validator, String> {
-    DRTL.validator()
 }
 
 /// A parsed DRTL topology.
@@ -130,10 +125,7 @@ pub fn parse(text: &str) -> (Option<Topology>, Vec<Diagnostic>) {
 
 /// The topology's schema diagnostics alone (what an editor must keep valid).
 pub fn validate_schema(topology: &Topology) -> Vec<Diagnostic> {
-    match validator() {
-        Ok(validator) => validate_source(validator, schema(), topology.json(), topology),
-        Err(error) => vec![Diagnostic::error("schema-internal", error)],
-    }
+    validate_source(schema(), topology.json(), topology)
 }
 
 /// Parses and validates against the DRTL schema, then runs the semantic checks.

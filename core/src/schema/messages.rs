@@ -1,34 +1,32 @@
 //! Plain-language messages and stable codes for JSON Schema failures.
 
-use jsonschema::error::{TypeKind, ValidationErrorKind};
-use jsonschema::ValidationError;
 use serde_json::Value;
 
+use super::engine::{ErrorKind, SchemaError};
 use super::{suggest, SUPPORTED_SPEC_VERSIONS};
 
 /// A stable diagnostic code per kind of failure, for tools that filter on codes.
-pub(super) fn code(kind: &ValidationErrorKind) -> &'static str {
+pub(super) fn code(kind: &ErrorKind<'_>) -> &'static str {
     match kind {
-        ValidationErrorKind::Required { .. } => "schema-missing-property",
-        ValidationErrorKind::AdditionalProperties { .. } => "schema-unknown-property",
-        ValidationErrorKind::Type { .. } => "schema-type",
-        ValidationErrorKind::Enum { .. } => "schema-enum",
-        ValidationErrorKind::Constant { .. } => "schema-const",
-        ValidationErrorKind::Minimum { .. }
-        | ValidationErrorKind::Maximum { .. }
-        | ValidationErrorKind::ExclusiveMinimum { .. }
-        | ValidationErrorKind::ExclusiveMaximum { .. } => "schema-range",
-        ValidationErrorKind::MinLength { .. }
-        | ValidationErrorKind::MaxLength { .. }
-        | ValidationErrorKind::MinItems { .. }
-        | ValidationErrorKind::MaxItems { .. }
-        | ValidationErrorKind::MinProperties { .. }
-        | ValidationErrorKind::MaxProperties { .. } => "schema-size",
-        ValidationErrorKind::Pattern { .. } => "schema-pattern",
-        ValidationErrorKind::UniqueItems => "schema-unique",
-        ValidationErrorKind::AnyOf { .. }
-        | ValidationErrorKind::OneOfNotValid { .. }
-        | ValidationErrorKind::OneOfMultipleValid { .. } => "schema-alternatives",
+        ErrorKind::Required { .. } => "schema-missing-property",
+        ErrorKind::AdditionalProperties { .. } => "schema-unknown-property",
+        ErrorKind::Type { .. } => "schema-type",
+        ErrorKind::Enum { .. } => "schema-enum",
+        ErrorKind::Const { .. } => "schema-const",
+        ErrorKind::Minimum { .. }
+        | ErrorKind::Maximum { .. }
+        | ErrorKind::ExclusiveMinimum { .. }
+        | ErrorKind::ExclusiveMaximum { .. } => "schema-range",
+        ErrorKind::MinLength { .. }
+        | ErrorKind::MaxLength { .. }
+        | ErrorKind::MinItems { .. }
+        | ErrorKind::MaxItems { .. }
+        | ErrorKind::MinProperties { .. }
+        | ErrorKind::MaxProperties { .. } => "schema-size",
+        ErrorKind::UniqueItems => "schema-unique",
+        ErrorKind::AnyOf { .. } | ErrorKind::OneOfNone { .. } | ErrorKind::OneOfMany => {
+            "schema-alternatives"
+        }
         _ => "schema",
     }
 }
@@ -46,27 +44,27 @@ fn place(path: &str) -> String {
 }
 
 /// A sentence saying what is wrong with the value, in the user's terms.
-pub(super) fn describe(error: &ValidationError<'_>) -> String {
-    let instance = error.instance();
+pub(super) fn describe(error: &SchemaError<'_>) -> String {
+    let instance = error.instance;
     let value = short(instance);
-    match error.kind() {
-        ValidationErrorKind::Required { property } => format!(
+    match &error.kind {
+        ErrorKind::Required { property } => format!(
             "missing required property `{}` in {}",
-            property.as_str().unwrap_or_default(),
-            place(error.instance_path().as_str())
+            property,
+            place(error.instance_path.as_str())
         ),
-        ValidationErrorKind::Type { kind } => {
+        ErrorKind::Type { expected } => {
             format!(
                 "expected {}, found {}",
-                expected_types(kind),
+                expected_types(expected),
                 json_type(instance)
             )
         }
-        ValidationErrorKind::Enum { options } => {
+        ErrorKind::Enum { options } => {
             format!("{value} is not one of {}", list(options))
         }
-        ValidationErrorKind::Constant { expected_value } => {
-            if error.instance_path().as_str() == "/spec_version" {
+        ErrorKind::Const { expected } => {
+            if error.instance_path.as_str() == "/spec_version" {
                 format!(
                     "unsupported spec_version {value}; supported versions: {}",
                     SUPPORTED_SPEC_VERSIONS
@@ -76,60 +74,65 @@ pub(super) fn describe(error: &ValidationError<'_>) -> String {
                         .join(", ")
                 )
             } else {
-                format!("{value} must be exactly {}", short(expected_value))
+                format!("{value} must be exactly {}", short(expected))
             }
         }
-        ValidationErrorKind::Minimum { limit } => {
+        ErrorKind::Minimum { limit } => {
             format!("{value} is less than the minimum {limit}")
         }
-        ValidationErrorKind::Maximum { limit } => {
+        ErrorKind::Maximum { limit } => {
             format!("{value} is greater than the maximum {limit}")
         }
-        ValidationErrorKind::ExclusiveMinimum { limit } => {
+        ErrorKind::ExclusiveMinimum { limit } => {
             format!("{value} must be greater than {limit}")
         }
-        ValidationErrorKind::ExclusiveMaximum { limit } => {
+        ErrorKind::ExclusiveMaximum { limit } => {
             format!("{value} must be less than {limit}")
         }
-        ValidationErrorKind::MinLength { limit: 1 } => "must not be empty".to_owned(),
-        ValidationErrorKind::MinLength { limit } => {
+        ErrorKind::MinLength { limit: 1 } => "must not be empty".to_owned(),
+        ErrorKind::MinLength { limit } => {
             format!("{value} is shorter than {limit} characters")
         }
-        ValidationErrorKind::MaxLength { limit } => {
+        ErrorKind::MaxLength { limit } => {
             format!("{value} is longer than {limit} characters")
         }
-        ValidationErrorKind::MinItems { limit } => format!("needs at least {limit} item(s)"),
-        ValidationErrorKind::MaxItems { limit } => format!("allows at most {limit} item(s)"),
-        ValidationErrorKind::MinProperties { limit } => {
+        ErrorKind::MinItems { limit } => format!("needs at least {limit} item(s)"),
+        ErrorKind::MaxItems { limit } => format!("allows at most {limit} item(s)"),
+        ErrorKind::MinProperties { limit } => {
             format!(
                 "needs at least {limit} entr{}",
                 if *limit == 1 { "y" } else { "ies" }
             )
         }
-        ValidationErrorKind::Pattern { pattern } => {
-            format!("{value} does not match the pattern `{pattern}`")
+        ErrorKind::UniqueItems => "items must be unique".to_owned(),
+        ErrorKind::AnyOf { context } | ErrorKind::OneOfNone { context } => alternatives(context),
+        ErrorKind::MaxProperties { limit } => format!("allows at most {limit} entries"),
+        ErrorKind::AdditionalProperties { unexpected } => {
+            let keys: Vec<String> = unexpected.iter().map(|k| format!("`{k}`")).collect();
+            format!("unknown properties {}", keys.join(", "))
         }
-        ValidationErrorKind::UniqueItems => "items must be unique".to_owned(),
-        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
-            alternatives(context)
+        ErrorKind::OneOfMany => "matches more than one of the allowed forms".to_owned(),
+        ErrorKind::Not => "is not allowed here".to_owned(),
+        ErrorKind::Nothing => "no value is allowed here".to_owned(),
+        ErrorKind::BadReference { reference } => {
+            format!("the schema refers to `{reference}`, which it does not define")
         }
-        _ => error.to_string(),
     }
 }
 
 /// A hint for fixing the value, where one can be computed.
-pub(super) fn help(error: &ValidationError<'_>) -> Option<String> {
-    match error.kind() {
-        ValidationErrorKind::Enum { options } => {
-            let text = error.instance().as_str()?;
+pub(super) fn help(error: &SchemaError<'_>) -> Option<String> {
+    match &error.kind {
+        ErrorKind::Enum { options } => {
+            let text = error.instance.as_str()?;
             let options = options.as_array()?;
             suggest::closest(text, options.iter().filter_map(Value::as_str))
                 .map(|close| format!("did you mean `{close}`?"))
         }
-        ValidationErrorKind::Type { .. } if error.instance().is_string() => {
+        ErrorKind::Type { .. } if error.instance.is_string() => {
             Some("numbers and booleans must not be quoted".to_owned()).filter(|_| {
                 error
-                    .instance()
+                    .instance
                     .as_str()
                     .is_some_and(|s| s.parse::<f64>().is_ok() || s == "true" || s == "false")
             })
@@ -139,14 +142,12 @@ pub(super) fn help(error: &ValidationError<'_>) -> Option<String> {
 }
 
 /// For `anyOf` failures: when every branch only misses properties, name the choices.
-fn alternatives(context: &[Vec<ValidationError<'static>>]) -> String {
+fn alternatives(context: &[Vec<SchemaError<'_>>]) -> String {
     let mut missing = Vec::new();
     for branch in context {
         match branch.as_slice() {
-            [only] => match only.kind() {
-                ValidationErrorKind::Required { property } => {
-                    missing.push(format!("`{}`", property.as_str().unwrap_or_default()))
-                }
+            [only] => match &only.kind {
+                ErrorKind::Required { property } => missing.push(format!("`{}`", property)),
                 _ => return "does not match any of the allowed forms".to_owned(),
             },
             _ => return "does not match any of the allowed forms".to_owned(),
@@ -159,12 +160,8 @@ fn alternatives(context: &[Vec<ValidationError<'static>>]) -> String {
     }
 }
 
-fn expected_types(kind: &TypeKind) -> String {
-    let names: Vec<String> = match kind {
-        TypeKind::Single(t) => vec![t.to_string()],
-        TypeKind::Multiple(set) => set.iter().map(|t| t.to_string()).collect(),
-    };
-    let names: Vec<String> = names.iter().map(|n| article(n)).collect();
+fn expected_types(expected: &[&str]) -> String {
+    let names: Vec<String> = expected.iter().map(|n| article(n)).collect();
     names.join(" or ")
 }
 

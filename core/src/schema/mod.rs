@@ -1,15 +1,16 @@
 //! Validation against the embedded LOGIC.md v1.0 JSON Schema (draft-07), with diagnostics that
 //! point at the offending key or value in the original file.
 
+mod engine;
 mod messages;
 mod suggest;
+
+pub use engine::{unsupported_keywords, ErrorKind, Evaluator, SchemaError};
 
 pub use suggest::{allows_path, closest, known_properties, property_order};
 
 use std::sync::OnceLock;
 
-use jsonschema::error::ValidationErrorKind;
-use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
 use crate::diagnostic::{sort_diagnostics, Diagnostic};
@@ -28,7 +29,6 @@ static LOGIC_MD: EmbeddedSchema = EmbeddedSchema::new(SCHEMA_JSON);
 pub struct EmbeddedSchema {
     text: &'static str,
     value: OnceLock<Value>,
-    validator: OnceLock<Result<Validator, String>>,
 }
 
 impl EmbeddedSchema {
@@ -36,20 +36,14 @@ impl EmbeddedSchema {
         EmbeddedSchema {
             text,
             value: OnceLock::new(),
-            validator: OnceLock::new(),
         }
     }
 
+    /// The schema; a schema that does not parse (a build defect, caught by the unit tests)
+    /// becomes `false`, so every document is refused rather than silently accepted.
     pub fn value(&self) -> &Value {
         self.value
-            .get_or_init(|| serde_json::from_str(self.text).unwrap_or(Value::Bool(true)))
-    }
-
-    pub fn validator(&self) -> Result<&Validator, String> {
-        self.validator
-            .get_or_init(|| jsonschema::draft7::new(self.value()).map_err(|e| e.to_string()))
-            .as_ref()
-            .map_err(Clone::clone)
+            .get_or_init(|| serde_json::from_str(self.text).unwrap_or(Value::Bool(false)))
     }
 }
 
@@ -58,23 +52,9 @@ pub fn schema() -> &'static Value {
     LOGIC_MD.value()
 }
 
-fn validator() -> Result<&'static Validator, String> {
-    LOGIC_MD.validator()
-}
-
 /// Validates the document's frontmatter against the schema.
 pub fn validate(document: &Document) -> Vec<Diagnostic> {
-    match validator() {
-        Ok(validator) => validate_source(validator, schema(), document.json(), document),
-        Err(error) => vec![internal(&error)],
-    }
-}
-
-fn internal(error: &str) -> Diagnostic {
-    Diagnostic::error(
-        "schema-internal",
-        format!("the embedded schema failed to compile: {error}"),
-    )
+    validate_source(schema(), document.json(), document)
 }
 
 /// A parsed source the schema's findings are placed in: its tree, text and line index.
@@ -106,14 +86,9 @@ impl Source for Document {
 }
 
 /// Validates `instance` (the JSON of `source`) against `schema`, placing every finding.
-pub fn validate_source(
-    validator: &Validator,
-    schema: &Value,
-    instance: &Value,
-    source: &dyn Source,
-) -> Vec<Diagnostic> {
+pub fn validate_source(schema: &Value, instance: &Value, source: &dyn Source) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    for error in validator.iter_errors(instance) {
+    for error in Evaluator::new(schema).errors(instance) {
         diagnostics.extend(diagnose(source, schema, &error));
     }
     sort_diagnostics(&mut diagnostics);
@@ -122,26 +97,19 @@ pub fn validate_source(
 
 /// Validates a bare JSON value (no source to point into): `(instance pointer, message)` pairs.
 pub fn validate_value(value: &Value) -> Vec<(String, String)> {
-    match validator() {
-        Ok(validator) => validator
-            .iter_errors(value)
-            .map(|error| {
-                (
-                    error.instance_path().as_str().to_owned(),
-                    messages::describe(&error),
-                )
-            })
-            .collect(),
-        Err(error) => vec![(String::new(), internal(&error).message)],
-    }
+    Evaluator::new(schema())
+        .errors(value)
+        .iter()
+        .map(|error| (error.instance_path.clone(), messages::describe(error)))
+        .collect()
 }
 
-fn diagnose(document: &dyn Source, schema: &Value, error: &ValidationError<'_>) -> Vec<Diagnostic> {
-    let path = error.instance_path().as_str().to_owned();
-    let keyword = error.kind().keyword().to_owned();
+fn diagnose(document: &dyn Source, schema: &Value, error: &SchemaError<'_>) -> Vec<Diagnostic> {
+    let path = error.instance_path.clone();
+    let keyword = error.kind.keyword();
     let root = document.root();
-    match error.kind() {
-        ValidationErrorKind::AdditionalProperties { unexpected } => unexpected
+    match &error.kind {
+        ErrorKind::AdditionalProperties { unexpected } => unexpected
             .iter()
             .map(|key| {
                 let known = suggest::known_properties(schema, &path);
@@ -150,7 +118,7 @@ fn diagnose(document: &dyn Source, schema: &Value, error: &ValidationError<'_>) 
                     messages::unknown_property(key, &path),
                 )
                 .with_path(&path)
-                .with_keyword(&keyword);
+                .with_keyword(keyword);
                 if let Some(close) = suggest::closest(key, known.iter().map(String::as_str)) {
                     diagnostic = diagnostic.with_help(format!("did you mean `{close}`?"));
                 } else if !known.is_empty() {
@@ -162,25 +130,10 @@ fn diagnose(document: &dyn Source, schema: &Value, error: &ValidationError<'_>) 
                 document.locate(diagnostic, span)
             })
             .collect(),
-        ValidationErrorKind::PropertyNames { error: inner } => {
-            let key = inner.instance().as_str().unwrap_or_default().to_owned();
-            let diagnostic = Diagnostic::error(
-                "schema-property-name",
-                format!(
-                    "`{key}` is not a valid name here: {}",
-                    messages::describe(inner)
-                ),
-            )
-            .with_path(&path)
-            .with_keyword(&keyword);
-            let span = json::entry_at(root, &json::pointer_push(&path, &key))
-                .map_or_else(|| document.span_at(&path), |entry| entry.key_span);
-            vec![document.locate(diagnostic, span)]
-        }
         kind => {
             let mut diagnostic = Diagnostic::error(messages::code(kind), messages::describe(error))
                 .with_path(&path)
-                .with_keyword(&keyword);
+                .with_keyword(keyword);
             if let Some(help) = messages::help(error) {
                 diagnostic = diagnostic.with_help(help);
             }
