@@ -13,6 +13,7 @@ pub mod compile;
 pub mod contract;
 pub mod dag;
 pub mod diagnostic;
+pub mod discover;
 pub mod document;
 pub mod drtl;
 pub mod duration;

@@ -40,7 +40,7 @@ fn node(
     }
 }
 
-fn ports_of(list: Option<&Value>) -> Vec<Port> {
+pub(crate) fn ports_of(list: Option<&Value>) -> Vec<Port> {
     list.and_then(Value::as_array)
         .map(|items| {
             items
@@ -102,26 +102,7 @@ fn inspector(document: &Document, step_pointer: &str) -> Vec<InspectorField> {
             &crate::json::pointer_tokens(&format!("/steps/x{relative}")),
         );
         let pointer = if in_step { step_field } else { relative };
-        fields.push(InspectorField {
-            key: key.to_owned(),
-            label: field
-                .get("label")
-                .and_then(Value::as_str)
-                .unwrap_or(key)
-                .to_owned(),
-            kind: field
-                .get("type")
-                .and_then(Value::as_str)
-                .unwrap_or("text")
-                .to_owned(),
-            options: field.get("options").and_then(Value::as_array).cloned(),
-            min: field.get("min").and_then(Value::as_f64),
-            max: field.get("max").and_then(Value::as_f64),
-            step: field.get("step").and_then(Value::as_f64),
-            default: field.get("default").cloned(),
-            value: json.pointer(&pointer).cloned().unwrap_or(Value::Null),
-            pointer,
-        });
+        fields.push(declared_field(&field, key, pointer, json));
     }
     for (key, label, kind) in [
         ("description", "Description", "text"),
@@ -143,6 +124,29 @@ fn inspector(document: &Document, step_pointer: &str) -> Vec<InspectorField> {
         });
     }
     fields
+}
+
+/// An inspector field as `visual.inspector` declares it, bound to the value at `pointer`.
+pub(crate) fn declared_field(
+    field: &Value,
+    key: &str,
+    pointer: String,
+    json: &Value,
+) -> InspectorField {
+    let text = |name: &str| field.get(name).and_then(Value::as_str);
+    let number = |name: &str| field.get(name).and_then(Value::as_f64);
+    InspectorField {
+        key: key.to_owned(),
+        label: text("label").unwrap_or(key).to_owned(),
+        kind: text("type").unwrap_or("text").to_owned(),
+        options: field.get("options").and_then(Value::as_array).cloned(),
+        min: number("min"),
+        max: number("max"),
+        step: number("step"),
+        default: field.get("default").cloned(),
+        value: json.pointer(&pointer).cloned().unwrap_or(Value::Null),
+        pointer,
+    }
 }
 
 /// Finds nodes by id in constant time while edges are added.

@@ -1,0 +1,78 @@
+// Compiled with `tsc --noEmit` against the built package: the declarations must describe every
+// function and result precisely enough for this file, and must not contain `any`.
+import init, {
+  applyEdit,
+  check,
+  compile,
+  decodeShareLink,
+  discover,
+  encodeShareLink,
+  evalTree,
+  evaluate,
+  format,
+  graph,
+  lint,
+  parse,
+  supportedSpecVersions,
+  validate,
+  version,
+  type Diagnostic,
+  type Edit,
+  type EditResult,
+  type GraphNode,
+  type NodeDefinition,
+} from "logicmd";
+
+export async function tour(text: string): Promise<string[]> {
+  await init();
+  const lines: string[] = [`logicmd ${version()} (spec ${supportedSpecVersions().join(", ")})`];
+  const parsed = parse(text);
+  const name: string | undefined = typeof parsed.frontmatter?.name === "string" ? parsed.frontmatter.name : undefined;
+  lines.push(`name: ${name ?? "?"}; body ${parsed.body?.length ?? 0} chars`);
+
+  const report = validate(text);
+  const kind: "logic" | "drtl" = report.kind;
+  const first: Diagnostic | undefined = report.diagnostics[0];
+  if (first) lines.push(`${kind} ${first.line}:${first.column} ${first.severity} ${first.code} ${first.path}`);
+
+  lint(text, "agent.logic.md", { "shared.logic.md": "---\n---\n" });
+  lint(text, null, (path: string) => (path.endsWith(".logic.md") ? "" : undefined));
+
+  const compiled = compile(text, null, null, null);
+  for (const level of compiled.workflow?.levels ?? []) lines.push(level.join(" | "));
+  const step = compile(text, "first", null, null).step;
+  if (step) lines.push(`${step.name} level ${step.level}: ${step.needs.join(", ")}`);
+
+  const model = graph(text).graph;
+  const nodes: GraphNode[] = model?.nodes ?? [];
+  for (const node of nodes) {
+    const ports = node.inputs.map((p) => `${p.name}:${p.type}${p.required ? "!" : ""}`);
+    lines.push(`${node.id} at ${node.x.toFixed(0)},${node.y.toFixed(0)} ${ports.join(" ")}`);
+  }
+  for (const edge of model?.edges ?? []) lines.push(`${edge.source} -${edge.kind}-> ${edge.target} ${edge.label ?? ""}`);
+
+  for (const finding of check(text).findings) lines.push(`${finding.rule}: ${finding.path.join(" > ")}`);
+
+  const edit: Edit = { op: "set", path: "/reasoning/max_iterations", value: 3 };
+  const applied: EditResult = applyEdit(text, edit);
+  for (const patch of applied.patches) lines.push(`${patch.start_utf16}..${patch.end_utf16} ${patch.text}`);
+  if (applied.inverse) applyEdit(applied.text, applied.inverse);
+  applyEdit(text, { op: "connect", from: "a", to: "b" });
+  applyEdit(text, { op: "add_node", node: { id: "n", type: "claim" }, after: null });
+
+  lines.push(format(text).changed ? "needs formatting" : "formatted");
+  const value = evaluate("a + 1", { a: 1 }).value;
+  if (typeof value === "number") lines.push(String(value + 1));
+  const outcome = evalTree(text, "route", { pages: 3 }).result;
+  if (outcome) lines.push(`${outcome.kind} ${outcome.reached} via ${outcome.path.join(">")}`);
+
+  const link: string = encodeShareLink(text);
+  const back: string | null = decodeShareLink(link).text;
+  lines.push(back === text ? "round-trip" : "lost");
+
+  const palette: NodeDefinition[] = discover([{ path: "a.logic.md", text }]).nodes;
+  for (const node of palette) {
+    lines.push(`${node.category}/${node.name} ${node.color ?? ""} ${node.inspector.map((f) => f.type).join(",")}`);
+  }
+  return lines;
+}

@@ -1,0 +1,40 @@
+//! Conversions at the JS boundary: results to plain JS objects, arguments checked by type.
+
+use serde::Serialize;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+/// A result as a plain JS object (objects, never `Map`s; integers as numbers).
+pub fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))
+}
+
+/// A JSON-like argument; `undefined` and `null` are `null`.
+pub fn json_arg(value: JsValue, what: &str) -> Result<Value, JsError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Value::Null);
+    }
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| JsError::new(&format!("{what} is not JSON data: {e}")))
+}
+
+/// A required string argument.
+pub fn text_arg(value: &JsValue, what: &str) -> Result<String, JsError> {
+    value.as_string().ok_or_else(|| {
+        JsError::new(&format!(
+            "{what} must be a string, got {}",
+            value.js_typeof().as_string().unwrap_or_default()
+        ))
+    })
+}
+
+/// An optional string argument: `undefined`/`null` are absent, anything else must be a string.
+pub fn optional_text_arg(value: &JsValue, what: &str) -> Result<Option<String>, JsError> {
+    if value.is_undefined() || value.is_null() {
+        Ok(None)
+    } else {
+        text_arg(value, what).map(Some)
+    }
+}
