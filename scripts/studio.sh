@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Builds and serves the studio with an example document loaded.
-# Until the studio lands (issue #7), this builds the CLI and validates the bundled examples,
-# printing each diagnostic with its source snippet.
+# Builds and serves the studio on http://127.0.0.1:8080 with the competitive-analyst example
+# loaded (a share link or the browser's autosave takes precedence). Ctrl+C stops it.
+#   scripts/studio.sh [--port N]
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
-scripts/bootstrap.sh --minimal
+scripts/bootstrap.sh
 # shellcheck source=scripts/env.sh
 source scripts/env.sh
-cargo build --release -p logicmd-cli --locked
-target/release/logicmd lint examples/
+port=8080
+[[ "${1:-}" == "--port" ]] && port="$2"
+echo "studio: http://127.0.0.1:$port/" >&2
+exec trunk serve --release --port "$port"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every check the project has: formatting, lints, all tests, and the wasm32 build of core.
+# Runs every check the project has: formatting, lints, all tests (Rust, Node, headless Chromium),
+# the wasm32 builds, and that the benchmarks compile.
 # Installs what it needs first (scripts/bootstrap.sh is idempotent and pinned).
 set -euo pipefail
 
@@ -9,7 +10,7 @@ cd "$repo"
 step() { printf '\n==> %s\n' "$*" >&2; }
 
 step "bootstrap (pinned tools)"
-scripts/bootstrap.sh --minimal
+scripts/bootstrap.sh
 # shellcheck source=scripts/env.sh
 source scripts/env.sh
 
@@ -26,8 +27,11 @@ step "JavaScript tests (Mermaid output parses with Mermaid's parser)"
 npm ci --prefix tests/js --silent --no-audit --no-fund
 node --test tests/js/
 
-step "core and the wasm bindings build for wasm32-unknown-unknown"
-cargo build -p logicmd -p logicmd-wasm --target wasm32-unknown-unknown --locked
+step "core, the wasm bindings and the studio build for wasm32-unknown-unknown"
+cargo build -p logicmd -p logicmd-wasm -p logicmd-studio --target wasm32-unknown-unknown --locked
+
+step "npm package and studio: build, tsc, Node, browser and studio tests"
+scripts/test-web.sh
 
 step "benchmarks compile"
 cargo bench --workspace --locked --no-run

@@ -30,6 +30,7 @@ pub mod lint;
 pub mod loader;
 pub mod render;
 pub mod schema;
+pub mod share;
 pub mod source;
 pub mod trees;
 pub mod validate;

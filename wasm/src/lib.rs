@@ -5,7 +5,6 @@
 mod convert;
 mod documents;
 mod loader;
-mod share;
 mod tools;
 
 use wasm_bindgen::prelude::*;

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{json_arg, text_arg, to_js};
-use crate::share;
+use logicmd::share;
 
 /// Applies an edit (`{op: "set", path, value}`, `{op: "rename_step", from, to}`, ...).
 #[wasm_bindgen(js_name = applyEdit, unchecked_return_type = "EditResult")]

@@ -198,7 +198,6 @@ fn edge(
 pub fn from_document(document: &Document) -> Graph {
     let json = document.json();
     let mut graph = Graph::default();
-    let visual_ports = json.get("visual").and_then(|v| v.get("ports"));
     let steps = json
         .get("steps")
         .and_then(Value::as_object)
@@ -218,14 +217,10 @@ pub fn from_document(document: &Document) -> Graph {
             label,
             pointer.clone(),
         );
+        // `visual.ports` are the ports of the whole document as one builder node (§10.1), not
+        // of each step: a step's ports come from its own schemas.
         n.inputs = schema_port("input", step.get("input_schema"));
-        if n.inputs.is_empty() {
-            n.inputs = ports_of(visual_ports.and_then(|p| p.get("inputs")));
-        }
         n.outputs = schema_port("output", step.get("output_schema"));
-        if n.outputs.is_empty() {
-            n.outputs = ports_of(visual_ports.and_then(|p| p.get("outputs")));
-        }
         n.inspector = inspector(document, &pointer);
         graph.nodes.push(n);
     }

@@ -131,7 +131,7 @@ pub(crate) fn span_of(source: &dyn crate::schema::Source, pointer: &str) -> Opti
 }
 
 /// Whether a value of type `from` fits a port of type `to` (`any` fits everything).
-pub(crate) fn types_fit(from: &str, to: &str) -> bool {
+pub fn types_fit(from: &str, to: &str) -> bool {
     crate::contract::type_fits(
         Some(from).filter(|t| *t != "any"),
         Some(to).filter(|t| *t != "any"),

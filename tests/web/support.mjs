@@ -17,6 +17,10 @@ const TYPES = {
 export function serve(mounts) {
   const server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url, "http://localhost").pathname);
+    if (path === "/favicon.ico") {
+      response.writeHead(204).end(); // browsers ask for it unprompted
+      return;
+    }
     const prefix = Object.keys(mounts)
       .sort((a, b) => b.length - a.length)
       .find((p) => path.startsWith(p));

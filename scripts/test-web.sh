@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The JavaScript side: builds the npm package and packs it as users receive it, installs the
+# tarball into tests/web, type-checks a TypeScript user of it, builds the studio with Trunk,
+# then runs the Node, browser (plain module, Vite bundle) and studio tests in headless Chromium.
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+# shellcheck source=scripts/env.sh
+source scripts/env.sh
+
+scripts/build-npm.sh
+tarball_dir="$(mktemp -d)"
+trap 'rm -rf "$tarball_dir"' EXIT
+tarball="$(cd wasm/pkg && npm pack --silent --pack-destination "$tarball_dir" 2>/dev/null | tail -1)"
+npm ci --prefix tests/web --silent --no-audit --no-fund
+npm install --prefix tests/web --silent --no-audit --no-fund --no-save "$tarball_dir/$tarball"
+
+echo "==> tsc --noEmit tests/web/usage.ts" >&2
+(cd tests/web && node node_modules/typescript/bin/tsc -p tsconfig.json)
+
+echo "==> trunk build --release (the studio)" >&2
+trunk build --release
+for file in dist/*.wasm dist/*.js dist/*.css; do
+  printf '%-48s %9s bytes, %8s gzipped\n' "$file" "$(wc -c < "$file")" "$(gzip -9c "$file" | wc -c)" >&2
+done
+
+node --test --test-concurrency=1 tests/web/

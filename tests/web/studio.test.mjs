@@ -1,0 +1,266 @@
+// The studio in headless Chromium, built by `trunk build --release` into dist/ (scripts/test-web.sh).
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import * as logicmd from "logicmd";
+
+import { launch, open, serve } from "./support.mjs";
+
+const repo = fileURLToPath(new URL("../../", import.meta.url));
+const dist = `${repo}dist`;
+const shots = `${repo}target/screenshots`;
+const analyst = readFileSync(`${repo}examples/competitive-analyst.logic.md`, "utf8");
+const SOURCE = '[data-testid="source"]';
+let browser;
+let server;
+
+before(async () => {
+  assert.ok(existsSync(`${dist}/index.html`), "dist/ is built (trunk build --release)");
+  mkdirSync(shots, { recursive: true });
+  server = await serve({ "/": dist });
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fresh page (fresh storage) with the studio loaded. */
+async function studio(path = "/", options = {}) {
+  const session = await open(browser, `${server.url}${path}`, { viewport: { width: 1600, height: 900 }, ...options });
+  await session.page.waitForSelector("[data-node-id]");
+  return session;
+}
+
+const source = (page) => page.inputValue(SOURCE);
+const count = (page, selector) => page.locator(selector).count();
+
+async function waitForText(page, predicate, arg) {
+  await page.waitForFunction(
+    ([selector, body, value]) => new Function("text", "arg", body)(document.querySelector(selector).value, value),
+    [SOURCE, `return (${predicate.toString()})(text, arg);`, arg],
+  );
+  return source(page);
+}
+
+async function centre(page, selector) {
+  const box = await page.locator(selector).boundingBox();
+  assert.ok(box, `${selector} is on screen`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+async function drag(page, from, to) {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 8; i++) await page.mouse.move(from.x + ((to.x - from.x) * i) / 8, from.y + ((to.y - from.y) * i) / 8);
+  await page.mouse.up();
+}
+
+test("the default example shows every node and wire of the graph model", async () => {
+  const { page, errors, context } = await studio();
+  const model = logicmd.graph(analyst).graph;
+  assert.equal(await source(page), analyst);
+  assert.equal(await count(page, "[data-node-id]"), model.nodes.length);
+  assert.equal(await count(page, "[data-edge-from]"), model.edges.length);
+  for (const edge of model.edges) {
+    assert.equal(await count(page, `[data-edge-from="${edge.source}"][data-edge-to="${edge.target}"]`) > 0, true);
+  }
+  assert.equal(await count(page, '[data-port="step:identify_competitors:output:out"]'), 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("connecting two ports writes the needs entry; a cycle is refused with the reason", async () => {
+  const { page, errors, context } = await studio();
+  await drag(page, await centre(page, '[data-port="step:identify_competitors:output:out"]'), await centre(page, '[data-port="step:synthesize:in:in"]'));
+  const text = await waitForText(page, (t) => t.includes("needs: [analyze_features, identify_competitors]"));
+  assert.equal(text.split("\n").length, analyst.split("\n").length, "one line changed, none added");
+  assert.ok(await count(page, '[data-edge-from="step:identify_competitors"][data-edge-to="step:synthesize"]') > 0);
+
+  await drag(page, await centre(page, '[data-port="step:synthesize:out:out"]'), await centre(page, '[data-port="step:identify_competitors:in:in"]'));
+  await page.waitForSelector('[data-testid="notice"]');
+  assert.match(await page.textContent('[data-testid="notice"]'), /Not connected: .*cycle/);
+  assert.equal(await source(page), text, "the refused connection changed nothing");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("an inspector change writes the value, keeps comments, and refuses invalid values inline", async () => {
+  const { page, errors, context } = await studio();
+  await page.fill('[data-field="reasoning.max_iterations"]', "20");
+  await page.press('[data-field="reasoning.max_iterations"]', "Enter");
+  const text = await waitForText(page, (t) => t.includes("max_iterations: 20"));
+  const before = analyst.split("\n");
+  const changed = text.split("\n").filter((line, i) => line !== before[i]);
+  assert.deepEqual(changed, ["  max_iterations: 20"]);
+  assert.ok(text.includes("# A research agent that maps a market: the studio opens this document by default."));
+
+  await page.fill('[data-field="reasoning.max_iterations"]', "99");
+  await page.press('[data-field="reasoning.max_iterations"]', "Enter");
+  await page.waitForSelector(".field-error");
+  assert.match(await page.textContent(".field-error"), /at most 50/);
+  assert.equal(await source(page), text);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("typing a new step into the text draws its node; the stale graph stays while the text is broken", async () => {
+  const { page, errors, context } = await studio();
+  const withStep = analyst.replace("\ncontracts:", "\n  fact_check:\n    description: Check every claim\n    needs: [synthesize]\n\ncontracts:");
+  await page.fill(SOURCE, withStep);
+  await page.waitForSelector('[data-node-id="step:fact_check"]');
+  assert.ok(await count(page, '[data-edge-from="step:synthesize"][data-edge-to="step:fact_check"]') > 0);
+
+  await page.fill(SOURCE, withStep.replace("name: competitive-analyst", "name: [unclosed"));
+  await page.waitForSelector(".stale");
+  assert.equal(await count(page, '[data-node-id="step:fact_check"]'), 1, "the last good graph stays");
+  assert.ok((await page.textContent('[data-testid="diagnostics"]')).includes("4:"));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("undo restores the text byte for byte across canvas, inspector and text edits; redo reapplies", async () => {
+  const { page, errors, context } = await studio();
+  await page.click('[data-add="step"]');
+  await waitForText(page, (t) => t.includes("new_step:"));
+  await page.click(".canvas", { position: { x: 5, y: 5 } });
+  await page.selectOption('[data-field="reasoning.strategy"]', "cot");
+  const edited = await waitForText(page, (t) => t.includes("strategy: cot"));
+  await page.keyboard.press("Control+z");
+  await waitForText(page, (t) => t.includes("strategy: react") && t.includes("new_step:"));
+  await page.keyboard.press("Control+z");
+  assert.equal(await waitForText(page, (t, original) => t === original, analyst), analyst);
+  await page.keyboard.press("Control+Shift+z");
+  await page.keyboard.press("Control+y");
+  assert.equal(await waitForText(page, (t, e) => t === e, edited), edited);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a selected node is deleted with the Delete key, and a dragged node keeps its position", async () => {
+  const { page, errors, context } = await studio();
+  await page.click('[data-node-id="step:prioritize"] .node-body');
+  await page.keyboard.press("Delete");
+  const text = await waitForText(page, (t) => !t.includes("prioritize:"));
+  assert.ok(text.includes("# A research agent"), "comments stay");
+  const from = await centre(page, '[data-node-id="step:synthesize"] .node-body');
+  await drag(page, from, { x: from.x + 120, y: from.y + 60 });
+  await waitForText(page, (t) => /positions:\n\s+synthesize:/.test(t));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a share link opened in a fresh page shows the same document", async () => {
+  const { page, context } = await studio();
+  const edited = analyst.replace("temperature: 0.2", "temperature: 0.3");
+  await page.fill(SOURCE, edited);
+  await page.click('[data-testid="share"]');
+  const link = await page.inputValue('[data-testid="share-link"]');
+  assert.match(link, /#share=lm1\./);
+  await context.close();
+  const url = new URL(link);
+  const fresh = await studio(`/${url.hash}`);
+  assert.equal(await source(fresh.page), edited);
+  assert.deepEqual(fresh.errors, []);
+  await fresh.context.close();
+});
+
+test("a malformed share link shows the error and loads nothing from it", async () => {
+  const { page, context } = await studio("/#share=lm1.this-is-not-deflate");
+  await page.waitForSelector('[data-testid="notice"]');
+  assert.match(await page.textContent('[data-testid="notice"]'), /could not be opened/);
+  assert.equal(await source(page), analyst, "the usual start document, nothing from the link");
+  await context.close();
+});
+
+test("the text is autosaved and restored on reload", async () => {
+  const { page, context } = await studio();
+  const edited = analyst.replace("max_iterations: 12", "max_iterations: 7");
+  await page.fill(SOURCE, edited);
+  await page.waitForFunction((t) => localStorage.getItem("logicmd.studio.document") === t, edited);
+  await page.reload();
+  await page.waitForSelector("[data-node-id]");
+  assert.equal(await source(page), edited);
+  await context.close();
+});
+
+test("every example renders in light and dark themes (screenshots in target/screenshots)", async () => {
+  const ids = ["competitive-analyst", "spec-complete", "decision-router", "multi-agent", "fact-check", "debate"];
+  for (const colorScheme of ["light", "dark"]) {
+    const { page, errors, context } = await studio("/", { colorScheme });
+    for (const id of ids) {
+      await page.selectOption('[data-testid="examples"]', id);
+      await page.waitForFunction(() => document.querySelectorAll("[data-node-id]").length > 0);
+      const expected = logicmd.graph(await source(page)).graph;
+      await page.waitForFunction((n) => document.querySelectorAll("[data-node-id]").length === n, expected.nodes.length);
+      assert.equal(await count(page, "[data-edge-from]"), expected.edges.length, id);
+      await page.waitForTimeout(100);
+      await page.screenshot({ path: `${shots}/${id}-${colorScheme}.png` });
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+/** A chain of `n` steps, each needing the one before. */
+function chain(n) {
+  const steps = Array.from({ length: n }, (_, i) => `  s${i}:\n    description: step ${i}${i ? `\n    needs: [s${i - 1}]` : ""}`);
+  return `---\nspec_version: "1.0"\nname: big\nsteps:\n${steps.join("\n")}\n---\n`;
+}
+
+test("performance: text edit to redrawn graph, and pan frame time (figures in target/studio-perf.json)", async () => {
+  const figures = {};
+  const { page, errors, context } = await studio();
+  for (const n of [1000, 5000]) {
+    const text = chain(n);
+    await page.fill(SOURCE, text);
+    await page.waitForFunction((n) => document.querySelectorAll("[data-node-id]").length === n, n, { timeout: 120000 });
+    // Typing one character in a large document: time until the renamed node is drawn.
+    const samples = [];
+    for (let round = 0; round < 3; round++) {
+      const name = `renamed${round}`;
+      const elapsed = await page.evaluate(
+        async ([selector, name]) => {
+          const area = document.querySelector(selector);
+          const started = performance.now();
+          area.value = area.value.replace(/\n {2}s\d+:\n/, `\n  ${name}:\n`).replace(/^( {2})renamed\d+:/m, "$1s0:");
+          area.dispatchEvent(new Event("input", { bubbles: true }));
+          while (!document.querySelector(`[data-node-id="step:${name}"]`)) {
+            await new Promise((resolve) => setTimeout(resolve, 0));
+          }
+          return performance.now() - started;
+        },
+        [SOURCE, name],
+      );
+      samples.push(elapsed);
+    }
+    const analysis = Number(await page.getAttribute(".canvas", "data-analysis-ms"));
+    figures[`edit_to_redraw_ms_${n}_steps`] = Math.min(...samples);
+    figures[`analysis_ms_${n}_steps`] = analysis;
+  }
+  await page.fill(SOURCE, chain(2000));
+  await page.waitForFunction(() => document.querySelectorAll("[data-node-id]").length === 2000, null, { timeout: 120000 });
+  await page.evaluate(() => {
+    window.__frames = [];
+    const tick = (t) => {
+      window.__frames.push(t);
+      if (window.__frames.length < 400) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const box = await page.locator(".canvas").boundingBox();
+  await page.mouse.move(box.x + 20, box.y + box.height - 20);
+  await page.mouse.down();
+  for (let i = 0; i < 60; i++) await page.mouse.move(box.x + 20 + i * 4, box.y + box.height - 20 - i * 3);
+  await page.mouse.up();
+  const frames = await page.evaluate(() => window.__frames);
+  const deltas = frames.slice(1).map((t, i) => t - frames[i]).sort((a, b) => a - b);
+  figures.pan_frame_ms_2000_nodes_median = deltas[Math.floor(deltas.length / 2)];
+  figures.pan_frame_ms_2000_nodes_p95 = deltas[Math.floor(deltas.length * 0.95)];
+  writeFileSync(`${repo}target/studio-perf.json`, JSON.stringify(figures, null, 2));
+  console.log(JSON.stringify(figures));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

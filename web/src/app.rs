@@ -1,0 +1,146 @@
+//! The studio's layout and its global behaviour: start-up document, autosave, keyboard
+//! shortcuts, share-link loading and file drops.
+
+use leptos::html;
+use leptos::prelude::*;
+use logicmd::edit::Edit;
+
+use crate::browser;
+use crate::canvas::Canvas;
+use crate::examples::EXAMPLES;
+use crate::inspector::Inspector;
+use crate::panels::{load_file, Diagnostics, Palette, StatusBar, Toolbar};
+use crate::source::SourceEditor;
+use crate::state::{Severity, Studio};
+
+/// The document to open: a share link in the address, else the autosave, else the default
+/// example. A malformed link loads nothing from the link and says why.
+fn initial_document() -> (String, Option<String>) {
+    let fallback = || browser::load_autosave().unwrap_or_else(|| EXAMPLES[0].text.to_owned());
+    match browser::share_fragment() {
+        Some(payload) => match logicmd::share::decode(&payload) {
+            Ok(text) => (text, None),
+            Err(reason) => (
+                fallback(),
+                Some(format!("This share link could not be opened: {reason}")),
+            ),
+        },
+        None => (fallback(), None),
+    }
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    let (text, problem) = initial_document();
+    let studio = Studio::new(text);
+    provide_context(studio);
+    if let Some(problem) = problem {
+        studio.notify(Severity::Error, problem);
+    }
+    browser::clear_fragment();
+
+    Effect::new(move |_| studio.text.with(|t| browser::autosave(t)));
+    // Fit once the canvas has a size.
+    request_animation_frame(move || studio.fit_request.update(|n| *n += 1));
+
+    let textarea = NodeRef::<html::Textarea>::new();
+    let keydown = window_event_listener(leptos::ev::keydown, move |ev| on_key(studio, &ev));
+    on_cleanup(move || keydown.remove());
+    let hashchange = window_event_listener(leptos::ev::hashchange, move |_| {
+        if let Some(payload) = browser::share_fragment() {
+            match logicmd::share::decode(&payload) {
+                Ok(text) => studio.load(text),
+                Err(reason) => studio.notify(
+                    Severity::Error,
+                    format!("This share link could not be opened: {reason}"),
+                ),
+            }
+            browser::clear_fragment();
+        }
+    });
+    on_cleanup(move || hashchange.remove());
+
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        let file = ev
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|f| f.get(0));
+        if let Some(file) = file {
+            load_file(studio, file);
+        }
+    };
+
+    view! {
+        <div class="studio" on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
+            <Toolbar />
+            <StatusBar />
+            <main class="workspace">
+                <Palette />
+                <section class="canvas-pane">
+                    <Canvas />
+                    {move || studio.analysis.with(|a| a.graph.is_none()).then(|| view! {
+                        <div class="stale" role="status">"The text does not parse; showing the last good graph."</div>
+                    })}
+                </section>
+                <Inspector />
+                <SourceEditor textarea=textarea />
+            </main>
+            <Diagnostics textarea=textarea />
+        </div>
+    }
+}
+
+fn on_key(studio: Studio, ev: &web_sys::KeyboardEvent) {
+    let modifier = ev.ctrl_key() || ev.meta_key();
+    let key = ev.key();
+    if modifier && key.eq_ignore_ascii_case("z") {
+        ev.prevent_default();
+        if ev.shift_key() {
+            studio.redo();
+        } else {
+            studio.undo();
+        }
+        return;
+    }
+    if modifier && key.eq_ignore_ascii_case("y") {
+        ev.prevent_default();
+        studio.redo();
+        return;
+    }
+    if key != "Delete" && key != "Backspace" || typing_in_a_field(ev) {
+        return;
+    }
+    let Some(id) = studio.selected.get_untracked() else {
+        return;
+    };
+    let target = studio.graph.with_untracked(|g| {
+        g.as_ref()
+            .and_then(|g| g.node(&id))
+            .map(|n| (n.kind.clone(), n.name.clone()))
+    });
+    let edit = match target {
+        Some((kind, name)) if kind == "step" => Edit::RemoveStep { name },
+        Some((_, name)) if id.starts_with("drtl:") => Edit::RemoveNode { id: name },
+        Some((kind, _)) => {
+            studio.notify(
+                Severity::Warning,
+                format!("A {kind} node is removed in the text (select it there)."),
+            );
+            return;
+        }
+        None => return,
+    };
+    ev.prevent_default();
+    match studio.apply(&edit) {
+        Ok(_) => studio.selected.set(None),
+        Err(message) => studio.notify(Severity::Error, message),
+    }
+}
+
+fn typing_in_a_field(ev: &web_sys::KeyboardEvent) -> bool {
+    use wasm_bindgen::JsCast;
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+}

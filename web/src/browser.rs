@@ -1,0 +1,89 @@
+//! The few browser services the studio uses: local storage, the location fragment, the
+//! clipboard, file download and reading dropped or opened files.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+const AUTOSAVE_KEY: &str = "logicmd.studio.document";
+
+pub fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+pub fn load_autosave() -> Option<String> {
+    window()?
+        .local_storage()
+        .ok()??
+        .get_item(AUTOSAVE_KEY)
+        .ok()?
+}
+
+/// Best effort: a full or disabled storage must not break editing.
+pub fn autosave(text: &str) {
+    if let Some(storage) = window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = storage.set_item(AUTOSAVE_KEY, text);
+    }
+}
+
+/// The share payload in the location fragment (`#share=lm1.…`), if any.
+pub fn share_fragment() -> Option<String> {
+    let hash = window()?.location().hash().ok()?;
+    let payload = hash.strip_prefix('#')?.strip_prefix("share=")?;
+    Some(payload.to_owned())
+}
+
+/// The page's address without its fragment, for building share links.
+pub fn page_address() -> String {
+    window()
+        .and_then(|w| w.location().href().ok())
+        .map(|href| href.split('#').next().unwrap_or_default().to_owned())
+        .unwrap_or_default()
+}
+
+/// Clears the fragment so a reload restores the autosave rather than the link again.
+pub fn clear_fragment() {
+    if let Some(history) = window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&page_address()));
+    }
+}
+
+pub async fn copy_to_clipboard(text: String) -> Result<(), String> {
+    let clipboard = window().ok_or("no window")?.navigator().clipboard();
+    JsFuture::from(clipboard.write_text(&text))
+        .await
+        .map(|_| ())
+        .map_err(|_| "the browser did not allow writing to the clipboard".to_owned())
+}
+
+pub fn download(name: &str, text: &str) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/markdown;charset=utf-8");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let document = window()
+        .ok_or("no window")?
+        .document()
+        .ok_or("no document")?;
+    let anchor: web_sys::HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    web_sys::Url::revoke_object_url(&url)
+}
+
+pub async fn read_file(file: web_sys::File) -> Result<String, String> {
+    let name = file.name();
+    JsFuture::from(file.text())
+        .await
+        .ok()
+        .and_then(|v| v.as_string())
+        .ok_or_else(|| format!("could not read {name} as text"))
+}
+
+pub fn now_ms() -> f64 {
+    window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}

@@ -1,0 +1,102 @@
+//! What the palette adds: a step or DRTL node with the fields its kind requires, under a name
+//! not yet taken.
+
+use logicmd::edit::Edit;
+use logicmd::graph::Graph;
+use serde_json::{json, Value};
+
+/// DRTL node types, in palette order.
+pub const DRTL_TYPES: &[&str] = &[
+    "generate",
+    "verify",
+    "gate",
+    "review",
+    "aggregate",
+    "fan_out",
+    "debate",
+    "transform",
+];
+
+/// `base`, or `base_2`, `base_3`, ... whichever is free among the graph's names.
+pub fn free_name(graph: Option<&Graph>, base: &str) -> String {
+    let taken = |name: &str| graph.is_some_and(|g| g.nodes.iter().any(|n| n.name == name));
+    if !taken(base) {
+        return base.to_owned();
+    }
+    (2..)
+        .map(|i| format!("{base}_{i}"))
+        .find(|name| !taken(name))
+        .unwrap_or_else(|| base.to_owned())
+}
+
+/// A new step, after the selected step (or at the end).
+pub fn add_step(graph: Option<&Graph>, after: Option<String>) -> Edit {
+    let name = free_name(graph, "new_step");
+    Edit::AddStep {
+        step: json!({ "description": "Describe what this step does" }),
+        name,
+        after,
+    }
+}
+
+/// A new DRTL node of `node_type` with its required fields filled in.
+pub fn add_node(graph: Option<&Graph>, node_type: &str, after: Option<String>) -> Edit {
+    let id = free_name(graph, node_type);
+    let mut node = json!({ "id": id, "type": node_type });
+    let fields: Value = match node_type {
+        "generate" => {
+            json!({ "prompt": "Describe the output", "output_key": format!("{id}_output") })
+        }
+        "verify" => {
+            json!({ "input": "", "rules": [{ "id": "std.check_links", "target": "urls", "mode": "block" }] })
+        }
+        "gate" => json!({ "condition": "input.blocking_failures == 0" }),
+        "review" => json!({ "input": "", "actions": ["acknowledge"] }),
+        "aggregate" => json!({ "input": [], "strategy": "synthesize" }),
+        "fan_out" | "debate" => {
+            json!({ "participants": [{ "persona": "first" }, { "persona": "second" }] })
+        }
+        "transform" => json!({ "operations": [{ "set": "state.variables.done", "value": true }] }),
+        _ => json!({}),
+    };
+    if let (Value::Object(node), Value::Object(fields)) = (&mut node, fields) {
+        node.extend(fields);
+    }
+    Edit::AddNode { node, after }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use logicmd::edit::apply;
+
+    #[test]
+    fn every_palette_node_type_validates_when_added() {
+        let topology = "name: t\nnodes:\n  - id: source\n    type: generate\n    prompt: p\n    output_key: out\n";
+        for node_type in DRTL_TYPES {
+            let edit = add_node(None, node_type, None);
+            let applied = apply(topology, &edit).unwrap_or_else(|e| panic!("{node_type}: {e:?}"));
+            let report = logicmd::drtl::validate(&applied.text);
+            let errors: Vec<_> = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.code.starts_with("schema"))
+                .collect();
+            assert!(
+                errors.is_empty(),
+                "{node_type}: {errors:?}\n{}",
+                applied.text
+            );
+        }
+    }
+
+    #[test]
+    fn new_steps_get_free_names_and_validate() {
+        let doc = "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  new_step: {}\n---\n";
+        let graph = logicmd::graph::from_document(&logicmd::Document::parse(doc).document.unwrap());
+        let edit = add_step(Some(&graph), None);
+        let applied = apply(doc, &edit).expect("applies");
+        assert!(applied.text.contains("new_step_2:"), "{}", applied.text);
+        assert!(logicmd::validate(&applied.text).valid);
+    }
+}

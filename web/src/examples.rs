@@ -1,0 +1,44 @@
+//! The examples menu. The first entry is what the studio opens with.
+
+pub struct Example {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub text: &'static str,
+}
+
+pub const EXAMPLES: &[Example] = &[
+    Example {
+        id: "competitive-analyst",
+        title: "Competitive analyst (steps, branches, gates)",
+        text: include_str!("../../examples/competitive-analyst.logic.md"),
+    },
+    Example {
+        id: "spec-complete",
+        title: "Spec §11 complete example",
+        text: include_str!("../../examples/studio/spec-complete-example.logic.md"),
+    },
+    Example {
+        id: "decision-router",
+        title: "Decision-tree router",
+        text: include_str!("../../examples/studio/decision-router.logic.md"),
+    },
+    Example {
+        id: "multi-agent",
+        title: "Multi-agent workflow",
+        text: include_str!("../../examples/research-workflow.logic.md"),
+    },
+    Example {
+        id: "fact-check",
+        title: "DRTL fact-check topology",
+        text: include_str!("../../examples/studio/fact-check.drtl.yaml"),
+    },
+    Example {
+        id: "debate",
+        title: "DRTL debate",
+        text: include_str!("../../examples/studio/debate.drtl.yaml"),
+    },
+];
+
+pub fn by_id(id: &str) -> Option<&'static Example> {
+    EXAMPLES.iter().find(|e| e.id == id)
+}

@@ -1,0 +1,95 @@
+//! Canvas geometry: node size (the core layout's), port positions, wire curves, fit to view.
+
+use logicmd::graph::{Graph, LayoutOptions};
+
+use crate::state::Viewport;
+
+pub const NODE_WIDTH: f64 = 220.0;
+pub const NODE_HEIGHT: f64 = 72.0;
+
+/// Port `index` of `count`, relative to the node: inputs along the top, outputs along the bottom
+/// (the layout flows downwards).
+pub fn port_point(index: usize, count: usize, input: bool) -> (f64, f64) {
+    let x = NODE_WIDTH * (index as f64 + 1.0) / (count as f64 + 1.0);
+    (x, if input { 0.0 } else { NODE_HEIGHT })
+}
+
+/// A wire leaving downwards from `from` and entering `to` from above; upward wires (loops)
+/// bulge out so they do not run through the nodes between.
+pub fn wire_path(from: (f64, f64), to: (f64, f64)) -> String {
+    let bend = ((to.1 - from.1).abs() / 2.0).max(40.0);
+    format!(
+        "M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}",
+        from.0,
+        from.1,
+        from.0,
+        from.1 + bend,
+        to.0,
+        to.1 - bend,
+        to.0,
+        to.1
+    )
+}
+
+/// The viewport that shows the whole graph in a `width` × `height` canvas (never above 100%).
+pub fn fit(graph: &Graph, width: f64, height: f64) -> Option<Viewport> {
+    if graph.nodes.is_empty() || width <= 0.0 || height <= 0.0 {
+        return None;
+    }
+    let options = LayoutOptions::default();
+    let min_x = graph
+        .nodes
+        .iter()
+        .map(|n| n.x)
+        .fold(f64::INFINITY, f64::min);
+    let min_y = graph
+        .nodes
+        .iter()
+        .map(|n| n.y)
+        .fold(f64::INFINITY, f64::min);
+    let max_x = graph
+        .nodes
+        .iter()
+        .map(|n| n.x + options.node_width)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let max_y = graph
+        .nodes
+        .iter()
+        .map(|n| n.y + options.node_height)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let margin = 40.0;
+    let scale = ((width - 2.0 * margin) / (max_x - min_x))
+        .min((height - 2.0 * margin) / (max_y - min_y))
+        .clamp(0.05, 1.0);
+    Some(Viewport {
+        x: (width - (max_x - min_x) * scale) / 2.0 - min_x * scale,
+        y: margin - min_y * scale,
+        scale,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_spread_evenly_on_their_edge() {
+        assert_eq!(port_point(0, 1, true), (110.0, 0.0));
+        assert_eq!(port_point(1, 3, false), (110.0, 72.0));
+    }
+
+    #[test]
+    fn fit_keeps_the_graph_inside_the_canvas() {
+        let doc = "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a: {}\n  b: {needs: [a]}\n  c: {needs: [b]}\n---\n";
+        let mut graph =
+            logicmd::graph::from_document(&logicmd::Document::parse(doc).document.unwrap());
+        logicmd::graph::layout(&mut graph, LayoutOptions::default());
+        let view = fit(&graph, 800.0, 300.0).unwrap();
+        for n in &graph.nodes {
+            let (x, y) = (view.x + n.x * view.scale, view.y + n.y * view.scale);
+            assert!(x >= 0.0 && x + NODE_WIDTH * view.scale <= 800.0);
+            assert!(y >= 0.0 && y + NODE_HEIGHT * view.scale <= 300.0 + 1e-6);
+        }
+        assert!(fit(&Graph::default(), 800.0, 300.0).is_none());
+    }
+}

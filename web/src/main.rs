@@ -1,0 +1,21 @@
+//! The logicmd studio: a client-side Leptos app over the `logicmd` core.
+
+mod analysis;
+mod app;
+mod browser;
+mod canvas;
+mod connect;
+mod defaults;
+mod examples;
+mod geometry;
+mod highlight;
+mod history;
+mod inspector;
+mod panels;
+mod source;
+mod state;
+
+fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(app::App);
+}

@@ -1,0 +1,232 @@
+//! The palette (add nodes), the diagnostics list, and the toolbar (examples, files, share,
+//! undo/redo, layout).
+
+use leptos::html;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+
+use crate::analysis::{node_at_line, Kind};
+use crate::browser;
+use crate::canvas::{auto_layout, glyph};
+use crate::defaults::{add_node, add_step, DRTL_TYPES};
+use crate::examples::{by_id, EXAMPLES};
+use crate::source::reveal_line;
+use crate::state::{Severity, Studio};
+
+/// Links longer than this are cut by some chat apps and mail clients.
+pub const SHARE_WARN_LENGTH: usize = 8000;
+
+#[component]
+pub fn Palette() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let kind = Memo::new(move |_| studio.analysis.with(|a| a.kind));
+    let after = move || {
+        let selected = studio.selected.get_untracked()?;
+        studio
+            .graph
+            .with_untracked(|g| g.as_ref()?.node(&selected).map(|n| n.name.clone()))
+    };
+    let add = move |node_type: &'static str| {
+        let edit = studio.graph.with_untracked(|g| {
+            if node_type == "step" {
+                add_step(g.as_ref(), after())
+            } else {
+                add_node(g.as_ref(), node_type, after())
+            }
+        });
+        match studio.apply(&edit) {
+            Ok(_) => {
+                let new_name = match &edit {
+                    logicmd::edit::Edit::AddStep { name, .. } => format!("step:{name}"),
+                    logicmd::edit::Edit::AddNode { node, .. } => format!(
+                        "drtl:{}",
+                        node.get("id").and_then(|v| v.as_str()).unwrap_or_default()
+                    ),
+                    _ => String::new(),
+                };
+                studio.selected.set(Some(new_name));
+            }
+            Err(message) => studio.notify(Severity::Error, message),
+        }
+    };
+    view! {
+        <nav class="palette" aria-label="Node palette">
+            <h2>"Add"</h2>
+            {move || match kind.get() {
+                Kind::Logic => view! {
+                    <button data-add="step" on:click=move |_| add("step")>
+                        <span class="glyph">{glyph("step")}</span>" Step"
+                    </button>
+                }.into_any(),
+                Kind::Drtl => DRTL_TYPES.iter().map(|&t| view! {
+                    <button data-add=t class=format!("kind-{t}") on:click=move |_| add(t)>
+                        <span class="glyph">{glyph(t)}</span>" "{t.replace('_', " ")}
+                    </button>
+                }).collect_view().into_any(),
+            }}
+            <p class="hint">"Drag from an output port (bottom) to an input port (top) to connect. Del removes the selection."</p>
+        </nav>
+    }
+}
+
+#[component]
+pub fn Diagnostics(textarea: NodeRef<html::Textarea>) -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let jump = move |line: u32| {
+        let text = studio.text.get_untracked();
+        reveal_line(textarea, &text, line);
+        let node = studio
+            .graph
+            .with_untracked(|g| g.as_ref().and_then(|g| node_at_line(g, &text, line)));
+        if node.is_some() {
+            studio.selected.set(node);
+        }
+    };
+    view! {
+        <section class="diagnostics" data-testid="diagnostics">
+            <h2>{move || {
+                let count = studio.analysis.with(|a| a.diagnostics.len());
+                if count == 0 { "No problems".to_owned() } else { format!("Problems ({count})") }
+            }}</h2>
+            <ul>
+                {move || studio.analysis.with(|a| a.diagnostics.iter().map(|d| {
+                    let line = d.line;
+                    let severity = format!("{:?}", d.severity).to_lowercase();
+                    let place = if line > 0 { format!("{}:{}", d.line, d.column) } else { String::new() };
+                    view! {
+                        <li class=format!("diagnostic {severity}") data-line=line
+                            on:click=move |_| jump(line)>
+                            <span class="where">{place}</span>
+                            <span class="code">{d.code.clone()}</span>
+                            <span class="message">{d.message.clone()}</span>
+                            {d.help.clone().map(|h| view! { <span class="help">{h}</span> })}
+                        </li>
+                    }
+                }).collect_view())}
+            </ul>
+        </section>
+    }
+}
+
+fn file_name(studio: Studio) -> String {
+    let kind = studio.analysis.with_untracked(|a| a.kind);
+    let name = studio.text.with_untracked(|t| {
+        t.lines()
+            .find_map(|l| l.strip_prefix("name:"))
+            .map(|n| n.trim().trim_matches('"').replace([' ', '/', '\\'], "-"))
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| "document".to_owned())
+    });
+    match kind {
+        Kind::Logic => format!("{name}.logic.md"),
+        Kind::Drtl => format!("{name}.drtl.yaml"),
+    }
+}
+
+/// Makes a share link of the current text, copies it and reports its length.
+pub fn share(studio: Studio) {
+    let link = format!(
+        "{}#share={}",
+        browser::page_address(),
+        studio.text.with_untracked(|t| logicmd::share::encode(t))
+    );
+    let length = link.chars().count();
+    studio.share_link.set(Some(link.clone()));
+    spawn_local(async move {
+        let copied = browser::copy_to_clipboard(link).await;
+        let (severity, text) = match (copied, length > SHARE_WARN_LENGTH) {
+            (_, true) => (
+                Severity::Warning,
+                format!("The link is {length} characters: some apps cut links over {SHARE_WARN_LENGTH}. Consider downloading the file instead."),
+            ),
+            (Ok(()), false) => (Severity::Info, format!("Link copied ({length} characters). The document travels in the link; nothing is uploaded.")),
+            (Err(reason), false) => (Severity::Warning, format!("{reason}; copy the link from the box.")),
+        };
+        studio.notify(severity, text);
+    });
+}
+
+pub fn load_file(studio: Studio, file: web_sys::File) {
+    spawn_local(async move {
+        match browser::read_file(file).await {
+            Ok(text) => studio.load(text),
+            Err(message) => studio.notify(Severity::Error, message),
+        }
+    });
+}
+
+#[component]
+pub fn Toolbar() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let file_input = NodeRef::<html::Input>::new();
+    let on_open = move |ev: leptos::ev::Event| {
+        let input = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+        if let Some(file) = input
+            .as_ref()
+            .and_then(|i| i.files())
+            .and_then(|f| f.get(0))
+        {
+            load_file(studio, file);
+        }
+        if let Some(input) = input {
+            input.set_value("");
+        }
+    };
+    let on_example = move |ev: leptos::ev::Event| {
+        if let Some(example) = by_id(&event_target_value(&ev)) {
+            studio.load(example.text.to_owned());
+        }
+    };
+    let download = move |_| {
+        let text = studio.text.get_untracked();
+        if browser::download(&file_name(studio), &text).is_err() {
+            studio.notify(Severity::Error, "The browser refused the download");
+        }
+    };
+    view! {
+        <header class="toolbar">
+            <strong class="brand">"logicmd studio"</strong>
+            <select class="examples" data-testid="examples" on:change=on_example aria-label="Examples">
+                <option value="" selected=true disabled=true>"Examples…"</option>
+                {EXAMPLES.iter().map(|e| view! { <option value=e.id>{e.title}</option> }).collect_view()}
+            </select>
+            <button on:click=move |_| { if let Some(input) = file_input.get_untracked() { input.click(); } }>"Open"</button>
+            <input type="file" class="hidden" node_ref=file_input accept=".md,.yaml,.yml,text/*" on:change=on_open />
+            <button on:click=download>"Download"</button>
+            <button data-testid="share" on:click=move |_| share(studio)>"Share"</button>
+            <span class="separator"></span>
+            <button data-testid="undo" title="Undo (Ctrl+Z)" on:click=move |_| studio.undo()
+                disabled=move || !studio.history.with(|h| h.can_undo())>"Undo"</button>
+            <button data-testid="redo" title="Redo (Ctrl+Shift+Z)" on:click=move |_| studio.redo()
+                disabled=move || !studio.history.with(|h| h.can_redo())>"Redo"</button>
+            <span class="separator"></span>
+            <button data-testid="layout" on:click=move |_| auto_layout(studio)>"Auto-layout"</button>
+            <button data-testid="fit" on:click=move |_| studio.fit_request.update(|n| *n += 1)>"Fit"</button>
+            <span class="stats">{move || studio.graph.with(|g| g.as_ref().map_or_else(String::new, |g| format!("{} nodes · {} wires", g.nodes.len(), g.edges.len())))}</span>
+        </header>
+    }
+}
+
+#[component]
+pub fn StatusBar() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    view! {
+        <div class="status">
+        {move || studio.notice.get().map(|n| {
+            let class = format!("notice {}", format!("{:?}", n.severity).to_lowercase());
+            view! {
+                <div class=class role="status" data-testid="notice">
+                    <span>{n.text}</span>
+                    <button class="dismiss" aria-label="Dismiss" on:click=move |_| studio.notice.set(None)>"×"</button>
+                </div>
+            }
+        })}
+        {move || studio.share_link.get().map(|link| view! {
+            <input class="share-link" data-testid="share-link" readonly=true value=link />
+        })}
+        </div>
+    }
+}
