@@ -116,7 +116,7 @@ test("typing a new step into the text draws its node; the stale graph stays whil
   await page.fill(SOURCE, withStep.replace("name: competitive-analyst", "name: [unclosed"));
   await page.waitForSelector(".stale");
   assert.equal(await count(page, '[data-node-id="step:fact_check"]'), 1, "the last good graph stays");
-  assert.ok((await page.textContent('[data-testid="diagnostics"]')).includes("4:"));
+  assert.match(await page.textContent('[data-testid="diagnostics"] h2'), /Problems \(\d+\)/);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -210,13 +210,29 @@ function chain(n) {
   return `---\nspec_version: "1.0"\nname: big\nsteps:\n${steps.join("\n")}\n---\n`;
 }
 
-test("performance: text edit to redrawn graph, and pan frame time (figures in target/studio-perf.json)", async () => {
+/** Replaces the whole text as one input event; ms until all `n` nodes are drawn. */
+function load(page, text, n) {
+  return page.evaluate(
+    async ([selector, text, n]) => {
+      const area = document.querySelector(selector);
+      const started = performance.now();
+      area.value = text;
+      area.dispatchEvent(new Event("input", { bubbles: true }));
+      while (document.querySelectorAll("[data-node-id]").length !== n) {
+        if (performance.now() - started > 300000) throw new Error(`${n} nodes not drawn in 300 s`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return performance.now() - started;
+    },
+    [SOURCE, text, n],
+  );
+}
+
+test("performance: text edit to redrawn graph, and pan frame time (figures in target/studio-perf.json)", { timeout: 900000 }, async () => {
   const figures = {};
   const { page, errors, context } = await studio();
   for (const n of [1000, 5000]) {
-    const text = chain(n);
-    await page.fill(SOURCE, text);
-    await page.waitForFunction((n) => document.querySelectorAll("[data-node-id]").length === n, n, { timeout: 120000 });
+    figures[`load_ms_${n}_steps`] = await load(page, chain(n), n);
     // Typing one character in a large document: time until the renamed node is drawn.
     const samples = [];
     for (let round = 0; round < 3; round++) {
@@ -228,6 +244,7 @@ test("performance: text edit to redrawn graph, and pan frame time (figures in ta
           area.value = area.value.replace(/\n {2}s\d+:\n/, `\n  ${name}:\n`).replace(/^( {2})renamed\d+:/m, "$1s0:");
           area.dispatchEvent(new Event("input", { bubbles: true }));
           while (!document.querySelector(`[data-node-id="step:${name}"]`)) {
+            if (performance.now() - started > 60000) return Infinity;
             await new Promise((resolve) => setTimeout(resolve, 0));
           }
           return performance.now() - started;
@@ -237,11 +254,11 @@ test("performance: text edit to redrawn graph, and pan frame time (figures in ta
       samples.push(elapsed);
     }
     const analysis = Number(await page.getAttribute(".canvas", "data-analysis-ms"));
+    assert.ok(samples.every(Number.isFinite), `the renamed node was drawn at ${n} steps`);
     figures[`edit_to_redraw_ms_${n}_steps`] = Math.min(...samples);
     figures[`analysis_ms_${n}_steps`] = analysis;
   }
-  await page.fill(SOURCE, chain(2000));
-  await page.waitForFunction(() => document.querySelectorAll("[data-node-id]").length === 2000, null, { timeout: 120000 });
+  await load(page, chain(2000), 2000);
   await page.evaluate(() => {
     window.__frames = [];
     const tick = (t) => {

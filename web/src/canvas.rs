@@ -90,6 +90,16 @@ pub fn Canvas() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    // Where each node is in `nodes`, so a wire finds its ends in constant time.
+    let index = Memo::new(move |_| {
+        nodes.with(|nodes| {
+            nodes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.node.id.clone(), i))
+                .collect::<std::collections::HashMap<_, _>>()
+        })
+    });
     let edges = Memo::new(move |_| {
         studio
             .graph
@@ -287,7 +297,7 @@ pub fn Canvas() -> impl IntoView {
                     <For
                         each=move || edges.get()
                         key=|edge| edge_key(edge)
-                        children=move |edge| wire(edge, nodes, offset_of)
+                        children=move |edge| wire(edge, nodes, index, offset_of)
                     />
                 </g>
                 <g class="nodes">
@@ -417,14 +427,21 @@ fn node_view(
 fn wire(
     edge: GraphEdge,
     nodes: Memo<Vec<DrawnNode>>,
+    index: Memo<std::collections::HashMap<String, usize>>,
     offset_of: impl Fn(&str) -> (f64, f64) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let ends = {
         let edge = edge.clone();
         move || {
+            let (source, target) = index.with(|index| {
+                (
+                    index.get(&edge.source).copied(),
+                    index.get(&edge.target).copied(),
+                )
+            });
             nodes.with(|nodes| {
-                let find = |id: &str| nodes.iter().find(|n| n.node.id == id);
-                let (source, target) = (find(&edge.source)?, find(&edge.target)?);
+                let find = |i: Option<usize>| nodes.get(i?);
+                let (source, target) = (find(source)?, find(target)?);
                 let at = |n: &DrawnNode, port: &Option<String>, input: bool| {
                     let ports = if input { &n.inputs } else { &n.outputs };
                     let i = port

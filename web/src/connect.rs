@@ -95,7 +95,7 @@ mod tests {
         logicmd::graph::from_document(&logicmd::Document::parse(DOC).document.unwrap())
     }
 
-    fn end(node: &str, port_type: &'static str) -> End<'_> {
+    fn end<'a>(node: &'a str, port_type: &'a str) -> End<'a> {
         End { node, port_type }
     }
 

@@ -17,6 +17,9 @@ pub const DRTL_TYPES: &[&str] = &[
     "transform",
 ];
 
+/// The model new generating nodes start with; the user picks a real one in the text.
+const MODEL: &str = "provider/model";
+
 /// `base`, or `base_2`, `base_3`, ... whichever is free among the graph's names.
 pub fn free_name(graph: Option<&Graph>, base: &str) -> String {
     let taken = |name: &str| graph.is_some_and(|g| g.nodes.iter().any(|n| n.name == name));
@@ -53,9 +56,14 @@ pub fn add_node(graph: Option<&Graph>, node_type: &str, after: Option<String>) -
         "gate" => json!({ "condition": "input.blocking_failures == 0" }),
         "review" => json!({ "input": "", "actions": ["acknowledge"] }),
         "aggregate" => json!({ "input": [], "strategy": "synthesize" }),
-        "fan_out" | "debate" => {
-            json!({ "participants": [{ "persona": "first" }, { "persona": "second" }] })
-        }
+        "fan_out" => json!({ "participants": [
+            { "model": MODEL, "persona": "first" },
+            { "model": MODEL, "persona": "second" },
+        ] }),
+        "debate" => json!({ "participants": [
+            { "id": "author", "model": MODEL, "role": "author" },
+            { "id": "reviewer", "model": MODEL, "role": "reviewer" },
+        ] }),
         "transform" => json!({ "operations": [{ "set": "state.variables.done", "value": true }] }),
         _ => json!({}),
     };

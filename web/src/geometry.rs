@@ -18,13 +18,19 @@ pub fn port_point(index: usize, count: usize, input: bool) -> (f64, f64) {
 /// bulge out so they do not run through the nodes between.
 pub fn wire_path(from: (f64, f64), to: (f64, f64)) -> String {
     let bend = ((to.1 - from.1).abs() / 2.0).max(40.0);
+    // A loop back up swings out to the side of the nodes it passes.
+    let side = if to.1 < from.1 {
+        -0.8 * NODE_WIDTH
+    } else {
+        0.0
+    };
     format!(
         "M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}",
         from.0,
         from.1,
-        from.0,
+        from.0 + side,
         from.1 + bend,
-        to.0,
+        to.0 + side,
         to.1 - bend,
         to.0,
         to.1
