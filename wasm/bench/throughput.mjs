@@ -41,3 +41,15 @@ console.log(
   `${corpus.length} files (${(bytes / 1024).toFixed(1)} KiB) x ${rounds}: ` +
     `${perSecond.toFixed(0)} files/s, ${((bytes * rounds) / seconds / 1e6).toFixed(2)} MB/s (validate + compile)`,
 );
+
+// One large document: parse + validate + compile of a 1,000-step chain.
+const steps = Array.from({ length: 1000 }, (_, i) => `  s${i}:\n    description: step ${i}${i ? `\n    needs: [s${i - 1}]` : ""}`);
+const large = `---\nspec_version: "1.0"\nname: big\nsteps:\n${steps.join("\n")}\n---\n`;
+const largeStarted = performance.now();
+const largeRounds = 10;
+for (let round = 0; round < largeRounds; round++) compile(large, null, null, null);
+const largeMs = (performance.now() - largeStarted) / largeRounds;
+console.log(
+  `1,000-step document (${(Buffer.byteLength(large) / 1024).toFixed(1)} KiB): validate + compile ${largeMs.toFixed(1)} ms, ` +
+    `${(Buffer.byteLength(large) / largeMs / 1e3).toFixed(2)} MB/s`,
+);

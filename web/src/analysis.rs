@@ -3,6 +3,7 @@
 
 use logicmd::diagnostic::{sort_diagnostics, Diagnostic};
 use logicmd::graph::{layout, Graph, InspectorField, LayoutOptions};
+use logicmd::loader::MemoryLoader;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -31,6 +32,27 @@ pub fn kind_of(text: &str) -> Kind {
     }
 }
 
+/// The id the edited document has; relative imports resolve against it.
+const DOCUMENT_ID: &str = "document.logic.md";
+
+/// Files the browser can resolve imports to: the ones the bundled examples import. Anything else
+/// is reported as a missing import, as it would be by `logicmd lint` without the file.
+fn bundled_files() -> MemoryLoader {
+    MemoryLoader::new()
+        .with(
+            "shared/retry-defaults.logic.md",
+            include_str!("../../examples/shared/retry-defaults.logic.md"),
+        )
+        .with(
+            "nodes/researcher.logic.md",
+            include_str!("../../examples/nodes/researcher.logic.md"),
+        )
+        .with(
+            "nodes/synthesizer.logic.md",
+            include_str!("../../examples/nodes/synthesizer.logic.md"),
+        )
+}
+
 pub fn analyze(text: &str) -> Analysis {
     let kind = kind_of(text);
     let (graph, mut diagnostics, document_fields) = match kind {
@@ -42,7 +64,14 @@ pub fn analyze(text: &str) -> Analysis {
             (graph, report.diagnostics, Vec::new())
         }
         Kind::Logic => {
-            let report = logicmd::validate(text);
+            let mut report = logicmd::validate(text);
+            if let Some(document) = report.document.as_ref().filter(|_| report.valid) {
+                report.diagnostics.extend(logicmd::lint::lint(
+                    document,
+                    DOCUMENT_ID,
+                    &bundled_files(),
+                ));
+            }
             let fields = report
                 .document
                 .as_ref()
@@ -100,7 +129,11 @@ mod tests {
         let graph = analysis.graph.expect("graph");
         assert_eq!(graph.nodes.len(), 2);
         assert_eq!(graph.edges.len(), 1);
-        assert!(analysis.diagnostics.is_empty());
+        assert!(
+            !logicmd::diagnostic::has_errors(&analysis.diagnostics),
+            "{:?}",
+            analysis.diagnostics
+        );
         assert_eq!(node_at_line(&graph, DOC, 6).as_deref(), Some("step:a"));
         assert_eq!(node_at_line(&graph, DOC, 8).as_deref(), Some("step:b"));
     }
@@ -114,6 +147,27 @@ mod tests {
             "{:?}",
             analysis.diagnostics[0]
         );
+    }
+
+    #[test]
+    fn semantic_problems_are_reported_and_bundled_imports_resolve() {
+        let spec = analyze(crate::examples::by_id("spec-complete").unwrap().text);
+        assert!(
+            spec.diagnostics
+                .iter()
+                .any(|d| d.message.contains("prioritize_top_10")),
+            "{:?}",
+            spec.diagnostics
+        );
+        for id in ["competitive-analyst", "multi-agent", "decision-router"] {
+            let example = analyze(crate::examples::by_id(id).unwrap().text);
+            let errors: Vec<_> = example
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == logicmd::Severity::Error)
+                .collect();
+            assert!(errors.is_empty(), "{id}: {errors:?}");
+        }
     }
 
     #[test]

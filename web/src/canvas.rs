@@ -391,9 +391,7 @@ fn node_view(
                 let caption = format!("{}: {}", port.name, port.kind);
                 view! {
                     <g class=format!("port port-{direction}")>
-                        <circle cx=px cy=py r="6" data-port=data data-port-type=port.kind.clone()>
-                            <title>{caption.clone()}</title>
-                        </circle>
+                        <circle cx=px cy=py r="6" data-port=data data-port-type=port.kind.clone()></circle>
                         <text class="port-label" x=px y=label_y text-anchor="middle">{caption}</text>
                     </g>
                 }
