@@ -10,6 +10,9 @@ use crate::connect::{connection, End};
 use crate::geometry::{fit, port_point, wire_path, NODE_HEIGHT, NODE_WIDTH};
 use crate::state::{Severity, Studio, Viewport};
 
+/// Below this zoom, labels are unreadable: they are not drawn (large graphs stay responsive).
+const FAR_SCALE: f64 = 0.4;
+
 /// What the pointer is doing on the canvas.
 #[derive(Debug, Clone, PartialEq)]
 enum Gesture {
@@ -277,6 +280,7 @@ pub fn Canvas() -> impl IntoView {
     view! {
         <svg
             class="canvas"
+            class:far=move || studio.viewport.with(|v| v.scale < FAR_SCALE)
             node_ref=svg_ref
             data-analysis-ms=move || format!("{:.2}", studio.analysis_ms.get())
             on:pointerdown=on_pointer_down
@@ -304,7 +308,7 @@ pub fn Canvas() -> impl IntoView {
                     <For
                         each=move || nodes.get()
                         key=|n| node_key(n)
-                        children=move |n| node_view(n, studio, offset_of)
+                        children=move |n| node_view(n, studio, nodes, index, offset_of)
                     />
                 </g>
                 {move || gesture.with(|g| match g {
@@ -326,14 +330,13 @@ fn node_key(n: &DrawnNode) -> String {
             .join(",")
     };
     format!(
-        "{}|{:.1}|{:.1}|{}|{}|{}|{:?}",
+        "{}|{}|{}|{}|{:?}|{}",
         n.node.id,
-        n.node.x,
-        n.node.y,
         n.node.label,
         ports(&n.inputs),
         ports(&n.outputs),
-        n.node.color
+        n.node.color,
+        n.node.pinned
     )
 }
 
@@ -347,6 +350,8 @@ fn edge_key(e: &GraphEdge) -> String {
 fn node_view(
     n: DrawnNode,
     studio: Studio,
+    nodes: Memo<Vec<DrawnNode>>,
+    index: Memo<std::collections::HashMap<String, usize>>,
     offset_of: impl Fn(&str) -> (f64, f64) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let DrawnNode {
@@ -355,13 +360,19 @@ fn node_view(
         outputs,
     } = n;
     let id = node.id.clone();
-    let (x, y) = (node.x, node.y);
+    // The position is read live, so a layout shift moves nodes without re-creating them; a memo,
+    // so that nodes whose position did not change do not touch the DOM.
     let transform = {
         let id = id.clone();
-        move || {
+        Memo::new(move |_| {
+            let at = index.with(|index| index.get(&id).copied());
+            let (x, y) = nodes.with(|nodes| {
+                at.and_then(|i| nodes.get(i))
+                    .map_or((0.0, 0.0), |n| (n.node.x, n.node.y))
+            });
             let (dx, dy) = offset_of(&id);
             format!("translate({:.1},{:.1})", x + dx, y + dy)
-        }
+        })
     };
     let selected = {
         let id = id.clone();
@@ -459,14 +470,14 @@ fn wire(
     };
     let path = {
         let ends = ends.clone();
-        move || ends().map(|(a, b)| wire_path(a, b)).unwrap_or_default()
+        Memo::new(move |_| ends().map(|(a, b)| wire_path(a, b)).unwrap_or_default())
     };
     let label = edge.label.clone().map(|text| {
         let short: String = text.chars().take(28).collect();
         let ends_x = ends.clone();
         let ends_y = ends.clone();
-        let x = move || ends_x().map_or(0.0, |(a, b)| (a.0 + b.0) / 2.0);
-        let y = move || ends_y().map_or(0.0, |(a, b)| (a.1 + b.1) / 2.0);
+        let x = Memo::new(move |_| ends_x().map_or(0.0, |(a, b)| (a.0 + b.0) / 2.0));
+        let y = Memo::new(move |_| ends_y().map_or(0.0, |(a, b)| (a.1 + b.1) / 2.0));
         view! { <text class="wire-label" x=x y=y text-anchor="middle"><title>{text}</title>{short}</text> }
     });
     view! {

@@ -39,9 +39,11 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
+    let line_count = Memo::new(move |_| lines.with(Vec::len));
     let numbers = move || {
-        let count = lines.with(Vec::len);
-        (1..=count).map(|n| format!("{n}\n")).collect::<String>()
+        (1..=line_count.get())
+            .map(|n| format!("{n}\n"))
+            .collect::<String>()
     };
 
     // Keep the textarea in step with the text when it changes elsewhere (canvas, undo), without
