@@ -282,3 +282,33 @@ test("performance: text edit to redrawn graph, and pan frame time (figures in ta
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("clicking a problem selects its line in the text and its node on the canvas", async () => {
+  const { page, errors, context } = await studio();
+  await page.selectOption('[data-testid="examples"]', "spec-complete");
+  await page.waitForSelector(".diagnostic");
+  const line = Number(await page.getAttribute(".diagnostic", "data-line"));
+  await page.click(".diagnostic");
+  const selected = await page.evaluate((selector) => {
+    const area = document.querySelector(selector);
+    return area.value.slice(area.selectionStart, area.selectionEnd);
+  }, SOURCE);
+  assert.equal(selected, (await source(page)).split("\n")[line - 1]);
+  await page.waitForSelector('[data-node-id="step:analyze_features"].selected');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the palette adds a DRTL node of the chosen type, valid, after the selected node", async () => {
+  const { page, errors, context } = await studio();
+  await page.selectOption('[data-testid="examples"]', "fact-check");
+  await page.waitForSelector('[data-node-id="drtl:draft"]');
+  await page.click('[data-node-id="drtl:draft"] .node-body');
+  await page.click('[data-add="verify"]');
+  await page.waitForSelector('[data-node-id="drtl:verify"]');
+  const text = await source(page);
+  assert.ok(text.indexOf("- id: verify") > text.indexOf("- id: draft") && text.indexOf("- id: verify") < text.indexOf("- id: claims"), text);
+  assert.equal(logicmd.validate(text).valid, true, JSON.stringify(logicmd.validate(text).diagnostics));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
