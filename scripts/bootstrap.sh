@@ -47,7 +47,8 @@ cargo_tool() {
 }
 
 ensure_binaryen() {
-  if has_version "$tools/bin/wasm-opt" "$BINARYEN_VERSION"; then
+  # wasm-opt prints `wasm-opt version 132 (version_132)`: the major version is binaryen's.
+  if has_version "$tools/bin/wasm-opt" "version ${BINARYEN_VERSION%%.*} "; then
     log "binaryen $BINARYEN_VERSION: present"
     return
   fi

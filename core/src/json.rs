@@ -17,9 +17,8 @@ pub fn to_json(node: &Node) -> Value {
         NodeValue::Map(entries) => {
             let mut map = Map::with_capacity(entries.len());
             for entry in entries {
-                if !map.contains_key(&entry.key) {
-                    map.insert(entry.key.clone(), to_json(&entry.value));
-                }
+                map.entry(entry.key.clone())
+                    .or_insert_with(|| to_json(&entry.value));
             }
             Value::Object(map)
         }
@@ -35,18 +34,36 @@ pub fn pointer_tokens(pointer: &str) -> Vec<String> {
         .strip_prefix('/')
         .unwrap_or(pointer)
         .split('/')
-        .map(|token| token.replace("~1", "/").replace("~0", "~"))
+        .map(|token| {
+            if token.contains('~') {
+                token.replace("~1", "/").replace("~0", "~")
+            } else {
+                token.to_owned()
+            }
+        })
         .collect()
 }
 
 /// Escapes one reference token for a JSON Pointer.
 pub fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+    if token.contains(['~', '/']) {
+        token.replace('~', "~0").replace('/', "~1")
+    } else {
+        token.to_owned()
+    }
 }
 
 /// Appends `token` to `pointer`.
 pub fn pointer_push(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", escape_token(token))
+    let mut out = String::with_capacity(pointer.len() + 1 + token.len());
+    out.push_str(pointer);
+    out.push('/');
+    if token.contains(['~', '/']) {
+        out.push_str(&escape_token(token));
+    } else {
+        out.push_str(token);
+    }
+    out
 }
 
 /// The node at `pointer`, or `None` when the path leaves the tree.

@@ -1,9 +1,14 @@
-//! What the studio derives from the text on every change: the document kind, the laid-out
-//! graph (when the text parses), the diagnostics, and the document's inspector fields.
+//! What the studio derives from the text. Two parts, so that typing redraws the graph at once:
+//! [`analyze`] (parse, graph, layout, the document's inspector fields) runs on every change;
+//! [`check`] (schema and semantic rules) runs on the parsed result after the graph is drawn.
+
+use std::sync::Arc;
 
 use logicmd::diagnostic::{sort_diagnostics, Diagnostic};
+use logicmd::drtl::Topology;
 use logicmd::graph::{layout, Graph, InspectorField, LayoutOptions};
 use logicmd::loader::MemoryLoader;
+use logicmd::Document;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -11,14 +16,44 @@ pub enum Kind {
     Drtl,
 }
 
+/// A parsed text, shared between the drawing and the deferred checks without copying.
+#[derive(Debug, Clone)]
+pub enum Parsed {
+    Logic(Arc<Document>),
+    Drtl(Arc<Topology>),
+}
+
+impl PartialEq for Parsed {
+    /// Identity: two parses are the same only if they are the same parse.
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Parsed::Logic(a), Parsed::Logic(b)) => Arc::ptr_eq(a, b),
+            (Parsed::Drtl(a), Parsed::Drtl(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+/// Milliseconds spent in each part of [`analyze`], shown on the canvas for measurements.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Timings {
+    pub parse: f64,
+    pub graph: f64,
+    pub layout: f64,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Analysis {
     pub kind: Kind,
     /// `None` while the text does not parse; the studio then keeps drawing the last good graph.
-    pub graph: Option<Graph>,
-    pub diagnostics: Vec<Diagnostic>,
+    pub graph: Option<Arc<Graph>>,
+    /// What parsing found (syntax errors, duplicate keys). Schema and rule problems come from
+    /// [`check`].
+    pub parse_diagnostics: Vec<Diagnostic>,
     /// `visual.inspector` of the document, bound to document pointers.
     pub document_fields: Vec<InspectorField>,
+    pub parsed: Option<Parsed>,
+    pub timings: Timings,
 }
 
 /// A DRTL topology is plain YAML (no `---` frontmatter) whose `nodes` is a list.
@@ -53,45 +88,80 @@ fn bundled_files() -> MemoryLoader {
         )
 }
 
-pub fn analyze(text: &str) -> Analysis {
+/// Parses `text` and lays out its graph; `now` is a millisecond clock for [`Timings`].
+pub fn analyze(text: &str, now: impl Fn() -> f64) -> Analysis {
     let kind = kind_of(text);
-    let (graph, mut diagnostics, document_fields) = match kind {
+    let started = now();
+    let (parsed, parse_diagnostics) = match kind {
         Kind::Drtl => {
-            let report = logicmd::drtl::validate(text);
-            let graph = logicmd::drtl::parse(text)
-                .0
-                .map(|t| logicmd::graph::from_topology(&t));
-            (graph, report.diagnostics, Vec::new())
+            let (topology, diagnostics) = logicmd::drtl::parse(text);
+            (topology.map(|t| Parsed::Drtl(Arc::new(t))), diagnostics)
         }
         Kind::Logic => {
-            let mut report = logicmd::validate(text);
-            if let Some(document) = report.document.as_ref().filter(|_| report.valid) {
-                report.diagnostics.extend(logicmd::lint::lint(
-                    document,
-                    DOCUMENT_ID,
-                    &bundled_files(),
-                ));
-            }
-            let fields = report
-                .document
-                .as_ref()
-                .map(|d| logicmd::discover::node_definition("", d).inspector)
-                .unwrap_or_default();
-            let graph = report.document.as_ref().map(logicmd::graph::from_document);
-            (graph, report.diagnostics, fields)
+            let parsed = Document::parse(text);
+            (
+                parsed.document.map(|d| Parsed::Logic(Arc::new(d))),
+                parsed.diagnostics,
+            )
         }
     };
-    let graph = graph.map(|mut g: Graph| {
+    let parsed_at = now();
+    let (graph, document_fields) = match &parsed {
+        Some(Parsed::Drtl(topology)) => (Some(logicmd::graph::from_topology(topology)), Vec::new()),
+        Some(Parsed::Logic(document)) => (
+            Some(logicmd::graph::from_document(document)),
+            logicmd::discover::node_definition("", document).inspector,
+        ),
+        None => (None, Vec::new()),
+    };
+    let built_at = now();
+    let graph = graph.map(|mut g| {
         layout(&mut g, LayoutOptions::default());
-        g
+        Arc::new(g)
     });
-    sort_diagnostics(&mut diagnostics);
+    let laid_out_at = now();
     Analysis {
         kind,
         graph,
-        diagnostics,
+        parse_diagnostics,
         document_fields,
+        parsed,
+        timings: Timings {
+            parse: parsed_at - started,
+            graph: built_at - parsed_at,
+            layout: laid_out_at - built_at,
+        },
     }
+}
+
+/// The schema and rule problems of a parsed text (imports resolve to the bundled files).
+pub fn check(parsed: &Parsed) -> Vec<Diagnostic> {
+    let mut diagnostics = match parsed {
+        Parsed::Drtl(topology) => {
+            let mut found = logicmd::drtl::validate_schema(topology);
+            if !logicmd::diagnostic::has_errors(&found) {
+                found.extend(logicmd::drtl::lint(topology));
+            }
+            found
+        }
+        Parsed::Logic(document) => {
+            let mut found = logicmd::schema::validate(document);
+            if !logicmd::diagnostic::has_errors(&found) {
+                found.extend(logicmd::lint::lint(document, DOCUMENT_ID, &bundled_files()));
+            }
+            found
+        }
+    };
+    sort_diagnostics(&mut diagnostics);
+    diagnostics
+}
+
+/// Every problem of `text`: what parsing found and, when it parsed, the checks.
+pub fn diagnostics_of(analysis: &Analysis, checked: &[Diagnostic]) -> Vec<Diagnostic> {
+    let mut all = analysis.parse_diagnostics.clone();
+    all.extend_from_slice(checked);
+    sort_diagnostics(&mut all);
+    all
 }
 
 /// The node whose definition covers 1-based `line`, the innermost when several do.
@@ -122,17 +192,28 @@ mod tests {
 
     const DOC: &str = "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a:\n    description: first\n  b:\n    needs: [a]\n---\n";
 
+    fn clock() -> f64 {
+        0.0
+    }
+
+    /// Both parts, as the studio shows them once the checks have run.
+    fn problems(text: &str) -> (Analysis, Vec<Diagnostic>) {
+        let analysis = analyze(text, clock);
+        let checked = analysis.parsed.as_ref().map(check).unwrap_or_default();
+        let all = diagnostics_of(&analysis, &checked);
+        (analysis, all)
+    }
+
     #[test]
     fn analyzes_a_document_into_a_graph() {
-        let analysis = analyze(DOC);
+        let (analysis, diagnostics) = problems(DOC);
         assert_eq!(analysis.kind, Kind::Logic);
         let graph = analysis.graph.expect("graph");
         assert_eq!(graph.nodes.len(), 2);
         assert_eq!(graph.edges.len(), 1);
         assert!(
-            !logicmd::diagnostic::has_errors(&analysis.diagnostics),
-            "{:?}",
-            analysis.diagnostics
+            !logicmd::diagnostic::has_errors(&diagnostics),
+            "{diagnostics:?}"
         );
         assert_eq!(node_at_line(&graph, DOC, 6).as_deref(), Some("step:a"));
         assert_eq!(node_at_line(&graph, DOC, 8).as_deref(), Some("step:b"));
@@ -140,29 +221,23 @@ mod tests {
 
     #[test]
     fn text_that_does_not_parse_has_no_graph_but_a_located_error() {
-        let analysis = analyze("---\nname: [\n---\n");
+        let (analysis, diagnostics) = problems("---\nname: [\n---\n");
         assert!(analysis.graph.is_none());
-        assert!(
-            analysis.diagnostics[0].line >= 2,
-            "{:?}",
-            analysis.diagnostics[0]
-        );
+        assert!(analysis.parsed.is_none());
+        assert!(diagnostics[0].line >= 2, "{:?}", diagnostics[0]);
     }
 
     #[test]
     fn semantic_problems_are_reported_and_bundled_imports_resolve() {
-        let spec = analyze(crate::examples::by_id("spec-complete").unwrap().text);
+        let (_, spec) = problems(crate::examples::by_id("spec-complete").unwrap().text);
         assert!(
-            spec.diagnostics
-                .iter()
-                .any(|d| d.message.contains("prioritize_top_10")),
+            spec.iter().any(|d| d.message.contains("prioritize_top_10")),
             "{:?}",
-            spec.diagnostics
+            spec
         );
         for id in ["competitive-analyst", "multi-agent", "decision-router"] {
-            let example = analyze(crate::examples::by_id(id).unwrap().text);
+            let (_, example) = problems(crate::examples::by_id(id).unwrap().text);
             let errors: Vec<_> = example
-                .diagnostics
                 .iter()
                 .filter(|d| d.severity == logicmd::Severity::Error)
                 .collect();

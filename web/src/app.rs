@@ -39,7 +39,7 @@ pub fn App() -> impl IntoView {
     }
     browser::clear_fragment();
 
-    Effect::new(move |_| studio.text.with(|t| browser::autosave(t)));
+    autosave(studio);
     // Fit once the canvas has a size.
     request_animation_frame(move || studio.fit_request.update(|n| *n += 1));
 
@@ -75,7 +75,7 @@ pub fn App() -> impl IntoView {
         <div class="studio" on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
             <Toolbar />
             <StatusBar />
-            <main class="workspace">
+            <main class="workspace" class:no-source=move || !studio.source_open.get()>
                 <Palette />
                 <section class="canvas-pane">
                     <Canvas />
@@ -90,6 +90,31 @@ pub fn App() -> impl IntoView {
         </div>
     }
 }
+
+/// Saves the text to the browser's storage once typing pauses (a write of a large document takes
+/// milliseconds; doing it on every keystroke would slow typing), and when the page is hidden.
+fn autosave(studio: Studio) {
+    let pending = StoredValue::new(None::<leptos::leptos_dom::helpers::TimeoutHandle>);
+    Effect::new(move |_| {
+        studio.text.track();
+        if let Some(handle) = pending.get_value() {
+            handle.clear();
+        }
+        let handle = set_timeout_with_handle(
+            move || studio.text.with_untracked(|t| browser::autosave(t)),
+            std::time::Duration::from_millis(AUTOSAVE_DELAY_MS),
+        )
+        .ok();
+        pending.set_value(handle);
+    });
+    let hidden = window_event_listener(leptos::ev::visibilitychange, move |_| {
+        studio.text.with_untracked(|t| browser::autosave(t));
+    });
+    on_cleanup(move || hidden.remove());
+}
+
+/// Milliseconds of quiet before the text is saved to the browser's storage.
+const AUTOSAVE_DELAY_MS: u64 = 300;
 
 fn on_key(studio: Studio, ev: &web_sys::KeyboardEvent) {
     let modifier = ev.ctrl_key() || ev.meta_key();

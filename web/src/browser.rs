@@ -73,8 +73,18 @@ pub fn download(name: &str, text: &str) -> Result<(), JsValue> {
     web_sys::Url::revoke_object_url(&url)
 }
 
+/// Reads a dropped or opened file as text; files larger than the core accepts are refused
+/// before reading (the studio would only report them as too large).
 pub async fn read_file(file: web_sys::File) -> Result<String, String> {
     let name = file.name();
+    let limit = logicmd::Limits::DEFAULT.max_bytes;
+    if file.size() > limit as f64 {
+        return Err(format!(
+            "{name} is {:.1} MiB; documents are limited to {} MiB",
+            file.size() / 1_048_576.0,
+            limit >> 20
+        ));
+    }
     JsFuture::from(file.text())
         .await
         .ok()
@@ -86,4 +96,30 @@ pub fn now_ms() -> f64 {
     window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())
+}
+
+/// Calls `on_resize` whenever `element` changes size, until the returned handle is dropped.
+pub fn observe_size(
+    element: &web_sys::Element,
+    on_resize: impl Fn() + 'static,
+) -> Option<send_wrapper::SendWrapper<SizeObserver>> {
+    let callback = Closure::<dyn FnMut()>::new(on_resize);
+    let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+    observer.observe(element);
+    Some(send_wrapper::SendWrapper::new(SizeObserver {
+        observer,
+        _callback: callback,
+    }))
+}
+
+/// A live `ResizeObserver`; dropping it stops the observation.
+pub struct SizeObserver {
+    observer: web_sys::ResizeObserver,
+    _callback: Closure<dyn FnMut()>,
+}
+
+impl Drop for SizeObserver {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
 }

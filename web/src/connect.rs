@@ -1,6 +1,8 @@
 //! Whether a wire drawn from an output port to an input port may become a connection, and the
 //! edit that writes it: a `needs` entry between LOGIC.md steps, an edge between DRTL nodes.
 
+use std::collections::HashMap;
+
 use logicmd::edit::Edit;
 use logicmd::graph::{types_fit, Graph, GraphNode};
 
@@ -56,33 +58,46 @@ pub fn connection(graph: &Graph, kind: Kind, from: End, to: End) -> Result<Edit,
     })
 }
 
-/// The chain of step names from `start` to `goal` along `needs` edges (source → dependant).
+/// The chain of step names from `start` to `goal` along `needs` edges (source → dependant):
+/// a breadth-first search, linear in the size of the graph.
 fn needs_path(graph: &Graph, start: &str, goal: &str) -> Option<Vec<String>> {
-    let mut stack = vec![vec![start.to_owned()]];
-    let mut seen = std::collections::HashSet::new();
-    while let Some(path) = stack.pop() {
-        let last = path.last()?.clone();
-        if last == goal {
-            return Some(
-                path.iter()
-                    .filter_map(|id| graph.node(id).map(|n| n.name.clone()))
-                    .collect(),
-            );
-        }
-        if !seen.insert(last.clone()) {
-            continue;
-        }
-        for edge in graph
-            .edges
-            .iter()
-            .filter(|e| e.kind == "needs" && e.source == last)
-        {
-            let mut next = path.clone();
-            next.push(edge.target.clone());
-            stack.push(next);
+    let mut next: HashMap<&str, Vec<&str>> = HashMap::new();
+    for edge in graph.edges.iter().filter(|e| e.kind == "needs") {
+        next.entry(edge.source.as_str())
+            .or_default()
+            .push(edge.target.as_str());
+    }
+    let mut came_from: HashMap<&str, &str> = HashMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    let mut reached = start == goal;
+    while let Some(id) = queue.pop_front().filter(|_| !reached) {
+        for &target in next.get(id).into_iter().flatten() {
+            if target != start && !came_from.contains_key(target) {
+                came_from.insert(target, id);
+                reached |= target == goal;
+                queue.push_back(target);
+            }
         }
     }
-    None
+    if !reached {
+        return None;
+    }
+    let mut chain = vec![goal];
+    while let Some(&previous) = chain.last().and_then(|id| came_from.get(id)) {
+        chain.push(previous);
+    }
+    let names: HashMap<&str, &str> = graph
+        .nodes
+        .iter()
+        .map(|n| (n.id.as_str(), n.name.as_str()))
+        .collect();
+    Some(
+        chain
+            .iter()
+            .rev()
+            .filter_map(|id| names.get(id).map(|n| (*n).to_owned()))
+            .collect(),
+    )
 }
 
 #[cfg(test)]

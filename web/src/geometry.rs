@@ -14,28 +14,64 @@ pub fn port_point(index: usize, count: usize, input: bool) -> (f64, f64) {
     (x, if input { 0.0 } else { NODE_HEIGHT })
 }
 
-/// A wire leaving downwards from `from` and entering `to` from above; upward wires (loops)
-/// bulge out so they do not run through the nodes between.
-pub fn wire_path(from: (f64, f64), to: (f64, f64)) -> String {
+/// How far a loop back up swings out to the left of the nodes it passes, and how far it
+/// leaves and enters its ports vertically.
+const LOOP_SIDE: f64 = 0.6 * NODE_WIDTH + 30.0;
+const LOOP_REACH: f64 = 50.0;
+
+/// A wire leaving downwards from `from` and entering `to` from above. `lane` bows wires that
+/// share both ends apart (0 for a lone wire, then ±1, ±2, ...), so each stays visible. A loop
+/// back up leaves downwards, swings out to the left of the nodes it passes, and comes down into
+/// its target, so it never runs through them.
+pub fn wire_path(from: (f64, f64), to: (f64, f64), lane: f64) -> String {
+    let spread = lane * 18.0;
+    if to.1 < from.1 {
+        let side = from.0.min(to.0) - LOOP_SIDE - spread.abs();
+        let middle = (from.1 + to.1) / 2.0;
+        return format!(
+            "M {:.1} {:.1} C {:.1} {:.1}, {side:.1} {:.1}, {side:.1} {middle:.1} \
+             C {side:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}",
+            from.0,
+            from.1,
+            from.0,
+            from.1 + LOOP_REACH,
+            from.1 + LOOP_REACH,
+            to.1 - LOOP_REACH,
+            to.0,
+            to.1 - LOOP_REACH,
+            to.0,
+            to.1
+        );
+    }
     let bend = ((to.1 - from.1).abs() / 2.0).max(40.0);
-    // A loop back up swings out to the side of the nodes it passes.
-    let side = if to.1 < from.1 {
-        -0.8 * NODE_WIDTH
-    } else {
-        0.0
-    };
     format!(
         "M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}",
         from.0,
         from.1,
-        from.0 + side,
+        from.0 + spread,
         from.1 + bend,
-        to.0 + side,
+        to.0 + spread,
         to.1 - bend,
         to.0,
         to.1
     )
 }
+
+/// Where a wire's label sits: halfway, on the wire's own bow.
+pub fn wire_label_point(from: (f64, f64), to: (f64, f64), lane: f64) -> (f64, f64) {
+    if to.1 < from.1 {
+        let side = from.0.min(to.0) - LOOP_SIDE - (lane * 18.0).abs();
+        return (side, (from.1 + to.1) / 2.0);
+    }
+    // A cubic's midpoint lies 3/4 of the way to its control points' offset.
+    (
+        (from.0 + to.0) / 2.0 + 0.75 * lane * 18.0,
+        (from.1 + to.1) / 2.0,
+    )
+}
+
+/// How much room a loop needs beside and around the nodes, for fitting the view.
+pub const WIRE_MARGIN: (f64, f64) = (LOOP_SIDE + 20.0, LOOP_REACH);
 
 /// The viewport that shows the whole graph in a `width` × `height` canvas (never above 100%).
 pub fn fit(graph: &Graph, width: f64, height: f64) -> Option<Viewport> {
@@ -63,6 +99,9 @@ pub fn fit(graph: &Graph, width: f64, height: f64) -> Option<Viewport> {
         .iter()
         .map(|n| n.y + options.node_height)
         .fold(f64::NEG_INFINITY, f64::max);
+    let has_loops = graph.edges.iter().any(|e| e.back);
+    let (room_x, room_y) = if has_loops { WIRE_MARGIN } else { (0.0, 0.0) };
+    let (min_x, min_y, max_y) = (min_x - room_x, min_y - room_y, max_y + room_y);
     let margin = 40.0;
     let scale = ((width - 2.0 * margin) / (max_x - min_x))
         .min((height - 2.0 * margin) / (max_y - min_y))

@@ -92,10 +92,12 @@ pub fn Inspector() -> impl IntoView {
     };
     let fields = move || {
         let selected = studio.selected.get();
-        match selected.and_then(|id| studio.graph.with(|g| g.as_ref()?.node(&id).cloned())) {
-            Some(node) => node.inspector,
-            None => studio.analysis.with(|a| a.document_fields.clone()),
-        }
+        let node_fields = selected.and_then(|id| {
+            studio
+                .graph
+                .with(|g| g.as_ref()?.node(&id).map(|n| n.inspector.clone()))
+        });
+        node_fields.unwrap_or_else(|| studio.analysis.with(|a| a.document_fields.clone()))
     };
     view! {
         <aside class="inspector" data-testid="inspector">
@@ -107,7 +109,11 @@ pub fn Inspector() -> impl IntoView {
             {move || {
                 let fields = fields();
                 if fields.is_empty() {
-                    view! { <p class="muted">"No fields. Declare some under visual.inspector."</p> }.into_any()
+                    let hint = match studio.analysis.with(|a| a.kind) {
+                        crate::analysis::Kind::Drtl => "Select a node to edit its fields.",
+                        crate::analysis::Kind::Logic => "No document fields: declare them under visual.inspector, or select a node.",
+                    };
+                    view! { <p class="muted">{hint}</p> }.into_any()
                 } else {
                     fields.into_iter().map(|f| field_view(studio, f)).collect_view().into_any()
                 }

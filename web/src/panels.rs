@@ -30,9 +30,9 @@ pub fn Palette() -> impl IntoView {
     let add = move |node_type: &'static str| {
         let edit = studio.graph.with_untracked(|g| {
             if node_type == "step" {
-                add_step(g.as_ref(), after())
+                add_step(g.as_deref(), after())
             } else {
-                add_node(g.as_ref(), node_type, after())
+                add_node(g.as_deref(), node_type, after())
             }
         });
         match studio.apply(&edit) {
@@ -70,6 +70,9 @@ pub fn Palette() -> impl IntoView {
     }
 }
 
+/// Problems listed at most; the rest are counted (the first ones are the ones to fix first).
+const LISTED_PROBLEMS: usize = 500;
+
 #[component]
 pub fn Diagnostics(textarea: NodeRef<html::Textarea>) -> impl IntoView {
     let studio = expect_context::<Studio>();
@@ -80,19 +83,21 @@ pub fn Diagnostics(textarea: NodeRef<html::Textarea>) -> impl IntoView {
             .graph
             .with_untracked(|g| g.as_ref().and_then(|g| node_at_line(g, &text, line)));
         if node.is_some() {
-            studio.selected.set(node);
+            studio.selected.set(node.clone());
+            studio.reveal_request.set(node);
         }
     };
     view! {
         <section class="diagnostics" data-testid="diagnostics">
             <h2>{move || {
-                let count = studio.analysis.with(|a| a.diagnostics.len());
-                if count == 0 { "No problems".to_owned() } else { format!("Problems ({count})") }
+                let count = studio.diagnostics.with(Vec::len);
+                let checking = if studio.checking.get() { " · checking…" } else { "" };
+                if count == 0 { format!("No problems{checking}") } else { format!("Problems ({count}){checking}") }
             }}</h2>
             <ul>
-                {move || studio.analysis.with(|a| a.diagnostics.iter().map(|d| {
+                {move || studio.diagnostics.with(|all| all.iter().take(LISTED_PROBLEMS).map(|d| {
                     let line = d.line;
-                    let severity = format!("{:?}", d.severity).to_lowercase();
+                    let severity = d.severity.as_str();
                     let place = if line > 0 { format!("{}:{}", d.line, d.column) } else { String::new() };
                     view! {
                         <li class=format!("diagnostic {severity}") data-line=line
@@ -104,6 +109,12 @@ pub fn Diagnostics(textarea: NodeRef<html::Textarea>) -> impl IntoView {
                         </li>
                     }
                 }).collect_view())}
+                {move || {
+                    let hidden = studio.diagnostics.with(Vec::len).saturating_sub(LISTED_PROBLEMS);
+                    (hidden > 0).then(|| view! {
+                        <li class="more">{format!("… and {hidden} more")}</li>
+                    })
+                }}
             </ul>
         </section>
     }
@@ -205,6 +216,9 @@ pub fn Toolbar() -> impl IntoView {
             <span class="separator"></span>
             <button data-testid="layout" on:click=move |_| auto_layout(studio)>"Auto-layout"</button>
             <button data-testid="fit" on:click=move |_| studio.fit_request.update(|n| *n += 1)>"Fit"</button>
+            <button data-testid="toggle-source" title="Show or hide the source text"
+                aria-pressed=move || studio.source_open.get().to_string()
+                on:click=move |_| studio.source_open.update(|open| *open = !*open)>"Source"</button>
             <span class="stats">{move || studio.graph.with(|g| g.as_ref().map_or_else(String::new, |g| format!("{} nodes · {} wires", g.nodes.len(), g.edges.len())))}</span>
         </header>
     }

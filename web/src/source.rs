@@ -1,10 +1,13 @@
 //! The source pane: a plain textarea over a highlighted copy of the text, with line numbers and
-//! error lines marked. Typing replaces the text (one undoable change per input event).
+//! problems shown on their lines. Only the lines in view (and a margin) are highlighted and
+//! numbered, so a document of any length costs the same to redraw. Typing replaces the text (one
+//! undoable change per input event).
 
 use std::collections::HashMap;
 
 use leptos::html;
 use leptos::prelude::*;
+use logicmd::Severity as Level;
 
 use crate::analysis::line_start;
 use crate::highlight::highlight_line;
@@ -12,36 +15,100 @@ use crate::state::Studio;
 
 /// Pixel height of one line; the stylesheet's `--line-height` must match.
 const LINE_HEIGHT: f64 = 20.0;
+/// Lines drawn above and below the visible ones, so that scrolling shows no gap.
+const OVERSCAN: usize = 30;
+
+/// A problem shown on its line: the most severe one, and how many others share the line.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct LineProblem {
+    severity: Level,
+    message: String,
+    others: usize,
+}
+
+/// Byte offsets where each line starts.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
+
+/// The 0-based lines `[first, last)` to draw for a pane scrolled to `top` pixels and `height`
+/// pixels tall, of `total` lines.
+fn drawn_lines(top: f64, height: f64, total: usize) -> (usize, usize) {
+    let first_visible = (top.max(0.0) / LINE_HEIGHT).floor() as usize;
+    let visible = (height.max(0.0) / LINE_HEIGHT).ceil() as usize + 1;
+    let first = first_visible.saturating_sub(OVERSCAN).min(total);
+    let last = (first_visible + visible + OVERSCAN).min(total);
+    (first, last)
+}
 
 #[component]
 pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
     let studio = expect_context::<Studio>();
     let highlight = NodeRef::<html::Pre>::new();
     let gutter = NodeRef::<html::Pre>::new();
+    let scroll_top = RwSignal::new(0.0f64);
+    let height = RwSignal::new(0.0f64);
+    let measure = move || {
+        if let Some(area) = textarea.get_untracked() {
+            height.set(f64::from(area.client_height()));
+        }
+    };
+    request_animation_frame(measure);
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
 
+    let starts = Memo::new(move |_| studio.text.with(|t| line_starts(t)));
+    let total = Memo::new(move |_| starts.with(Vec::len));
     let problems = Memo::new(move |_| {
-        studio.analysis.with(|a| {
-            let mut by_line: HashMap<usize, String> = HashMap::new();
-            for d in a.diagnostics.iter().filter(|d| d.line > 0) {
+        studio.diagnostics.with(|all| {
+            let mut by_line: HashMap<usize, LineProblem> = HashMap::new();
+            for d in all.iter().filter(|d| d.line > 0) {
                 by_line
                     .entry(d.line as usize)
-                    .or_insert_with(|| d.message.clone());
+                    .and_modify(|p| {
+                        p.others += 1;
+                        // `Error` orders first.
+                        if d.severity < p.severity {
+                            p.severity = d.severity;
+                            p.message = d.message.clone();
+                        }
+                    })
+                    .or_insert_with(|| LineProblem {
+                        severity: d.severity,
+                        message: d.message.clone(),
+                        others: 0,
+                    });
             }
             by_line
         })
     });
+    let range = Memo::new(move |_| drawn_lines(scroll_top.get(), height.get(), total.get()));
     let lines = Memo::new(move |_| {
-        let problems = problems.get();
-        studio.text.with(|t| {
-            t.split('\n')
-                .enumerate()
-                .map(|(i, line)| (i, line.to_owned(), problems.get(&(i + 1)).cloned()))
-                .collect::<Vec<_>>()
+        let (first, last) = range.get();
+        problems.with(|problems| {
+            studio.text.with(|text| {
+                starts.with(|starts| {
+                    (first..last)
+                        .map(|i| {
+                            let end = starts.get(i + 1).map_or(text.len(), |next| next - 1);
+                            let line = text.get(starts[i]..end).unwrap_or_default();
+                            let line = line.strip_suffix('\r').unwrap_or(line);
+                            (i, line.to_owned(), problems.get(&(i + 1)).cloned())
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
         })
     });
-    let line_count = Memo::new(move |_| lines.with(Vec::len));
+    let offset = move || format!("top: {}px", range.get().0 as f64 * LINE_HEIGHT);
+    let spacer = move || format!("height: {}px", total.get() as f64 * LINE_HEIGHT);
+    // The numbers are drawn out of flow: the gutter is sized for the longest one.
+    let gutter_width = move || format!("width: calc({}ch + 20px)", total.get().to_string().len());
     let numbers = move || {
-        (1..=line_count.get())
+        let (first, last) = range.get();
+        (first + 1..=last)
             .map(|n| format!("{n}\n"))
             .collect::<String>()
     };
@@ -66,30 +133,26 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
             if let Some(pre) = gutter.get_untracked() {
                 pre.set_scroll_top(area.scroll_top());
             }
+            scroll_top.set(f64::from(area.scroll_top()));
         }
     };
 
     view! {
         <div class="source" style=format!("--line-height: {LINE_HEIGHT}px")>
-            <pre class="gutter" node_ref=gutter aria-hidden="true">{numbers}</pre>
+            <pre class="gutter" node_ref=gutter aria-hidden="true" style=gutter_width>
+                <div class="lines" style=spacer><div class="drawn" style=offset>{numbers}</div></div>
+            </pre>
             <div class="code">
                 <pre class="highlight" node_ref=highlight aria-hidden="true">
-                    <For
-                        each=move || lines.get()
-                        key=|line| line.clone()
-                        children=|(_, line, problem)| {
-                            let segments = highlight_line(&line)
-                                .into_iter()
-                                .map(|(token, text)| view! { <span class=token.class()>{text}</span> })
-                                .collect_view();
-                            let marked = problem.is_some();
-                            view! {
-                                <div class="line" class:has-problem=marked title=problem.unwrap_or_default()>
-                                    {segments}"\u{200b}"
-                                </div>
-                            }
-                        }
-                    />
+                    <div class="lines" style=spacer>
+                        <div class="drawn" style=offset>
+                            <For
+                                each=move || lines.get()
+                                key=|line| line.clone()
+                                children=|(_, line, problem)| line_view(&line, problem)
+                            />
+                        </div>
+                    </div>
                 </pre>
                 <textarea
                     data-testid="source"
@@ -107,6 +170,31 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
     }
 }
 
+/// One highlighted line; a line with a problem is marked and ends with the message.
+fn line_view(line: &str, problem: Option<LineProblem>) -> impl IntoView {
+    let segments = highlight_line(line)
+        .into_iter()
+        .map(|(token, text)| view! { <span class=token.class()>{text}</span> })
+        .collect_view();
+    let class = problem.as_ref().map_or_else(
+        || "line".to_owned(),
+        |p| format!("line has-problem {}", p.severity.as_str()),
+    );
+    let inline = problem.map(|p| {
+        let more = if p.others > 0 {
+            format!(" (+{} more)", p.others)
+        } else {
+            String::new()
+        };
+        view! {
+            <span class=format!("inline-problem {}", p.severity.as_str())>
+                {format!("  ⟵ {}{more}", p.message)}
+            </span>
+        }
+    });
+    view! { <div class=class>{segments}{inline}"\u{200b}"</div> }
+}
+
 /// Selects 1-based `line` in the textarea and scrolls it into view.
 pub fn reveal_line(textarea: NodeRef<html::Textarea>, text: &str, line: u32) {
     let Some(area) = textarea.get_untracked() else {
@@ -121,4 +209,24 @@ pub fn reveal_line(textarea: NodeRef<html::Textarea>, text: &str, line: u32) {
         - f64::from(area.client_height()) / 3.0)
         .max(0.0);
     area.set_scroll_top(top as i32);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_starts_index_every_line() {
+        assert_eq!(line_starts("a\nbc\n"), vec![0, 2, 5]);
+        assert_eq!(line_starts(""), vec![0]);
+    }
+
+    #[test]
+    fn only_the_lines_in_view_and_a_margin_are_drawn() {
+        assert_eq!(drawn_lines(0.0, 400.0, 10), (0, 10));
+        let (first, last) = drawn_lines(20_000.0, 400.0, 5_000);
+        assert_eq!(first, 1_000 - OVERSCAN);
+        assert_eq!(last, 1_000 + 21 + OVERSCAN);
+        assert_eq!(drawn_lines(1e9, 400.0, 50), (50, 50));
+    }
 }

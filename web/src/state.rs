@@ -2,11 +2,14 @@
 //! derived from it, and every change (canvas, inspector, typing) goes through `apply` or
 //! `replace_text` so that undo sees it.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
+use logicmd::diagnostic::Diagnostic;
 use logicmd::edit::{apply, Edit};
 use logicmd::graph::Graph;
 
-use crate::analysis::{analyze, Analysis};
+use crate::analysis::{analyze, check, diagnostics_of, Analysis};
 use crate::browser;
 use crate::history::History;
 
@@ -47,48 +50,67 @@ pub struct Studio {
     pub text: RwSignal<String>,
     pub analysis: Memo<Analysis>,
     /// The last graph of a text that parsed: kept while the text is broken.
-    pub graph: Memo<Option<Graph>>,
-    /// Milliseconds the last analysis (parse, validate, graph, layout) took.
-    pub analysis_ms: RwSignal<f64>,
+    pub graph: Memo<Option<Arc<Graph>>>,
+    /// Every problem of the text: parse problems at once, schema and rule problems once the
+    /// deferred checks of the current text have run (until then, those of the previous text).
+    pub diagnostics: Memo<Vec<Diagnostic>>,
+    /// The checks of the current text have not run yet.
+    pub checking: RwSignal<bool>,
+    /// Milliseconds the last checks took.
+    pub check_ms: RwSignal<f64>,
     pub history: RwSignal<History>,
     pub selected: RwSignal<Option<String>>,
     pub notice: RwSignal<Option<Notice>>,
     pub viewport: RwSignal<Viewport>,
     /// Bumped to ask the canvas to fit the graph into view.
     pub fit_request: RwSignal<u32>,
+    /// Asks the canvas to bring this node into view.
+    pub reveal_request: RwSignal<Option<String>>,
     /// An inline error of the inspector: (pointer, message).
     pub field_error: RwSignal<Option<(String, String)>>,
     /// The last share link made, shown for copying by hand.
     pub share_link: RwSignal<Option<String>>,
+    /// The source pane is shown beside the canvas (else the canvas takes its room).
+    pub source_open: RwSignal<bool>,
 }
 
 impl Studio {
     pub fn new(initial: String) -> Studio {
         let text = RwSignal::new(initial);
-        let analysis_ms = RwSignal::new(0.0);
-        let analysis = Memo::new(move |_| {
-            let started = browser::now_ms();
-            let result = text.with(|t| analyze(t));
-            analysis_ms.set(browser::now_ms() - started);
-            result
+        let retired = Retired::default();
+        let analysis = Memo::new(move |previous: Option<&Analysis>| {
+            if let Some(previous) = previous {
+                retired.keep(previous.clone());
+            }
+            text.with(|t| analyze(t, browser::now_ms))
         });
-        let graph = Memo::new(move |previous: Option<&Option<Graph>>| {
+        let graph = Memo::new(move |previous: Option<&Option<Arc<Graph>>>| {
             analysis
                 .with(|a| a.graph.clone())
                 .or_else(|| previous.cloned().flatten())
         });
+        let checked = RwSignal::new(Vec::<Diagnostic>::new());
+        let checking = RwSignal::new(false);
+        let check_ms = RwSignal::new(0.0);
+        schedule_checks(analysis, checked, checking, check_ms);
+        let diagnostics =
+            Memo::new(move |_| analysis.with(|a| checked.with(|c| diagnostics_of(a, c))));
         Studio {
             text,
             analysis,
             graph,
-            analysis_ms,
+            diagnostics,
+            checking,
+            check_ms,
             history: RwSignal::new(History::default()),
             selected: RwSignal::new(None),
             notice: RwSignal::new(None),
             viewport: RwSignal::new(Viewport::default()),
             fit_request: RwSignal::new(0),
+            reveal_request: RwSignal::new(None),
             field_error: RwSignal::new(None),
             share_link: RwSignal::new(None),
+            source_open: RwSignal::new(true),
         }
     }
 
@@ -143,6 +165,73 @@ impl Studio {
         let current = self.text.get_untracked();
         if let Some(next) = self.history.try_update(|h| h.redo(current)).flatten() {
             self.text.set(next);
+        }
+    }
+}
+
+/// Runs the schema and rule checks of each new parse after the browser has drawn its graph
+/// (the next animation frame, then a task), so typing redraws at once. A parse superseded
+/// before its turn is never checked.
+fn schedule_checks(
+    analysis: Memo<Analysis>,
+    checked: RwSignal<Vec<Diagnostic>>,
+    checking: RwSignal<bool>,
+    check_ms: RwSignal<f64>,
+) {
+    let generation = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    Effect::new(move |_| {
+        use std::sync::atomic::Ordering;
+        let Some(parsed) = analysis.with(|a| a.parsed.clone()) else {
+            checked.set(Vec::new());
+            checking.set(false);
+            return;
+        };
+        let mine = generation.fetch_add(1, Ordering::SeqCst) + 1;
+        checking.set(true);
+        let generation = Arc::clone(&generation);
+        request_animation_frame(move || {
+            set_timeout(
+                move || {
+                    if generation.load(Ordering::SeqCst) != mine {
+                        return;
+                    }
+                    let started = browser::now_ms();
+                    let found = check(&parsed);
+                    check_ms.set(browser::now_ms() - started);
+                    checked.set(found);
+                    checking.set(false);
+                },
+                std::time::Duration::ZERO,
+            );
+        });
+    });
+}
+
+/// Analyses replaced by newer ones, freed in a later task: freeing a large document's tree
+/// takes milliseconds that would otherwise delay the redraw of the new one.
+#[derive(Clone, Copy)]
+struct Retired(StoredValue<Vec<Analysis>>);
+
+impl Default for Retired {
+    fn default() -> Self {
+        Retired(StoredValue::new(Vec::new()))
+    }
+}
+
+impl Retired {
+    fn keep(self, analysis: Analysis) {
+        let first = self.0.try_update_value(|kept| {
+            kept.push(analysis);
+            kept.len() == 1
+        });
+        if first == Some(true) {
+            set_timeout(
+                move || {
+                    let freed = self.0.try_update_value(std::mem::take);
+                    drop(freed);
+                },
+                std::time::Duration::from_millis(50),
+            );
         }
     }
 }

@@ -101,11 +101,15 @@ pub fn from_topology(topology: &Topology) -> Graph {
         };
         let mut inspector = vec![];
         inspector.extend(super::builtin_fields(
-            json,
+            Some(&definition),
             &node.pointer,
             &[("description", "Description", "text")],
         ));
-        inspector.extend(super::builtin_fields(json, &node.pointer, builtin));
+        inspector.extend(super::builtin_fields(
+            Some(&definition),
+            &node.pointer,
+            builtin,
+        ));
         graph.nodes.push(GraphNode {
             id: format!("drtl:{}", node.id),
             kind: node.kind.clone(),

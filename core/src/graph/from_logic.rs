@@ -2,22 +2,46 @@
 
 use serde_json::Value;
 
-use super::{span_of, types_fit, Graph, GraphEdge, GraphNode, Group, InspectorField, Port};
+use super::SourceSpan;
+use super::{entry_spans, types_fit, Graph, GraphEdge, GraphNode, Group, InspectorField, Port};
 use crate::document::Document;
 use crate::fieldpath::FieldPath;
 use crate::json::pointer_push;
 
+/// The document's `visual.color` and `visual.icon`, which every node of it shows.
+#[derive(Default)]
+struct Look {
+    color: Option<String>,
+    icon: Option<String>,
+}
+
+impl Look {
+    fn of(document: &Document) -> Look {
+        let visual = document.json().get("visual");
+        let text = |key: &str| {
+            visual
+                .and_then(|v| v.get(key))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        Look {
+            color: text("color"),
+            icon: text("icon"),
+        }
+    }
+}
+
 fn node(
-    document: &Document,
+    look: &Look,
     id: String,
     kind: &str,
     name: &str,
     label: String,
     pointer: String,
+    span: Option<SourceSpan>,
 ) -> GraphNode {
-    let visual = document.json().get("visual");
     GraphNode {
-        span: span_of(document, &pointer),
+        span,
         id,
         kind: kind.to_owned(),
         name: name.to_owned(),
@@ -26,14 +50,8 @@ fn node(
         inputs: Vec::new(),
         outputs: Vec::new(),
         inspector: Vec::new(),
-        color: visual
-            .and_then(|v| v.get("color"))
-            .and_then(Value::as_str)
-            .map(str::to_owned),
-        icon: visual
-            .and_then(|v| v.get("icon"))
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+        color: look.color.clone(),
+        icon: look.icon.clone(),
         x: 0.0,
         y: 0.0,
         pinned: false,
@@ -77,52 +95,66 @@ fn schema_port(name: &str, schema: Option<&Value>) -> Vec<Port> {
         .unwrap_or_default()
 }
 
-/// The inspector of a step: the document's `visual.inspector` fields (keys relative to the
-/// step when they name step fields, else to the document) plus built-in fields.
-fn inspector(document: &Document, step_pointer: &str) -> Vec<InspectorField> {
-    let json = document.json();
-    let mut fields = Vec::new();
-    let declared = json
-        .get("visual")
+/// A `visual.inspector` field as it applies to steps: its pointer relative to the step when it
+/// names a step field, else absolute (relative to the document). Worked out once per document.
+struct StepField {
+    field: Value,
+    key: String,
+    relative: String,
+    in_step: bool,
+}
+
+fn step_fields(json: &Value) -> Vec<StepField> {
+    json.get("visual")
         .and_then(|v| v.get("inspector"))
         .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    for field in declared {
-        let Some(key) = field.get("key").and_then(Value::as_str) else {
-            continue;
-        };
-        let Ok(path) = FieldPath::parse(key) else {
-            continue;
-        };
-        let relative = path.to_pointer();
-        let step_field = format!("{step_pointer}{relative}");
-        let in_step = crate::schema::allows_path(
-            crate::schema::schema(),
-            &crate::json::pointer_tokens(&format!("/steps/x{relative}")),
-        );
-        let pointer = if in_step { step_field } else { relative };
-        fields.push(declared_field(&field, key, pointer, json));
-    }
-    for (key, label, kind) in [
-        ("description", "Description", "text"),
-        ("instructions", "Instructions", "text"),
-        ("timeout", "Timeout", "text"),
-    ] {
-        let pointer = pointer_push(step_pointer, key);
-        fields.push(InspectorField {
-            key: key.to_owned(),
-            label: label.to_owned(),
-            kind: kind.to_owned(),
-            options: None,
-            min: None,
-            max: None,
-            step: None,
-            default: None,
-            value: json.pointer(&pointer).cloned().unwrap_or(Value::Null),
-            pointer,
-        });
-    }
+        .into_iter()
+        .flatten()
+        .filter_map(|field| {
+            let key = field.get("key").and_then(Value::as_str)?;
+            let relative = FieldPath::parse(key).ok()?.to_pointer();
+            let in_step = crate::schema::allows_path(
+                crate::schema::schema(),
+                &crate::json::pointer_tokens(&format!("/steps/x{relative}")),
+            );
+            Some(StepField {
+                field: field.clone(),
+                key: key.to_owned(),
+                relative,
+                in_step,
+            })
+        })
+        .collect()
+}
+
+/// The inspector of a step: the document's `visual.inspector` fields (keys relative to the
+/// step when they name step fields, else to the document) plus built-in fields.
+fn inspector(
+    json: &Value,
+    declared: &[StepField],
+    step: &Value,
+    step_pointer: &str,
+) -> Vec<InspectorField> {
+    let mut fields: Vec<InspectorField> = declared
+        .iter()
+        .map(|d| {
+            let pointer = if d.in_step {
+                format!("{step_pointer}{}", d.relative)
+            } else {
+                d.relative.clone()
+            };
+            declared_field(&d.field, &d.key, pointer, json)
+        })
+        .collect();
+    fields.extend(super::builtin_fields(
+        Some(step),
+        step_pointer,
+        &[
+            ("description", "Description", "text"),
+            ("instructions", "Instructions", "text"),
+            ("timeout", "Timeout", "text"),
+        ],
+    ));
     fields
 }
 
@@ -150,7 +182,7 @@ pub(crate) fn declared_field(
 }
 
 /// Finds nodes by id in constant time while edges are added.
-struct Index(std::collections::HashMap<String, usize>);
+struct Index(rustc_hash::FxHashMap<String, usize>);
 
 impl Index {
     fn of(graph: &Graph) -> Index {
@@ -173,7 +205,11 @@ fn edge(
     target: &str,
     label: Option<String>,
 ) {
-    let id = format!("{kind}:{source}->{target}:{}", graph.edges.len());
+    let mut id = String::with_capacity(kind.len() + source.len() + target.len() + 8);
+    for part in [kind, ":", source, "->", target, ":"] {
+        id.push_str(part);
+    }
+    id.push_str(&graph.edges.len().to_string());
     let find = |id: &str| index.0.get(id).and_then(|&i| graph.nodes.get(i));
     let output = find(source).and_then(|n| n.outputs.first()).cloned();
     let input = find(target).and_then(|n| n.inputs.first()).cloned();
@@ -198,35 +234,40 @@ fn edge(
 pub fn from_document(document: &Document) -> Graph {
     let json = document.json();
     let mut graph = Graph::default();
+    let empty = serde_json::Map::new();
     let steps = json
         .get("steps")
         .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    for (name, step) in &steps {
+        .unwrap_or(&empty);
+    let spans = entry_spans(document, "/steps");
+    let declared = step_fields(json);
+    let look = Look::of(document);
+    for (name, step) in steps {
         let pointer = pointer_push("/steps", name);
         let label = step
             .get("description")
             .and_then(Value::as_str)
-            .map_or_else(|| name.clone(), |d| format!("{name}: {d}"));
+            .map_or_else(|| name.clone(), |d| [name.as_str(), ": ", d].concat());
+        let span = spans.get(name.as_str()).copied();
         let mut n = node(
-            document,
-            format!("step:{name}"),
+            &look,
+            prefixed("step:", name),
             "step",
             name,
             label,
             pointer.clone(),
+            span,
         );
         // `visual.ports` are the ports of the whole document as one builder node (§10.1), not
         // of each step: a step's ports come from its own schemas.
         n.inputs = schema_port("input", step.get("input_schema"));
         n.outputs = schema_port("output", step.get("output_schema"));
-        n.inspector = inspector(document, &pointer);
+        n.inspector = inspector(json, &declared, step, &pointer);
         graph.nodes.push(n);
     }
     let index = Index::of(&graph);
-    for (name, step) in &steps {
-        let id = format!("step:{name}");
+    for (name, step) in steps {
+        let id = prefixed("step:", name);
         for need in step
             .get("needs")
             .and_then(Value::as_array)
@@ -239,7 +280,7 @@ pub fn from_document(document: &Document) -> Graph {
                     &mut graph,
                     &index,
                     "needs",
-                    &format!("step:{need}"),
+                    &prefixed("step:", need),
                     &id,
                     None,
                 );
@@ -293,33 +334,38 @@ pub fn from_document(document: &Document) -> Graph {
             });
         }
     }
-    trees(document, &mut graph, &steps);
+    trees(document, &mut graph, steps);
     agents(document, &mut graph);
     positions(document, &mut graph);
     graph
 }
 
+/// `prefix` + `name`, without the formatting machinery (this runs for every node and edge).
+fn prefixed(prefix: &str, name: &str) -> String {
+    let mut id = String::with_capacity(prefix.len() + name.len());
+    id.push_str(prefix);
+    id.push_str(name);
+    id
+}
+
+fn object(value: Option<&Value>) -> Option<&serde_json::Map<String, Value>> {
+    value.and_then(Value::as_object)
+}
+
 fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String, Value>) {
-    let trees = document
-        .json()
-        .get("decision_trees")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    for (tree_name, tree) in &trees {
+    let empty = serde_json::Map::new();
+    let trees = object(document.json().get("decision_trees")).unwrap_or(&empty);
+    for (tree_name, tree) in trees {
         let base = pointer_push("/decision_trees", tree_name);
-        let nodes = tree
-            .get("nodes")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        let terminals = tree
-            .get("terminals")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
+        let nodes = object(tree.get("nodes")).unwrap_or(&empty);
+        let terminals = object(tree.get("terminals")).unwrap_or(&empty);
+        // Decision and terminal nodes show their kind's colour: `visual.color` is the
+        // document's (its steps'), and would make every kind look alike.
+        let look = Look::default();
+        let node_spans = entry_spans(document, &pointer_push(&base, "nodes"));
+        let terminal_spans = entry_spans(document, &pointer_push(&base, "terminals"));
         let mut members = Vec::new();
-        for (name, n) in &nodes {
+        for (name, n) in nodes {
             let id = format!("tree:{tree_name}/{name}");
             let label = n
                 .get("condition")
@@ -327,22 +373,20 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
                 .map_or_else(|| name.clone(), |c| format!("{name}: {c}"));
             let pointer = pointer_push(&pointer_push(&base, "nodes"), name);
             let mut decision = node(
-                document,
+                &look,
                 id.clone(),
                 "decision",
                 name,
                 label,
                 pointer.clone(),
+                node_spans.get(name.as_str()).copied(),
             );
-            decision.inspector = super::builtin_fields(
-                document.json(),
-                &pointer,
-                &[("condition", "Condition", "text")],
-            );
+            decision.inspector =
+                super::builtin_fields(Some(n), &pointer, &[("condition", "Condition", "text")]);
             graph.nodes.push(decision);
             members.push(id);
         }
-        for (name, t) in &terminals {
+        for (name, t) in terminals {
             let id = format!("terminal:{tree_name}/{name}");
             let label = t
                 .get("action")
@@ -350,15 +394,16 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
                 .map_or_else(|| name.clone(), |a| format!("{name}: {a}"));
             let pointer = pointer_push(&pointer_push(&base, "terminals"), name);
             let mut terminal = node(
-                document,
+                &look,
                 id.clone(),
                 "terminal",
                 name,
                 label,
                 pointer.clone(),
+                terminal_spans.get(name.as_str()).copied(),
             );
             terminal.inspector = super::builtin_fields(
-                document.json(),
+                Some(t),
                 &pointer,
                 &[("action", "Action", "text"), ("message", "Message", "text")],
             );
@@ -366,7 +411,7 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
             members.push(id);
         }
         let index = Index::of(graph);
-        for (name, n) in &nodes {
+        for (name, n) in nodes {
             for branch in n
                 .get("branches")
                 .and_then(Value::as_array)
@@ -416,26 +461,30 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
 
 fn agents(document: &Document, graph: &mut Graph) {
     let json = document.json();
+    let empty = serde_json::Map::new();
     let nodes = json
         .get("nodes")
         .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    for (name, n) in &nodes {
+        .unwrap_or(&empty);
+    let spans = entry_spans(document, "/nodes");
+    // An agent node is another document: its colour is in that file, not this one's.
+    let look = Look::default();
+    for (name, n) in nodes {
         let label = n
             .get("logic_ref")
             .and_then(Value::as_str)
             .map_or_else(|| name.clone(), |r| format!("{name} ({r})"));
         let mut agent = node(
-            document,
+            &look,
             format!("agent:{name}"),
             "agent",
             name,
             label,
             pointer_push("/nodes", name),
+            spans.get(name.as_str()).copied(),
         );
         agent.inspector = super::builtin_fields(
-            json,
+            Some(n),
             &pointer_push("/nodes", name),
             &[
                 ("logic_ref", "LOGIC.md file", "text"),
@@ -455,7 +504,7 @@ fn agents(document: &Document, graph: &mut Graph) {
         graph.nodes.push(agent);
     }
     let index = Index::of(graph);
-    for (name, n) in &nodes {
+    for (name, n) in nodes {
         for dependency in n
             .get("depends_on")
             .and_then(Value::as_array)

@@ -50,6 +50,10 @@ pub fn layout(graph: &mut Graph, options: LayoutOptions) {
         })
         .unzip();
     let back = back_edges(count, &edges);
+    let mut is_back = vec![false; edges.len()];
+    for &(_, _, position) in &back {
+        is_back[position] = true;
+    }
     for edge in &mut graph.edges {
         edge.back = false;
     }
@@ -59,7 +63,7 @@ pub fn layout(graph: &mut Graph, options: LayoutOptions) {
     let forward: Vec<(usize, usize)> = edges
         .iter()
         .enumerate()
-        .filter(|(i, (s, t))| !back.contains(&(*s, *t, *i)) && s != t)
+        .filter(|(i, (s, t))| !is_back[*i] && s != t)
         .map(|(_, e)| *e)
         .collect();
     let layer = layers(count, &forward);
@@ -77,15 +81,11 @@ pub fn layout(graph: &mut Graph, options: LayoutOptions) {
         let mut keyed: Vec<(f64, usize)> = row
             .iter()
             .map(|&n| {
-                let parents: Vec<f64> = forward
-                    .iter()
-                    .filter(|(_, t)| *t == n)
-                    .map(|(s, _)| column[*s])
-                    .collect();
-                let center = if parents.is_empty() {
+                let above = &parents[n];
+                let center = if above.is_empty() {
                     f64::MAX
                 } else {
-                    parents.iter().sum::<f64>() / parents.len() as f64
+                    above.iter().map(|&p| column[p]).sum::<f64>() / above.len() as f64
                 };
                 (center, n)
             })

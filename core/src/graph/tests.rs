@@ -82,3 +82,33 @@ fn pinned_positions_are_kept() {
     let rank = graph.node("step:rank").unwrap();
     assert_eq!((rank.x, rank.y, rank.pinned), (999.0, 5.0, true));
 }
+
+#[test]
+fn the_document_colour_marks_its_steps_and_tree_nodes_keep_their_kind() {
+    let coloured = DOC.replace(
+        "visual:\n",
+        "visual:\n  color: \"#0EA5E9\"\n  icon: radar\n",
+    );
+    let graph = from_document(&Document::parse(&coloured).document.unwrap());
+    for node in &graph.nodes {
+        let expected = (node.kind == "step").then(|| "#0EA5E9".to_owned());
+        assert_eq!(node.color, expected, "{}", node.id);
+    }
+    assert_eq!(
+        graph.node("step:rank").unwrap().icon.as_deref(),
+        Some("radar")
+    );
+}
+
+#[test]
+fn spans_are_the_whole_definition_of_each_node() {
+    let document = Document::parse(DOC).document.unwrap();
+    let graph = from_document(&document);
+    for node in &graph.nodes {
+        let span = node.span.unwrap();
+        let text = &DOC[span.start..span.end];
+        assert!(text.starts_with(node.name.as_str()), "{}: {text}", node.id);
+    }
+    let kind = graph.node("tree:route/kind").unwrap().span.unwrap();
+    assert_eq!((kind.line, kind.column), (23, 7));
+}

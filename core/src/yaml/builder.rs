@@ -5,7 +5,10 @@
 //! Aliases are expanded by copying the anchored node, charged against the node budget, so an
 //! alias bomb stops at the budget instead of exhausting memory.
 
+use std::collections::hash_map::Entry as Slot;
 use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle as SaphyrStyle, Tag};
 
@@ -68,7 +71,7 @@ enum Frame {
         anchor: usize,
         size: usize,
         pending_key: Option<(String, Span)>,
-        seen: HashMap<String, Span>,
+        seen: FxHashMap<String, Span>,
     },
 }
 
@@ -331,10 +334,10 @@ impl Builder<'_> {
 
     fn key(&mut self, key: String, span: Span) {
         let first = match self.stack.last_mut() {
-            Some(Frame::Map { seen, .. }) => match seen.get(&key) {
-                Some(first) => Some(*first),
-                None => {
-                    seen.insert(key.clone(), span);
+            Some(Frame::Map { seen, .. }) => match seen.entry(key.clone()) {
+                Slot::Occupied(first) => Some(*first.get()),
+                Slot::Vacant(place) => {
+                    place.insert(span);
                     None
                 }
             },
@@ -392,7 +395,7 @@ impl Builder<'_> {
                 anchor,
                 size: 1,
                 pending_key: None,
-                seen: HashMap::new(),
+                seen: FxHashMap::default(),
             }
         } else {
             Frame::Seq {

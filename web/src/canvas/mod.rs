@@ -1,0 +1,463 @@
+//! The canvas: the nodes of the graph model with typed ports, wires per edge kind, pan (drag the
+//! background), zoom around the pointer (wheel, trackpad pinch, two-finger pinch), node dragging,
+//! wiring from an output port to an input port, selection. Only what is near the visible area is
+//! in the DOM ([`cull`]), so large graphs stay fast.
+
+mod cull;
+mod draw;
+mod gesture;
+
+use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use logicmd::edit::Edit;
+use logicmd::graph::{Graph, GraphNode};
+use wasm_bindgen::JsCast;
+
+use crate::analysis::{Parsed, Timings};
+use crate::connect::{connection, End};
+use crate::geometry::{fit, wire_path, NODE_HEIGHT, NODE_WIDTH};
+use crate::state::{Severity, Studio, Viewport};
+use cull::{drawn_window, Rect};
+pub use draw::glyph;
+use draw::{
+    assign_lanes, node_key, node_view, unique_keys, wire_ends, wire_key, wire_view, DrawnNode,
+    DrawnWire,
+};
+use gesture::{distance, midpoint, pinch, zoom_at, Gesture};
+
+/// Below this zoom, labels are unreadable: they are not drawn (large graphs stay responsive).
+const FAR_SCALE: f64 = 0.4;
+
+/// Where the document keeps the positions the user gave nodes.
+const POSITIONS: &str = "/metadata/logicmd/positions";
+
+#[component]
+pub fn Canvas() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let gesture = RwSignal::new(None::<Gesture>);
+    // Active touch points (pointer id → client position), for two-finger pinches.
+    let touches = StoredValue::new(HashMap::<i32, (f64, f64)>::new());
+    let svg_ref = NodeRef::<leptos::svg::Svg>::new();
+    // The canvas's size in pixels, measured when it mounts and when the window resizes.
+    let size = RwSignal::new((0.0f64, 0.0f64));
+    let measure = move || {
+        if let Some(svg) = svg_ref.get_untracked() {
+            let rect = svg.get_bounding_client_rect();
+            size.set((rect.width(), rect.height()));
+        }
+    };
+    // The canvas changes size with the window and when the source pane is shown or hidden.
+    let observer = StoredValue::new(None);
+    Effect::new(move |_| {
+        if let Some(svg) = svg_ref.get() {
+            observer.set_value(crate::browser::observe_size(&svg, measure));
+        }
+    });
+
+    // Nodes held in the DOM whatever the window: the selection and the node being dragged.
+    let dragged = Memo::new(move |_| {
+        gesture.with(|g| match g {
+            Some(Gesture::Node { id, .. }) => Some(id.clone()),
+            _ => None,
+        })
+    });
+    let window = Memo::new(move |_| {
+        let (width, height) = size.get();
+        let size = if width > 0.0 {
+            (width, height)
+        } else {
+            // Not measured yet: assume a large screen rather than draw nothing.
+            (2560.0, 1440.0)
+        };
+        drawn_window(studio.viewport.get(), size)
+    });
+    let shown = Memo::new(move |_| {
+        let window = window.get();
+        // Read once: a signal read per node would cost more than the drawing.
+        let (selected, dragged) = (studio.selected.get(), dragged.get());
+        let keep = |id: &str| selected.as_deref() == Some(id) || dragged.as_deref() == Some(id);
+        studio.graph.with(|graph| {
+            let Some(graph) = graph else {
+                return (Vec::new(), Vec::new());
+            };
+            let nodes: Vec<DrawnNode> = graph
+                .nodes
+                .iter()
+                .filter(|n| Rect::node(n.x, n.y).intersects(&window) || keep(&n.id))
+                .map(DrawnNode::of)
+                .collect();
+            let by_id: FxHashMap<&str, &GraphNode> =
+                graph.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
+            let mut wires: Vec<DrawnWire> = graph
+                .edges
+                .iter()
+                .filter_map(|e| {
+                    let source = by_id.get(e.source.as_str())?;
+                    let target = by_id.get(e.target.as_str())?;
+                    let (from, to) = wire_ends(e, source, target);
+                    let visible = Rect::wire(from, to).intersects(&window)
+                        || keep(&e.source)
+                        || keep(&e.target);
+                    visible.then(|| DrawnWire::of(e, from, to))
+                })
+                .collect();
+            assign_lanes(&mut wires);
+            (nodes, wires)
+        })
+    });
+    let nodes = Memo::new(move |_| shown.with(|(n, _)| unique_keys(n.clone(), node_key)));
+    let wires = Memo::new(move |_| shown.with(|(_, w)| unique_keys(w.clone(), wire_key)));
+
+    let to_graph = move |client: (f64, f64)| {
+        let rect = svg_ref
+            .get_untracked()
+            .map(|svg| svg.get_bounding_client_rect());
+        let (left, top) = rect.map_or((0.0, 0.0), |r| (r.left(), r.top()));
+        let view = studio.viewport.get_untracked();
+        (
+            (client.0 - left - view.x) / view.scale,
+            (client.1 - top - view.y) / view.scale,
+        )
+    };
+    let to_canvas = move |client: (f64, f64)| {
+        let rect = svg_ref
+            .get_untracked()
+            .map(|svg| svg.get_bounding_client_rect());
+        let (left, top) = rect.map_or((0.0, 0.0), |r| (r.left(), r.top()));
+        (client.0 - left, client.1 - top)
+    };
+
+    // Fit the graph into view when asked (first load, examples, the Fit button).
+    Effect::new(move |_| {
+        studio.fit_request.track();
+        let Some(svg) = svg_ref.get() else { return };
+        let rect = svg.get_bounding_client_rect();
+        size.set((rect.width(), rect.height()));
+        if let Some(view) = studio
+            .graph
+            .with_untracked(|g| g.as_ref().and_then(|g| fit(g, rect.width(), rect.height())))
+        {
+            studio.viewport.set(view);
+        }
+    });
+    // Bring a node into view when asked (a problem clicked in the list), keeping the zoom.
+    Effect::new(move |_| {
+        let Some(id) = studio.reveal_request.get() else {
+            return;
+        };
+        let place = studio
+            .graph
+            .with_untracked(|g| g.as_ref().and_then(|g| g.node(&id)).map(|n| (n.x, n.y)));
+        let (width, height) = size.get_untracked();
+        if let Some((x, y)) = place {
+            studio.viewport.update(|view| {
+                let scale = view.scale.max(FAR_SCALE);
+                view.scale = scale;
+                view.x = width / 2.0 - (x + NODE_WIDTH / 2.0) * scale;
+                view.y = height / 2.0 - (y + NODE_HEIGHT / 2.0) * scale;
+            });
+        }
+    });
+
+    let on_pointer_down = move |ev: web_sys::PointerEvent| {
+        let client = (f64::from(ev.client_x()), f64::from(ev.client_y()));
+        if ev.pointer_type() == "touch" {
+            touches.update_value(|t| {
+                t.insert(ev.pointer_id(), client);
+            });
+            let points: Vec<(f64, f64)> = touches.with_value(|t| t.values().copied().collect());
+            if let [a, b, ..] = points[..] {
+                let (a, b) = (to_canvas(a), to_canvas(b));
+                gesture.set(Some(Gesture::Pinch {
+                    distance: distance(a, b),
+                    midpoint: midpoint(a, b),
+                    origin: studio.viewport.get_untracked(),
+                }));
+                return;
+            }
+        }
+        if ev.button() != 0 {
+            return;
+        }
+        let target = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        let port = target
+            .as_ref()
+            .and_then(|t| t.get_attribute("data-port"))
+            .filter(|p| p.ends_with(":out"));
+        let node = target
+            .as_ref()
+            .and_then(|t| t.closest("[data-node-id]").ok().flatten())
+            .and_then(|n| n.get_attribute("data-node-id"));
+        let next = if let Some(port) = port {
+            let (from, port_name) = split_port(&port);
+            let port_type = port_type_of(studio, &from, &port_name, false);
+            let start = to_graph(client);
+            Gesture::Wire {
+                from,
+                port_type,
+                start,
+                end: start,
+            }
+        } else if let Some(id) = node {
+            studio.selected.set(Some(id.clone()));
+            studio.field_error.set(None);
+            Gesture::Node {
+                id,
+                start: client,
+                dx: 0.0,
+                dy: 0.0,
+            }
+        } else {
+            studio.selected.set(None);
+            Gesture::Pan {
+                start: client,
+                origin: studio.viewport.get_untracked(),
+            }
+        };
+        if let Some(svg) = svg_ref.get_untracked() {
+            let _ = svg.set_pointer_capture(ev.pointer_id());
+        }
+        gesture.set(Some(next));
+    };
+
+    let on_pointer_move = move |ev: web_sys::PointerEvent| {
+        let client = (f64::from(ev.client_x()), f64::from(ev.client_y()));
+        if ev.pointer_type() == "touch" {
+            touches.update_value(|t| {
+                if let Some(point) = t.get_mut(&ev.pointer_id()) {
+                    *point = client;
+                }
+            });
+        }
+        let scale = studio.viewport.get_untracked().scale;
+        let Some(current) = gesture.get_untracked() else {
+            return;
+        };
+        match current {
+            Gesture::Pan { start, origin } => studio.viewport.set(Viewport {
+                x: origin.x + client.0 - start.0,
+                y: origin.y + client.1 - start.1,
+                ..origin
+            }),
+            Gesture::Pinch {
+                distance: start_distance,
+                midpoint: start_midpoint,
+                origin,
+            } => {
+                let points: Vec<(f64, f64)> = touches.with_value(|t| t.values().copied().collect());
+                if let [a, b, ..] = points[..] {
+                    let (a, b) = (to_canvas(a), to_canvas(b));
+                    studio.viewport.set(pinch(
+                        origin,
+                        start_distance,
+                        start_midpoint,
+                        distance(a, b),
+                        midpoint(a, b),
+                    ));
+                }
+            }
+            Gesture::Node { id, start, .. } => gesture.set(Some(Gesture::Node {
+                id,
+                start,
+                dx: (client.0 - start.0) / scale,
+                dy: (client.1 - start.1) / scale,
+            })),
+            Gesture::Wire {
+                from,
+                port_type,
+                start,
+                ..
+            } => gesture.set(Some(Gesture::Wire {
+                from,
+                port_type,
+                start,
+                end: to_graph(client),
+            })),
+        }
+    };
+
+    let on_pointer_up = move |ev: web_sys::PointerEvent| {
+        touches.update_value(|t| {
+            t.remove(&ev.pointer_id());
+        });
+        let Some(finished) = gesture.get_untracked() else {
+            return;
+        };
+        gesture.set(None);
+        match finished {
+            Gesture::Node { id, dx, dy, .. } if dx.abs() + dy.abs() > 2.0 => {
+                let moved = studio.graph.with_untracked(|g| {
+                    g.as_ref()
+                        .and_then(|g| g.node(&id))
+                        .map(|n| (n.name.clone(), n.x + dx, n.y + dy))
+                });
+                if let Some((node, x, y)) = moved {
+                    if let Err(message) = studio.apply(&Edit::SetPosition { node, x, y }) {
+                        studio.notify(Severity::Error, message);
+                    }
+                }
+            }
+            Gesture::Wire {
+                from, port_type, ..
+            } => {
+                let dropped_on = port_under(f64::from(ev.client_x()), f64::from(ev.client_y()));
+                if let Some(port) = dropped_on {
+                    connect(studio, &from, &port_type, &port);
+                }
+            }
+            _ => {}
+        }
+    };
+
+    let on_wheel = move |ev: web_sys::WheelEvent| {
+        ev.prevent_default();
+        let pointer = to_canvas((f64::from(ev.client_x()), f64::from(ev.client_y())));
+        // Trackpad pinches arrive as wheel events with ctrlKey and small deltas: zoom faster.
+        let speed = if ev.ctrl_key() { 0.01 } else { 0.0015 };
+        studio.viewport.update(|view| {
+            *view = zoom_at(*view, pointer, view.scale * (-ev.delta_y() * speed).exp());
+        });
+    };
+
+    let offset_of = move |id: &str| {
+        gesture.with(|g| match g {
+            Some(Gesture::Node {
+                id: moving, dx, dy, ..
+            }) if moving == id => (*dx, *dy),
+            _ => (0.0, 0.0),
+        })
+    };
+
+    let timing = move |pick: fn(&Timings) -> f64| {
+        move || format!("{:.2}", studio.analysis.with(|a| pick(&a.timings)))
+    };
+
+    view! {
+        <svg
+            class="canvas"
+            class:far=move || studio.viewport.with(|v| v.scale < FAR_SCALE)
+            node_ref=svg_ref
+            data-testid="canvas"
+            data-nodes=move || studio.graph.with(|g| g.as_ref().map_or(0, |g| g.nodes.len()))
+            data-edges=move || studio.graph.with(|g| g.as_ref().map_or(0, |g| g.edges.len()))
+            data-drawn-nodes=move || nodes.with(Vec::len)
+            data-parse-ms=timing(|t| t.parse)
+            data-graph-ms=timing(|t| t.graph)
+            data-layout-ms=timing(|t| t.layout)
+            data-check-ms=move || format!("{:.2}", studio.check_ms.get())
+            on:pointerdown=on_pointer_down
+            on:pointermove=on_pointer_move
+            on:pointerup=on_pointer_up
+            on:pointercancel=on_pointer_up
+            on:wheel=on_wheel
+        >
+            <defs>
+                <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead"></path>
+                </marker>
+            </defs>
+            <g class="viewport" transform=move || {
+                let v = studio.viewport.get();
+                format!("translate({:.2},{:.2}) scale({:.4})", v.x, v.y, v.scale)
+            }>
+                <g class="wires">
+                    <For
+                        each=move || wires.get()
+                        key=|(key, _)| key.clone()
+                        children=move |(_, wire)| wire_view(wire, offset_of)
+                    />
+                </g>
+                <g class="nodes">
+                    <For
+                        each=move || nodes.get()
+                        key=|(key, _)| key.clone()
+                        children=move |(_, node)| node_view(node, studio, offset_of)
+                    />
+                </g>
+                {move || gesture.with(|g| match g {
+                    Some(Gesture::Wire { start, end, .. }) => Some(view! {
+                        <path class="wire wire-pending" d=wire_path(*start, *end, 0.0)></path>
+                    }),
+                    _ => None,
+                })}
+            </g>
+        </svg>
+    }
+}
+
+/// `node-id:port:in` → (node id, port); node ids contain `:` themselves.
+fn split_port(data: &str) -> (String, String) {
+    let mut parts = data.rsplitn(3, ':');
+    let _direction = parts.next();
+    let port = parts.next().unwrap_or_default().to_owned();
+    let node = parts.next().unwrap_or_default().to_owned();
+    (node, port)
+}
+
+fn port_type_of(studio: Studio, id: &str, port: &str, input: bool) -> String {
+    studio.graph.with_untracked(|g| {
+        g.as_ref().and_then(|g| g.node(id)).map_or_else(
+            || "any".to_owned(),
+            |n| DrawnNode::of(n).port_type(port, input),
+        )
+    })
+}
+
+fn port_under(x: f64, y: f64) -> Option<String> {
+    let document = web_sys::window()?.document()?;
+    let element = document.element_from_point(x as f32, y as f32)?;
+    let port = element.closest("[data-port$=':in']").ok()??;
+    port.get_attribute("data-port")
+}
+
+fn connect(studio: Studio, from: &str, port_type: &str, target: &str) {
+    let (to, port) = split_port(target);
+    let target_type = port_type_of(studio, &to, &port, true);
+    let kind = studio.analysis.with_untracked(|a| a.kind);
+    let graph: Option<Arc<Graph>> = studio.graph.get_untracked();
+    let result = graph
+        .as_deref()
+        .ok_or_else(|| "the document has no graph yet".to_owned())
+        .and_then(|graph| {
+            connection(
+                graph,
+                kind,
+                End {
+                    node: from,
+                    port_type,
+                },
+                End {
+                    node: &to,
+                    port_type: &target_type,
+                },
+            )
+        });
+    match result.and_then(|edit| studio.apply(&edit).map(|_| ())) {
+        Ok(()) => studio.notice.set(None),
+        Err(reason) => studio.notify(Severity::Error, format!("Not connected: {reason}")),
+    }
+}
+
+/// Runs the core layout again, dropping the positions the user pinned.
+pub fn auto_layout(studio: Studio) {
+    let pinned = studio.analysis.with_untracked(|a| match &a.parsed {
+        Some(Parsed::Logic(document)) => document.json().pointer(POSITIONS).is_some(),
+        Some(Parsed::Drtl(topology)) => topology.json().pointer(POSITIONS).is_some(),
+        None => false,
+    });
+    if pinned {
+        let edit = Edit::Remove {
+            path: POSITIONS.to_owned(),
+        };
+        if let Err(message) = studio.apply(&edit) {
+            studio.notify(Severity::Error, message);
+        }
+    }
+    studio.fit_request.update(|n| *n += 1);
+}
