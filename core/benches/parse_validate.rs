@@ -1,5 +1,6 @@
 //! Parse + validate throughput: over the fixture corpus, and over generated documents of
-//! 1,000 and 5,000 steps, plus compile, lint and one edit (apply + re-validate) of those. Run with
+//! 1,000 and 5,000 steps, plus compile, lint, graph + layout, one edit (apply + re-validate) and
+//! one keystroke's reparse of those. Run with
 //! `cargo bench -p logicmd --bench parse_validate`.
 
 use std::fs;
@@ -97,6 +98,12 @@ fn bench(c: &mut Criterion) {
             b.iter(|| logicmd::Document::parse(&text).document.is_some())
         });
         let document = logicmd::Document::parse(&text).document.expect("parses");
+        // A keystroke in a description: derived from the previous parse instead of parsing.
+        let typed = text.replacen("Step number 1 of", "Step number 1x of", 1);
+        assert!(document.reparse(&typed).is_some());
+        group.bench_function(BenchmarkId::new("reparse_keystroke", steps), |b| {
+            b.iter(|| document.reparse(&typed).map(|d| d.text().len()))
+        });
         group.bench_function(BenchmarkId::new("compile", steps), |b| {
             b.iter(|| logicmd::compile::compile(document.json()).map(|c| c.steps.len()))
         });

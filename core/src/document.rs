@@ -1,5 +1,7 @@
 //! A parsed LOGIC.md file: original text, frontmatter sections, spanned tree and its JSON value.
 
+mod reparse;
+
 use serde_json::Value;
 
 use crate::diagnostic::{has_errors, sort_diagnostics, Diagnostic};
@@ -10,13 +12,15 @@ use crate::source::{LineIndex, Span};
 use crate::yaml::{self, Node, NodeValue};
 
 /// A LOGIC.md file whose frontmatter parsed into a mapping.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Document {
     text: String,
     index: LineIndex,
     sections: Sections,
     root: Node,
     json: Value,
+    /// Parsing found no problem at all (what [`Document::reparse`] needs to derive the next parse).
+    clean: bool,
 }
 
 /// What parsing produced: the document when the frontmatter is a readable mapping, and every
@@ -114,6 +118,7 @@ impl Document {
             sections,
             root,
             json,
+            clean: diagnostics.is_empty(),
         };
         finish(Some(document), diagnostics)
     }

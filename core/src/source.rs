@@ -41,7 +41,7 @@ pub struct LineCol {
 }
 
 /// Line starts of a text, for turning byte offsets into line/column.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LineIndex {
     line_starts: Vec<usize>,
     len: usize,

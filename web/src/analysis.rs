@@ -88,8 +88,9 @@ fn bundled_files() -> MemoryLoader {
         )
 }
 
-/// Parses `text` and lays out its graph; `now` is a millisecond clock for [`Timings`].
-pub fn analyze(text: &str, now: impl Fn() -> f64) -> Analysis {
+/// Parses `text` and lays out its graph; `now` is a millisecond clock for [`Timings`]. An edit
+/// inside one value of the `previous` document is applied to it instead of parsing again.
+pub fn analyze(text: &str, previous: Option<&Parsed>, now: impl Fn() -> f64) -> Analysis {
     let kind = kind_of(text);
     let started = now();
     let (parsed, parse_diagnostics) = match kind {
@@ -97,13 +98,13 @@ pub fn analyze(text: &str, now: impl Fn() -> f64) -> Analysis {
             let (topology, diagnostics) = logicmd::drtl::parse(text);
             (topology.map(|t| Parsed::Drtl(Arc::new(t))), diagnostics)
         }
-        Kind::Logic => {
-            let parsed = Document::parse(text);
-            (
-                parsed.document.map(|d| Parsed::Logic(Arc::new(d))),
-                parsed.diagnostics,
-            )
-        }
+        Kind::Logic => match previous {
+            Some(Parsed::Logic(document)) => match document.reparse(text) {
+                Some(next) => (Some(Parsed::Logic(Arc::new(next))), Vec::new()),
+                None => parse_logic(text),
+            },
+            _ => parse_logic(text),
+        },
     };
     let parsed_at = now();
     let (graph, document_fields) = match &parsed {
@@ -132,6 +133,14 @@ pub fn analyze(text: &str, now: impl Fn() -> f64) -> Analysis {
             layout: laid_out_at - built_at,
         },
     }
+}
+
+fn parse_logic(text: &str) -> (Option<Parsed>, Vec<Diagnostic>) {
+    let parsed = Document::parse(text);
+    (
+        parsed.document.map(|d| Parsed::Logic(Arc::new(d))),
+        parsed.diagnostics,
+    )
 }
 
 /// The schema and rule problems of a parsed text (imports resolve to the bundled files).
@@ -198,7 +207,7 @@ mod tests {
 
     /// Both parts, as the studio shows them once the checks have run.
     fn problems(text: &str) -> (Analysis, Vec<Diagnostic>) {
-        let analysis = analyze(text, clock);
+        let analysis = analyze(text, None, clock);
         let checked = analysis.parsed.as_ref().map(check).unwrap_or_default();
         let all = diagnostics_of(&analysis, &checked);
         (analysis, all)
@@ -243,6 +252,24 @@ mod tests {
                 .collect();
             assert!(errors.is_empty(), "{id}: {errors:?}");
         }
+    }
+
+    #[test]
+    fn an_edit_inside_a_value_reuses_the_previous_parse_and_gives_the_same_analysis() {
+        let first = analyze(DOC, None, clock);
+        let edited = DOC.replace("description: first", "description: first one");
+        let next = analyze(&edited, first.parsed.as_ref(), clock);
+        let fresh = analyze(&edited, None, clock);
+        assert_eq!(next.graph, fresh.graph);
+        assert_eq!(next.parse_diagnostics, fresh.parse_diagnostics);
+        match (&next.parsed, &fresh.parsed) {
+            (Some(Parsed::Logic(a)), Some(Parsed::Logic(b))) => assert_eq!(a, b),
+            other => panic!("{other:?}"),
+        }
+        // A structural edit parses again and still agrees.
+        let grown = edited.replace("  b:\n", "  c: {}\n  b:\n");
+        let next = analyze(&grown, next.parsed.as_ref(), clock);
+        assert_eq!(next.graph, analyze(&grown, None, clock).graph);
     }
 
     #[test]

@@ -82,7 +82,8 @@ impl Studio {
             if let Some(previous) = previous {
                 retired.keep(previous.clone());
             }
-            text.with(|t| analyze(t, browser::now_ms))
+            let previous = previous.and_then(|p| p.parsed.as_ref());
+            text.with(|t| analyze(t, previous, browser::now_ms))
         });
         let graph = Memo::new(move |previous: Option<&Option<Arc<Graph>>>| {
             analysis
