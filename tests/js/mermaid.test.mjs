@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { JSDOM } from "jsdom";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
-const binary = join(root, "target/debug/logicmd");
+const binary = join(process.env.CARGO_TARGET_DIR ?? join(root, "target"), "debug/logicmd");
 const dom = new JSDOM("<!doctype html><html><body></body></html>");
 globalThis.window = dom.window;
 globalThis.document = dom.window.document;
