@@ -382,3 +382,35 @@ test("the palette adds a DRTL node of the chosen type, valid, after the selected
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("files: open one, download the document, drop one; a file over the limit is refused", async () => {
+  const { page, errors, context } = await studio("/", { acceptDownloads: true });
+  const debate = readFileSync(`${repo}examples/studio/debate.drtl.yaml`, "utf8");
+  await page.setInputFiles('input[type="file"]', { name: "debate.drtl.yaml", mimeType: "text/yaml", buffer: Buffer.from(debate) });
+  assert.equal(await waitForText(page, (t, expected) => t === expected, debate), debate);
+  await page.waitForSelector('[data-node-id="drtl:council"]');
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("text=Download")]);
+  assert.equal(download.suggestedFilename(), "debate-with-protocol.drtl.yaml");
+  const chunks = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+  assert.equal(Buffer.concat(chunks).toString("utf8"), debate);
+
+  const drop = (name, text) =>
+    page.evaluate(
+      ([name, text]) => {
+        const data = new DataTransfer();
+        data.items.add(new File([text], name, { type: "text/markdown" }));
+        document.querySelector(".studio").dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+      },
+      [name, text],
+    );
+  await drop("analyst.logic.md", analyst);
+  assert.equal(await waitForText(page, (t, expected) => t === expected, analyst), analyst);
+  await drop("huge.logic.md", "x".repeat(9 << 20));
+  await page.waitForSelector('[data-testid="notice"]');
+  assert.match(await page.textContent('[data-testid="notice"]'), /huge\.logic\.md is 9\.0 MiB; documents are limited to 8 MiB/);
+  assert.equal(await source(page), analyst, "nothing was loaded");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
