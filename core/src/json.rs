@@ -46,11 +46,9 @@ pub fn pointer_tokens(pointer: &str) -> Vec<String> {
 
 /// Escapes one reference token for a JSON Pointer.
 pub fn escape_token(token: &str) -> String {
-    if token.contains(['~', '/']) {
-        token.replace('~', "~0").replace('/', "~1")
-    } else {
-        token.to_owned()
-    }
+    let mut out = String::with_capacity(token.len());
+    push_escaped(&mut out, token);
+    out
 }
 
 /// Appends `token` to `pointer`.
@@ -58,12 +56,19 @@ pub fn pointer_push(pointer: &str, token: &str) -> String {
     let mut out = String::with_capacity(pointer.len() + 1 + token.len());
     out.push_str(pointer);
     out.push('/');
-    if token.contains(['~', '/']) {
-        out.push_str(&escape_token(token));
-    } else {
-        out.push_str(token);
-    }
+    push_escaped(&mut out, token);
     out
+}
+
+/// Writes `token` escaped (`~` as `~0`, `/` as `~1`) without an intermediate string.
+fn push_escaped(out: &mut String, token: &str) {
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
 }
 
 /// The node at `pointer`, or `None` when the path leaves the tree.

@@ -18,15 +18,22 @@ pub fn port_point(index: usize, count: usize, input: bool) -> (f64, f64) {
 /// leaves and enters its ports vertically.
 const LOOP_SIDE: f64 = 0.6 * NODE_WIDTH + 30.0;
 const LOOP_REACH: f64 = 50.0;
+/// How far apart wires sharing both ends are drawn, per lane.
+const LANE_SPREAD: f64 = 18.0;
+
+/// The x at which a loop from `from` up to `to` in `lane` runs beside the nodes it passes.
+fn loop_side(from: (f64, f64), to: (f64, f64), lane: f64) -> f64 {
+    from.0.min(to.0) - LOOP_SIDE - (lane * LANE_SPREAD).abs()
+}
 
 /// A wire leaving downwards from `from` and entering `to` from above. `lane` bows wires that
 /// share both ends apart (0 for a lone wire, then ±1, ±2, ...), so each stays visible. A loop
 /// back up leaves downwards, swings out to the left of the nodes it passes, and comes down into
 /// its target, so it never runs through them.
 pub fn wire_path(from: (f64, f64), to: (f64, f64), lane: f64) -> String {
-    let spread = lane * 18.0;
+    let spread = lane * LANE_SPREAD;
     if to.1 < from.1 {
-        let side = from.0.min(to.0) - LOOP_SIDE - spread.abs();
+        let side = loop_side(from, to, lane);
         let middle = (from.1 + to.1) / 2.0;
         return format!(
             "M {:.1} {:.1} C {:.1} {:.1}, {side:.1} {:.1}, {side:.1} {middle:.1} \
@@ -60,12 +67,11 @@ pub fn wire_path(from: (f64, f64), to: (f64, f64), lane: f64) -> String {
 /// Where a wire's label sits: halfway, on the wire's own bow.
 pub fn wire_label_point(from: (f64, f64), to: (f64, f64), lane: f64) -> (f64, f64) {
     if to.1 < from.1 {
-        let side = from.0.min(to.0) - LOOP_SIDE - (lane * 18.0).abs();
-        return (side, (from.1 + to.1) / 2.0);
+        return (loop_side(from, to, lane), (from.1 + to.1) / 2.0);
     }
     // A cubic's midpoint lies 3/4 of the way to its control points' offset.
     (
-        (from.0 + to.0) / 2.0 + 0.75 * lane * 18.0,
+        (from.0 + to.0) / 2.0 + 0.75 * lane * LANE_SPREAD,
         (from.1 + to.1) / 2.0,
     )
 }

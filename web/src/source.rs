@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use leptos::html;
 use leptos::prelude::*;
+use logicmd::source::LineIndex;
 use logicmd::Severity as Level;
 
 use crate::analysis::line_start;
@@ -24,13 +25,6 @@ struct LineProblem {
     severity: Level,
     message: String,
     others: usize,
-}
-
-/// Byte offsets where each line starts.
-fn line_starts(text: &str) -> Vec<usize> {
-    std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-        .collect()
 }
 
 /// The 0-based lines `[first, last)` to draw for a pane scrolled to `top` pixels and `height`
@@ -59,8 +53,8 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
     let resize = window_event_listener(leptos::ev::resize, move |_| measure());
     on_cleanup(move || resize.remove());
 
-    let starts = Memo::new(move |_| studio.text.with(|t| line_starts(t)));
-    let total = Memo::new(move |_| starts.with(Vec::len));
+    let lines_of_text = Memo::new(move |_| studio.text.with(|t| LineIndex::new(t)));
+    let total = Memo::new(move |_| lines_of_text.with(LineIndex::line_count));
     let problems = Memo::new(move |_| {
         studio.diagnostics.with(|all| {
             let mut by_line: HashMap<usize, LineProblem> = HashMap::new();
@@ -89,13 +83,11 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
         let (first, last) = range.get();
         problems.with(|problems| {
             studio.text.with(|text| {
-                starts.with(|starts| {
+                lines_of_text.with(|index| {
                     (first..last)
                         .map(|i| {
-                            let end = starts.get(i + 1).map_or(text.len(), |next| next - 1);
-                            let line = text.get(starts[i]..end).unwrap_or_default();
-                            let line = line.strip_suffix('\r').unwrap_or(line);
-                            (i, line.to_owned(), problems.get(&(i + 1)).cloned())
+                            let line = index.line_text(text, i).to_owned();
+                            (i, line, problems.get(&(i + 1)).cloned())
                         })
                         .collect::<Vec<_>>()
                 })
@@ -214,12 +206,6 @@ pub fn reveal_line(textarea: NodeRef<html::Textarea>, text: &str, line: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn line_starts_index_every_line() {
-        assert_eq!(line_starts("a\nbc\n"), vec![0, 2, 5]);
-        assert_eq!(line_starts(""), vec![0]);
-    }
 
     #[test]
     fn only_the_lines_in_view_and_a_margin_are_drawn() {

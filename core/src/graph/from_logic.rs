@@ -235,10 +235,7 @@ pub fn from_document(document: &Document) -> Graph {
     let json = document.json();
     let mut graph = Graph::default();
     let empty = serde_json::Map::new();
-    let steps = json
-        .get("steps")
-        .and_then(Value::as_object)
-        .unwrap_or(&empty);
+    let steps = object(json.get("steps")).unwrap_or(&empty);
     let spans = entry_spans(document, "/steps");
     let declared = step_fields(json);
     let look = Look::of(document);
@@ -462,10 +459,7 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
 fn agents(document: &Document, graph: &mut Graph) {
     let json = document.json();
     let empty = serde_json::Map::new();
-    let nodes = json
-        .get("nodes")
-        .and_then(Value::as_object)
-        .unwrap_or(&empty);
+    let nodes = object(json.get("nodes")).unwrap_or(&empty);
     let spans = entry_spans(document, "/nodes");
     // An agent node is another document: its colour is in that file, not this one's.
     let look = Look::default();

@@ -42,7 +42,7 @@ pub fn Canvas() -> impl IntoView {
     // Active touch points (pointer id → client position), for two-finger pinches.
     let touches = StoredValue::new(HashMap::<i32, (f64, f64)>::new());
     let svg_ref = NodeRef::<leptos::svg::Svg>::new();
-    // The canvas's size in pixels, measured when it mounts and when the window resizes.
+    // The canvas's size in pixels, kept current by a ResizeObserver.
     let size = RwSignal::new((0.0f64, 0.0f64));
     let measure = move || {
         if let Some(svg) = svg_ref.get_untracked() {
@@ -106,23 +106,14 @@ pub fn Canvas() -> impl IntoView {
                 })
                 .collect();
             assign_lanes(&mut wires);
-            (nodes, wires)
+            (unique_keys(nodes, node_key), unique_keys(wires, wire_key))
         })
     });
-    let nodes = Memo::new(move |_| shown.with(|(n, _)| unique_keys(n.clone(), node_key)));
-    let wires = Memo::new(move |_| shown.with(|(_, w)| unique_keys(w.clone(), wire_key)));
 
-    let to_graph = move |client: (f64, f64)| {
-        let rect = svg_ref
-            .get_untracked()
-            .map(|svg| svg.get_bounding_client_rect());
-        let (left, top) = rect.map_or((0.0, 0.0), |r| (r.left(), r.top()));
-        let view = studio.viewport.get_untracked();
-        (
-            (client.0 - left - view.x) / view.scale,
-            (client.1 - top - view.y) / view.scale,
-        )
-    };
+    // Each list on its own, so a change to one does not make the other's list re-diff.
+    let nodes = Memo::new(move |_| shown.with(|(nodes, _)| nodes.clone()));
+    let wires = Memo::new(move |_| shown.with(|(_, wires)| wires.clone()));
+
     let to_canvas = move |client: (f64, f64)| {
         let rect = svg_ref
             .get_untracked()
@@ -130,16 +121,31 @@ pub fn Canvas() -> impl IntoView {
         let (left, top) = rect.map_or((0.0, 0.0), |r| (r.left(), r.top()));
         (client.0 - left, client.1 - top)
     };
+    let to_graph = move |client: (f64, f64)| {
+        let (x, y) = to_canvas(client);
+        let view = studio.viewport.get_untracked();
+        ((x - view.x) / view.scale, (y - view.y) / view.scale)
+    };
+    // Two touch points in canvas pixels, while at least two fingers are down.
+    let touch_pair = move || {
+        let points: Vec<(f64, f64)> = touches.with_value(|t| t.values().copied().collect());
+        match points[..] {
+            [a, b, ..] => Some((to_canvas(a), to_canvas(b))),
+            _ => None,
+        }
+    };
 
     // Fit the graph into view when asked (first load, examples, the Fit button).
     Effect::new(move |_| {
         studio.fit_request.track();
-        let Some(svg) = svg_ref.get() else { return };
-        let rect = svg.get_bounding_client_rect();
-        size.set((rect.width(), rect.height()));
+        if svg_ref.get().is_none() {
+            return;
+        }
+        measure();
+        let (width, height) = size.get_untracked();
         if let Some(view) = studio
             .graph
-            .with_untracked(|g| g.as_ref().and_then(|g| fit(g, rect.width(), rect.height())))
+            .with_untracked(|g| g.as_ref().and_then(|g| fit(g, width, height)))
         {
             studio.viewport.set(view);
         }
@@ -169,9 +175,7 @@ pub fn Canvas() -> impl IntoView {
             touches.update_value(|t| {
                 t.insert(ev.pointer_id(), client);
             });
-            let points: Vec<(f64, f64)> = touches.with_value(|t| t.values().copied().collect());
-            if let [a, b, ..] = points[..] {
-                let (a, b) = (to_canvas(a), to_canvas(b));
+            if let Some((a, b)) = touch_pair() {
                 gesture.set(Some(Gesture::Pinch {
                     distance: distance(a, b),
                     midpoint: midpoint(a, b),
@@ -250,9 +254,7 @@ pub fn Canvas() -> impl IntoView {
                 midpoint: start_midpoint,
                 origin,
             } => {
-                let points: Vec<(f64, f64)> = touches.with_value(|t| t.values().copied().collect());
-                if let [a, b, ..] = points[..] {
-                    let (a, b) = (to_canvas(a), to_canvas(b));
+                if let Some((a, b)) = touch_pair() {
                     studio.viewport.set(pinch(
                         origin,
                         start_distance,
