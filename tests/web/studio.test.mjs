@@ -121,8 +121,22 @@ test("typing a new step into the text draws its node; the stale graph stays whil
   await page.waitForSelector('[data-node-id="step:fact_check"]');
   assert.ok(await count(page, '[data-edge-from="step:synthesize"][data-edge-to="step:fact_check"]') > 0);
 
-  await page.fill(SOURCE, withStep.replace("name: competitive-analyst", "name: [unclosed"));
+  // A text with a rule problem, broken before its checks have run: they must not come back.
+  await page.evaluate(
+    async ([selector, flawed, broken]) => {
+      const area = document.querySelector(selector);
+      area.value = flawed;
+      area.dispatchEvent(new Event("input", { bubbles: true }));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      area.value = broken;
+      area.dispatchEvent(new Event("input", { bubbles: true }));
+    },
+    [SOURCE, withStep.replace("needs: [synthesize]", "needs: [nowhere]"), withStep.replace("name: competitive-analyst", "name: [unclosed")],
+  );
   await page.waitForSelector(".stale");
+  await page.waitForTimeout(300);
+  assert.ok((await page.locator(".diagnostic").count()) > 0);
+  for (const code of await page.locator(".diagnostic .code").allTextContents()) assert.match(code, /^yaml-/, "only the parse error is listed");
   assert.equal(await count(page, '[data-node-id="step:fact_check"]'), 1, "the last good graph stays");
   assert.match(await page.textContent('[data-testid="diagnostics"] h2'), /Problems \(\d+\)/);
   assert.deepEqual(errors, []);

@@ -182,12 +182,13 @@ fn schedule_checks(
     let generation = Arc::new(std::sync::atomic::AtomicU64::new(0));
     Effect::new(move |_| {
         use std::sync::atomic::Ordering;
+        // Every new analysis supersedes the checks still waiting, a text that does not parse too.
+        let mine = generation.fetch_add(1, Ordering::SeqCst) + 1;
         let Some(parsed) = analysis.with(|a| a.parsed.clone()) else {
             checked.set(Vec::new());
             checking.set(false);
             return;
         };
-        let mine = generation.fetch_add(1, Ordering::SeqCst) + 1;
         checking.set(true);
         let generation = Arc::clone(&generation);
         request_animation_frame(move || {
