@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use logicmd::compile::compile;
+use logicmd::compile::{compile, compile_nodes};
 use logicmd::imports::resolve;
 use logicmd::loader::MemoryLoader;
 use logicmd::Document;
@@ -45,13 +45,12 @@ fn snapshot(label: &str, path: &Path) {
             let _ = loader.insert(&relative, fs::read_to_string(&sibling).unwrap_or_default());
         }
     }
-    let resolved = resolve(
-        &document,
-        &path.file_name().unwrap().to_string_lossy(),
-        &loader,
-    );
-    let compiled = compile(&resolved.value).expect("valid documents compile");
-    let again = compile(&resolved.value).expect("compiles twice");
+    let id = path.file_name().unwrap().to_string_lossy().into_owned();
+    let resolved = resolve(&document, &id, &loader);
+    let mut compiled = compile(&resolved.value).expect("valid documents compile");
+    compile_nodes(&mut compiled, &resolved.value, &id, &loader);
+    let mut again = compile(&resolved.value).expect("compiles twice");
+    compile_nodes(&mut again, &resolved.value, &id, &loader);
     assert_eq!(compiled.to_markdown(), again.to_markdown(), "deterministic");
     insta::assert_snapshot!(format!("{label}__{name}__markdown"), compiled.to_markdown());
     insta::assert_json_snapshot!(format!("{label}__{name}__json"), compiled);

@@ -4,33 +4,17 @@ use serde_json::Value;
 
 use super::Finding;
 use crate::expr::{BinaryOp, Expr, ExprKind, LogicalOp, Template};
+use crate::flow::{Flow, UnitKind};
+use crate::model::Spec;
 
 /// Runs the LOGIC.md obligation rules on a (resolved) frontmatter.
 pub fn check_document(spec: &Value) -> Vec<Finding> {
-    let mut findings = Vec::new();
+    let mut findings = unverified_contracts(&Spec::read(spec));
     let steps = spec
         .get("steps")
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
-    let document_outputs = spec
-        .pointer("/contracts/outputs")
-        .and_then(Value::as_array)
-        .is_some_and(|o| !o.is_empty());
-    let gated = spec
-        .pointer("/quality_gates/pre_output")
-        .and_then(Value::as_array)
-        .is_some_and(|g| !g.is_empty());
-    for (name, step) in &steps {
-        let contract = step.get("output_schema").is_some() || document_outputs;
-        if contract && step.get("verification").is_none() && !gated {
-            findings.push(Finding::warning(
-                "unverified-contract",
-                format!("step `{name}` promises structured output but nothing checks it: add a `verification` or a `quality_gates.pre_output` gate"),
-                vec![name.clone()],
-            ));
-        }
-    }
     for (i, level) in spec
         .pointer("/fallback/escalation")
         .and_then(Value::as_array)
@@ -71,6 +55,35 @@ pub fn check_document(spec: &Value) -> Vec<Finding> {
         }
     }
     findings
+}
+
+/// Steps that promise structured output that nothing checks. A step's own `output_schema` is
+/// its promise, checked by its `verification`; the document's `contracts.outputs` is the promise
+/// of the steps that produce the output (as the compiler says), which the document's pre- and
+/// post-output gates check too.
+fn unverified_contracts(spec: &Spec) -> Vec<Finding> {
+    let finals = Flow::of_steps(spec)
+        .map(|flow| flow.final_names(UnitKind::Step))
+        .unwrap_or_default();
+    let document_outputs = !spec.contracts.outputs.is_empty();
+    let gated = spec.quality_gates.checks_output();
+    spec.steps
+        .iter()
+        .filter(|step| {
+            let is_final = finals.contains(&step.name);
+            let promises = step.output_schema.is_some() || (is_final && document_outputs);
+            let checked = step.verification.is_some() || (is_final && gated);
+            promises && !checked
+        })
+        .map(|step| {
+            Finding::warning(
+                "unverified-contract",
+                format!("step `{}` promises structured output but nothing checks it: add a `verification`{}", step.name,
+                    if finals.contains(&step.name) { " or a `quality_gates.pre_output`/`post_output` gate" } else { "" }),
+                vec![step.name.clone()],
+            )
+        })
+        .collect()
 }
 
 /// Whether `expr` is false for every confidence in [0, 1]: a comparison of `confidence`
@@ -119,5 +132,48 @@ fn mirror(op: BinaryOp) -> BinaryOp {
         BinaryOp::Greater => BinaryOp::Less,
         BinaryOp::GreaterEqual => BinaryOp::LessEqual,
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn rules(spec: serde_json::Value) -> Vec<(String, String)> {
+        check_document(&spec)
+            .into_iter()
+            .map(|f| (f.rule.to_owned(), f.path.join(" ")))
+            .collect()
+    }
+
+    /// Issue #13 defect 3: the document's output contract binds only the steps that produce
+    /// the output, and post-output gates check it too.
+    #[test]
+    fn only_final_steps_promise_the_document_contract() {
+        let spec = json!({
+            "steps": {
+                "notes": {},
+                "report": {"needs": ["notes"], "verification": {"check": "{{ output.ok }}", "on_fail": "retry"}}
+            },
+            "contracts": {"outputs": [{"name": "report", "type": "object"}]}
+        });
+        assert_eq!(rules(spec), []);
+        let gated_after = json!({
+            "steps": {"notes": {}, "report": {"needs": ["notes"]}},
+            "contracts": {"outputs": [{"name": "report", "type": "object"}]},
+            "quality_gates": {"post_output": [{"name": "c", "check": "{{ output.ok }}"}]}
+        });
+        assert_eq!(rules(gated_after), []);
+        let unchecked = json!({
+            "steps": {"extract": {"output_schema": {"type": "array"}}, "report": {"needs": ["extract"]}},
+            "contracts": {"outputs": [{"name": "report", "type": "object"}]},
+            "quality_gates": {"pre_output": [{"name": "c", "check": "{{ output.ok }}"}]}
+        });
+        assert_eq!(
+            rules(unchecked),
+            [("unverified-contract".to_owned(), "extract".to_owned())]
+        );
     }
 }

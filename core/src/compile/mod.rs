@@ -1,17 +1,23 @@
 //! The prompt compiler (spec §10.2, §15.2): a document becomes a deterministic reasoning
-//! scaffold per step — strategy, instructions, context, thresholds, checks, tools and, whenever
-//! output contracts exist, the execution mandate — plus the step DAG's levels and order.
+//! scaffold per step — strategy, instructions, context, thresholds, checks, tools and, for the
+//! steps that produce the document's output, its output contract as an execution mandate — plus
+//! the execution levels and order over every edge kind ([`crate::flow`]). A multi-agent workflow
+//! (§9.1) compiles to its nodes in edge order with its global constraints.
 
+mod nodes;
 mod scaffold;
 mod strategy;
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::dag::StepDag;
 use crate::diagnostic::Diagnostic;
 use crate::document::Document;
+use crate::flow::{Cycle, Flow, UnitKind};
 use crate::json::{escape_token, pointer_push};
+use crate::model::Spec;
+
+pub use nodes::{compile_nodes, CompiledNode, NodeInput};
 
 /// One step, compiled.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -20,12 +26,24 @@ pub struct CompiledStep {
     /// Parallel execution level (0 runs first).
     pub level: usize,
     pub needs: Vec<String>,
+    /// Steps whose branches choose this one (it runs only when chosen), and decision trees that
+    /// route to it as `tree:NAME`.
+    pub chosen_by: Vec<String>,
     /// The markdown injected between the identity and the task layers.
     pub scaffold: String,
-    /// The JSON Schema the step's output must satisfy, when any output contract applies.
+    /// The JSON Schema the step's output must satisfy: its own `output_schema`, or, for a step
+    /// that produces the document's output, the document's `contracts.outputs`.
     pub output_schema: Option<Value>,
     pub allowed_tools: Vec<String>,
     pub denied_tools: Vec<String>,
+}
+
+/// A branch that goes back to a step that ran before: it repeats work (bounded by
+/// `reasoning.max_iterations` or the steps' retry policies).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Loop {
+    pub from: String,
+    pub to: String,
 }
 
 /// A whole document, compiled.
@@ -34,108 +52,143 @@ pub struct CompiledWorkflow {
     pub name: String,
     pub description: Option<String>,
     pub strategy: Option<String>,
+    /// Step names per level (workflow node names for a multi-agent workflow).
     pub levels: Vec<Vec<String>>,
     pub order: Vec<String>,
+    pub loops: Vec<Loop>,
+    /// The steps nothing runs after: they produce what the document gives back.
+    pub final_steps: Vec<String>,
     pub steps: Vec<CompiledStep>,
+    /// The nodes of a multi-agent workflow, in edge order ([`compile_nodes`] fills in what
+    /// each node's own document compiles to).
+    pub nodes: Vec<CompiledNode>,
     /// Rules that hold for every step: post-output gates and invariants.
     pub global_rules: Vec<String>,
-    /// The workflow-level scaffold (strategy, gates, fallback), for documents used as a whole.
+    /// The workflow-level scaffold (strategy, gates, fallback, global constraints).
     pub scaffold: String,
 }
 
-/// Compiles a schema-valid (imports merged) frontmatter. A `needs` cycle is an error.
-pub fn compile(spec: &Value) -> Result<CompiledWorkflow, Vec<Diagnostic>> {
-    let empty = Map::new();
-    let steps = spec
-        .get("steps")
-        .and_then(Value::as_object)
-        .unwrap_or(&empty);
-    let needs_of = |step: &Value| -> Vec<String> {
-        step.get("needs")
-            .and_then(Value::as_array)
-            .map(|n| {
-                n.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default()
+/// Compiles a (imports merged) frontmatter. A `needs` cycle, or a cycle of workflow edges, is
+/// an error.
+pub fn compile(json: &Value) -> Result<CompiledWorkflow, Vec<Diagnostic>> {
+    let spec = Spec::read(json);
+    let global_rules = scaffold::global_rules(&spec);
+    let mut compiled = CompiledWorkflow {
+        name: spec.name.clone(),
+        description: spec.description.clone(),
+        strategy: spec.reasoning.strategy.clone(),
+        scaffold: scaffold::workflow(&spec, &global_rules),
+        levels: Vec::new(),
+        order: Vec::new(),
+        loops: Vec::new(),
+        final_steps: Vec::new(),
+        steps: Vec::new(),
+        nodes: Vec::new(),
+        global_rules,
     };
-    let dag = StepDag::new(steps.iter().map(|(name, step)| {
-        let needs = step
-            .get("needs")
-            .and_then(Value::as_array)
-            .map(|n| n.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        (name.as_str(), needs)
-    }));
-    let levels = dag.levels().map_err(|cycles| {
-        cycles
-            .iter()
-            .map(|cycle| {
-                let first = cycle.0.first().cloned().unwrap_or_default();
-                Diagnostic::error(
-                    crate::lint::rules::STEP_CYCLE.code,
-                    format!(
-                        "cannot compile: steps need each other in a cycle: {}",
-                        cycle.display()
-                    ),
-                )
-                .with_path(format!("/steps/{}/needs", escape_token(&first)))
-            })
-            .collect::<Vec<_>>()
-    })?;
-    let order: Vec<String> = levels.iter().flatten().cloned().collect();
-    let global_rules = scaffold::global_rules(spec);
-    let mut compiled_steps = Vec::with_capacity(order.len());
-    let level_of: std::collections::HashMap<&str, usize> = levels
+    if spec.is_workflow() {
+        let flow =
+            Flow::of_workflow(&spec).map_err(|c| cycle_errors(&c, "node-cycle", "/nodes"))?;
+        compiled.levels = flow.level_names(UnitKind::Node);
+        compiled.order = compiled.levels.iter().flatten().cloned().collect();
+        compiled.nodes = nodes::outline(&spec, &flow);
+    }
+    if spec.steps.is_empty() {
+        return Ok(compiled);
+    }
+    let flow = Flow::of_steps(&spec)
+        .map_err(|c| cycle_errors(&c, crate::lint::rules::STEP_CYCLE.code, "/steps"))?;
+    let step_levels = flow.level_names(UnitKind::Step);
+    let finals = flow.final_names(UnitKind::Step);
+    let level_of: std::collections::HashMap<&str, usize> = step_levels
         .iter()
         .enumerate()
         .flat_map(|(i, level)| level.iter().map(move |name| (name.as_str(), i)))
         .collect();
-    for name in &order {
-        let Some(step) = steps.get(name) else {
+    for name in step_levels.iter().flatten() {
+        let Some(step) = spec.step(name) else {
             continue;
         };
-        let level = level_of.get(name.as_str()).copied().unwrap_or(0);
-        let output_schema = scaffold::output_schema(spec, step);
-        compiled_steps.push(CompiledStep {
+        let is_final = finals.contains(name);
+        let output_schema = step
+            .output_schema
+            .clone()
+            .or_else(|| is_final.then(|| scaffold::contract_schema(&spec)).flatten());
+        let context = scaffold::StepContext {
+            spec: &spec,
+            step,
+            is_final,
+            output_schema: output_schema.as_ref(),
+            rules: &compiled.global_rules,
+        };
+        compiled.steps.push(CompiledStep {
             name: name.clone(),
-            level,
-            needs: needs_of(step),
-            scaffold: scaffold::step(spec, name, step, output_schema.as_ref(), &global_rules),
+            level: level_of.get(name.as_str()).copied().unwrap_or(0),
+            needs: step.needs.clone(),
+            chosen_by: chosen_by(&flow, name),
+            scaffold: scaffold::step(&context),
             output_schema,
-            allowed_tools: strings(step.get("allowed_tools")),
-            denied_tools: strings(step.get("denied_tools")),
+            allowed_tools: step.allowed_tools.clone(),
+            denied_tools: step.denied_tools.clone(),
         });
     }
-    Ok(CompiledWorkflow {
-        name: spec
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned(),
-        description: spec
-            .get("description")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
-        strategy: spec
-            .get("reasoning")
-            .and_then(|r| r.get("strategy"))
-            .and_then(Value::as_str)
-            .map(str::to_owned),
-        scaffold: scaffold::workflow(spec, &global_rules),
-        levels,
-        order,
-        steps: compiled_steps,
-        global_rules,
-    })
+    compiled.loops = flow
+        .loops
+        .iter()
+        .map(|e| Loop {
+            from: flow.units[e.from].name.clone(),
+            to: flow.units[e.to].name.clone(),
+        })
+        .collect();
+    compiled.final_steps = finals;
+    if !spec.is_workflow() {
+        compiled.order = step_levels.iter().flatten().cloned().collect();
+        compiled.levels = step_levels;
+    }
+    Ok(compiled)
+}
+
+/// Who chooses `name` through a branch or a decision tree.
+fn chosen_by(flow: &Flow, name: &str) -> Vec<String> {
+    let Some(unit) = flow.index(name, UnitKind::Step) else {
+        return Vec::new();
+    };
+    flow.incoming(unit)
+        .filter(|e| e.kind.is_choice())
+        .map(|e| {
+            let source = &flow.units[e.from];
+            match source.kind {
+                UnitKind::Tree => format!("tree:{}", source.name),
+                _ => source.name.clone(),
+            }
+        })
+        .collect()
+}
+
+fn cycle_errors(cycles: &[Cycle], code: &'static str, base: &str) -> Vec<Diagnostic> {
+    cycles
+        .iter()
+        .map(|cycle| {
+            let first = cycle.0.first().cloned().unwrap_or_default();
+            let field = if base == "/steps" {
+                "needs"
+            } else {
+                "depends_on"
+            };
+            Diagnostic::error(
+                code,
+                format!("cannot compile: a cycle: {}", cycle.display()),
+            )
+            .with_path(format!("{base}/{}/{field}", escape_token(&first)))
+        })
+        .collect()
 }
 
 /// Compiles one step; an unknown name lists the steps there are.
 pub fn compile_step(spec: &Value, name: &str) -> Result<CompiledStep, Vec<Diagnostic>> {
     let workflow = compile(spec)?;
-    let known = workflow.order.join(", ");
+    let known: Vec<&str> = workflow.steps.iter().map(|s| s.name.as_str()).collect();
+    let known = known.join(", ");
     workflow
         .steps
         .into_iter()
@@ -171,20 +224,9 @@ pub fn place(document: &Document, diagnostics: Vec<Diagnostic>) -> Vec<Diagnosti
         .collect()
 }
 
-fn strings(value: Option<&Value>) -> Vec<String> {
-    value
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 impl CompiledWorkflow {
-    /// The whole workflow as markdown: header, levels, then every step's scaffold in order.
+    /// The whole workflow as markdown: header, levels, then every step's scaffold in order,
+    /// then every workflow node.
     pub fn to_markdown(&self) -> String {
         let mut out = format!("# Reasoning scaffold: {}\n\n", self.name);
         if let Some(description) = &self.description {
@@ -202,10 +244,19 @@ impl CompiledWorkflow {
                 };
                 out.push_str(&format!("{}. {}{parallel}\n", i + 1, level.join(", ")));
             }
+            for repeat in &self.loops {
+                out.push_str(&format!(
+                    "- `{}` may go back to `{}` (a loop)\n",
+                    repeat.from, repeat.to
+                ));
+            }
             out.push('\n');
         }
         for step in &self.steps {
             out.push_str(&step.scaffold);
+        }
+        for node in &self.nodes {
+            out.push_str(&node.to_markdown());
         }
         out
     }

@@ -6,19 +6,29 @@ use std::fmt::Write;
 use serde_json::{json, Map, Value};
 
 use super::strategy;
+use crate::model::{Gate, Severity, Spec, Step};
 
-fn text(value: Option<&Value>) -> Option<&str> {
-    value
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
+/// What a step's scaffold is made from.
+pub struct StepContext<'a> {
+    pub spec: &'a Spec,
+    pub step: &'a Step,
+    /// The step produces the document's output: the document's pre-output gates apply to it.
+    pub is_final: bool,
+    pub output_schema: Option<&'a Value>,
+    pub rules: &'a [String],
 }
 
-fn list(value: Option<&Value>) -> Vec<&Value> {
-    value
-        .and_then(Value::as_array)
-        .map(|a| a.iter().collect())
-        .unwrap_or_default()
+fn text(value: Option<&String>) -> Option<&str> {
+    value.map(|s| s.trim()).filter(|s| !s.is_empty())
+}
+
+/// A number as prose reads it: `2`, `0.6`, `1e21`.
+fn number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        serde_json::Number::from_f64(n).map_or_else(|| n.to_string(), |n| n.to_string())
+    }
 }
 
 /// A scalar as it should read in prose: strings bare, expressions in backticks.
@@ -31,43 +41,33 @@ fn show(value: &Value) -> String {
 }
 
 /// The rules that hold for every step: post-output gates and invariants.
-pub fn global_rules(spec: &Value) -> Vec<String> {
-    let gates = spec.get("quality_gates");
+pub fn global_rules(spec: &Spec) -> Vec<String> {
+    let gates = &spec.quality_gates;
     let mut rules = Vec::new();
-    for gate in list(gates.and_then(|g| g.get("post_output"))) {
+    for gate in &gates.post_output {
         let mut rule = format!(
             "After producing output, `{}` must hold ({})",
-            gate.get("check")
-                .and_then(Value::as_str)
-                .unwrap_or_default(),
-            gate.get("name")
-                .and_then(Value::as_str)
-                .unwrap_or("unnamed")
+            gate.check,
+            name_or_unnamed(&gate.name)
         );
-        if let Some(message) = text(gate.get("message")) {
+        if let Some(message) = text(gate.message.as_ref()) {
             let _ = write!(rule, ": {message}");
         }
-        if let Some(action) = text(gate.get("on_fail")) {
-            let _ = write!(rule, " — on failure: {action}");
+        if let Some(action) = gate.on_fail {
+            let _ = write!(rule, " — on failure: {}", action.as_str());
         }
         rules.push(rule);
     }
-    for invariant in list(gates.and_then(|g| g.get("invariants"))) {
+    for invariant in &gates.invariants {
         let mut rule = format!(
             "Throughout reasoning, `{}` must hold ({})",
-            invariant
-                .get("check")
-                .and_then(Value::as_str)
-                .unwrap_or_default(),
-            invariant
-                .get("name")
-                .and_then(Value::as_str)
-                .unwrap_or("unnamed")
+            invariant.check,
+            name_or_unnamed(&invariant.name)
         );
-        if let Some(message) = text(invariant.get("message")) {
+        if let Some(message) = text(invariant.message.as_ref()) {
             let _ = write!(rule, ": {message}");
         }
-        if let Some(action) = text(invariant.get("on_breach")) {
+        if let Some(action) = text(invariant.on_breach.as_ref()) {
             let _ = write!(rule, " — if it breaks: {action}");
         }
         rules.push(rule);
@@ -75,34 +75,36 @@ pub fn global_rules(spec: &Value) -> Vec<String> {
     rules
 }
 
-/// The JSON Schema a step's output must satisfy: its `output_schema`, else the document's
-/// `contracts.outputs` as an object with one property per output.
-pub fn output_schema(spec: &Value, step: &Value) -> Option<Value> {
-    if let Some(schema) = step.get("output_schema") {
-        return Some(schema.clone());
+fn name_or_unnamed(name: &str) -> &str {
+    if name.is_empty() {
+        "unnamed"
+    } else {
+        name
     }
-    let outputs = list(spec.get("contracts").and_then(|c| c.get("outputs")));
+}
+
+/// The document's `contracts.outputs` as the JSON Schema of an object with one property per
+/// output (`required: true` outputs are required; a list-valued `required` stays on the output).
+pub fn contract_schema(spec: &Spec) -> Option<Value> {
+    let outputs = &spec.contracts.outputs;
     if outputs.is_empty() {
         return None;
     }
     let mut properties = Map::new();
     let mut required = Vec::new();
     for output in outputs {
-        let Some(name) = output.get("name").and_then(Value::as_str) else {
-            continue;
-        };
-        let mut schema = output.as_object().cloned().unwrap_or_default();
+        let mut schema = output.raw.clone();
         schema.remove("name");
         schema.remove("description");
         if let Some(Value::Bool(is_required)) = schema.remove("required") {
             if is_required {
-                required.push(json!(name));
+                required.push(json!(output.name));
             }
-        } else if let Some(fields) = output.get("required").filter(|r| r.is_array()) {
+        } else if let Some(fields) = output.raw.get("required").filter(|r| r.is_array()) {
             schema.insert("required".to_owned(), fields.clone());
         }
         schema.remove("constraints");
-        properties.insert(name.to_owned(), Value::Object(schema));
+        properties.insert(output.name.clone(), Value::Object(schema));
     }
     let mut schema = json!({ "type": "object", "properties": properties });
     if !required.is_empty() {
@@ -111,35 +113,30 @@ pub fn output_schema(spec: &Value, step: &Value) -> Option<Value> {
     Some(schema)
 }
 
-fn strategy_section(spec: &Value, heading: &str, out: &mut String) {
-    let Some(reasoning) = spec.get("reasoning") else {
+fn strategy_section(spec: &Spec, heading: &str, out: &mut String) {
+    let reasoning = &spec.reasoning;
+    let Some(name) = reasoning.strategy.as_deref() else {
         return;
     };
-    let name = reasoning
-        .get("strategy")
-        .and_then(Value::as_str)
-        .unwrap_or("cot");
     let _ = writeln!(
         out,
         "{heading} Reasoning strategy: {name}\n\n{}\n",
         strategy::instruction(name)
     );
     let mut limits = Vec::new();
-    if let Some(n) = reasoning.get("max_iterations") {
+    if let Some(n) = reasoning.max_iterations {
         limits.push(format!(
             "- At most {n} reasoning iterations; then give your best output."
         ));
     }
-    if let Some(t) = reasoning.get("temperature") {
-        limits.push(format!("- Suggested temperature: {t}."));
+    if let Some(t) = reasoning.temperature {
+        limits.push(format!("- Suggested temperature: {}.", number(t)));
     }
-    if let Some(b) = reasoning.get("thinking_budget") {
+    if let Some(b) = reasoning.thinking_budget {
         limits.push(format!("- Thinking budget: {b} tokens."));
     }
-    if let Some(Value::Object(config)) = reasoning.get("strategy_config") {
-        for (key, value) in config {
-            limits.push(format!("- {key}: {}", show(value)));
-        }
+    for (key, value) in &reasoning.strategy_config {
+        limits.push(format!("- {key}: {}", show(value)));
     }
     if !limits.is_empty() {
         out.push_str(&limits.join("\n"));
@@ -147,82 +144,73 @@ fn strategy_section(spec: &Value, heading: &str, out: &mut String) {
     }
 }
 
-fn quality_section(spec: &Value, heading: &str, out: &mut String) {
-    let gates = spec.get("quality_gates");
-    let pre = list(gates.and_then(|g| g.get("pre_output")));
-    let verification = gates.and_then(|g| g.get("self_verification"));
-    let enabled =
-        verification.is_some_and(|v| v.get("enabled").and_then(Value::as_bool) != Some(false));
-    if pre.is_empty() && !enabled {
+fn gate_line(gate: &Gate, out: &mut String) {
+    let severity = match gate.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    };
+    let _ = write!(out, "- [{severity}] `{}`", gate.check);
+    if let Some(message) = text(gate.message.as_ref()) {
+        let _ = write!(out, " — {message}");
+    }
+    if let Some(action) = gate.on_fail {
+        let _ = write!(out, " (on failure: {})", action.as_str());
+    }
+    out.push('\n');
+}
+
+/// Pre-output gates and self-verification: they apply to what leaves the document, so only the
+/// workflow scaffold and the steps that produce the output carry them.
+fn quality_section(spec: &Spec, heading: &str, out: &mut String) {
+    let gates = &spec.quality_gates;
+    let verification = gates.self_verification.as_ref().filter(|v| v.enabled);
+    if gates.pre_output.is_empty() && verification.is_none() {
         return;
     }
     let _ = writeln!(out, "{heading} Quality gates\n");
-    if !pre.is_empty() {
+    if !gates.pre_output.is_empty() {
         out.push_str("Before giving output, make sure that:\n");
-        for gate in pre {
-            let severity = gate
-                .get("severity")
-                .and_then(Value::as_str)
-                .unwrap_or("error");
-            let _ = write!(
-                out,
-                "- [{severity}] `{}`",
-                gate.get("check")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-            );
-            if let Some(message) = text(gate.get("message")) {
-                let _ = write!(out, " — {message}");
-            }
-            if let Some(action) = text(gate.get("on_fail")) {
-                let _ = write!(out, " (on failure: {action})");
-            }
-            out.push('\n');
+        for gate in &gates.pre_output {
+            gate_line(gate, out);
         }
         out.push('\n');
     }
-    if let Some(verification) = verification.filter(|_| enabled) {
-        let strategy = verification
-            .get("strategy")
-            .and_then(Value::as_str)
-            .unwrap_or("reflection");
+    if let Some(verification) = verification {
+        let strategy = verification.strategy.as_deref().unwrap_or("reflection");
         let _ = writeln!(
             out,
             "Verify your own output ({strategy}) before delivering it:"
         );
         match strategy {
             "rubric" => {
-                let rubric = verification.get("rubric");
-                for criterion in list(rubric.and_then(|r| r.get("criteria"))) {
+                for criterion in &verification.rubric {
                     let _ = write!(
                         out,
-                        "- {}",
-                        criterion
-                            .get("name")
-                            .and_then(Value::as_str)
-                            .unwrap_or("criterion")
+                        "- {} (weight {})",
+                        criterion.name,
+                        number(criterion.weight)
                     );
-                    if let Some(weight) = criterion.get("weight") {
-                        let _ = write!(out, " (weight {weight})");
-                    }
-                    if let Some(description) = text(criterion.get("description")) {
+                    if let Some(description) = text(criterion.description.as_ref()) {
                         let _ = write!(out, ": {description}");
                     }
                     out.push('\n');
                 }
-                if let Some(minimum) = rubric.and_then(|r| r.get("minimum_score")) {
-                    let _ = writeln!(out, "- The weighted score must be at least {minimum}.");
+                if let Some(minimum) = verification.minimum_score {
+                    let _ = writeln!(
+                        out,
+                        "- The weighted score must be at least {}.",
+                        number(minimum)
+                    );
                 }
             }
             "checklist" => {
-                for item in list(verification.get("checklist")) {
-                    let _ = writeln!(out, "- [ ] {}", show(item));
+                for item in &verification.checklist {
+                    let _ = writeln!(out, "- [ ] {item}");
                 }
             }
             _ => {
-                if let Some(prompt) =
-                    text(verification.get("reflection").and_then(|r| r.get("prompt")))
-                {
+                if let Some(prompt) = text(verification.reflection_prompt.as_ref()) {
                     for line in prompt.lines() {
                         let _ = writeln!(out, "> {line}");
                     }
@@ -231,10 +219,7 @@ fn quality_section(spec: &Value, heading: &str, out: &mut String) {
                         "- Review the output critically and revise what does not hold up.\n",
                     );
                 }
-                if let Some(max) = verification
-                    .get("reflection")
-                    .and_then(|r| r.get("max_revisions"))
-                {
+                if let Some(max) = verification.max_revisions {
                     let _ = writeln!(out, "- At most {max} revisions.");
                 }
             }
@@ -255,192 +240,121 @@ fn rules_section(rules: &[String], heading: &str, out: &mut String) {
 }
 
 /// The workflow-level scaffold.
-pub fn workflow(spec: &Value, rules: &[String]) -> String {
+pub fn workflow(spec: &Spec, rules: &[String]) -> String {
     let mut out = String::new();
     strategy_section(spec, "##", &mut out);
     quality_section(spec, "##", &mut out);
     rules_section(rules, "##", &mut out);
-    if let Some(fallback) = spec.get("fallback") {
-        let mut lines = Vec::new();
-        if let Some(strategy) = text(fallback.get("strategy")) {
-            lines.push(format!("- Strategy: {strategy}"));
-        }
-        for level in list(fallback.get("escalation")) {
-            lines.push(format!(
-                "- Level {}: when `{}`, {}{}",
-                level.get("level").map(show).unwrap_or_default(),
-                level
-                    .get("trigger")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default(),
-                level
-                    .get("action")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default(),
-                text(level.get("message"))
-                    .map(|m| format!(" — {m}"))
-                    .unwrap_or_default()
-            ));
-        }
-        for rule in list(fallback.get("degradation")) {
-            lines.push(format!(
-                "- If {}: fall back to {}{}",
-                rule.get("when").and_then(Value::as_str).unwrap_or_default(),
-                rule.get("fallback_to")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default(),
-                text(rule.get("message"))
-                    .map(|m| format!(" — {m}"))
-                    .unwrap_or_default()
-            ));
-        }
-        if !lines.is_empty() {
-            let _ = writeln!(out, "## Fallback and escalation\n\n{}\n", lines.join("\n"));
-        }
-    }
+    fallback_section(spec, &mut out);
+    global_section(spec, &mut out);
     out
 }
 
+fn fallback_section(spec: &Spec, out: &mut String) {
+    let fallback = &spec.fallback;
+    let mut lines = Vec::new();
+    if let Some(strategy) = text(fallback.strategy.as_ref()) {
+        lines.push(format!("- Strategy: {strategy}"));
+    }
+    for level in &fallback.escalation {
+        lines.push(format!(
+            "- Level {}: when `{}`, {}{}",
+            level.level,
+            level.trigger,
+            level.action,
+            text(level.message.as_ref())
+                .map(|m| format!(" — {m}"))
+                .unwrap_or_default()
+        ));
+    }
+    for rule in &fallback.degradation {
+        lines.push(format!(
+            "- If {}: fall back to {}{}",
+            rule.when,
+            rule.fallback_to,
+            text(rule.message.as_ref())
+                .map(|m| format!(" — {m}"))
+                .unwrap_or_default()
+        ));
+    }
+    if !lines.is_empty() {
+        let _ = writeln!(out, "## Fallback and escalation\n\n{}\n", lines.join("\n"));
+    }
+}
+
+/// `global` (§9.1): the constraints every node of a multi-agent workflow runs under.
+fn global_section(spec: &Spec, out: &mut String) {
+    let global = &spec.global;
+    let mut lines = Vec::new();
+    if let Some(time) = text(global.max_total_time.as_ref()) {
+        lines.push(format!("- The whole workflow must finish within {time}."));
+    }
+    if let Some(cost) = global.max_total_cost {
+        lines.push(format!("- It may cost at most {} USD.", number(cost)));
+    }
+    match global.fail_fast {
+        Some(true) => lines
+            .push("- When a node fails, every other branch stops (fail_fast: true).".to_owned()),
+        Some(false) => lines.push(
+            "- When a node fails, the other branches continue (fail_fast: false).".to_owned(),
+        ),
+        None => {}
+    }
+    if let Some(n) = global.max_parallelism {
+        lines.push(format!("- At most {n} nodes run at the same time."));
+    }
+    if !lines.is_empty() {
+        let _ = writeln!(out, "## Global constraints\n\n{}\n", lines.join("\n"));
+    }
+}
+
 /// The scaffold of one step.
-pub fn step(
-    spec: &Value,
-    name: &str,
-    step: &Value,
-    schema: Option<&Value>,
-    rules: &[String],
-) -> String {
-    let mut out = format!("## Step: {name}\n\n");
-    if let Some(description) = text(step.get("description")) {
+pub fn step(cx: &StepContext<'_>) -> String {
+    let step = cx.step;
+    let mut out = format!("## Step: {}\n\n", step.name);
+    if let Some(description) = text(step.description.as_ref()) {
         let _ = writeln!(out, "{description}\n");
     }
-    strategy_section(spec, "###", &mut out);
-    if let Some(instructions) = text(step.get("instructions")) {
+    strategy_section(cx.spec, "###", &mut out);
+    if let Some(instructions) = text(step.instructions.as_ref()) {
         let _ = writeln!(out, "### Instructions\n\n{instructions}\n");
     }
-    let needs = list(step.get("needs"));
-    if !needs.is_empty() {
+    if !step.needs.is_empty() {
         out.push_str("### Context\n\nThe outputs of the steps this one needs are available:\n");
-        for need in needs {
-            let _ = writeln!(out, "- `steps.{}.output`", show(need));
+        for need in &step.needs {
+            let _ = writeln!(out, "- `steps.{need}.output`");
         }
         out.push('\n');
     }
-    if step.get("execution").and_then(Value::as_str) == Some("parallel") {
-        let parallel: Vec<String> = list(step.get("parallel_steps"))
-            .iter()
-            .map(|s| show(s))
-            .collect();
-        let join = step.get("join").and_then(Value::as_str).unwrap_or("all");
-        let _ = writeln!(out, "### Parallel execution\n\nRuns {} in parallel and continues when {join} of them finish.\n", parallel.join(", "));
+    if step.execution.as_deref() == Some("parallel") {
+        let join = step.join.as_deref().unwrap_or("all");
+        let _ = writeln!(out, "### Parallel execution\n\nRuns {} in parallel and continues when {join} of them finish.\n", step.parallel_steps.join(", "));
     }
-    let branches = list(step.get("branches"));
-    if !branches.is_empty() {
-        out.push_str("### Branching\n\nAfter this step:\n");
-        for branch in branches {
-            let then = branch
-                .get("then")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            match branch.get("if").and_then(Value::as_str) {
-                Some(condition) => {
-                    let _ = writeln!(out, "- if `{condition}`, continue with `{then}`");
-                }
-                None => {
-                    let _ = writeln!(out, "- otherwise, continue with `{then}`");
-                }
-            }
-        }
-        out.push('\n');
-    }
-    if let Some(retry) = step.get("retry") {
-        let mut parts = Vec::new();
-        if let Some(n) = retry.get("max_attempts") {
-            parts.push(format!("up to {n} attempts"));
-        }
-        if let Some(i) = text(retry.get("initial_interval")) {
-            parts.push(format!("waiting {i} at first"));
-        }
-        if let Some(b) = retry.get("backoff_coefficient") {
-            parts.push(format!("multiplied by {b} each time"));
-        }
-        if let Some(m) = text(retry.get("maximum_interval")) {
-            parts.push(format!("at most {m}"));
-        }
-        let _ = writeln!(
-            out,
-            "### Retry\n\nThis step may be retried: {}.",
-            parts.join(", ")
-        );
-        let errors: Vec<String> = list(retry.get("non_retryable_errors"))
-            .iter()
-            .map(|e| show(e))
-            .collect();
-        if !errors.is_empty() {
-            let _ = writeln!(
-                out,
-                "These errors are final, never retried: {}.",
-                errors.join(", ")
-            );
-        }
-        out.push('\n');
-    }
-    if let Some(confidence) = step.get("confidence") {
-        out.push_str("### Confidence\n\nReport a confidence between 0 and 1 with your output.\n");
-        if let Some(m) = confidence.get("minimum") {
-            let _ = writeln!(out, "- Below {m} the step fails.");
-        }
-        if let Some(t) = confidence.get("target") {
-            let _ = writeln!(out, "- Aim for {t}.");
-        }
-        if let Some(e) = confidence.get("escalate_below") {
-            let _ = writeln!(out, "- Below {e} the step is escalated for review.");
-        }
-        out.push('\n');
-    }
-    if let Some(verification) = step.get("verification") {
+    branches_section(step, &mut out);
+    retry_section(step, &mut out);
+    confidence_section(step, &mut out);
+    if let Some(verification) = &step.verification {
         out.push_str("### Verification\n\nYour output will be checked:\n");
-        let _ = writeln!(
+        let _ = writeln!(out, "- [ ] `{}`", verification.check);
+        let _ = write!(
             out,
-            "- [ ] `{}`",
-            verification
-                .get("check")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
+            "- If the check fails: {}",
+            verification.on_fail.as_str()
         );
-        let on_fail = verification
-            .get("on_fail")
-            .and_then(Value::as_str)
-            .unwrap_or("retry");
-        let _ = write!(out, "- If the check fails: {on_fail}");
-        if let Some(message) = text(verification.get("on_fail_message")) {
+        if let Some(message) = text(verification.on_fail_message.as_ref()) {
             let _ = write!(out, " — {message}");
         }
         out.push_str("\n\n");
     }
-    quality_section(spec, "###", &mut out);
-    let allowed: Vec<String> = list(step.get("allowed_tools"))
-        .iter()
-        .map(|t| show(t))
-        .collect();
-    let denied: Vec<String> = list(step.get("denied_tools"))
-        .iter()
-        .map(|t| show(t))
-        .collect();
-    if !allowed.is_empty() || !denied.is_empty() {
-        out.push_str("### Tools\n\n");
-        if !allowed.is_empty() {
-            let _ = writeln!(out, "- You may use only: {}.", allowed.join(", "));
-        }
-        if !denied.is_empty() {
-            let _ = writeln!(out, "- You must not use: {}.", denied.join(", "));
-        }
-        out.push('\n');
+    if cx.is_final {
+        quality_section(cx.spec, "###", &mut out);
     }
-    if let Some(timeout) = text(step.get("timeout")) {
+    tools_section(step, &mut out);
+    if let Some(timeout) = text(step.timeout.as_ref()) {
         let _ = writeln!(out, "Time limit for this step: {timeout}.\n");
     }
-    rules_section(rules, "###", &mut out);
-    if let Some(schema) = schema {
+    rules_section(cx.rules, "###", &mut out);
+    if let Some(schema) = cx.output_schema {
         let pretty = serde_json::to_string_pretty(schema).unwrap_or_default();
         let _ = writeln!(
             out,
@@ -448,4 +362,98 @@ pub fn step(
         );
     }
     out
+}
+
+fn branches_section(step: &Step, out: &mut String) {
+    if step.branches.is_empty() {
+        return;
+    }
+    out.push_str("### Branching\n\nAfter this step:\n");
+    for branch in &step.branches {
+        let then = branch.then.as_deref().unwrap_or_default();
+        match &branch.condition {
+            Some(condition) => {
+                let _ = writeln!(out, "- if `{condition}`, continue with `{then}`");
+            }
+            None => {
+                let _ = writeln!(out, "- otherwise, continue with `{then}`");
+            }
+        }
+    }
+    out.push('\n');
+}
+
+fn retry_section(step: &Step, out: &mut String) {
+    let Some(retry) = &step.retry else {
+        return;
+    };
+    let mut parts = Vec::new();
+    if let Some(n) = retry.max_attempts {
+        parts.push(format!("up to {n} attempts"));
+    }
+    if let Some(i) = text(retry.initial_interval.as_ref()) {
+        parts.push(format!("waiting {i} at first"));
+    }
+    if let Some(b) = retry.backoff_coefficient {
+        parts.push(format!("multiplied by {} each time", number(b)));
+    }
+    if let Some(m) = text(retry.maximum_interval.as_ref()) {
+        parts.push(format!("at most {m}"));
+    }
+    let _ = writeln!(
+        out,
+        "### Retry\n\nThis step may be retried: {}.",
+        parts.join(", ")
+    );
+    if !retry.non_retryable_errors.is_empty() {
+        let _ = writeln!(
+            out,
+            "These errors are final, never retried: {}.",
+            retry.non_retryable_errors.join(", ")
+        );
+    }
+    out.push('\n');
+}
+
+fn confidence_section(step: &Step, out: &mut String) {
+    let confidence = &step.confidence;
+    if confidence.minimum.is_none()
+        && confidence.target.is_none()
+        && confidence.escalate_below.is_none()
+    {
+        return;
+    }
+    out.push_str("### Confidence\n\nReport a confidence between 0 and 1 with your output.\n");
+    if let Some(m) = confidence.minimum {
+        let _ = writeln!(out, "- Below {} the step fails.", number(m));
+    }
+    if let Some(t) = confidence.target {
+        let _ = writeln!(out, "- Aim for {}.", number(t));
+    }
+    if let Some(e) = confidence.escalate_below {
+        let _ = writeln!(
+            out,
+            "- Below {} the step is escalated for review.",
+            number(e)
+        );
+    }
+    out.push('\n');
+}
+
+fn tools_section(step: &Step, out: &mut String) {
+    if step.allowed_tools.is_empty() && step.denied_tools.is_empty() {
+        return;
+    }
+    out.push_str("### Tools\n\n");
+    if !step.allowed_tools.is_empty() {
+        let _ = writeln!(
+            out,
+            "- You may use only: {}.",
+            step.allowed_tools.join(", ")
+        );
+    }
+    if !step.denied_tools.is_empty() {
+        let _ = writeln!(out, "- You must not use: {}.", step.denied_tools.join(", "));
+    }
+    out.push('\n');
 }

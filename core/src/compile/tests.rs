@@ -25,8 +25,12 @@ fn levels_order_and_sections() {
     assert!(b.scaffold.contains("- [ ] `{{ output.ok }}`"));
     assert!(b.scaffold.contains("If the check fails: revise — Fix it"));
     assert!(b.scaffold.contains("### Rules"));
-    assert!(b.scaffold.contains("### Output format (execution mandate)"));
-    let schema = b.output_schema.as_ref().unwrap();
+    assert!(!b.scaffold.contains("### Output format (execution mandate)"));
+    let report = &compiled.steps[2];
+    assert!(report
+        .scaffold
+        .contains("### Output format (execution mandate)"));
+    let schema = report.output_schema.as_ref().unwrap();
     assert_eq!(schema["required"], json!(["score"]));
     assert_eq!(
         schema["properties"]["report"]["required"],
@@ -65,4 +69,106 @@ fn deterministic_and_unknown_steps_named() {
         "{}",
         err[0].message
     );
+}
+
+/// Issue #13 defect 3: only the steps that produce the workflow's output are told to answer
+/// with the document's final contract (and its pre-output gates).
+#[test]
+fn only_final_steps_get_the_final_contract_and_gates() {
+    let spec = json!({
+        "name": "t",
+        "steps": {
+            "notes": {"description": "List notes as bullets"},
+            "extract": {"needs": ["notes"], "output_schema": {"type": "array"}},
+            "report": {"needs": ["extract"]}
+        },
+        "contracts": {"outputs": [{"name": "report", "type": "object", "required": true}]},
+        "quality_gates": {"pre_output": [{"name": "grounded", "check": "{{ output.report.sources.length > 0 }}"}]}
+    });
+    let compiled = compile(&spec).unwrap();
+    let step = |name: &str| compiled.steps.iter().find(|s| s.name == name).unwrap();
+    assert_eq!(step("notes").output_schema, None);
+    assert!(!step("notes").scaffold.contains("execution mandate"));
+    assert!(!step("notes").scaffold.contains("grounded"));
+    assert_eq!(
+        step("extract").output_schema,
+        Some(json!({"type": "array"}))
+    );
+    assert!(!step("extract").scaffold.contains("grounded"));
+    assert_eq!(
+        step("report").output_schema,
+        Some(
+            json!({"type": "object", "properties": {"report": {"type": "object"}}, "required": ["report"]})
+        )
+    );
+    assert!(step("report")
+        .scaffold
+        .contains("output.report.sources.length > 0"));
+    assert_eq!(compiled.final_steps, ["report"]);
+}
+
+/// Issue #13 defect 10: branch targets run after the step that chooses them; a branch back is
+/// a loop; steps a decision tree routes to come after the tree.
+#[test]
+fn order_respects_branches_loops_and_trees() {
+    let spec = json!({
+        "name": "t",
+        "steps": {
+            "prioritize": {"description": "Top 10"},
+            "deep": {"description": "All"},
+            "identify": {},
+            "analyze": {"needs": ["identify"], "branches": [
+                {"if": "{{ steps.identify.output.n > 10 }}", "then": "prioritize"},
+                {"if": "{{ output.redo }}", "then": "identify"},
+                {"default": true, "then": "deep"}
+            ]},
+            "synthesize": {"needs": ["prioritize"]}
+        }
+    });
+    let compiled = compile(&spec).unwrap();
+    assert_eq!(
+        compiled.levels,
+        vec![
+            vec!["identify"],
+            vec!["analyze"],
+            vec!["prioritize", "deep"],
+            vec!["synthesize"]
+        ]
+    );
+    assert_eq!(
+        compiled.loops,
+        vec![Loop {
+            from: "analyze".into(),
+            to: "identify".into()
+        }]
+    );
+    let step = |name: &str| compiled.steps.iter().find(|s| s.name == name).unwrap();
+    assert_eq!(step("deep").chosen_by, ["analyze"]);
+    assert!(compiled
+        .to_markdown()
+        .contains("2. analyze\n3. prioritize, deep (in parallel)\n"));
+}
+
+/// Issue #13 defect 10: a workflow file compiles to its nodes in edge order with its global
+/// rules, not to a title only.
+#[test]
+fn workflows_compile_to_their_nodes_in_edge_order_with_global_rules() {
+    let spec = json!({
+        "name": "pipeline",
+        "global": {"max_total_time": "300s", "max_total_cost": 0.5, "fail_fast": false, "max_parallelism": 3},
+        "nodes": {
+            "synthesizer": {"logic_ref": "./nodes/synthesizer.logic.md", "depends_on": ["researcher"]},
+            "researcher": {"logic_ref": "./nodes/researcher.logic.md"}
+        },
+        "edges": [{"from": "researcher", "to": "synthesizer", "contract": {"type": "object", "required": ["findings"]}, "on_contract_violation": "retry_source"}]
+    });
+    let compiled = compile(&spec).unwrap();
+    assert_eq!(
+        compiled.levels,
+        vec![vec!["researcher"], vec!["synthesizer"]]
+    );
+    let markdown = compiled.to_markdown();
+    assert!(markdown.contains("## Global constraints\n\n- The whole workflow must finish within 300s.\n- It may cost at most 0.5 USD.\n- When a node fails, the other branches continue (fail_fast: false).\n- At most 3 nodes run at the same time.\n"), "{markdown}");
+    assert!(markdown.contains("## Node: synthesizer"), "{markdown}");
+    assert!(markdown.contains("`researcher` hands over data that must satisfy this contract (on violation: retry_source)"), "{markdown}");
 }

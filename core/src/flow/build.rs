@@ -1,5 +1,8 @@
 //! Building a [`Flow`] and scheduling it into levels.
 
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::Direction;
 use rustc_hash::FxHashMap;
 
 use super::{Cycle, EdgeKind, Flow, FlowEdge, Unit, UnitKind};
@@ -172,8 +175,7 @@ fn read_steps<'t>(templates: impl Iterator<Item = &'t str>) -> Vec<String> {
     names
 }
 
-/// Kahn's algorithm in declaration order; when stuck, the earliest declared unit whose
-/// remaining waits are all choices (branches) is taken, and those waits become loops.
+/// Finds the loops, puts back the ones that turn out not to close a cycle, and levels the rest.
 fn schedule(draft: Draft) -> Flow {
     let Draft {
         units,
@@ -181,32 +183,39 @@ fn schedule(draft: Draft) -> Flow {
         mut loops,
         ..
     } = draft;
-    let count = units.len();
-    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); count];
-    let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); count];
-    for (i, edge) in candidates.iter().enumerate() {
-        incoming[edge.to].push(i);
-        outgoing[edge.from].push(i);
+    let mut is_loop = find_loops(units.len(), &candidates);
+    keep_only_real_loops(units.len(), &candidates, &mut is_loop);
+    let mut edges = Vec::with_capacity(candidates.len());
+    for (edge, looped) in candidates.into_iter().zip(is_loop) {
+        if looped {
+            loops.push(edge);
+        } else {
+            edges.push(edge);
+        }
     }
+    let levels = longest_path_levels(units.len(), &edges);
+    Flow {
+        units,
+        edges,
+        loops,
+        levels,
+    }
+}
+
+/// Kahn's algorithm in declaration order; when stuck, [`break_point`] says which unit to take
+/// next, and its remaining waits become loops.
+fn find_loops(count: usize, candidates: &[FlowEdge]) -> Vec<bool> {
+    let (incoming, outgoing) = adjacency(count, candidates);
     let mut waiting: Vec<usize> = incoming.iter().map(Vec::len).collect();
     let mut done = vec![false; count];
     let mut is_loop = vec![false; candidates.len()];
-    let mut level_of = vec![0usize; count];
     let mut ready: std::collections::BTreeSet<usize> =
         (0..count).filter(|&u| waiting[u] == 0).collect();
-    let mut scheduled = 0;
-    while scheduled < count {
+    for _ in 0..count {
         let unit = match ready.pop_first() {
             Some(unit) => unit,
             None => {
-                // Every unit left waits on another: break at the earliest that waits only on
-                // choices. One exists, since `needs` alone are acyclic.
-                let Some(unit) = (0..count).find(|&u| {
-                    !done[u]
-                        && incoming[u].iter().all(|&e| {
-                            done[candidates[e].from] || candidates[e].kind.is_choice()
-                        })
-                }) else {
+                let Some(unit) = break_point(candidates, &done, &is_loop) else {
                     break;
                 };
                 for &e in &incoming[unit] {
@@ -218,34 +227,86 @@ fn schedule(draft: Draft) -> Flow {
             }
         };
         done[unit] = true;
-        scheduled += 1;
-        level_of[unit] = incoming[unit]
-            .iter()
-            .filter(|&&e| !is_loop[e])
-            .map(|&e| level_of[candidates[e].from] + 1)
-            .max()
-            .unwrap_or(0);
         for &e in &outgoing[unit] {
             let next = candidates[e].to;
-            if done[next] {
-                // An edge into a unit already scheduled goes back: a loop.
-                is_loop[e] = true;
-                continue;
-            }
-            waiting[next] -= 1;
-            if waiting[next] == 0 {
-                ready.insert(next);
+            if !done[next] {
+                waiting[next] -= 1;
+                if waiting[next] == 0 {
+                    ready.insert(next);
+                }
             }
         }
-        // A unit taken to break a cycle may still be in `ready`'s future: remove stale waits.
-        ready.retain(|&u| !done[u]);
     }
-    let mut edges = Vec::with_capacity(candidates.len());
-    for (edge, looped) in candidates.into_iter().zip(is_loop) {
-        if looped {
-            loops.push(edge);
-        } else {
-            edges.push(edge);
+    is_loop
+}
+
+/// A loop whose target does not lead back to its source (an earlier break made it needless)
+/// orders work after all: it is put back, in declaration order, while that keeps the graph
+/// acyclic. Putting edges back only adds paths, so the loops that stay keep closing cycles.
+fn keep_only_real_loops(count: usize, candidates: &[FlowEdge], is_loop: &mut [bool]) {
+    let (_, outgoing) = adjacency(count, candidates);
+    for e in 0..candidates.len() {
+        if !is_loop[e] {
+            continue;
+        }
+        let edge = &candidates[e];
+        if !reaches(&outgoing, candidates, is_loop, edge.to, edge.from) {
+            is_loop[e] = false;
+        }
+    }
+}
+
+/// Whether `from` leads to `to` along the edges that are not loops.
+fn reaches(
+    outgoing: &[Vec<usize>],
+    candidates: &[FlowEdge],
+    is_loop: &[bool],
+    from: usize,
+    to: usize,
+) -> bool {
+    let mut seen = vec![false; outgoing.len()];
+    let mut stack = vec![from];
+    while let Some(unit) = stack.pop() {
+        if unit == to {
+            return true;
+        }
+        if std::mem::replace(&mut seen[unit], true) {
+            continue;
+        }
+        stack.extend(
+            outgoing[unit]
+                .iter()
+                .filter(|&&e| !is_loop[e])
+                .map(|&e| candidates[e].to),
+        );
+    }
+    false
+}
+
+fn adjacency(count: usize, edges: &[FlowEdge]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); count];
+    let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for (i, edge) in edges.iter().enumerate() {
+        incoming[edge.to].push(i);
+        outgoing[edge.from].push(i);
+    }
+    (incoming, outgoing)
+}
+
+/// Levels of an acyclic graph: one more than the highest level of the units before it.
+fn longest_path_levels(count: usize, edges: &[FlowEdge]) -> Vec<Vec<usize>> {
+    let (incoming, outgoing) = adjacency(count, edges);
+    let mut waiting: Vec<usize> = incoming.iter().map(Vec::len).collect();
+    let mut level_of = vec![0usize; count];
+    let mut ready: Vec<usize> = (0..count).filter(|&u| waiting[u] == 0).collect();
+    while let Some(unit) = ready.pop() {
+        for &e in &outgoing[unit] {
+            let next = edges[e].to;
+            level_of[next] = level_of[next].max(level_of[unit] + 1);
+            waiting[next] -= 1;
+            if waiting[next] == 0 {
+                ready.push(next);
+            }
         }
     }
     let depth = level_of.iter().max().map_or(0, |d| d + 1);
@@ -253,10 +314,47 @@ fn schedule(draft: Draft) -> Flow {
     for (unit, &level) in level_of.iter().enumerate() {
         levels[level].push(unit);
     }
-    Flow {
-        units,
-        edges,
-        loops,
-        levels,
+    levels
+}
+
+/// When every unit left waits on another, the unit to take: the earliest declared one, in a
+/// strongly connected component of what is left that nothing else left leads into, whose waits
+/// are all choices. Its choosers are then in its component, reachable from it: the branches from
+/// them really go back. Such a unit exists because `needs` alone are acyclic (a source
+/// component's `needs` edges form a DAG with a unit no `needs` edge enters).
+fn break_point(candidates: &[FlowEdge], done: &[bool], is_loop: &[bool]) -> Option<usize> {
+    let mut graph: DiGraph<usize, usize> = DiGraph::new();
+    let mut node_of: FxHashMap<usize, NodeIndex> = FxHashMap::default();
+    for (unit, _) in done.iter().enumerate().filter(|(_, &d)| !d) {
+        node_of.insert(unit, graph.add_node(unit));
     }
+    let pending = |e: &(usize, &FlowEdge)| !is_loop[e.0] && !done[e.1.from] && !done[e.1.to];
+    for (i, edge) in candidates.iter().enumerate().filter(|e| pending(e)) {
+        graph.add_edge(node_of[&edge.from], node_of[&edge.to], i);
+    }
+    let components = tarjan_scc(&graph);
+    let mut component_of = vec![0usize; graph.node_count()];
+    for (c, members) in components.iter().enumerate() {
+        for member in members {
+            component_of[member.index()] = c;
+        }
+    }
+    let mut entered = vec![false; components.len()];
+    for edge in graph.edge_indices() {
+        if let Some((a, b)) = graph.edge_endpoints(edge) {
+            if component_of[a.index()] != component_of[b.index()] {
+                entered[component_of[b.index()]] = true;
+            }
+        }
+    }
+    graph
+        .node_indices()
+        .filter(|n| !entered[component_of[n.index()]])
+        .filter(|&n| {
+            graph
+                .edges_directed(n, Direction::Incoming)
+                .all(|e| candidates[*e.weight()].kind.is_choice())
+        })
+        .map(|n| graph[n])
+        .min()
 }

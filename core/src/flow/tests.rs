@@ -182,3 +182,88 @@ fn workflows_order_nodes_by_depends_on_and_edges() {
         "a -> b -> a"
     );
 }
+
+mod properties {
+    use proptest::prelude::*;
+    use serde_json::{json, Map, Value};
+
+    use super::super::*;
+    use crate::model::Spec;
+
+    /// Steps `s0..sN` whose `needs` point only to earlier steps (so they are acyclic), with
+    /// branches to any step (forward, back, to themselves) and a tree routing to some steps.
+    fn documents() -> impl Strategy<Value = Value> {
+        (2usize..14).prop_flat_map(|n| {
+            (
+                proptest::collection::vec(proptest::collection::vec(0usize..n, 0..3), n),
+                proptest::collection::vec(proptest::collection::vec(0usize..n, 0..3), n),
+                proptest::collection::vec(0usize..n, 0..3),
+            )
+                .prop_map(move |(needs, branches, routed)| {
+                    let mut steps = Map::new();
+                    for i in 0..n {
+                        let needs: Vec<String> = needs[i]
+                            .iter()
+                            .filter(|&&j| j < i)
+                            .map(|j| format!("s{j}"))
+                            .collect();
+                        let branches: Vec<Value> = branches[i]
+                            .iter()
+                            .map(|j| json!({"if": "{{ output.x }}", "then": format!("s{j}")}))
+                            .collect();
+                        steps.insert(
+                            format!("s{i}"),
+                            json!({"needs": needs, "branches": branches}),
+                        );
+                    }
+                    let tree_branches: Vec<Value> = routed
+                        .iter()
+                        .map(|j| json!({"value": j, "next": format!("s{j}")}))
+                        .collect();
+                    json!({
+                        "steps": steps,
+                        "decision_trees": {"t": {"root": "r", "nodes": {"r": {
+                            "condition": "{{ input.kind }}", "branches": tree_branches
+                        }}}}
+                    })
+                })
+        })
+    }
+
+    fn reaches(flow: &Flow, from: usize, to: usize) -> bool {
+        let mut seen = vec![false; flow.units.len()];
+        let mut stack = vec![from];
+        while let Some(unit) = stack.pop() {
+            if unit == to {
+                return true;
+            }
+            if std::mem::replace(&mut seen[unit], true) {
+                continue;
+            }
+            stack.extend(flow.outgoing(unit).map(|e| e.to));
+        }
+        false
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// Every ordering edge goes to a later level; `needs` never become loops; every loop
+        /// closes a real cycle (its target leads back to its source); every unit has one level.
+        #[test]
+        fn schedules_respect_every_edge_and_loops_are_real(doc in documents()) {
+            let flow = Flow::of_steps(&Spec::read(&doc)).expect("needs are acyclic");
+            let level_of = flow.level_of();
+            for edge in &flow.edges {
+                prop_assert!(level_of[edge.from] < level_of[edge.to], "{edge:?}");
+            }
+            for edge in &flow.loops {
+                prop_assert!(edge.kind.is_choice(), "{edge:?}");
+                prop_assert!(edge.from == edge.to || reaches(&flow, edge.to, edge.from), "{edge:?}");
+            }
+            let mut listed: Vec<usize> = flow.levels.iter().flatten().copied().collect();
+            listed.sort_unstable();
+            prop_assert_eq!(listed, (0..flow.units.len()).collect::<Vec<_>>());
+        }
+    }
+}

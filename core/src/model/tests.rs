@@ -48,7 +48,10 @@ fn wrong_types_read_as_absent() {
     let a = spec.step("a").unwrap();
     assert!(a.needs.is_empty());
     assert!(a.retry.is_none());
-    assert!(a.verification.is_none(), "a verification without a check is not one");
+    assert!(
+        a.verification.is_none(),
+        "a verification without a check is not one"
+    );
     assert_eq!(spec.reasoning.max_iterations, None);
     assert_eq!(spec.reasoning.temperature, None);
     assert!(spec.decision_trees.is_empty());
@@ -67,7 +70,12 @@ fn verification_without_on_fail_retries_and_gates_default_to_error() {
         }
     }));
     assert_eq!(
-        spec.step("a").unwrap().verification.as_ref().unwrap().on_fail,
+        spec.step("a")
+            .unwrap()
+            .verification
+            .as_ref()
+            .unwrap()
+            .on_fail,
         OnFail::Retry
     );
     let gates = &spec.quality_gates;
@@ -102,7 +110,11 @@ fn trees_fallback_contracts_and_workflows() {
     let tree = &spec.decision_trees[0];
     assert_eq!(tree.step_targets(), ["answer", "deep", "finish_step"]);
     assert_eq!(
-        spec.fallback.chain().iter().map(|e| e.level).collect::<Vec<_>>(),
+        spec.fallback
+            .chain()
+            .iter()
+            .map(|e| e.level)
+            .collect::<Vec<_>>(),
         [1, 2]
     );
     assert!(spec.contracts.outputs[0].required);

@@ -90,7 +90,8 @@ impl DecisionTree {
     /// steps (or unknown names, which lint reports).
     pub fn step_targets(&self) -> Vec<&str> {
         let own = |name: &str| {
-            self.nodes.iter().any(|n| n.name == name) || self.terminals.iter().any(|t| t.name == name)
+            self.nodes.iter().any(|n| n.name == name)
+                || self.terminals.iter().any(|t| t.name == name)
         };
         let mut targets: Vec<&str> = Vec::new();
         let branch_targets = self
