@@ -45,27 +45,9 @@ impl Document {
 
     /// Parses raw bytes: the file must be UTF-8.
     pub fn parse_bytes(bytes: &[u8], limits: Limits) -> Parsed {
-        if let Some(problem) = too_large(bytes.len(), limits) {
-            return failed(problem);
-        }
-        match std::str::from_utf8(bytes) {
+        match text_of_bytes(bytes, limits) {
             Ok(text) => Document::parse_with(text, limits),
-            Err(error) => {
-                let valid = &bytes[..error.valid_up_to()];
-                // The valid prefix is UTF-8 by definition; lossy conversion cannot alter it.
-                let prefix = String::from_utf8_lossy(valid);
-                let index = LineIndex::new(&prefix);
-                let diagnostic = Diagnostic::error(
-                    "input-not-utf8",
-                    format!(
-                        "the file is not valid UTF-8 (invalid byte at offset {})",
-                        error.valid_up_to()
-                    ),
-                )
-                .with_help("LOGIC.md files are UTF-8 text; re-save the file as UTF-8")
-                .at(&prefix, &index, Span::empty(prefix.len()));
-                failed(diagnostic)
-            }
+            Err(problem) => failed(*problem),
         }
     }
 
@@ -159,6 +141,30 @@ impl Document {
     pub fn span_at(&self, pointer: &str) -> Span {
         json::nearest_node(&self.root, pointer).span
     }
+}
+
+/// The text of a file's bytes: at most `limits.max_bytes` of UTF-8.
+pub fn text_of_bytes(bytes: &[u8], limits: Limits) -> Result<&str, Box<Diagnostic>> {
+    if let Some(problem) = too_large(bytes.len(), limits) {
+        return Err(Box::new(problem));
+    }
+    std::str::from_utf8(bytes).map_err(|error| {
+        let valid = &bytes[..error.valid_up_to()];
+        // The valid prefix is UTF-8 by definition; lossy conversion cannot alter it.
+        let prefix = String::from_utf8_lossy(valid);
+        let index = LineIndex::new(&prefix);
+        Box::new(
+            Diagnostic::error(
+                "input-not-utf8",
+                format!(
+                    "the file is not valid UTF-8 (invalid byte at offset {})",
+                    error.valid_up_to()
+                ),
+            )
+            .with_help("LOGIC.md files are UTF-8 text; re-save the file as UTF-8")
+            .at(&prefix, &index, Span::empty(prefix.len())),
+        )
+    })
 }
 
 fn too_large(len: usize, limits: Limits) -> Option<Diagnostic> {

@@ -8,6 +8,7 @@
 //! assert!(report.valid);
 //! ```
 
+pub mod analysis;
 pub mod check;
 pub mod compile;
 pub mod contract;

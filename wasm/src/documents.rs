@@ -1,15 +1,14 @@
 //! Whole-document functions: parse, validate, lint, compile, graph, check, format.
 
-use logicmd::diagnostic::{has_errors, sort_diagnostics, Diagnostic};
+use logicmd::analysis::{analyze, compile_text, Options, Parsed, DEFAULT_ID};
+use logicmd::diagnostic::Diagnostic;
+use logicmd::loader::MemoryLoader;
 use logicmd::Document;
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{optional_text_arg, text_arg, to_js};
 use crate::loader::JsLoader;
-
-/// The id an unnamed document has, against which relative imports resolve.
-const DEFAULT_PATH: &str = "document.logic.md";
 
 /// Parses a LOGIC.md file: its frontmatter as JSON, its body, and any problems.
 #[wasm_bindgen(js_name = parse, unchecked_return_type = "ParseResult")]
@@ -32,24 +31,20 @@ pub fn validate(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsError> {
     let text = text_arg(&text, "text")?;
-    let (kind, valid, diagnostics) = validate_any(&text);
-    to_js(&json!({ "kind": kind, "valid": valid, "diagnostics": diagnostics }))
+    let analysis = analyze(&text, &Options::validate(), &MemoryLoader::new());
+    to_js(&json!({
+        "kind": analysis.kind,
+        "valid": analysis.valid,
+        "diagnostics": analysis.diagnostics,
+    }))
 }
 
-fn is_topology(text: &str) -> bool {
-    !text.trim_start_matches('\u{feff}').starts_with("---")
-        && logicmd::drtl::parse(text)
-            .0
-            .is_some_and(|t| logicmd::drtl::looks_like_drtl(t.json()))
-}
-
-fn validate_any(text: &str) -> (&'static str, bool, Vec<Diagnostic>) {
-    if is_topology(text) {
-        let report = logicmd::drtl::validate(text);
-        ("drtl", report.valid, report.diagnostics)
-    } else {
-        let report = logicmd::validate(text);
-        ("logic", report.valid, report.diagnostics)
+/// The options of a document named `path` (its kind and the id its imports resolve from).
+fn lint_options(path: Option<&str>) -> Options<'_> {
+    let options = Options::lint(path.unwrap_or(DEFAULT_ID));
+    match path {
+        Some(path) => options.with_path(path),
+        None => options,
     }
 }
 
@@ -63,18 +58,16 @@ pub fn lint(
     let text = text_arg(&text, "text")?;
     let path = optional_text_arg(&path, "path")?;
     let loader = JsLoader::new(files)?;
-    let (kind, _, mut diagnostics) = validate_any(&text);
-    if kind == "logic" {
-        if let Some(document) = Document::parse(&text).document {
-            let id = path.as_deref().unwrap_or(DEFAULT_PATH);
-            diagnostics.extend(logicmd::lint::lint(&document, id, &loader));
-        }
-    }
-    sort_diagnostics(&mut diagnostics);
-    to_js(&json!({ "valid": !has_errors(&diagnostics), "diagnostics": diagnostics }))
+    let analysis = analyze(&text, &lint_options(path.as_deref()), &loader);
+    to_js(&json!({
+        "kind": analysis.kind,
+        "valid": analysis.valid,
+        "diagnostics": analysis.diagnostics,
+    }))
 }
 
-/// The prompt scaffold: the whole workflow, or one step when `step` is given.
+/// The prompt scaffold: the whole workflow, or one step when `step` is given. Compiling runs
+/// the same checks as `lint` and gives no workflow when any of them is an error.
 #[wasm_bindgen(js_name = compile, unchecked_return_type = "CompileResult")]
 pub fn compile(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -86,25 +79,15 @@ pub fn compile(
     let step = optional_text_arg(&step, "step")?;
     let path = optional_text_arg(&path, "path")?;
     let loader = JsLoader::new(files)?;
+    let compiled = compile_text(&text, &lint_options(path.as_deref()), &loader);
+    let mut diagnostics = compiled.analysis.diagnostics;
     let nothing = |diagnostics: Vec<Diagnostic>| {
         to_js(
             &json!({ "workflow": null, "step": null, "markdown": null, "diagnostics": diagnostics }),
         )
     };
-    let report = logicmd::validate(&text);
-    let mut diagnostics = report.diagnostics;
-    let Some(document) = report.document.filter(|_| report.valid) else {
+    let Some(workflow) = compiled.workflow else {
         return nothing(diagnostics);
-    };
-    let resolved =
-        logicmd::imports::resolve(&document, path.as_deref().unwrap_or(DEFAULT_PATH), &loader);
-    diagnostics.extend(resolved.diagnostics);
-    let workflow = match logicmd::compile::compile_document(&document, &resolved.value) {
-        Ok(workflow) => workflow,
-        Err(errors) => {
-            diagnostics.extend(errors);
-            return nothing(diagnostics);
-        }
     };
     let chosen = match step {
         None => None,
@@ -136,15 +119,13 @@ pub fn graph(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsError> {
     let text = text_arg(&text, "text")?;
-    let (kind, _, diagnostics) = validate_any(&text);
-    let mut graph = if kind == "drtl" {
-        logicmd::drtl::parse(&text)
-            .0
-            .map(|t| logicmd::graph::from_topology(&t))
-    } else {
-        Document::parse(&text)
-            .document
-            .map(|d| logicmd::graph::from_document(&d))
+    let analysis = analyze(&text, &Options::validate(), &MemoryLoader::new());
+    let kind = analysis.kind;
+    let diagnostics = &analysis.diagnostics;
+    let mut graph = match &analysis.parsed {
+        Some(Parsed::Drtl(topology)) => Some(logicmd::graph::from_topology(topology)),
+        Some(Parsed::Logic(document)) => Some(logicmd::graph::from_document(document)),
+        None => None,
     };
     if let Some(graph) = &mut graph {
         logicmd::graph::layout(graph, logicmd::graph::LayoutOptions::default());
@@ -158,16 +139,11 @@ pub fn check(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsError> {
     let text = text_arg(&text, "text")?;
-    let (kind, valid, diagnostics) = validate_any(&text);
-    let findings = match (kind, valid) {
-        ("drtl", true) => logicmd::drtl::parse(&text)
-            .0
-            .map(|t| logicmd::check::check_topology(&t))
-            .unwrap_or_default(),
-        ("logic", true) => Document::parse(&text)
-            .document
-            .map(|d| logicmd::check::check_document(d.json()))
-            .unwrap_or_default(),
+    let analysis = analyze(&text, &Options::validate(), &MemoryLoader::new());
+    let diagnostics = &analysis.diagnostics;
+    let findings = match (&analysis.parsed, analysis.valid) {
+        (Some(Parsed::Drtl(topology)), true) => logicmd::check::check_topology(topology),
+        (Some(Parsed::Logic(document)), true) => logicmd::check::check_document(document.json()),
         _ => Vec::new(),
     };
     to_js(&json!({ "findings": findings, "diagnostics": diagnostics }))

@@ -32,22 +32,28 @@ export interface ParseResult {
 
 export interface ValidateResult {
   kind: DocumentKind;
+  /** The document parsed and its schema accepts it (the canonical LOGIC.md schema, or DRTL's). */
   valid: boolean;
   diagnostics: Diagnostic[];
 }
 
 export interface LintResult {
+  kind: DocumentKind;
+  /** As for `validate`: the schema's verdict. Semantic rules add diagnostics, never change it. */
   valid: boolean;
   diagnostics: Diagnostic[];
 }
 
 export interface CompiledStep {
   name: string;
-  /** Position in the DAG: 0 for steps that need nothing. */
+  /** Execution level over every edge kind (needs, branches, decision trees): 0 runs first. */
   level: number;
   needs: string[];
+  /** Steps whose branches choose this one, and `tree:NAME` for decision trees routing to it. */
+  chosen_by: string[];
   /** The prompt scaffold of this step (Markdown). */
   scaffold: string;
+  /** Its own `output_schema`, or the document's output contract when it produces the output. */
   output_schema: Json | null;
   allowed_tools: string[];
   denied_tools: string[];
@@ -57,12 +63,30 @@ export interface CompiledWorkflow {
   name: string;
   description: string | null;
   strategy: string | null;
-  /** Steps grouped by level; steps on one level may run in parallel. */
+  /** Steps (workflow nodes, for a multi-agent workflow) grouped by level; one level may run in parallel. */
   levels: string[][];
   order: string[];
+  /** Branches that go back to a step that ran before. */
+  loops: { from: string; to: string }[];
+  /** The steps nothing runs after: they produce the document's output. */
+  final_steps: string[];
   steps: CompiledStep[];
+  /** The nodes of a multi-agent workflow, in edge order. */
+  nodes: CompiledNode[];
   global_rules: string[];
   scaffold: string;
+}
+
+export interface CompiledNode {
+  name: string;
+  level: number;
+  logic_ref: string | null;
+  /** Every node this one runs after. */
+  after: string[];
+  inputs: { from: string; contract: Json | null; on_contract_violation: string | null }[];
+  /** The node's own document, overrides applied, compiled; null when it could not be loaded. */
+  workflow: CompiledWorkflow | null;
+  problem: string | null;
 }
 
 export interface CompileResult {

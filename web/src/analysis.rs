@@ -4,31 +4,24 @@
 
 use std::sync::Arc;
 
+use logicmd::analysis::Options;
 use logicmd::diagnostic::{sort_diagnostics, Diagnostic};
-use logicmd::drtl::Topology;
 use logicmd::graph::{layout, Graph, InspectorField, LayoutOptions};
 use logicmd::loader::MemoryLoader;
-use logicmd::Document;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Logic,
-    Drtl,
-}
+pub use logicmd::analysis::{Kind, Parsed as CoreParsed};
 
-/// A parsed text, shared between the drawing and the deferred checks without copying.
+/// A parsed text (core's front door), shared between the drawing and the deferred checks
+/// without copying; compared by identity.
 #[derive(Debug, Clone)]
-pub enum Parsed {
-    Logic(Arc<Document>),
-    Drtl(Arc<Topology>),
-}
+pub struct Parsed(pub CoreParsed);
 
 impl PartialEq for Parsed {
     /// Identity: two parses are the same only if they are the same parse.
     fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Parsed::Logic(a), Parsed::Logic(b)) => Arc::ptr_eq(a, b),
-            (Parsed::Drtl(a), Parsed::Drtl(b)) => Arc::ptr_eq(a, b),
+        match (&self.0, &other.0) {
+            (CoreParsed::Logic(a), CoreParsed::Logic(b)) => Arc::ptr_eq(a, b),
+            (CoreParsed::Drtl(a), CoreParsed::Drtl(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
     }
@@ -56,17 +49,6 @@ pub struct Analysis {
     pub timings: Timings,
 }
 
-/// A DRTL topology is plain YAML (no `---` frontmatter) whose `nodes` is a list.
-pub fn kind_of(text: &str) -> Kind {
-    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
-    let frontmatter = trimmed.starts_with("---");
-    if !frontmatter && (trimmed.contains("\nnodes:") || trimmed.starts_with("nodes:")) {
-        Kind::Drtl
-    } else {
-        Kind::Logic
-    }
-}
-
 /// The id the edited document has; relative imports resolve against it.
 const DOCUMENT_ID: &str = "document.logic.md";
 
@@ -88,28 +70,37 @@ fn bundled_files() -> MemoryLoader {
         )
 }
 
+/// The front door's options for the edited document.
+fn options() -> Options<'static> {
+    Options::lint(DOCUMENT_ID)
+}
+
 /// Parses `text` and lays out its graph; `now` is a millisecond clock for [`Timings`]. An edit
 /// inside one value of the `previous` document is applied to it instead of parsing again.
 pub fn analyze(text: &str, previous: Option<&Parsed>, now: impl Fn() -> f64) -> Analysis {
-    let kind = kind_of(text);
     let started = now();
-    let (parsed, parse_diagnostics) = match kind {
-        Kind::Drtl => {
-            let (topology, diagnostics) = logicmd::drtl::parse(text);
-            (topology.map(|t| Parsed::Drtl(Arc::new(t))), diagnostics)
+    let reparsed = match previous.map(|p| &p.0) {
+        Some(CoreParsed::Logic(document))
+            if logicmd::analysis::detect(text, None) == Kind::Logic =>
+        {
+            document.reparse(text)
         }
-        Kind::Logic => match previous {
-            Some(Parsed::Logic(document)) => match document.reparse(text) {
-                Some(next) => (Some(Parsed::Logic(Arc::new(next))), Vec::new()),
-                None => parse_logic(text),
-            },
-            _ => parse_logic(text),
-        },
+        _ => None,
+    };
+    let (kind, parsed, parse_diagnostics) = match reparsed {
+        Some(next) => (
+            Kind::Logic,
+            Some(CoreParsed::Logic(Arc::new(next))),
+            Vec::new(),
+        ),
+        None => logicmd::analysis::parse(text, &options()),
     };
     let parsed_at = now();
     let (graph, document_fields) = match &parsed {
-        Some(Parsed::Drtl(topology)) => (Some(logicmd::graph::from_topology(topology)), Vec::new()),
-        Some(Parsed::Logic(document)) => (
+        Some(CoreParsed::Drtl(topology)) => {
+            (Some(logicmd::graph::from_topology(topology)), Vec::new())
+        }
+        Some(CoreParsed::Logic(document)) => (
             Some(logicmd::graph::from_document(document)),
             logicmd::discover::node_definition("", document).inspector,
         ),
@@ -126,7 +117,7 @@ pub fn analyze(text: &str, previous: Option<&Parsed>, now: impl Fn() -> f64) -> 
         graph,
         parse_diagnostics,
         document_fields,
-        parsed,
+        parsed: parsed.map(Parsed),
         timings: Timings {
             parse: parsed_at - started,
             graph: built_at - parsed_at,
@@ -135,34 +126,10 @@ pub fn analyze(text: &str, previous: Option<&Parsed>, now: impl Fn() -> f64) -> 
     }
 }
 
-fn parse_logic(text: &str) -> (Option<Parsed>, Vec<Diagnostic>) {
-    let parsed = Document::parse(text);
-    (
-        parsed.document.map(|d| Parsed::Logic(Arc::new(d))),
-        parsed.diagnostics,
-    )
-}
-
-/// The schema and rule problems of a parsed text (imports resolve to the bundled files).
+/// The schema and rule problems of a parsed text, by core's policy (imports resolve to the
+/// bundled files).
 pub fn check(parsed: &Parsed) -> Vec<Diagnostic> {
-    let mut diagnostics = match parsed {
-        Parsed::Drtl(topology) => {
-            let mut found = logicmd::drtl::validate_schema(topology);
-            if !logicmd::diagnostic::has_errors(&found) {
-                found.extend(logicmd::drtl::lint(topology));
-            }
-            found
-        }
-        Parsed::Logic(document) => {
-            let mut found = logicmd::schema::validate(document);
-            if !logicmd::diagnostic::has_errors(&found) {
-                found.extend(logicmd::lint::lint(document, DOCUMENT_ID, &bundled_files()));
-            }
-            found
-        }
-    };
-    sort_diagnostics(&mut diagnostics);
-    diagnostics
+    logicmd::analysis::check(&parsed.0, &options(), &bundled_files())
 }
 
 /// Every problem of `text`: what parsing found and, when it parsed, the checks.
@@ -263,7 +230,9 @@ mod tests {
         assert_eq!(next.graph, fresh.graph);
         assert_eq!(next.parse_diagnostics, fresh.parse_diagnostics);
         match (&next.parsed, &fresh.parsed) {
-            (Some(Parsed::Logic(a)), Some(Parsed::Logic(b))) => assert_eq!(a, b),
+            (Some(Parsed(CoreParsed::Logic(a))), Some(Parsed(CoreParsed::Logic(b)))) => {
+                assert_eq!(a, b)
+            }
             other => panic!("{other:?}"),
         }
         // A structural edit parses again and still agrees.
@@ -274,8 +243,9 @@ mod tests {
 
     #[test]
     fn recognises_topologies() {
-        assert_eq!(kind_of("name: x\nnodes:\n  - id: a\n"), Kind::Drtl);
-        assert_eq!(kind_of("---\nnodes: 1\n---\n"), Kind::Logic);
+        let kind = |text: &str| analyze(text, None, clock).kind;
+        assert_eq!(kind("name: x\nnodes:\n  - id: a\n"), Kind::Drtl);
+        assert_eq!(kind("---\nnodes: 1\n---\n"), Kind::Logic);
     }
 
     #[test]

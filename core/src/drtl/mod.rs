@@ -85,7 +85,12 @@ pub fn looks_like_drtl(value: &Value) -> bool {
 
 /// Parses `text` as a topology (YAML with spans).
 pub fn parse(text: &str) -> (Option<Topology>, Vec<Diagnostic>) {
-    let file = parse_file(text, Limits::DEFAULT);
+    parse_with(text, Limits::DEFAULT)
+}
+
+/// Parses `text` as a topology within `limits`.
+pub fn parse_with(text: &str, limits: Limits) -> (Option<Topology>, Vec<Diagnostic>) {
+    let file = parse_file(text, limits);
     let mut diagnostics = file.diagnostics;
     let Some(root) = file.root else {
         if diagnostics.is_empty() {

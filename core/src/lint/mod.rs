@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{sort_diagnostics, Diagnostic};
 use crate::document::Document;
-use crate::imports::resolve;
+use crate::imports::{resolve, Resolved};
 use crate::loader::Loader;
 
 pub use context::LintContext;
@@ -25,7 +25,17 @@ pub use structure::FALLBACK_MODES;
 /// Lints `document` (id `id` for relative imports), loading other files through `loader`.
 /// Schema errors are not repeated here; call [`crate::validate`] for those.
 pub fn lint(document: &Document, id: &str, loader: &dyn Loader) -> Vec<Diagnostic> {
-    let resolved = resolve(document, id, loader);
+    lint_resolved(document, &resolve(document, id, loader), id, loader)
+}
+
+/// Lints `document` whose imports are already `resolved` (what [`crate::imports::resolve`]
+/// gave for the same `id` and `loader`).
+pub fn lint_resolved(
+    document: &Document,
+    resolved: &Resolved,
+    id: &str,
+    loader: &dyn Loader,
+) -> Vec<Diagnostic> {
     let mut diagnostics = resolved.diagnostics.clone();
     let mut cx = LintContext::new(document, &resolved.value);
     run_rules(&mut cx);

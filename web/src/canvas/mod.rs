@@ -17,7 +17,7 @@ use logicmd::edit::Edit;
 use logicmd::graph::{Graph, GraphNode};
 use wasm_bindgen::JsCast;
 
-use crate::analysis::{Parsed, Timings};
+use crate::analysis::{CoreParsed, Parsed, Timings};
 use crate::connect::{connection, End};
 use crate::geometry::{fit, wire_path, NODE_HEIGHT, NODE_WIDTH};
 use crate::state::{Severity, Studio, Viewport};
@@ -449,8 +449,8 @@ fn connect(studio: Studio, from: &str, port_type: &str, target: &str) {
 /// Runs the core layout again, dropping the positions the user pinned.
 pub fn auto_layout(studio: Studio) {
     let pinned = studio.analysis.with_untracked(|a| match &a.parsed {
-        Some(Parsed::Logic(document)) => document.json().pointer(POSITIONS).is_some(),
-        Some(Parsed::Drtl(topology)) => topology.json().pointer(POSITIONS).is_some(),
+        Some(Parsed(CoreParsed::Logic(document))) => document.json().pointer(POSITIONS).is_some(),
+        Some(Parsed(CoreParsed::Drtl(topology))) => topology.json().pointer(POSITIONS).is_some(),
         None => false,
     });
     if pinned {
