@@ -129,10 +129,12 @@ impl Resolver<'_> {
         reference: &str,
         chain: &mut Vec<String>,
     ) -> Result<Value, String> {
-        let id = self
-            .loader
-            .resolve(from, reference)
-            .map_err(|LoadError { message }| format!("cannot import `{reference}`: {message}"))?;
+        let id =
+            self.loader
+                .resolve(from, reference)
+                .map_err(|LoadError { message, .. }| {
+                    format!("cannot import `{reference}`: {message}")
+                })?;
         if let Some(start) = chain.iter().position(|c| *c == id) {
             let mut cycle: Vec<&str> = chain[start..].iter().map(String::as_str).collect();
             cycle.push(&id);
@@ -160,10 +162,9 @@ impl Resolver<'_> {
         reference: &str,
         chain: &mut Vec<String>,
     ) -> Result<Value, String> {
-        let text = self
-            .loader
-            .load(id)
-            .map_err(|LoadError { message }| format!("cannot import `{reference}`: {message}"))?;
+        let text = self.loader.load(id).map_err(|LoadError { message, .. }| {
+            format!("cannot import `{reference}`: {message}")
+        })?;
         self.files.push(id.to_owned());
         let report = validate(&text);
         let first = report.first_error(id);
