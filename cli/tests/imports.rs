@@ -333,3 +333,37 @@ fn an_import_leaving_the_root_names_the_root() {
     assert_eq!(out.status.code(), Some(1));
     insta::assert_snapshot!("escape_names_the_root", scratch.redact(&stdout(&out)));
 }
+
+#[test]
+fn repeated_and_malformed_aliases_are_errors_at_their_as() {
+    let scratch = Scratch::new("aliases");
+    Marker::GitDirectory.place(&scratch.0);
+    scratch.write("lib/d.logic.md", LIBRARY);
+    scratch.write("lib/e.logic.md", UNUSED);
+    scratch.write(
+        "x.logic.md",
+        "---\nspec_version: \"1.0\"\nname: x\nimports:\n  - ref: lib/d.logic.md\n    as: shared\n  - ref: lib/e.logic.md\n    as: shared\n  - {ref: lib/e.logic.md, as: team.e}\nsteps:\n  report:\n    description: r\n    needs: [shared.gather]\n---\n",
+    );
+    let lint = run_in(&scratch.0, &["lint", "x.logic.md"], None);
+    assert_eq!(lint.status.code(), Some(1));
+    insta::assert_snapshot!("alias_errors", stdout(&lint));
+    let compile = run_in(&scratch.0, &["compile", "x.logic.md"], None);
+    assert_eq!(
+        compile.status.code(),
+        Some(1),
+        "the reference refuses these too"
+    );
+
+    let rules = stdout(&run_in(&scratch.0, &["lint", "--rules"], None));
+    let listed: Vec<&str> = rules
+        .lines()
+        .filter(|line| line.contains("-import-alias"))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "duplicate-import-alias     error    two imports share an `as` (the later one is not merged)",
+            "invalid-import-alias       error    an import's `as` is not a plain name ([A-Za-z_][A-Za-z0-9_-]*)",
+        ]
+    );
+}
