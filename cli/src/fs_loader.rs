@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use logicmd::loader::{resolve_relative, LoadError, Loader};
 use logicmd::Limits;
 
+use crate::input::{read_bounded, too_large_import, utf8_text};
+
 /// What makes a directory a project root: a repository (`.git`, a directory, or a file in
 /// worktrees and submodules), or the spec's root-level files (§16.1: `LOGIC.md`, `.logic/`).
 const ROOT_MARKERS: &[&str] = &[".git", "LOGIC.md", ".logic/"];
@@ -178,10 +180,13 @@ impl Loader for FsLoader {
     fn load(&self, id: &str) -> Result<String, LoadError> {
         let path = self.root.join(id);
         let canonical = path.canonicalize().map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                LoadError::new(format!("no such file: {}", path.display()))
+            if e.kind() == io::ErrorKind::NotFound {
+                LoadError::new(format!(
+                    "no file `{id}` in the project root `{}`",
+                    self.root.display()
+                ))
             } else {
-                LoadError::new(format!("{}: {e}", path.display()))
+                LoadError::new(format!("`{id}`: {e}"))
             }
         })?;
         if !canonical.starts_with(&self.root) {
@@ -189,16 +194,17 @@ impl Loader for FsLoader {
                 "`{id}` resolves outside the project root (through a symlink)"
             )));
         }
-        let limit = Limits::DEFAULT.max_bytes;
-        let size = fs::metadata(&canonical)
-            .map_err(|e| LoadError::new(format!("{id}: {e}")))?
-            .len();
-        if size > limit as u64 {
-            return Err(LoadError::new(format!(
-                "`{id}` is {size} bytes, over the {limit}-byte limit"
-            )));
+        // A directory or a device is not a document (and a pipe could block the read).
+        if !fs::metadata(&canonical).is_ok_and(|m| m.is_file()) {
+            return Err(LoadError::new(format!("`{id}` is not a file")));
         }
-        fs::read_to_string(&canonical).map_err(|e| LoadError::new(format!("{id}: {e}")))
+        let limit = Limits::DEFAULT.max_bytes;
+        let bytes =
+            read_bounded(&canonical, limit).map_err(|e| LoadError::new(format!("`{id}`: {e}")))?;
+        if bytes.len() > limit {
+            return Err(LoadError::new(too_large_import(id, &canonical, limit)));
+        }
+        utf8_text(bytes).map_err(|problem| LoadError::new(format!("`{id}` {problem}")))
     }
 }
 
