@@ -82,6 +82,14 @@ fn standard_input_for_commands_that_read_one_document() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     insta::assert_snapshot!("stdin_eval_tree", stdout(&out));
 
+    let both = run_in(
+        &scratch.0,
+        &["eval-tree", "-", "route", "--input", "-"],
+        Some(tree.as_bytes()),
+    );
+    assert_eq!(both.status.code(), Some(2));
+    insta::assert_snapshot!("stdin_eval_tree_twice", stderr(&both));
+
     let out = run_in(&scratch.0, &["compile", "-"], Some(b"---\nname: x\n---\n"));
     assert_eq!(out.status.code(), Some(1));
     insta::assert_snapshot!("stdin_compile_invalid", stderr(&out));

@@ -19,7 +19,8 @@ pub enum CompileFormat {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LOGIC.md file.
+    /// The LOGIC.md file; `-` reads standard input (imports then resolve from the working
+    /// directory).
     file: PathBuf,
     /// Compile only this step.
     #[arg(long)]
