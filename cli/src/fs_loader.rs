@@ -80,15 +80,23 @@ impl FsLoader {
     /// Places the document read from `path`: a file in its own directory, or standard input
     /// (`-`) as a file in the working directory, whose root is `root` or is found from there.
     pub fn place(path: &Path, root: Option<&Path>) -> Result<Placed, LoadError> {
-        let cannot = |what: &str, error: io::Error| LoadError::new(format!("{what}: {error}"));
-        if path.as_os_str() != "-" {
-            let loader = FsLoader::for_file(path, root).map_err(|e| match root {
-                Some(root) => cannot(&format!("cannot open the root {}", root.display()), e),
-                None => cannot(&format!("cannot read {}", path.display()), e),
-            })?;
-            let id = loader.id_of(path)?;
-            return Ok(Placed { loader, id });
+        if path.as_os_str() == "-" {
+            FsLoader::place_stdin(root)
+        } else {
+            FsLoader::place_file(path, root)
         }
+    }
+
+    fn place_file(path: &Path, root: Option<&Path>) -> Result<Placed, LoadError> {
+        let loader = FsLoader::for_file(path, root).map_err(|e| match root {
+            Some(root) => cannot(&format!("cannot open the root {}", root.display()), e),
+            None => cannot(&format!("cannot read {}", path.display()), e),
+        })?;
+        let id = loader.id_of(path)?;
+        Ok(Placed { loader, id })
+    }
+
+    fn place_stdin(root: Option<&Path>) -> Result<Placed, LoadError> {
         let cwd = std::env::current_dir()
             .and_then(|cwd| cwd.canonicalize())
             .map_err(|e| cannot("cannot find the working directory", e))?;
@@ -138,7 +146,7 @@ impl FsLoader {
 
 /// The nearest ancestor of `directory` (itself included) holding a root marker, and the marker.
 /// All markers count alike: the nearest one is the most specific boundary.
-pub fn project_root(directory: &Path) -> Option<(&Path, &'static str)> {
+fn project_root(directory: &Path) -> Option<(&Path, &'static str)> {
     directory.ancestors().find_map(|candidate| {
         ROOT_MARKERS
             .iter()
@@ -152,6 +160,10 @@ fn has_marker(directory: &Path, marker: &str) -> bool {
         Some(name) => directory.join(name).is_dir(),
         None => directory.join(marker).exists(),
     }
+}
+
+fn cannot(what: &str, error: io::Error) -> LoadError {
+    LoadError::new(format!("{what}: {error}"))
 }
 
 /// A relative path as a `/`-separated id.
