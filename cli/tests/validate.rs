@@ -184,7 +184,7 @@ fn bad_input_exits_one_with_a_clear_message() {
         ),
         ("bomb.logic.md", bomb.into_bytes(), "more than"),
         ("deep.logic.md", deep.into_bytes(), "nests deeper than"),
-        ("huge.logic.md", huge.into_bytes(), "more than the limit"),
+        ("huge.logic.md", huge.into_bytes(), "over the 8 MiB limit"),
     ];
     for (name, contents, message) in cases {
         let file = dir.write(name, contents);

@@ -169,18 +169,8 @@ pub fn text_of_bytes(bytes: &[u8], limits: Limits) -> Result<&str, Box<Diagnosti
 
 fn too_large(len: usize, limits: Limits) -> Option<Diagnostic> {
     (len > limits.max_bytes).then(|| {
-        let mut diagnostic = Diagnostic::error(
-            "input-too-large",
-            format!(
-                "the file is {} bytes, more than the limit of {} bytes",
-                len, limits.max_bytes
-            ),
-        )
-        .with_help("a LOGIC.md file is a specification, not data; split it with `imports`");
-        diagnostic.line = 1;
-        diagnostic.column = 1;
-        diagnostic.span = Some(Span::empty(0));
-        diagnostic
+        crate::limits::input_too_large(Some(len as u64), limits.max_bytes)
+            .with_help("a LOGIC.md file is a specification, not data; split it with `imports`")
     })
 }
 
@@ -324,6 +314,10 @@ mod tests {
     fn oversized_input_is_refused_before_parsing() {
         let big = format!("---\nname: x\n---\n{}", "x".repeat(20 * 1024 * 1024));
         assert_eq!(codes(&big), vec![("input-too-large".into(), 1, 1)]);
+        assert_eq!(
+            Document::parse(&big).diagnostics[0].message,
+            "the file is 20.1 MiB, over the 8 MiB limit"
+        );
     }
 
     #[test]

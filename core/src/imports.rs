@@ -14,7 +14,9 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
 use crate::document::Document;
+use crate::lint::rules::{self, Rule};
 use crate::loader::{LoadError, Loader};
+use crate::source::LineCol;
 use crate::validate::validate;
 
 /// The deepest chain of imports followed before giving up.
@@ -40,6 +42,8 @@ pub struct Resolved {
 /// What one import entry brought in.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Contribution {
+    /// The entry's position in `imports`.
+    pub index: usize,
     pub alias: String,
     /// The file was found, valid, and merged.
     pub loaded: bool,
@@ -65,28 +69,34 @@ pub fn resolve(document: &Document, id: &str, loader: &dyn Loader) -> Resolved {
     let mut contributed = Vec::new();
     let mut merged = Value::Object(Map::new());
     let mut chain = vec![id.to_owned()];
-    for (index, entry) in import_entries(document.json()).into_iter().enumerate() {
-        let pointer = format!("/imports/{index}");
-        let place = |message: String, at: &str| {
-            document.locate(
-                Diagnostic::error(crate::lint::rules::UNRESOLVED_REFERENCE.code, message)
-                    .with_path(at),
-                document.span_at(at),
-            )
+    let entries = import_entries(document.json());
+    for (position, entry) in entries.iter().enumerate() {
+        let pointer = format!("/imports/{}", entry.index);
+        let refused = Contribution {
+            index: entry.index,
+            alias: entry.alias.clone(),
+            ..Contribution::default()
         };
+        if let Some(problem) = alias_problem(&entries[..position], entry) {
+            let at = format!("{pointer}/as");
+            let message = problem.message(|index| line_of(document, index));
+            let diagnostic = Diagnostic::error(problem.rule().code, message).with_path(&at);
+            diagnostics.push(document.locate(diagnostic, document.span_at(&at)));
+            contributed.push(refused);
+            continue;
+        }
         match resolver.import(id, &entry.reference, &mut chain) {
             Ok(value) => {
                 let namespaced = namespace(&value, &entry.alias);
-                contributed.push(contribution(&entry.alias, &namespaced));
+                contributed.push(contribution(entry.index, &entry.alias, &namespaced));
                 merge(&mut merged, namespaced);
             }
             Err(message) => {
-                diagnostics.push(place(message, &format!("{pointer}/ref")));
-                contributed.push(Contribution {
-                    alias: entry.alias.clone(),
-                    loaded: false,
-                    ..Contribution::default()
-                });
+                let at = format!("{pointer}/ref");
+                let diagnostic =
+                    Diagnostic::error(rules::UNRESOLVED_REFERENCE.code, message).with_path(&at);
+                diagnostics.push(document.locate(diagnostic, document.span_at(&at)));
+                contributed.push(refused);
             }
         }
     }
@@ -100,6 +110,9 @@ pub fn resolve(document: &Document, id: &str, loader: &dyn Loader) -> Resolved {
 }
 
 struct ImportEntry {
+    /// Position in `imports` (entries without a string `ref` and `as` are skipped, and are
+    /// schema errors).
+    index: usize,
     reference: String,
     alias: String,
 }
@@ -110,8 +123,10 @@ fn import_entries(json: &Value) -> Vec<ImportEntry> {
         .map(|entries| {
             entries
                 .iter()
-                .filter_map(|entry| {
+                .enumerate()
+                .filter_map(|(index, entry)| {
                     Some(ImportEntry {
+                        index,
                         reference: entry.get("ref")?.as_str()?.to_owned(),
                         alias: entry.get("as")?.as_str()?.to_owned(),
                     })
@@ -119,6 +134,68 @@ fn import_entries(json: &Value) -> Vec<ImportEntry> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// What is wrong with an entry's `as`.
+enum AliasProblem<'a> {
+    /// Not `[A-Za-z_][A-Za-z0-9_-]*`.
+    NotPlain(&'a str),
+    /// The same alias as the earlier entry at this index.
+    Repeated(&'a str, usize),
+}
+
+impl AliasProblem<'_> {
+    fn rule(&self) -> Rule {
+        match self {
+            AliasProblem::NotPlain(_) => rules::INVALID_IMPORT_ALIAS,
+            AliasProblem::Repeated(..) => rules::DUPLICATE_IMPORT_ALIAS,
+        }
+    }
+
+    /// The message; `line_of` gives the line of the entry at an index.
+    fn message(&self, line_of: impl Fn(usize) -> u32) -> String {
+        match self {
+            AliasProblem::NotPlain(alias) => format!(
+                "import alias `{alias}` is not a plain name: it must start with a letter or `_` and go on with letters, digits, `_` or `-`"
+            ),
+            AliasProblem::Repeated(alias, first) => format!(
+                "import alias `{alias}` is already used by the import on line {}",
+                line_of(*first)
+            ),
+        }
+    }
+}
+
+/// Whether `alias` can prefix imported names: a letter or `_`, then letters, digits, `_`, `-`.
+/// A `.` would make `a.b.step` ambiguous with nested imports; spaces and other characters
+/// cannot be written in a `needs` list or an expression path.
+pub fn is_plain_alias(alias: &str) -> bool {
+    let mut chars = alias.chars();
+    chars
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// The problem with `entry`'s alias, given the entries before it.
+fn alias_problem<'a>(before: &[ImportEntry], entry: &'a ImportEntry) -> Option<AliasProblem<'a>> {
+    if !is_plain_alias(&entry.alias) {
+        return Some(AliasProblem::NotPlain(&entry.alias));
+    }
+    before
+        .iter()
+        .find(|earlier| earlier.alias == entry.alias)
+        .map(|earlier| AliasProblem::Repeated(&entry.alias, earlier.index))
+}
+
+/// The line and column of the `as` of the import entry at `index`.
+fn place_of_alias(document: &Document, index: usize) -> LineCol {
+    let span = document.span_at(&format!("/imports/{index}/as"));
+    document.line_index().line_col(document.text(), span.start)
+}
+
+fn line_of(document: &Document, index: usize) -> u32 {
+    place_of_alias(document, index).line
 }
 
 impl Resolver<'_> {
@@ -129,10 +206,12 @@ impl Resolver<'_> {
         reference: &str,
         chain: &mut Vec<String>,
     ) -> Result<Value, String> {
-        let id = self
-            .loader
-            .resolve(from, reference)
-            .map_err(|LoadError { message }| format!("cannot import `{reference}`: {message}"))?;
+        let id =
+            self.loader
+                .resolve(from, reference)
+                .map_err(|LoadError { message, .. }| {
+                    format!("cannot import `{reference}`: {message}")
+                })?;
         if let Some(start) = chain.iter().position(|c| *c == id) {
             let mut cycle: Vec<&str> = chain[start..].iter().map(String::as_str).collect();
             cycle.push(&id);
@@ -160,10 +239,9 @@ impl Resolver<'_> {
         reference: &str,
         chain: &mut Vec<String>,
     ) -> Result<Value, String> {
-        let text = self
-            .loader
-            .load(id)
-            .map_err(|LoadError { message }| format!("cannot import `{reference}`: {message}"))?;
+        let text = self.loader.load(id).map_err(|LoadError { message, .. }| {
+            format!("cannot import `{reference}`: {message}")
+        })?;
         self.files.push(id.to_owned());
         let report = validate(&text);
         let first = report.first_error(id);
@@ -171,7 +249,17 @@ impl Resolver<'_> {
             return Err(format!("imported file `{reference}` is invalid: {first}"));
         };
         let mut merged = Value::Object(Map::new());
-        for entry in import_entries(document.json()) {
+        let entries = import_entries(document.json());
+        for (position, entry) in entries.iter().enumerate() {
+            if let Some(problem) = alias_problem(&entries[..position], entry) {
+                let place = place_of_alias(&document, entry.index);
+                return Err(format!(
+                    "imported file `{reference}` is invalid: {id}:{}:{}: {}",
+                    place.line,
+                    place.column,
+                    problem.message(|index| line_of(&document, index))
+                ));
+            }
             let value = self
                 .import(id, &entry.reference, chain)
                 .map_err(|message| format!("in `{reference}`: {message}"))?;
@@ -331,9 +419,10 @@ fn rewrite_field(target: &mut Value, field: &str, rename: impl Fn(&str) -> Strin
     }
 }
 
-fn contribution(alias: &str, namespaced: &Value) -> Contribution {
+fn contribution(index: usize, alias: &str, namespaced: &Value) -> Contribution {
     let map = namespaced.as_object();
     Contribution {
+        index,
         alias: alias.to_owned(),
         loaded: true,
         steps: keys(map.and_then(|m| m.get("steps"))).into_iter().collect(),
@@ -483,5 +572,192 @@ mod tests {
             "{}",
             resolved.diagnostics[0].message
         );
+    }
+
+    /// `(code, path, line, column)` of each diagnostic.
+    fn places(diagnostics: &[Diagnostic]) -> Vec<(&str, &str, u32, u32)> {
+        diagnostics
+            .iter()
+            .map(|d| (d.code.as_str(), d.path.as_str(), d.line, d.column))
+            .collect()
+    }
+
+    /// A document importing `one.logic.md` (step `first`) and `two.logic.md` (step `second`).
+    fn two_imports(first_alias: &str, second_alias: &str) -> (Document, MemoryLoader) {
+        let text = format!(
+            "---\nspec_version: \"1.0\"\nname: main\nimports:\n  - ref: one.logic.md\n    as: {first_alias}\n  - ref: two.logic.md\n    as: {second_alias}\n---\n"
+        );
+        let loader = MemoryLoader::new()
+            .with(
+                "one.logic.md",
+                "---\nspec_version: \"1.0\"\nname: one\nsteps:\n  first: {}\n---\n",
+            )
+            .with(
+                "two.logic.md",
+                "---\nspec_version: \"1.0\"\nname: two\nsteps:\n  second: {}\n---\n",
+            );
+        (doc(&text), loader)
+    }
+
+    #[test]
+    fn a_repeated_alias_is_an_error_at_the_second_as() {
+        let (document, loader) = two_imports("shared", "shared");
+        let resolved = resolve(&document, "main.logic.md", &loader);
+        assert_eq!(
+            places(&resolved.diagnostics),
+            [("duplicate-import-alias", "/imports/1/as", 8, 9)]
+        );
+        assert_eq!(
+            resolved.diagnostics[0].message,
+            "import alias `shared` is already used by the import on line 6"
+        );
+        // The first import keeps the namespace; the second is not merged under it.
+        assert_eq!(
+            keys(resolved.value.get("steps")),
+            ["shared.first".to_owned()].into()
+        );
+        assert_eq!(
+            resolved
+                .contributed
+                .iter()
+                .map(|c| c.loaded)
+                .collect::<Vec<_>>(),
+            [true, false]
+        );
+    }
+
+    #[test]
+    fn an_alias_that_is_not_a_plain_name_is_an_error_at_its_as() {
+        for alias in [
+            "\"\"",
+            "a.b",
+            "\"two words\"",
+            "1st",
+            "-lead",
+            "a/b",
+            "\"tab\\there\"",
+            "ünïcode",
+            "\"policies \"",
+        ] {
+            let (document, loader) = two_imports("ok", alias);
+            let resolved = resolve(&document, "main.logic.md", &loader);
+            assert_eq!(
+                places(&resolved.diagnostics),
+                [("invalid-import-alias", "/imports/1/as", 8, 9)],
+                "{alias}"
+            );
+            assert!(
+                resolved.diagnostics[0]
+                    .message
+                    .ends_with("is not a plain name: it must start with a letter or `_` and go on with letters, digits, `_` or `-`"),
+                "{alias}: {}",
+                resolved.diagnostics[0].message
+            );
+            assert_eq!(
+                keys(resolved.value.get("steps")),
+                ["ok.first".to_owned()].into()
+            );
+        }
+        for alias in [
+            "policies",
+            "message_contract",
+            "_private",
+            "retry-defaults",
+            "v2",
+            "A",
+        ] {
+            let (document, loader) = two_imports("ok", alias);
+            let resolved = resolve(&document, "main.logic.md", &loader);
+            assert!(
+                resolved.diagnostics.is_empty(),
+                "{alias}: {:?}",
+                resolved.diagnostics
+            );
+        }
+    }
+
+    #[test]
+    fn alias_problems_inside_an_imported_file_fail_that_import() {
+        let main = "---\nspec_version: \"1.0\"\nname: main\nimports:\n  - ref: mid.logic.md\n    as: mid\n---\n";
+        let mid = "---\nspec_version: \"1.0\"\nname: mid\nimports:\n  - {ref: leaf.logic.md, as: x}\n  - {ref: leaf.logic.md, as: x}\n---\n";
+        let bad = "---\nspec_version: \"1.0\"\nname: mid\nimports:\n  - {ref: leaf.logic.md, as: a.b}\n---\n";
+        let leaf = "---\nspec_version: \"1.0\"\nname: leaf\nsteps:\n  s: {}\n---\n";
+        for (text, message) in [
+            (mid, "imported file `mid.logic.md` is invalid: mid.logic.md:6:30: import alias `x` is already used by the import on line 5"),
+            (bad, "imported file `mid.logic.md` is invalid: mid.logic.md:5:30: import alias `a.b` is not a plain name: it must start with a letter or `_` and go on with letters, digits, `_` or `-`"),
+        ] {
+            let loader = MemoryLoader::new()
+                .with("mid.logic.md", text)
+                .with("leaf.logic.md", leaf);
+            let resolved = resolve(&doc(main), "main.logic.md", &loader);
+            assert_eq!(
+                places(&resolved.diagnostics),
+                [("unresolved-reference", "/imports/0/ref", 5, 10)]
+            );
+            assert_eq!(resolved.diagnostics[0].message, message);
+        }
+    }
+
+    #[test]
+    fn entries_keep_their_index_when_an_earlier_one_is_malformed() {
+        let main = "---\nspec_version: \"1.0\"\nname: main\nimports:\n  - ref: gone.logic.md\n  - ref: missing.logic.md\n    as: m\n---\n";
+        let resolved = resolve(&doc(main), "main.logic.md", &MemoryLoader::new());
+        assert_eq!(
+            places(&resolved.diagnostics),
+            [("unresolved-reference", "/imports/1/ref", 6, 10)]
+        );
+        assert_eq!(resolved.contributed[0].index, 1);
+    }
+
+    fn plain_name(alias: &str) -> bool {
+        let mut chars = alias.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    }
+
+    proptest::proptest! {
+        /// Any list of aliases: each entry whose alias is not a plain name gets
+        /// `invalid-import-alias`, each later repeat of a plain alias `duplicate-import-alias`, both
+        /// at that entry's `as`; exactly the other entries are merged, under their alias.
+        #[test]
+        fn aliases_are_checked_entry_by_entry(
+            aliases in proptest::collection::vec("[ab_.1 -]{0,3}", 1..7)
+        ) {
+            let mut text = String::from("---\nspec_version: \"1.0\"\nname: main\nimports:\n");
+            let mut loader = MemoryLoader::new();
+            for (index, alias) in aliases.iter().enumerate() {
+                text.push_str(&format!("  - ref: f{index}.logic.md\n    as: \"{alias}\"\n"));
+                loader = loader.with(
+                    &format!("f{index}.logic.md"),
+                    format!("---\nspec_version: \"1.0\"\nname: f\nsteps:\n  s{index}: {{}}\n---\n"),
+                );
+            }
+            text.push_str("---\n");
+            let resolved = resolve(&doc(&text), "main.logic.md", &loader);
+
+            let mut expected = Vec::new();
+            let mut steps = BTreeSet::new();
+            let mut seen = BTreeSet::new();
+            for (index, alias) in aliases.iter().enumerate() {
+                let at = format!("/imports/{index}/as");
+                let line = 6 + 2 * index as u32;
+                if !plain_name(alias) {
+                    expected.push(("invalid-import-alias".to_owned(), at, line));
+                } else if !seen.insert(alias.clone()) {
+                    expected.push(("duplicate-import-alias".to_owned(), at, line));
+                } else {
+                    steps.insert(format!("{alias}.s{index}"));
+                }
+            }
+            let found: Vec<(String, String, u32)> = resolved
+                .diagnostics
+                .iter()
+                .map(|d| (d.code.clone(), d.path.clone(), d.line))
+                .collect();
+            proptest::prop_assert_eq!(found, expected);
+            proptest::prop_assert_eq!(keys(resolved.value.get("steps")), steps);
+        }
     }
 }

@@ -7,12 +7,24 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadError {
     pub message: String,
+    /// The reference climbs above the project root: a loader that knows where its root is can
+    /// say so (core does not know what the root is on the caller's side).
+    pub outside_root: bool,
 }
 
 impl LoadError {
     pub fn new(message: impl Into<String>) -> Self {
         LoadError {
             message: message.into(),
+            outside_root: false,
+        }
+    }
+
+    /// A reference that leads above the project root.
+    pub fn outside_root(message: impl Into<String>) -> Self {
+        LoadError {
+            message: message.into(),
+            outside_root: true,
         }
     }
 }
@@ -95,7 +107,7 @@ pub fn normalize(path: &str) -> Result<String, LoadError> {
             "" | "." => {}
             ".." => {
                 if parts.pop().is_none() {
-                    return Err(LoadError::new(format!(
+                    return Err(LoadError::outside_root(format!(
                         "`{path}` leads outside the project root"
                     )));
                 }
@@ -131,8 +143,16 @@ mod tests {
 
     #[test]
     fn refuses_escapes_and_urls() {
-        assert!(resolve_relative("main.logic.md", "../outside.logic.md").is_err());
-        assert!(resolve_relative("a/main.logic.md", "../../x.logic.md").is_err());
+        assert!(
+            resolve_relative("main.logic.md", "../outside.logic.md")
+                .unwrap_err()
+                .outside_root
+        );
+        assert!(
+            resolve_relative("a/main.logic.md", "../../x.logic.md")
+                .unwrap_err()
+                .outside_root
+        );
         assert!(resolve_relative("main.logic.md", "/etc/passwd").is_err());
         assert!(resolve_relative("main.logic.md", "https://x.y/z.logic.md").is_err());
     }

@@ -37,7 +37,8 @@ pub fn decode(link: &str) -> Result<String, String> {
         .map_err(|e| format!("the link is corrupted (base64url): {e}"))?;
     let inflated = decompress_to_vec_with_limit(&bytes, MAX_DECODED).map_err(|e| {
         format!(
-            "the link is corrupted or expands beyond {MAX_DECODED} bytes ({:?})",
+            "the link is corrupted or expands beyond {} ({:?})",
+            crate::limits::format_limit(MAX_DECODED),
             e.status
         )
     })?;

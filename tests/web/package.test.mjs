@@ -215,7 +215,7 @@ test("share links round-trip and corrupted ones give a diagnostic", () => {
 test("a share link that would expand beyond the limit is refused", () => {
   const bomb = logicmd.encodeShareLink("a".repeat(4 << 20));
   assert.ok(bomb.length < 20000);
-  assert.match(logicmd.decodeShareLink(bomb).diagnostics[0].message, /expands beyond 1048576 bytes/);
+  assert.match(logicmd.decodeShareLink(bomb).diagnostics[0].message, /expands beyond 1 MiB/);
 });
 
 test("discover builds palette nodes for *.logic.md files only", () => {

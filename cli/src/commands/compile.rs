@@ -7,7 +7,7 @@ use logicmd::compile::{compile_document, place};
 use logicmd::imports::resolve;
 
 use super::load_document;
-use crate::fs_loader::FsLoader;
+use crate::fs_loader::{FsLoader, Placed};
 use crate::output;
 use crate::{EXIT_INVALID, EXIT_OK};
 
@@ -19,7 +19,8 @@ pub enum CompileFormat {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LOGIC.md file.
+    /// The LOGIC.md file; `-` reads standard input (imports then resolve from the working
+    /// directory).
     file: PathBuf,
     /// Compile only this step.
     #[arg(long)]
@@ -37,17 +38,16 @@ pub fn run(args: &Args) -> u8 {
         Ok(document) => document,
         Err(status) => return status,
     };
-    let file = args.file.display().to_string();
+    let file = super::each_file::display_name(&args.file);
     let mut problems = Vec::new();
-    let resolved = match FsLoader::for_file(&args.file, args.root.as_deref()) {
-        Ok(loader) => {
-            let id = loader.id_of(&args.file).unwrap_or_else(|_| file.clone());
+    let resolved = match FsLoader::place(&args.file, args.root.as_deref()) {
+        Ok(Placed { loader, id }) => {
             let resolved = resolve(&document, &id, &loader);
             problems.extend(resolved.diagnostics);
             resolved.value
         }
         Err(error) => {
-            eprintln!("error: cannot open the project root: {error}");
+            problems.push(logicmd::Diagnostic::error("io-error", error.message));
             document.json().clone()
         }
     };

@@ -6,7 +6,7 @@ use logicmd::diagnostic::{has_errors, Diagnostic};
 use logicmd::Limits;
 
 use crate::discover;
-use crate::input::read_bounded;
+use crate::input::{read_bounded, tell_true_size};
 use crate::output::{self, FileReport, Format};
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
@@ -41,7 +41,8 @@ pub fn run(
             let file = display_name(path);
             match read_bounded(path, Limits::DEFAULT.max_bytes) {
                 Ok(bytes) => {
-                    let (text, diagnostics) = check(path, &bytes);
+                    let (text, mut diagnostics) = check(path, &bytes);
+                    tell_true_size(path, Limits::DEFAULT.max_bytes, &mut diagnostics);
                     Checked {
                         file,
                         text,

@@ -10,16 +10,20 @@ use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LOGIC.md file.
+    /// The LOGIC.md file; `-` reads standard input.
     file: PathBuf,
     /// The decision tree's name.
     tree: String,
-    /// The input, as JSON; conditions read it as `input`.
+    /// The input, as JSON; conditions read it as `input`. `-` reads standard input.
     #[arg(long, value_name = "FILE.json")]
     input: PathBuf,
 }
 
 pub fn run(args: &Args) -> u8 {
+    if args.file.as_os_str() == "-" && args.input.as_os_str() == "-" {
+        eprintln!("error: the document and `--input` cannot both be standard input (`-`)");
+        return EXIT_USAGE;
+    }
     let document = match load_document(&args.file) {
         Ok(document) => document,
         Err(status) => return status,

@@ -5,12 +5,11 @@ use std::path::{Path, PathBuf};
 
 use logicmd::diagnostic::{sort_diagnostics, Diagnostic};
 use logicmd::lint::{lint, rules};
-use logicmd::loader::MemoryLoader;
 use logicmd::{validate_bytes, Limits};
 
 use super::each_file;
 use super::validate::text_of;
-use crate::fs_loader::FsLoader;
+use crate::fs_loader::{FsLoader, Placed};
 use crate::output::{self, Format};
 
 #[derive(clap::Args)]
@@ -21,8 +20,9 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-    /// Directory imports and `logic_ref`s may read from (default: the current directory when
-    /// the file is inside it, else the file's directory).
+    /// Directory imports and `logic_ref`s may read from (default: the nearest directory above
+    /// the file with `.git`, `LOGIC.md` or `.logic/`, else the file's directory; for `-`, searched
+    /// from the working directory).
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
     /// List the rules and exit.
@@ -62,18 +62,8 @@ fn lint_document(
     path: &Path,
     root: Option<&Path>,
 ) -> Vec<Diagnostic> {
-    if path.as_os_str() == "-" {
-        // Standard input has no place in a project: nothing can be imported from it.
-        return lint(document, "<stdin>", &MemoryLoader::new());
-    }
-    match FsLoader::for_file(path, root) {
-        Ok(loader) => match loader.id_of(path) {
-            Ok(id) => lint(document, &id, &loader),
-            Err(error) => vec![Diagnostic::error("io-error", error.message)],
-        },
-        Err(error) => vec![Diagnostic::error(
-            "io-error",
-            format!("cannot open the project root: {error}"),
-        )],
+    match FsLoader::place(path, root) {
+        Ok(Placed { loader, id }) => lint(document, &id, &loader),
+        Err(error) => vec![Diagnostic::error("io-error", error.message)],
     }
 }

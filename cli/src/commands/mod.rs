@@ -15,18 +15,19 @@ use std::path::Path;
 use logicmd::{validate_bytes, Document, Limits};
 use serde_json::Value;
 
-use crate::input::read_bounded;
+use crate::input::{read_bounded, tell_true_size};
 use crate::output;
 use crate::{EXIT_INVALID, EXIT_USAGE};
 
 /// Reads and validates one LOGIC.md file; on failure prints why and gives the exit status.
 pub fn load_document(path: &Path) -> Result<Document, u8> {
-    let file = path.display().to_string();
+    let file = each_file::display_name(path);
     let bytes = read_bounded(path, Limits::DEFAULT.max_bytes).map_err(|error| {
         eprintln!("error: cannot read {file}: {error}");
         EXIT_USAGE
     })?;
-    let report = validate_bytes(&bytes, Limits::DEFAULT);
+    let mut report = validate_bytes(&bytes, Limits::DEFAULT);
+    tell_true_size(path, Limits::DEFAULT.max_bytes, &mut report.diagnostics);
     let text = validate::text_of(report.document.as_ref(), &bytes);
     if !report.valid {
         eprintln!("{}", output::human(&file, &text, &report.diagnostics));

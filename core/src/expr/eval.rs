@@ -40,7 +40,10 @@ impl Evaluator<'_> {
         if text.len() > self.limits.max_string {
             return Err(ExprError::new(
                 "expression-too-costly",
-                format!("a string grew beyond {} bytes", self.limits.max_string),
+                format!(
+                    "a string grew beyond {}",
+                    crate::limits::format_limit(self.limits.max_string)
+                ),
                 expr.span.start,
                 expr.span.len(),
             ));

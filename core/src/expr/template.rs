@@ -124,8 +124,8 @@ impl Template {
                         return Err(ExprError::new(
                             "expression-too-costly",
                             format!(
-                                "the interpolated text grew beyond {} bytes",
-                                limits.max_string
+                                "the interpolated text grew beyond {}",
+                                crate::limits::format_limit(limits.max_string)
                             ),
                             0,
                             0,

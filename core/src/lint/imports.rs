@@ -14,7 +14,7 @@ pub fn check(cx: &mut LintContext<'_>, contributed: &[Contribution]) {
     };
     let own_text = text_of("steps");
     let trees = text_of("decision_trees");
-    for (index, contribution) in contributed.iter().enumerate() {
+    for contribution in contributed {
         if !contribution.loaded || !contribution.sections.is_empty() {
             continue;
         }
@@ -31,7 +31,7 @@ pub fn check(cx: &mut LintContext<'_>, contributed: &[Contribution]) {
             };
             cx.report(
                 rules::UNUSED_IMPORT,
-                &format!("/imports/{index}"),
+                &format!("/imports/{}", contribution.index),
                 format!("import `{}` {what}", contribution.alias),
             );
         }

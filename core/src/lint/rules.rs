@@ -70,6 +70,10 @@ rules! {
         "workflow nodes depend on each other in a cycle";
     UNRESOLVED_REFERENCE: "unresolved-reference", Error,
         "an import or `logic_ref` cannot be loaded";
+    DUPLICATE_IMPORT_ALIAS: "duplicate-import-alias", Error,
+        "two imports share an `as` (the later one is not merged)";
+    INVALID_IMPORT_ALIAS: "invalid-import-alias", Error,
+        "an import's `as` is not a plain name ([A-Za-z_][A-Za-z0-9_-]*)";
     INVALID_OVERRIDE: "invalid-override", Error,
         "a node override path does not parse or does not apply";
     CONTRACT_MISMATCH: "contract-mismatch", Error,

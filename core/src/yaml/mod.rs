@@ -25,16 +25,7 @@ pub struct YamlFile {
 pub fn parse_file(text: &str, limits: Limits) -> YamlFile {
     let index = LineIndex::new(text);
     if text.len() > limits.max_bytes {
-        let mut too_large = Diagnostic::error(
-            "input-too-large",
-            format!(
-                "the file is {} bytes, more than the limit of {} bytes",
-                text.len(),
-                limits.max_bytes
-            ),
-        );
-        too_large.line = 1;
-        too_large.column = 1;
+        let too_large = crate::limits::input_too_large(Some(text.len() as u64), limits.max_bytes);
         return YamlFile {
             root: None,
             index,
