@@ -52,15 +52,15 @@ pub struct CompiledWorkflow {
     pub name: String,
     pub description: Option<String>,
     pub strategy: Option<String>,
-    /// Step names per level (workflow node names for a multi-agent workflow).
+    /// Step names per level.
     pub levels: Vec<Vec<String>>,
     pub order: Vec<String>,
     pub loops: Vec<Loop>,
     /// The steps nothing runs after: they produce what the document gives back.
     pub final_steps: Vec<String>,
     pub steps: Vec<CompiledStep>,
-    /// The nodes of a multi-agent workflow, in edge order ([`compile_nodes`] fills in what
-    /// each node's own document compiles to).
+    /// The nodes of a multi-agent workflow in edge order, each with its level ([`compile_nodes`]
+    /// fills in what each node's own document compiles to).
     pub nodes: Vec<CompiledNode>,
     /// Rules that hold for every step: post-output gates and invariants.
     pub global_rules: Vec<String>,
@@ -141,10 +141,8 @@ pub fn compile(json: &Value) -> Result<CompiledWorkflow, Vec<Diagnostic>> {
         })
         .collect();
     compiled.final_steps = finals;
-    if !spec.is_workflow() {
-        compiled.order = step_levels.iter().flatten().cloned().collect();
-        compiled.levels = step_levels;
-    }
+    compiled.order = step_levels.iter().flatten().cloned().collect();
+    compiled.levels = step_levels;
     Ok(compiled)
 }
 
@@ -254,6 +252,25 @@ impl CompiledWorkflow {
         }
         for step in &self.steps {
             out.push_str(&step.scaffold);
+        }
+        if !self.nodes.is_empty() {
+            out.push_str("## Node order\n\n");
+            let depth = self.nodes.iter().map(|n| n.level + 1).max().unwrap_or(0);
+            for level in 0..depth {
+                let names: Vec<&str> = self
+                    .nodes
+                    .iter()
+                    .filter(|n| n.level == level)
+                    .map(|n| n.name.as_str())
+                    .collect();
+                let parallel = if names.len() > 1 {
+                    " (in parallel)"
+                } else {
+                    ""
+                };
+                out.push_str(&format!("{}. {}{parallel}\n", level + 1, names.join(", ")));
+            }
+            out.push('\n');
         }
         for node in &self.nodes {
             out.push_str(&node.to_markdown());
