@@ -3,11 +3,8 @@
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use logicmd::compile::{compile_document, place};
-use logicmd::imports::resolve;
 
-use super::load_document;
-use crate::fs_loader::{FsLoader, Placed};
+use super::front;
 use crate::output;
 use crate::{EXIT_INVALID, EXIT_OK};
 
@@ -34,61 +31,40 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> u8 {
-    let document = match load_document(&args.file) {
-        Ok(document) => document,
+    let file = super::each_file::display_name(&args.file);
+    let text = match super::read_text(&args.file) {
+        Ok(text) => text,
         Err(status) => return status,
     };
-    let file = super::each_file::display_name(&args.file);
-    let mut problems = Vec::new();
-    let resolved = match FsLoader::place(&args.file, args.root.as_deref()) {
-        Ok(Placed { loader, id }) => {
-            let resolved = resolve(&document, &id, &loader);
-            problems.extend(resolved.diagnostics);
-            resolved.value
-        }
-        Err(error) => {
-            problems.push(logicmd::Diagnostic::error("io-error", error.message));
-            document.json().clone()
-        }
-    };
-    let compiled = match compile_document(&document, &resolved) {
-        Ok(compiled) => compiled,
-        Err(diagnostics) => {
-            problems.extend(diagnostics);
-            eprintln!("{}", output::human(&file, document.text(), &problems));
-            return EXIT_INVALID;
-        }
-    };
+    let compiled = front::compile_file(&args.file, &text, args.root.as_deref());
+    let problems = &compiled.analysis.diagnostics;
+    let shown = compiled
+        .analysis
+        .parsed
+        .as_ref()
+        .map_or(text.as_str(), |p| p.text());
     if !problems.is_empty() {
-        eprintln!("{}", output::human(&file, document.text(), &problems));
+        eprintln!("{}", output::human(&file, shown, problems));
     }
+    let Some(workflow) = compiled.workflow else {
+        eprintln!("error: {file} was not compiled: fix the errors above first");
+        return EXIT_INVALID;
+    };
     let rendered = match (&args.step, args.format) {
-        (Some(name), format) => match compiled.steps.iter().find(|s| &s.name == name) {
+        (Some(name), format) => match workflow.steps.iter().find(|s| &s.name == name) {
             Some(step) if format == CompileFormat::Json => {
                 serde_json::to_string_pretty(step).unwrap_or_default()
             }
             Some(step) => step.scaffold.clone(),
             None => {
-                let known = compiled.order.join(", ");
-                let diagnostic = logicmd::Diagnostic::error(
-                    "unknown-step",
-                    format!("there is no step `{name}` (steps: {known})"),
-                )
-                .with_path("/steps");
-                eprintln!(
-                    "{}",
-                    output::human(&file, document.text(), &place(&document, vec![diagnostic]))
-                );
+                let known = workflow.order.join(", ");
+                eprintln!("error: there is no step `{name}` in {file} (steps: {known})");
                 return EXIT_INVALID;
             }
         },
-        (None, CompileFormat::Json) => serde_json::to_string_pretty(&compiled).unwrap_or_default(),
-        (None, CompileFormat::Markdown) => compiled.to_markdown(),
+        (None, CompileFormat::Json) => serde_json::to_string_pretty(&workflow).unwrap_or_default(),
+        (None, CompileFormat::Markdown) => workflow.to_markdown(),
     };
     output::print(rendered.trim_end());
-    if problems.iter().any(|d| d.is_error()) {
-        EXIT_INVALID
-    } else {
-        EXIT_OK
-    }
+    EXIT_OK
 }

@@ -15,22 +15,29 @@ pub struct Checked {
     pub file: String,
     pub text: String,
     pub diagnostics: Vec<Diagnostic>,
+    /// What the JSON report's `valid` says (the schema's verdict, for the front door's commands).
+    pub verdict: bool,
     pub unreadable: bool,
 }
 
 impl Checked {
-    pub fn valid(&self) -> bool {
+    /// The file passes: readable and without errors.
+    pub fn passes(&self) -> bool {
         !self.unreadable && !has_errors(&self.diagnostics)
     }
 }
 
+/// What checking one file gives: the text the diagnostics point into, the diagnostics, and
+/// the verdict reported as `valid`.
+pub struct Outcome {
+    pub text: String,
+    pub diagnostics: Vec<Diagnostic>,
+    pub valid: bool,
+}
+
 /// Runs `check(path, bytes)` on every file `operands` name, prints the results in `format`,
 /// and returns the exit status: 2 on usage/I/O errors, else 1 when any file has errors, else 0.
-pub fn run(
-    operands: &[String],
-    format: Format,
-    check: impl Fn(&Path, &[u8]) -> (String, Vec<Diagnostic>),
-) -> u8 {
+pub fn run(operands: &[String], format: Format, check: impl Fn(&Path, &[u8]) -> Outcome) -> u8 {
     let (files, operand_errors) = discover::files(operands);
     for error in &operand_errors {
         eprintln!("error: {}: {}", error.operand, error.message);
@@ -41,12 +48,17 @@ pub fn run(
             let file = display_name(path);
             match read_bounded(path, Limits::DEFAULT.max_bytes) {
                 Ok(bytes) => {
-                    let (text, mut diagnostics) = check(path, &bytes);
+                    let Outcome {
+                        text,
+                        mut diagnostics,
+                        valid,
+                    } = check(path, &bytes);
                     tell_true_size(path, Limits::DEFAULT.max_bytes, &mut diagnostics);
                     Checked {
                         file,
                         text,
                         diagnostics,
+                        verdict: valid,
                         unreadable: false,
                     }
                 }
@@ -57,6 +69,7 @@ pub fn run(
                     )],
                     file,
                     text: String::new(),
+                    verdict: false,
                     unreadable: true,
                 },
             }
@@ -68,7 +81,7 @@ pub fn run(
                 .iter()
                 .map(|c| FileReport {
                     file: &c.file,
-                    valid: c.valid(),
+                    valid: c.verdict && !c.unreadable,
                     diagnostics: &c.diagnostics,
                 })
                 .collect();
@@ -84,7 +97,7 @@ pub fn run(
     }
     if !operand_errors.is_empty() || checked.iter().any(|c| c.unreadable) {
         EXIT_USAGE
-    } else if checked.iter().all(Checked::valid) {
+    } else if checked.iter().all(Checked::passes) {
         EXIT_OK
     } else {
         EXIT_INVALID
@@ -121,7 +134,7 @@ fn print_human(checked: &[Checked]) {
             (0, w) => format!(" ({w} warning{})", plural(w)),
             (e, w) => format!(" ({e} error{}, {w} warning{})", plural(e), plural(w)),
         };
-        if c.valid() {
+        if c.passes() {
             output::print(&format!("ok    {}{tally}", c.file));
         } else {
             invalid += 1;

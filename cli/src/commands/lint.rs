@@ -1,15 +1,13 @@
 //! `logicmd lint PATH...`: schema validation plus the semantic rules (references, cycles,
 //! expressions, thresholds, durations, decision trees, workflows). Exit 1 only on errors.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use logicmd::diagnostic::{sort_diagnostics, Diagnostic};
-use logicmd::lint::{lint, rules};
-use logicmd::{validate_bytes, Limits};
+use logicmd::analysis::Depth;
+use logicmd::lint::rules;
 
-use super::each_file;
-use super::validate::text_of;
-use crate::fs_loader::{FsLoader, Placed};
+use super::each_file::{self, Outcome};
+use super::front;
 use crate::output::{self, Format};
 
 #[derive(clap::Args)]
@@ -43,27 +41,11 @@ pub fn run(args: &Args) -> u8 {
         return crate::EXIT_OK;
     }
     each_file::run(&args.paths, args.format, |path, bytes| {
-        if let Some(drtl) = super::validate::drtl_report(path, bytes, true) {
-            return drtl;
+        let analysis = front::analyze_file(path, bytes, Depth::Lint, args.root.as_deref());
+        Outcome {
+            text: front::text_of(&analysis, bytes),
+            valid: analysis.valid,
+            diagnostics: analysis.diagnostics,
         }
-        let report = validate_bytes(bytes, Limits::DEFAULT);
-        let text = text_of(report.document.as_ref(), bytes);
-        let mut diagnostics = report.diagnostics;
-        if let Some(document) = &report.document {
-            diagnostics.extend(lint_document(document, path, args.root.as_deref()));
-        }
-        sort_diagnostics(&mut diagnostics);
-        (text, diagnostics)
     })
-}
-
-fn lint_document(
-    document: &logicmd::Document,
-    path: &Path,
-    root: Option<&Path>,
-) -> Vec<Diagnostic> {
-    match FsLoader::place(path, root) {
-        Ok(Placed { loader, id }) => lint(document, &id, &loader),
-        Err(error) => vec![Diagnostic::error("io-error", error.message)],
-    }
 }

@@ -6,6 +6,7 @@ pub mod edit;
 pub mod eval;
 pub mod eval_tree;
 pub mod fmt;
+mod front;
 pub mod graph;
 pub mod lint;
 pub mod validate;
@@ -34,6 +35,26 @@ pub fn load_document(path: &Path) -> Result<Document, u8> {
         return Err(EXIT_INVALID);
     }
     report.document.ok_or(EXIT_INVALID)
+}
+
+/// Reads a document's text (within the size limit, UTF-8); on failure prints why and gives the
+/// exit status.
+pub fn read_text(path: &Path) -> Result<String, u8> {
+    let file = each_file::display_name(path);
+    let bytes = read_bounded(path, Limits::DEFAULT.max_bytes).map_err(|error| {
+        eprintln!("error: cannot read {file}: {error}");
+        EXIT_USAGE
+    })?;
+    match logicmd::document::text_of_bytes(&bytes, Limits::DEFAULT) {
+        Ok(text) => Ok(text.to_owned()),
+        Err(problem) => {
+            let mut problems = vec![*problem];
+            tell_true_size(path, Limits::DEFAULT.max_bytes, &mut problems);
+            let shown = String::from_utf8_lossy(&bytes);
+            eprintln!("{}", output::human(&file, &shown, &problems));
+            Err(EXIT_INVALID)
+        }
+    }
 }
 
 /// Reads a JSON file (within the size limit).

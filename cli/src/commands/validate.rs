@@ -1,8 +1,9 @@
 //! `logicmd validate PATH...`: parse and check against the LOGIC.md v1.0 schema.
 
-use logicmd::{validate_bytes, Limits};
+use logicmd::analysis::Depth;
 
-use super::each_file;
+use super::each_file::{self, Outcome};
+use super::front;
 use crate::output::Format;
 
 #[derive(clap::Args)]
@@ -18,14 +19,14 @@ pub struct Args {
 
 pub fn run(args: &Args) -> u8 {
     each_file::run(&args.paths, args.format, |path, bytes| {
-        if let Some(drtl) = drtl_report(path, bytes, false) {
-            return drtl;
+        let analysis = front::analyze_file(path, bytes, Depth::Validate, None);
+        Outcome {
+            text: front::text_of(&analysis, bytes),
+            valid: analysis.valid,
+            diagnostics: analysis.diagnostics,
         }
-        let report = validate_bytes(bytes, Limits::DEFAULT);
-        (text_of(report.document.as_ref(), bytes), report.diagnostics)
     })
 }
-
 /// A DRTL topology's diagnostics, when `path` names one (by extension, or a YAML file whose
 /// content is a topology). `lint` adds the semantic checks (validation stops at the schema).
 pub fn drtl_report(

@@ -11,8 +11,8 @@
 //!   LOGIC.md schema, or our DRTL schema); semantic rules never change it.
 //! - Semantic rules run whenever the document parses, schema errors or not, so a user sees every
 //!   problem at once. A rule's finding at a place where the schema already reported a wrong value
-//!   (the pointer of a type, enum, const or bound error, or anything under it) is left out: the
-//!   schema's error already says what is wrong there.
+//!   (the pointer of a type, enum, const, bound, length or pattern error, or anything under it)
+//!   is left out: the schema's error already says what is wrong there.
 //! - Diagnostics are sorted by position.
 
 mod detect;
@@ -226,9 +226,26 @@ fn semantic_problems(parsed: &Parsed, id: &str, loader: &dyn Loader) -> Vec<Diag
     }
 }
 
-/// Keywords whose error is about the value at its pointer (not about which keys an object has).
+/// Keywords whose error says the value at its pointer is wrong as a whole (not which keys or
+/// items it has, which other rules may still have something to say about).
 fn about_the_value(keyword: Option<&str>) -> bool {
-    !matches!(keyword, Some("required" | "additionalProperties") | None)
+    matches!(
+        keyword,
+        Some(
+            "type"
+                | "enum"
+                | "const"
+                | "minimum"
+                | "maximum"
+                | "exclusiveMinimum"
+                | "exclusiveMaximum"
+                | "multipleOf"
+                | "minLength"
+                | "maxLength"
+                | "pattern"
+                | "format"
+        )
+    )
 }
 
 fn without_schema_duplicates(rules: Vec<Diagnostic>, schema: &[Diagnostic]) -> Vec<Diagnostic> {

@@ -1,0 +1,87 @@
+//! The CLI's way into core's front door (`logicmd::analysis`): a file's bytes, its path and the
+//! loader placed for it become one `Analysis`, the same one the npm package and the studio get.
+
+use std::path::Path;
+
+use logicmd::analysis::{
+    analyze_bytes, compile_text, Analysis, Compiled, Depth, Options, DEFAULT_ID,
+};
+use logicmd::loader::{Loader, MemoryLoader};
+use logicmd::{Diagnostic, Limits};
+
+use crate::fs_loader::{FsLoader, Placed};
+
+/// The text diagnostics point into: the parsed document's, or the raw bytes when it did not parse.
+pub fn text_of(analysis: &Analysis, bytes: &[u8]) -> String {
+    analysis.parsed.as_ref().map_or_else(
+        || String::from_utf8_lossy(bytes).into_owned(),
+        |parsed| parsed.text().to_owned(),
+    )
+}
+
+/// Where a document's imports come from: the loader placed for `path` and the document's id in
+/// it, or, when no root can be opened, nothing (and why).
+struct Place {
+    id: String,
+    loader: Box<dyn Loader>,
+    problem: Option<Diagnostic>,
+}
+
+fn place(path: &Path, root: Option<&Path>) -> Place {
+    match FsLoader::place(path, root) {
+        Ok(Placed { loader, id }) => Place {
+            id,
+            loader: Box::new(loader),
+            problem: None,
+        },
+        Err(error) => Place {
+            id: DEFAULT_ID.to_owned(),
+            loader: Box::new(MemoryLoader::new()),
+            problem: Some(Diagnostic::error("io-error", error.message)),
+        },
+    }
+}
+
+fn options<'a>(path: &'a str, id: &'a str, depth: Depth) -> Options<'a> {
+    Options {
+        path: (path != "-").then_some(path),
+        id,
+        depth,
+        limits: Limits::DEFAULT,
+    }
+}
+
+/// Analyses the bytes read from `path` to `depth`; at lint depth imports resolve inside the root
+/// placed for the file (`root`, else found from the file; standard input sits in the working
+/// directory).
+pub fn analyze_file(path: &Path, bytes: &[u8], depth: Depth, root: Option<&Path>) -> Analysis {
+    let name = path.to_string_lossy();
+    if depth == Depth::Validate {
+        return analyze_bytes(
+            bytes,
+            &options(&name, DEFAULT_ID, depth),
+            &MemoryLoader::new(),
+        );
+    }
+    let place = place(path, root);
+    let mut analysis = analyze_bytes(bytes, &options(&name, &place.id, depth), &*place.loader);
+    analysis.diagnostics.splice(0..0, place.problem);
+    analysis
+}
+
+/// Compiles the text read from `path` (refused on any lint error), imports placed as for
+/// [`analyze_file`].
+pub fn compile_file(path: &Path, text: &str, root: Option<&Path>) -> Compiled {
+    let name = path.to_string_lossy();
+    let place = place(path, root);
+    let mut compiled = compile_text(
+        text,
+        &options(&name, &place.id, Depth::Lint),
+        &*place.loader,
+    );
+    if let Some(problem) = place.problem {
+        compiled.analysis.diagnostics.insert(0, problem);
+        compiled.workflow = None;
+    }
+    compiled
+}
