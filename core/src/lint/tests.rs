@@ -198,7 +198,7 @@ fn workflow_nodes_edges_and_contracts() {
     let loader = MemoryLoader::new()
         .with(
             "nodes/researcher.logic.md",
-            "---\nspec_version: \"1.0\"\nname: researcher\ncontracts:\n  outputs:\n    - {name: evaluated_sources, type: array}\n---\n",
+            "---\nspec_version: \"1.0\"\nname: researcher\nreasoning: {strategy: react}\ncontracts:\n  outputs:\n    - {name: evaluated_sources, type: array}\n---\n",
         )
         .with(
             "nodes/synthesizer.logic.md",
