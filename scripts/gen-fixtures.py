@@ -288,4 +288,70 @@ for section in ("steps", "decision_trees", "nodes"):
 for name, doc, note, path, keyword in ROOT_CASES:
     write("invalid", name, doc, note, error(path, keyword, note))
     count += 1
+
+# Constraints of our earlier, stricter schema that the canonical schema does not have: each
+# document is schema-valid, and the named lint rule reports it at the given place.
+# (name, host, property changes on the host's minimal instance, lint code, path under the host)
+FORMER = [
+    ("max-iterations-zero", "Reasoning", {"max_iterations": 0}, "max-iterations-zero", "/max_iterations"),
+    ("temperature-above-two", "Reasoning", {"temperature": 3}, "temperature-out-of-range", "/temperature"),
+    ("temperature-negative", "Reasoning", {"temperature": -0.5}, "temperature-out-of-range", "/temperature"),
+    ("thinking-budget-negative", "Reasoning", {"thinking_budget": -1}, "negative-value", "/thinking_budget"),
+    ("max-attempts-zero", "RetryConfig", {"max_attempts": 0}, "count-below-one", "/max_attempts"),
+    ("backoff-below-one", "RetryConfig", {"backoff_coefficient": 0.5}, "backoff-below-one", "/backoff_coefficient"),
+    ("max-parallelism-zero", "GlobalConfig", {"max_parallelism": 0}, "count-below-one", "/max_parallelism"),
+    ("max-total-cost-negative", "GlobalConfig", {"max_total_cost": -1}, "negative-value", "/max_total_cost"),
+    ("max-input-tokens-zero", "Capabilities", {"max_input_tokens": 0}, "count-below-one", "/max_input_tokens"),
+    ("max-revisions-negative", "ReflectionConfig", {"max_revisions": -1}, "negative-value", "/max_revisions"),
+    ("escalation-level-zero", "EscalationLevel", {"level": 0}, "escalation-level-below-one", "/level"),
+    ("inspector-step-zero", "InspectorField", {"step": 0}, "inspector-step-not-positive", "/step"),
+    ("strategy-config-branching-factor-zero", "Reasoning.strategy_config", {"branching_factor": 0}, "invalid-strategy-config", "/branching_factor"),
+    ("strategy-config-evaluation-method", "Reasoning.strategy_config", {"evaluation_method": "voting"}, "invalid-strategy-config", "/evaluation_method"),
+    ("strategy-config-pruning-threshold", "Reasoning.strategy_config", {"pruning_threshold": 1.5}, "invalid-strategy-config", "/pruning_threshold"),
+    ("strategy-config-max-depth-zero", "Reasoning.strategy_config", {"max_depth": 0}, "invalid-strategy-config", "/max_depth"),
+    ("strategy-config-operations", "Reasoning.strategy_config", {"operations": "generate"}, "invalid-strategy-config", "/operations"),
+    ("strategy-config-observation-source", "Reasoning.strategy_config", {"observation_source": "web"}, "invalid-strategy-config", "/observation_source"),
+    ("strategy-config-max-actions-zero", "Reasoning.strategy_config", {"max_actions_per_thought": 0}, "invalid-strategy-config", "/max_actions_per_thought"),
+    ("strategy-config-replan-on-failure", "Reasoning.strategy_config", {"replan_on_failure": "yes"}, "invalid-strategy-config", "/replan_on_failure"),
+    ("strategy-config-max-replans-negative", "Reasoning.strategy_config", {"max_replans": -1}, "invalid-strategy-config", "/max_replans"),
+    ("contract-type-unknown", "ContractField", {"type": "date"}, "unknown-contract-type", "/type"),
+    ("port-type-unknown", "VisualPort", {"type": "date"}, "unknown-port-type", "/type"),
+    ("inspector-type-unknown", "InspectorField", {"type": "dropdown"}, "unknown-inspector-type", "/type"),
+    ("contract-violation-action-unknown", "Edge", {"on_contract_violation": "retry"}, "unknown-contract-violation-action", "/on_contract_violation"),
+    ("import-as-empty", "Import", {"as": ""}, "empty-name", "/as"),
+    ("contract-field-name-empty", "ContractField", {"name": ""}, "empty-name", "/name"),
+    ("gate-name-empty", "Gate", {"name": ""}, "empty-name", "/name"),
+    ("invariant-name-empty", "Invariant", {"name": ""}, "empty-name", "/name"),
+    ("criterion-name-empty", "RubricCriterion", {"name": ""}, "empty-name", "/name"),
+    ("port-name-empty", "VisualPort", {"name": ""}, "empty-name", "/name"),
+    ("branch-then-empty", "Branch", {"then": ""}, "empty-branch-target", "/then"),
+    ("tree-branch-next-empty", "DecisionBranch", {"next": ""}, "empty-branch-target", "/next"),
+    ("import-ref-empty", "Import", {"ref": ""}, "empty-reference", "/ref"),
+    ("needs-empty", "Step", {"needs": [""]}, "empty-reference", "/needs/0"),
+    ("tree-root-empty", "DecisionTree", {"root": ""}, "empty-reference", "/root"),
+    ("fallback-to-empty", "DegradationRule", {"fallback_to": ""}, "empty-reference", "/fallback_to"),
+    ("logic-ref-empty", "NodeRef", {"logic_ref": ""}, "empty-reference", "/logic_ref"),
+    ("depends-on-empty", "NodeRef", {"depends_on": [""]}, "empty-reference", "/depends_on/0"),
+    ("edge-from-empty", "Edge", {"from": ""}, "empty-reference", "/from"),
+    ("edge-to-empty", "Edge", {"to": ""}, "empty-reference", "/to"),
+    ("inspector-key-empty", "InspectorField", {"key": ""}, "empty-reference", "/key"),
+    ("terminal-action-empty", "Terminal", {"action": ""}, "empty-action", "/action"),
+    ("escalation-action-empty", "EscalationLevel", {"action": ""}, "empty-action", "/action"),
+    ("degradation-when-empty", "DegradationRule", {"when": ""}, "empty-action", "/when"),
+    ("branch-without-then", "Branch", {"then": None}, "branch-without-target", ""),
+    ("branch-without-if-or-default", "Branch", {"if": None}, "branch-without-condition", ""),
+    ("tree-branch-without-value-or-default", "DecisionBranch", {"value": None}, "branch-without-condition", ""),
+    ("tree-node-without-branches", "DecisionNode", {"branches": []}, "node-without-branches", "/branches"),
+    ("tree-without-nodes", "DecisionTree", {"nodes": {}}, "tree-without-nodes", "/nodes"),
+    ("workflow-node-without-logic-ref", "NodeRef", {"logic_ref": None, "depends_on": []}, "missing-logic-ref", ""),
+    ("needs-repeated", "Step", {"needs": ["gather", "gather"]}, "duplicate-dependency", "/needs/1"),
+    ("depends-on-repeated", "NodeRef", {"depends_on": ["writer", "writer"]}, "duplicate-dependency", "/depends_on/1"),
+]
+for name, host, changes, code, suffix in FORMER:
+    pointer, instance = HOSTS[host]
+    changed = {k: v for k, v in dict(instance, **changes).items() if v is not None}
+    write("valid", f"former-{name}", document(pointer, changed),
+          f"schema-valid; our earlier schema refused it, now lint rule {code} reports it",
+          lint=[{"code": code, "path": pointer + suffix}])
+    count += 1
 print(f"wrote {count} fixtures to {OUT}")
