@@ -575,3 +575,151 @@ fn branches_trees_and_workflow_nodes_need_their_parts() {
     );
     assert_eq!(message("duplicate-dependency"), "`needs` names `b` twice");
 }
+
+mod former_schema_constraints {
+    //! The family "our earlier schema refused it": for any value at such a place the canonical
+    //! verdict stands (schema-valid when the type fits), and the lint rule reports the value
+    //! exactly when it is outside what works.
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// `frontmatter` with `VALUE` replaced: (verdict, the places `code` is reported at).
+    fn check(frontmatter: &str, value: &str, code: &str) -> (bool, Vec<String>) {
+        let frontmatter = frontmatter.replace("VALUE", value);
+        let text =
+            format!("---\nspec_version: \"1.0\"\nname: t\ndescription: d\n{frontmatter}---\n");
+        let valid = crate::validate(&text).valid;
+        let found = lint_text(&frontmatter)
+            .into_iter()
+            .filter(|d| d.code == code)
+            .map(|d| d.path)
+            .collect();
+        (valid, found)
+    }
+
+    /// (document, where VALUE is, rule, integers only, out of range)
+    type Bound = (
+        &'static str,
+        &'static str,
+        &'static str,
+        bool,
+        fn(f64) -> bool,
+    );
+    const BOUNDS: &[Bound] = &[
+        ("reasoning: {strategy: cot, max_iterations: VALUE}\n", "/reasoning/max_iterations", "max-iterations-zero", true, |n| n < 1.0),
+        ("reasoning: {strategy: cot, temperature: VALUE}\n", "/reasoning/temperature", "temperature-out-of-range", false, |n| !(0.0..=2.0).contains(&n)),
+        ("reasoning: {strategy: cot, thinking_budget: VALUE}\n", "/reasoning/thinking_budget", "negative-value", true, |n| n < 0.0),
+        ("steps:\n  a: {description: a, retry: {max_attempts: VALUE}}\n", "/steps/a/retry/max_attempts", "count-below-one", true, |n| n < 1.0),
+        ("steps:\n  a: {description: a, retry: {backoff_coefficient: VALUE}}\n", "/steps/a/retry/backoff_coefficient", "backoff-below-one", false, |n| n < 1.0),
+        ("global: {max_parallelism: VALUE}\n", "/global/max_parallelism", "count-below-one", true, |n| n < 1.0),
+        ("global: {max_total_cost: VALUE}\n", "/global/max_total_cost", "negative-value", false, |n| n < 0.0),
+        ("contracts: {capabilities: {max_input_tokens: VALUE}}\n", "/contracts/capabilities/max_input_tokens", "count-below-one", true, |n| n < 1.0),
+        ("quality_gates: {self_verification: {reflection: {max_revisions: VALUE}}}\n", "/quality_gates/self_verification/reflection/max_revisions", "negative-value", true, |n| n < 0.0),
+        ("fallback: {escalation: [{level: VALUE, trigger: \"{{ true }}\", action: abort}]}\n", "/fallback/escalation/0/level", "escalation-level-below-one", true, |n| n < 1.0),
+        ("visual: {inspector: [{key: reasoning.temperature, label: T, type: slider, step: VALUE}]}\n", "/visual/inspector/0/step", "inspector-step-not-positive", false, |n| n <= 0.0),
+    ];
+
+    /// (document, where VALUE is, rule, the words that are fine)
+    type Words = (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static [&'static str],
+    );
+    const TYPES: &[&str] = &[
+        "string", "number", "integer", "boolean", "object", "array", "null", "any",
+    ];
+    const WORDS: &[Words] = &[
+        (
+            "contracts: {inputs: [{name: q, type: VALUE}]}\n",
+            "/contracts/inputs/0/type",
+            "unknown-contract-type",
+            TYPES,
+        ),
+        (
+            "visual: {ports: {outputs: [{name: q, type: VALUE}]}}\n",
+            "/visual/ports/outputs/0/type",
+            "unknown-port-type",
+            TYPES,
+        ),
+        (
+            "visual: {inspector: [{key: reasoning.strategy, label: S, type: VALUE}]}\n",
+            "/visual/inspector/0/type",
+            "unknown-inspector-type",
+            &["select", "number", "boolean", "slider", "text"],
+        ),
+        (
+            "edges: [{from: a, to: b, on_contract_violation: VALUE}]\n",
+            "/edges/0/on_contract_violation",
+            "unknown-contract-violation-action",
+            &["retry_source", "skip", "abort"],
+        ),
+    ];
+
+    /// (document, where VALUE is, rule)
+    const NAMES: &[(&str, &str, &str)] = &[
+        (
+            "contracts: {outputs: [{name: VALUE, type: string}]}\n",
+            "/contracts/outputs/0/name",
+            "empty-name",
+        ),
+        (
+            "steps:\n  a: {description: a, branches: [{default: true, then: VALUE}]}\n",
+            "/steps/a/branches/0/then",
+            "empty-branch-target",
+        ),
+        (
+            "steps:\n  a: {description: a, needs: [VALUE]}\n",
+            "/steps/a/needs/0",
+            "empty-reference",
+        ),
+        (
+            "fallback: {degradation: [{when: VALUE, fallback_to: abort}]}\n",
+            "/fallback/degradation/0/when",
+            "empty-action",
+        ),
+    ];
+
+    fn number() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            (-3i64..5).prop_map(|n| n as f64),
+            (-3.0f64..5.0),
+            any::<i32>().prop_map(f64::from),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn numbers_are_schema_valid_and_linted_exactly_outside_their_range(case in 0..BOUNDS.len(), n in number()) {
+            let (document, at, code, integer, wrong) = BOUNDS[case];
+            let written = if integer { format!("{}", n.trunc() as i64) } else { format!("{n:?}") };
+            let n: f64 = written.parse().unwrap_or(n);
+            let (valid, found) = check(document, &written, code);
+            prop_assert!(valid, "{document} with {written} is schema-valid");
+            let expected: Vec<String> = if wrong(n) { vec![at.to_owned()] } else { vec![] };
+            prop_assert_eq!(found, expected, "{} with {}", document, written);
+        }
+
+        #[test]
+        fn words_are_schema_valid_and_linted_exactly_outside_their_vocabulary(case in 0..WORDS.len(), word in "[a-z_]{0,12}|string|number|any|select|slider|skip|abort|retry_source") {
+            let (document, at, code, fine) = WORDS[case];
+            let (valid, found) = check(document, &serde_json::to_string(&word).unwrap_or_default(), code);
+            prop_assert!(valid, "{document} with {word:?} is schema-valid");
+            let expected: Vec<String> = if fine.contains(&word.as_str()) { vec![] } else { vec![at.to_owned()] };
+            prop_assert_eq!(found, expected, "{} with {:?}", document, word);
+        }
+
+        #[test]
+        fn blank_names_are_schema_valid_and_linted(case in 0..NAMES.len(), name in "[ a-z]{0,3}") {
+            let (document, at, code) = NAMES[case];
+            let (valid, found) = check(document, &serde_json::to_string(&name).unwrap_or_default(), code);
+            prop_assert!(valid, "{document} with {name:?} is schema-valid");
+            let expected: Vec<String> = if name.trim().is_empty() { vec![at.to_owned()] } else { vec![] };
+            prop_assert_eq!(found, expected, "{} with {:?}", document, name);
+        }
+    }
+}
