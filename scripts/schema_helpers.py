@@ -1,4 +1,4 @@
-"""Shapes shared by the schema generators (gen-schema.py, gen-drtl-schema.py)."""
+"""Shapes shared by the schema generators (gen-drtl-schema.py)."""
 
 
 def closed(properties, required=None, description=None, **extra):

@@ -370,8 +370,8 @@ fn repeated_and_malformed_aliases_are_errors_at_their_as() {
     assert_eq!(
         listed,
         [
-            "duplicate-import-alias     error    two imports share an `as` (the later one is not merged)",
-            "invalid-import-alias       error    an import's `as` is not a plain name ([A-Za-z_][A-Za-z0-9_-]*)",
+            "duplicate-import-alias            error    two imports share an `as` (the later one is not merged)",
+            "invalid-import-alias              error    an import's `as` is not a plain name ([A-Za-z_][A-Za-z0-9_-]*)",
         ]
     );
 }

@@ -222,7 +222,21 @@ fn lint_reports_semantic_problems_and_exits_one_only_on_errors() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("a -> b -> a"));
     let rules = logicmd(&["lint", "--rules"]);
-    assert!(String::from_utf8_lossy(&rules.stdout).lines().count() >= 15);
+    let listed = String::from_utf8_lossy(&rules.stdout);
+    assert!(listed.lines().count() >= 30);
+    let code = listed
+        .lines()
+        .position(|line| line.starts_with("max-iterations-zero "))
+        .expect("max-iterations-zero is listed");
+    let lines: Vec<&str> = listed.lines().collect();
+    assert!(lines[code].contains(" error "), "{}", lines[code]);
+    assert!(
+        lines[code + 1]
+            .trim_start()
+            .starts_with("why: Output is forced after"),
+        "{}",
+        lines[code + 1]
+    );
 }
 
 #[test]

@@ -452,7 +452,7 @@ mod tests {
             )
             .with(
                 "shared/research.logic.md",
-                "---\nspec_version: \"1.0\"\nname: research\nreasoning:\n  max_iterations: 9\nsteps:\n  gather: {}\n  rank:\n    needs: [gather]\n---\n",
+                "---\nspec_version: \"1.0\"\nname: research\nreasoning:\n  strategy: tot\n  max_iterations: 9\nsteps:\n  gather: {}\n  rank:\n    needs: [gather]\n---\n",
             )
     }
 

@@ -30,12 +30,15 @@ pub struct Args {
 
 pub fn run(args: &Args) -> u8 {
     if args.rules {
+        let width = rules::ALL.iter().map(|r| r.code.len()).max().unwrap_or(0);
         for rule in rules::ALL {
             output::print(&format!(
-                "{:<26} {:<8} {}",
+                "{:<width$} {:<8} {}\n{:width$} why: {}",
                 rule.code,
                 rule.severity.as_str(),
-                rule.summary
+                rule.summary,
+                "",
+                rule.reason
             ));
         }
         return crate::EXIT_OK;

@@ -122,3 +122,49 @@ pub fn did_you_mean<'k>(name: &str, known: impl IntoIterator<Item = &'k str>) ->
                 .then(|| format!("defined: {}", known.join(", ")))
         })
 }
+
+/// Every value matching `pattern` in `value`, with its pointer. The pattern is a JSON Pointer in
+/// which a `*` token stands for every key of an object or every item of an array:
+/// `/steps/*/retry/max_attempts`.
+pub fn places<'v>(value: &'v Value, pattern: &str) -> Vec<(String, &'v Value)> {
+    let mut current = vec![(String::new(), value)];
+    for token in pattern.split('/').skip(1) {
+        let mut next = Vec::new();
+        for (at, here) in current {
+            match (token, here) {
+                ("*", Value::Object(map)) => next.extend(
+                    map.iter()
+                        .map(|(key, child)| (pointer_push(&at, key), child)),
+                ),
+                ("*", Value::Array(list)) => next.extend(
+                    list.iter()
+                        .enumerate()
+                        .map(|(i, child)| (format!("{at}/{i}"), child)),
+                ),
+                (key, Value::Object(map)) => {
+                    if let Some(child) = map.get(key) {
+                        next.push((pointer_push(&at, key), child));
+                    }
+                }
+                _ => {}
+            }
+        }
+        current = next;
+    }
+    current
+}
+
+/// Whether a string is empty or only white space: it names nothing.
+pub fn is_blank(text: &str) -> bool {
+    text.trim().is_empty()
+}
+
+/// A value as a message shows it: strings in backticks, numbers and booleans as written.
+pub fn shown(value: &Value) -> String {
+    match value {
+        Value::String(text) => format!("`{text}`"),
+        Value::Array(_) => "a list".to_owned(),
+        Value::Object(_) => "an object".to_owned(),
+        other => other.to_string(),
+    }
+}

@@ -1,14 +1,21 @@
 //! Semantic checks beyond the schema: references, cycles, expressions, thresholds, durations,
-//! decision trees, workflows. Each rule has a stable code and severity ([`rules::ALL`]).
+//! decision trees, workflows, and what the canonical schema leaves open but a document cannot
+//! work with (ranges, vocabularies, empty names, missing parts). Each rule has a stable code, a
+//! severity and a reason ([`rules::ALL`]).
 
 mod context;
+mod empty;
 mod expressions;
 mod imports;
+mod ranges;
 mod references;
 pub mod rules;
+mod shapes;
 mod steps;
+mod strategy_config;
 mod structure;
 mod trees;
+mod vocabulary;
 mod workflow;
 
 use serde_json::Value;
@@ -42,17 +49,14 @@ pub fn lint_resolved(
     imports::check(&mut cx, &resolved.contributed);
     workflow::check(&mut cx, id, loader);
     diagnostics.extend(cx.finish());
-    sort_diagnostics(&mut diagnostics);
-    diagnostics
+    finish(diagnostics)
 }
 
 /// Lints a document on its own, without loading anything (imports count as unresolved).
 pub fn lint_value(document: &Document, resolved: &Value) -> Vec<Diagnostic> {
     let mut cx = LintContext::new(document, resolved);
     run_rules(&mut cx);
-    let mut diagnostics = cx.finish();
-    sort_diagnostics(&mut diagnostics);
-    diagnostics
+    finish(cx.finish())
 }
 
 fn run_rules(cx: &mut LintContext<'_>) {
@@ -61,6 +65,24 @@ fn run_rules(cx: &mut LintContext<'_>) {
     steps::check(cx);
     trees::check(cx);
     structure::check(cx);
+    ranges::check(cx);
+    vocabulary::check(cx);
+    strategy_config::check(cx);
+    empty::check(cx);
+    shapes::check(cx);
+}
+
+/// An empty name is one problem: other findings at its place (no step is called `""`, no file
+/// `""` can be read) are dropped. Then everything is sorted by place.
+fn finish(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let empty: Vec<String> = diagnostics
+        .iter()
+        .filter(|d| empty::is_empty_rule(&d.code))
+        .map(|d| d.path.clone())
+        .collect();
+    diagnostics.retain(|d| empty::is_empty_rule(&d.code) || !empty.contains(&d.path));
+    sort_diagnostics(&mut diagnostics);
+    diagnostics
 }
 
 #[cfg(test)]

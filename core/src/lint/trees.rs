@@ -25,7 +25,8 @@ pub fn check(cx: &mut LintContext<'_>) {
             .map(|m| m.keys().map(String::as_str).collect())
             .unwrap_or_default();
         let root = tree.get("root").and_then(Value::as_str);
-        if let Some(root) = root {
+        // A tree without nodes is `tree-without-nodes` (or the schema's, when `nodes` is missing).
+        if let Some(root) = root.filter(|_| !nodes.is_empty()) {
             if !nodes.contains(&root) {
                 cx.report(
                     rules::UNKNOWN_TREE_ROOT,

@@ -105,7 +105,9 @@ pub(super) fn describe(error: &SchemaError<'_>) -> String {
             )
         }
         ErrorKind::UniqueItems => "items must be unique".to_owned(),
-        ErrorKind::AnyOf { context } | ErrorKind::OneOfNone { context } => alternatives(context),
+        ErrorKind::AnyOf { context } | ErrorKind::OneOfNone { context } => {
+            alternatives(&error.instance_path, instance, context)
+        }
         ErrorKind::MaxProperties { limit } => format!("allows at most {limit} entries"),
         ErrorKind::AdditionalProperties { unexpected } => {
             let keys: Vec<String> = unexpected.iter().map(|k| format!("`{k}`")).collect();
@@ -120,14 +122,28 @@ pub(super) fn describe(error: &SchemaError<'_>) -> String {
     }
 }
 
-/// A hint for fixing the value, where one can be computed.
-pub(super) fn help(error: &SchemaError<'_>) -> Option<String> {
+/// A hint for fixing the value, where one can be computed from the value and the schema.
+pub(super) fn help(schema: &Value, error: &SchemaError<'_>) -> Option<String> {
     match &error.kind {
         ErrorKind::Enum { options } => {
             let text = error.instance.as_str()?;
             let options = options.as_array()?;
             suggest::closest(text, options.iter().filter_map(Value::as_str))
                 .map(|close| format!("did you mean `{close}`?"))
+        }
+        ErrorKind::Required { property } => {
+            let at = crate::json::pointer_push(&error.instance_path, property);
+            let choices = suggest::enum_at(schema, &at);
+            (!choices.is_empty()).then(|| {
+                let listed: Vec<String> = choices.iter().map(|c| format!("`{c}`")).collect();
+                format!("`{property}` is one of {}", listed.join(", "))
+            })
+        }
+        ErrorKind::Type { expected } if expected.as_slice() == ["string"] => {
+            let number = error.instance.as_number()?;
+            suggest::is_duration(schema, &error.instance_path).then(|| {
+                format!("a duration is a string with a unit: `\"{number}s\"` (also `ms`, `m`, `h`)")
+            })
         }
         ErrorKind::Type { .. } if error.instance.is_string() => {
             Some("numbers and booleans must not be quoted".to_owned()).filter(|_| {
@@ -141,22 +157,59 @@ pub(super) fn help(error: &SchemaError<'_>) -> Option<String> {
     }
 }
 
-/// For `anyOf` failures: when every branch only misses properties, name the choices.
-fn alternatives(context: &[Vec<SchemaError<'_>>]) -> String {
-    let mut missing = Vec::new();
-    for branch in context {
-        match branch.as_slice() {
-            [only] => match &only.kind {
-                ErrorKind::Required { property } => missing.push(format!("`{}`", property)),
-                _ => return "does not match any of the allowed forms".to_owned(),
+/// For `anyOf`/`oneOf` failures, in the user's terms: the types allowed when every form fails
+/// on its type alone, the choices when every form only misses a property, else the problem
+/// inside the one form whose type fits.
+fn alternatives(path: &str, instance: &Value, context: &[Vec<SchemaError<'_>>]) -> String {
+    const NONE: &str = "does not match any of the allowed forms";
+    let types: Option<Vec<&str>> = context
+        .iter()
+        .map(|branch| match branch.as_slice() {
+            [only] if only.instance_path == path => match &only.kind {
+                ErrorKind::Type { expected } => Some(expected.clone()),
+                _ => None,
             },
-            _ => return "does not match any of the allowed forms".to_owned(),
-        }
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()
+        .map(|lists| lists.concat());
+    if let Some(types) = types.filter(|t| !t.is_empty()) {
+        return format!(
+            "expected {}, found {}",
+            expected_types(&types),
+            json_type(instance)
+        );
     }
-    if missing.is_empty() {
-        "does not match any of the allowed forms".to_owned()
-    } else {
-        format!("needs one of {}", missing.join(" or "))
+    let missing: Option<Vec<String>> = context
+        .iter()
+        .map(|branch| match branch.as_slice() {
+            [only] => match &only.kind {
+                ErrorKind::Required { property } => Some(format!("`{property}`")),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    if let Some(missing) = missing.filter(|m| !m.is_empty()) {
+        return format!("needs one of {}", missing.join(" or "));
+    }
+    let fitting: Vec<&Vec<SchemaError<'_>>> = context
+        .iter()
+        .filter(|branch| {
+            !branch
+                .iter()
+                .any(|e| e.instance_path == path && matches!(e.kind, ErrorKind::Type { .. }))
+        })
+        .collect();
+    match fitting.as_slice() {
+        [branch] => match branch.first() {
+            Some(inner) if inner.instance_path != path => {
+                format!("{NONE}: at `{}`, {}", inner.instance_path, describe(inner))
+            }
+            Some(inner) => format!("{NONE}: {}", describe(inner)),
+            None => NONE.to_owned(),
+        },
+        _ => NONE.to_owned(),
     }
 }
 

@@ -1,5 +1,7 @@
-//! Validation against the embedded LOGIC.md v1.0 JSON Schema (draft-07), with diagnostics that
-//! point at the offending key or value in the original file.
+//! Validation against the canonical LOGIC.md v1.0 JSON Schema (draft-07, spec §15.1.3), embedded
+//! unchanged, with diagnostics that point at the offending key or value in the original file.
+//! A schema error means exactly "the canonical schema rejects this"; anything stricter is a lint
+//! rule (`crate::lint`).
 
 mod engine;
 mod messages;
@@ -17,8 +19,9 @@ use crate::diagnostic::{sort_diagnostics, Diagnostic};
 use crate::document::Document;
 use crate::json;
 
-/// The LOGIC.md v1.0 JSON Schema, as shipped in this crate.
-pub const SCHEMA_JSON: &str = include_str!("logic-md-1.0.schema.json");
+/// The canonical LOGIC.md v1.0 JSON Schema (the spec repository's `spec/schema.json`), byte for
+/// byte as published; a test compares it with the seed copy.
+pub const SCHEMA_JSON: &str = include_str!("logic-md-schema-v1.0.json");
 
 /// The spec versions this implementation validates.
 pub const SUPPORTED_SPEC_VERSIONS: &[&str] = &["1.0"];
@@ -134,10 +137,13 @@ fn diagnose(document: &dyn Source, schema: &Value, error: &SchemaError<'_>) -> V
             let mut diagnostic = Diagnostic::error(messages::code(kind), messages::describe(error))
                 .with_path(&path)
                 .with_keyword(keyword);
-            if let Some(help) = messages::help(error) {
+            if let Some(help) = messages::help(schema, error) {
                 diagnostic = diagnostic.with_help(help);
             }
             vec![document.locate(diagnostic, document.span_at(&path))]
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -79,6 +79,28 @@ pub fn property_order(schema: &Value, tokens: &[String]) -> Vec<String> {
     names
 }
 
+/// The string values an `enum` allows at instance `pointer`, when the schema has one there.
+pub fn enum_at<'s>(schema: &'s Value, pointer: &str) -> Vec<&'s str> {
+    subschemas_at(schema, &pointer_tokens(pointer))
+        .iter()
+        .filter_map(|sub| sub.get("enum").and_then(Value::as_array))
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+/// Whether the schema describes the value at instance `pointer` as a duration string (the
+/// canonical schema says so in the property's description: "... (duration string)").
+pub fn is_duration(schema: &Value, pointer: &str) -> bool {
+    subschemas_at(schema, &pointer_tokens(pointer))
+        .iter()
+        .any(|sub| {
+            sub.get("description")
+                .and_then(Value::as_str)
+                .is_some_and(|text| text.contains("duration string"))
+        })
+}
+
 /// Every schema that applies to the instance location `tokens`.
 fn subschemas_at<'s>(schema: &'s Value, tokens: &[String]) -> Vec<&'s Value> {
     let mut current = expand(schema, vec![schema]);

@@ -1,0 +1,120 @@
+//! Entries the canonical schema accepts without the parts they need to work: a branch without a
+//! target or a condition, a decision tree without nodes, a node without branches, a workflow
+//! node without a `logic_ref`, and repeated dependencies.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::context::{entries, items, places, LintContext};
+use super::rules;
+use crate::json::pointer_push;
+
+pub fn check(cx: &mut LintContext<'_>) {
+    step_branches(cx);
+    tree_parts(cx);
+    workflow_nodes(cx);
+    duplicates(cx, "/steps/*/needs", "needs");
+    duplicates(cx, "/nodes/*/depends_on", "depends_on");
+}
+
+fn step_branches(cx: &mut LintContext<'_>) {
+    for (at, branch) in places(cx.own(), "/steps/*/branches/*") {
+        let Value::Object(branch) = branch else {
+            continue;
+        };
+        if !branch.contains_key("then") {
+            cx.report(
+                rules::BRANCH_WITHOUT_TARGET,
+                &at,
+                "this branch has no `then`: it must name the step it goes to",
+            );
+        }
+        if !branch.contains_key("if") && !branch.contains_key("default") {
+            cx.report(
+                rules::BRANCH_WITHOUT_CONDITION,
+                &at,
+                "this branch has neither `if` nor `default`, so it is never chosen",
+            );
+        }
+    }
+}
+
+fn tree_parts(cx: &mut LintContext<'_>) {
+    for (at, name, tree) in entries(cx.own(), "", "decision_trees") {
+        if let Some(Value::Object(nodes)) = tree.get("nodes") {
+            if nodes.is_empty() {
+                let start = match tree.get("root").and_then(Value::as_str) {
+                    Some(root) => format!(", so it cannot start at `{root}`"),
+                    None => String::new(),
+                };
+                cx.report(
+                    rules::TREE_WITHOUT_NODES,
+                    &pointer_push(&at, "nodes"),
+                    format!("decision tree `{name}` has no nodes{start}"),
+                );
+            }
+        }
+        for (node_at, node_name, node) in entries(tree, &at, "nodes") {
+            if node
+                .get("branches")
+                .and_then(Value::as_array)
+                .is_some_and(Vec::is_empty)
+            {
+                cx.report(
+                    rules::NODE_WITHOUT_BRANCHES,
+                    &pointer_push(&node_at, "branches"),
+                    format!("node `{node_name}` has no branches: evaluation would stop there without an outcome"),
+                );
+            }
+            for (branch_at, branch) in items(node, &node_at, "branches") {
+                let Value::Object(branch) = branch else {
+                    continue;
+                };
+                if !branch.contains_key("value") && !branch.contains_key("default") {
+                    cx.report(
+                        rules::BRANCH_WITHOUT_CONDITION,
+                        &branch_at,
+                        "this branch has neither `value` nor `default`, so it is never chosen",
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn workflow_nodes(cx: &mut LintContext<'_>) {
+    for (at, name, node) in entries(cx.own(), "", "nodes") {
+        if node.is_object() && node.get("logic_ref").is_none() {
+            cx.report(
+                rules::MISSING_LOGIC_REF,
+                &at,
+                format!(
+                    "workflow node `{name}` has no `logic_ref`: it has no LOGIC.md file to run"
+                ),
+            );
+        }
+    }
+}
+
+/// Reports every repeat in the lists at `pattern`, at the repeated item.
+fn duplicates(cx: &mut LintContext<'_>, pattern: &str, field: &str) {
+    for (at, list) in places(cx.own(), pattern) {
+        let Value::Array(list) = list else {
+            continue;
+        };
+        let mut seen = BTreeSet::new();
+        for (index, item) in list.iter().enumerate() {
+            let Some(name) = item.as_str() else {
+                continue;
+            };
+            if !seen.insert(name) {
+                cx.report(
+                    rules::DUPLICATE_DEPENDENCY,
+                    &format!("{at}/{index}"),
+                    format!("`{field}` names `{name}` twice"),
+                );
+            }
+        }
+    }
+}
