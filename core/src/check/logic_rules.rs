@@ -3,7 +3,9 @@
 use serde_json::Value;
 
 use super::Finding;
+use crate::diagnostic::Severity;
 use crate::expr::{BinaryOp, Expr, ExprKind, LogicalOp, Template};
+use crate::json::pointer_push;
 
 /// Runs the LOGIC.md obligation rules on a (resolved) frontmatter.
 pub fn check_document(spec: &Value) -> Vec<Finding> {
@@ -24,10 +26,12 @@ pub fn check_document(spec: &Value) -> Vec<Finding> {
     for (name, step) in &steps {
         let contract = step.get("output_schema").is_some() || document_outputs;
         if contract && step.get("verification").is_none() && !gated {
-            findings.push(Finding::warning(
+            findings.push(Finding::new(
                 "unverified-contract",
+                Severity::Warning,
                 format!("step `{name}` promises structured output but nothing checks it: add a `verification` or a `quality_gates.pre_output` gate"),
                 vec![name.clone()],
+                pointer_push("/steps", name),
             ));
         }
     }
@@ -45,10 +49,12 @@ pub fn check_document(spec: &Value) -> Vec<Finding> {
             continue;
         };
         if template.expressions().iter().any(|e| never_true(e)) {
-            findings.push(Finding::error(
+            findings.push(Finding::new(
                 "escalation-never-fires",
+                Severity::Error,
                 format!("escalation level {} can never fire: `{trigger}` is false for every confidence in [0, 1]", level.get("level").map_or_else(|| (i + 1).to_string(), |l| l.to_string())),
                 vec![format!("fallback.escalation[{i}]")],
+                format!("/fallback/escalation/{i}/trigger"),
             ));
         }
     }
@@ -63,10 +69,12 @@ pub fn check_document(spec: &Value) -> Vec<Finding> {
             continue;
         };
         if !crate::lint::FALLBACK_MODES.contains(&target) && !steps.contains_key(target) {
-            findings.push(Finding::error(
+            findings.push(Finding::new(
                 "unknown-fallback",
+                Severity::Error,
                 format!("degradation `{}` falls back to `{target}`, which is neither a fallback mode nor a step", rule.get("when").and_then(Value::as_str).unwrap_or("?")),
                 vec![format!("fallback.degradation[{i}]"), target.to_owned()],
+                format!("/fallback/degradation/{i}/fallback_to"),
             ));
         }
     }

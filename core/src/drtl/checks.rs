@@ -100,7 +100,7 @@ fn routes(checker: &mut Checker<'_>, nodes: &[DrtlNode], ids: &[&str]) {
         for route in node
             .routes
             .iter()
-            .filter(|r| r.kind != super::RouteKind::Edge)
+            .filter(|r| r.kind != super::RouteKind::Edge && !r.ends_run)
         {
             if !ids.contains(&route.target.as_str()) {
                 checker.report(
@@ -131,7 +131,8 @@ fn edges(checker: &mut Checker<'_>, ids: &[&str]) {
             let Some(name) = edge.get(end).and_then(Value::as_str) else {
                 continue;
             };
-            if !ids.contains(&name) {
+            let ends_run = end == "to" && name == super::TERMINATE;
+            if !ids.contains(&name) && !ends_run {
                 checker.report(
                     Severity::Error,
                     "drtl-unknown-node",

@@ -15,7 +15,7 @@ use crate::source::LineIndex;
 use crate::yaml::{parse_file, Node};
 
 pub use checks::{lint, STANDARD_RULES};
-pub use model::{DrtlNode, Route, RouteKind};
+pub use model::{DrtlNode, Route, RouteKind, TERMINATE};
 
 /// The DRTL v0.1.1 JSON Schema, as shipped in this crate.
 pub const SCHEMA_JSON: &str = include_str!("drtl-0.1.1.schema.json");
