@@ -3,6 +3,7 @@
 //! checked for dangling routes, bad references and unverifiable inputs.
 
 mod checks;
+mod expressions;
 mod model;
 
 use serde_json::Value;
@@ -15,6 +16,7 @@ use crate::source::LineIndex;
 use crate::yaml::{parse_file, Node};
 
 pub use checks::{lint, STANDARD_RULES};
+pub use expressions::VARIABLES;
 pub use model::{DrtlNode, Route, RouteKind, TERMINATE};
 
 /// The DRTL v0.1.1 JSON Schema, as shipped in this crate.
