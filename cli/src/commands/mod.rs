@@ -1,5 +1,6 @@
 //! One module per subcommand, and what they share.
 
+pub mod check;
 pub mod compile;
 mod each_file;
 pub mod edit;

@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::diagnostic::{sort_diagnostics, Diagnostic, Severity};
 use crate::document::Document;
 use crate::drtl::Topology;
+use crate::json::entry_at;
 use crate::schema::Source;
 
 pub use drtl_rules::check_topology;
@@ -58,13 +59,18 @@ impl Finding {
         self
     }
 
-    /// The finding as a diagnostic placed at its pointer in `source` (the nearest existing
-    /// ancestor when the pointer names something only an import defines).
+    /// The finding as a diagnostic placed at its pointer in `source`: at the key of a named
+    /// collection (a step), else at the value (the nearest existing ancestor when the pointer
+    /// names something only an import defines).
     pub fn to_diagnostic(&self, source: &dyn Source) -> Diagnostic {
         let mut diagnostic = Diagnostic::new(self.severity, self.rule, self.message.clone())
             .with_path(self.pointer.clone());
         diagnostic.help = self.help.clone();
-        source.locate(diagnostic, source.span_at(&self.pointer))
+        let span = match entry_at(source.root(), &self.pointer) {
+            Some(entry) if entry.value.style.is_none() => entry.key_span,
+            _ => source.span_at(&self.pointer),
+        };
+        source.locate(diagnostic, span)
     }
 }
 
