@@ -5,11 +5,12 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use logicmd::graph::{
-    from_document, from_topology, layout, to_dot, to_mermaid, Graph, LayoutOptions,
+    from_document, from_topology, from_workflow, layout, to_dot, to_mermaid, Graph, LayoutOptions,
 };
 use logicmd::Limits;
 
 use super::load_document;
+use crate::fs_loader::FsLoader;
 use crate::input::read_bounded;
 use crate::output;
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
@@ -28,6 +29,10 @@ pub struct GraphArgs {
     file: PathBuf,
     #[arg(long, value_enum, default_value_t = GraphFormat::Json)]
     format: GraphFormat,
+    /// Directory workflow nodes' `logic_ref`s may read from (default: as for `lint`), so that
+    /// an edge is drawn incompatible exactly where `lint` reports a contract mismatch.
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
 }
 
 enum Loaded {
@@ -58,7 +63,7 @@ fn load(path: &Path) -> Result<Loaded, u8> {
 
 pub fn graph(args: &GraphArgs) -> u8 {
     let mut graph: Graph = match load(&args.file) {
-        Ok(Loaded::Logic(document)) => from_document(&document),
+        Ok(Loaded::Logic(document)) => logic_graph(&document, &args.file, args.root.as_deref()),
         Ok(Loaded::Drtl(topology)) => from_topology(&topology),
         Err(status) => return status,
     };
@@ -71,4 +76,19 @@ pub fn graph(args: &GraphArgs) -> u8 {
     };
     output::print(text.trim_end());
     EXIT_OK
+}
+
+/// The graph of a LOGIC.md file, its workflow nodes loaded from the project as `lint` loads them
+/// (standard input, or a file outside any root, loads nothing).
+fn logic_graph(document: &logicmd::Document, path: &Path, root: Option<&Path>) -> Graph {
+    if path.as_os_str() == "-" {
+        return from_document(document);
+    }
+    let loaded = FsLoader::for_file(path, root)
+        .ok()
+        .and_then(|loader| Some((loader.id_of(path).ok()?, loader)));
+    match loaded {
+        Some((id, loader)) => from_workflow(document, &id, &loader),
+        None => from_document(document),
+    }
 }
