@@ -47,7 +47,7 @@ enum Command {
     /// The graph model, laid out (JSON, Graphviz DOT or Mermaid).
     Graph(commands::graph::GraphArgs),
     /// Obligation analysis: unverified outputs, unbounded cycles, termination, gate branches.
-    Check(commands::graph::CheckArgs),
+    Check(commands::check::Args),
 }
 
 fn main() -> ExitCode {
@@ -71,7 +71,7 @@ fn main() -> ExitCode {
         Command::Edit(args) => commands::edit::run(&args),
         Command::Fmt(args) => commands::fmt::run(&args),
         Command::Graph(args) => commands::graph::graph(&args),
-        Command::Check(args) => commands::graph::check(&args),
+        Command::Check(args) => commands::check::run(&args),
     };
     ExitCode::from(status)
 }

@@ -391,12 +391,9 @@ fn graph_and_check_on_logic_and_drtl() {
         .to_string();
     let out = logicmd(&["check", &drtl, "--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
-    let findings: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(findings[0]["rule"], "unverified-output");
-    assert_eq!(
-        findings[0]["path"],
-        serde_json::json!(["draft", "facts", "gate", "publish"])
-    );
+    let reports: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(reports[0]["diagnostics"][0]["code"], "unverified-output");
+    assert_eq!(reports[0]["diagnostics"][0]["path"], "/nodes/2/on_pass");
     let verified = root
         .join("tests/drtl/verified-publish.drtl.yaml")
         .display()

@@ -119,6 +119,95 @@ pub fn satisfies(
     problems
 }
 
+/// One end of a wire, as far as it is known: what messages call it, its schema type, and its
+/// named fields (`None` when unknown: an agent whose file was not loaded, a step without schema).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WireEnd {
+    pub name: String,
+    pub kind: Option<String>,
+    pub fields: Option<Vec<Field>>,
+}
+
+impl WireEnd {
+    /// A step's end of a `needs` wire: the type of its `output_schema` (`producing`) or its
+    /// `input_schema`. Properties are not compared: a step with several needs assembles its input
+    /// from all of them and the workflow's input.
+    pub fn step(name: &str, step: &Value, producing: bool) -> WireEnd {
+        let schema = if producing {
+            "output_schema"
+        } else {
+            "input_schema"
+        };
+        WireEnd {
+            name: format!("step `{name}`"),
+            kind: step.get(schema).and_then(type_of),
+            fields: None,
+        }
+    }
+
+    /// A workflow node's end of an edge: its `contracts.outputs` (`producing`) or
+    /// `contracts.inputs`, when its document (`loaded`, overrides applied) is known.
+    pub fn agent(name: &str, loaded: Option<&Value>, producing: bool) -> WireEnd {
+        let side = if producing { "outputs" } else { "inputs" };
+        WireEnd {
+            name: format!("node `{name}`"),
+            kind: None,
+            fields: loaded.map(|v| fields_of_list(v.get("contracts").and_then(|c| c.get(side)))),
+        }
+    }
+}
+
+/// Why a wire from `producer` to `consumer` does not fit, through the edge `contract` when it has
+/// one (spec §9.1, §16.3): the types must fit; the producer's outputs must give every property the
+/// contract requires, and the contract's required properties every input the consumer requires
+/// (without a contract, the outputs every required input). Lint reports each reason as
+/// `contract-mismatch`; the graph draws the wire compatible exactly when there is none.
+pub fn wire_mismatches(
+    producer: &WireEnd,
+    consumer: &WireEnd,
+    contract: Option<&Value>,
+) -> Vec<Mismatch> {
+    let mut problems = Vec::new();
+    if !type_fits(producer.kind.as_deref(), consumer.kind.as_deref()) {
+        problems.push(Mismatch(format!(
+            "{} expects {} input, but {} outputs {}",
+            consumer.name,
+            consumer.kind.as_deref().unwrap_or("any"),
+            producer.name,
+            producer.kind.as_deref().unwrap_or("any")
+        )));
+    }
+    let outputs = producer.fields.as_ref().filter(|o| !o.is_empty());
+    match contract {
+        Some(contract) => {
+            let fields = fields_of_schema(contract);
+            if let Some(outputs) = outputs {
+                problems.extend(satisfies(
+                    outputs,
+                    &producer.name,
+                    &fields,
+                    "the edge contract",
+                ));
+            }
+            if let Some(inputs) = &consumer.fields {
+                let guaranteed: Vec<Field> = fields.into_iter().filter(|f| f.required).collect();
+                problems.extend(satisfies(
+                    &guaranteed,
+                    "the edge contract",
+                    inputs,
+                    &consumer.name,
+                ));
+            }
+        }
+        None => {
+            if let (Some(outputs), Some(inputs)) = (outputs, &consumer.fields) {
+                problems.extend(satisfies(outputs, &producer.name, inputs, &consumer.name));
+            }
+        }
+    }
+    problems
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,10 +29,7 @@ pub fn render(diagnostic: &Diagnostic, file: &str, text: &str, index: &LineIndex
         diagnostic.line, diagnostic.column
     );
     let source_line = index.line_text(text, diagnostic.line as usize - 1);
-    let chars: Vec<char> = source_line
-        .chars()
-        .map(|c| if c == '\t' { ' ' } else { c })
-        .collect();
+    let chars: Vec<char> = source_line.chars().map(visible).collect();
     let start = diagnostic.column.saturating_sub(1) as usize;
     let shown = snippet(&chars, start, covered_chars(diagnostic, text));
     let _ = writeln!(out, "{gutter} |");
@@ -45,6 +42,19 @@ pub fn render(diagnostic: &Diagnostic, file: &str, text: &str, index: &LineIndex
     );
     append_notes(&mut out, diagnostic, &format!("{gutter} "));
     out
+}
+
+/// A character as a snippet shows it: a tab as a space, and any other control character (NUL,
+/// ESC, ...) as a visible symbol of one column, so a snippet can neither drive the terminal nor
+/// hide a line's width.
+fn visible(c: char) -> char {
+    match c {
+        '\t' => ' ',
+        '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+        '\u{7f}' => '\u{2421}',
+        c if c.is_control() => '\u{fffd}',
+        c => c,
+    }
 }
 
 /// The widest source line shown, in terminal columns; longer lines are cut around the caret.
@@ -245,6 +255,26 @@ error[schema-unknown-property]: unknown property `neds`
             "^".repeat(116)
         );
         assert_eq!(shown, expected);
+    }
+
+    #[test]
+    fn control_characters_are_shown_as_symbols_and_count_their_column() {
+        let line = format!("x: {}", "\u{0}".repeat(300));
+        let text = format!("{line}\n");
+        let index = LineIndex::new(&text);
+        let diagnostic = Diagnostic::error("c", "m").at(&text, &index, Span::new(0, 1));
+        let shown = render(&diagnostic, "f", &text, &index);
+        assert_eq!(
+            shown,
+            format!(
+                "error[c]: m\n --> f:1:1\n  |\n1 | x: {}…\n  | ^\n",
+                "\u{2400}".repeat(116)
+            )
+        );
+        let escape = "a: \u{1b}[31mred\n";
+        let index = LineIndex::new(escape);
+        let diagnostic = Diagnostic::error("c", "m").at(escape, &index, Span::new(0, 1));
+        assert!(render(&diagnostic, "f", escape, &index).contains("a: \u{241b}[31mred"));
     }
 
     #[test]

@@ -27,6 +27,26 @@ impl Checked {
     }
 }
 
+/// The words the human summary counts files with.
+#[derive(Clone, Copy)]
+pub struct Tally {
+    pub good: &'static str,
+    pub bad: &'static str,
+}
+
+impl Tally {
+    /// `validate`: every error is a schema (or parse) error, so passing means valid.
+    pub const VALIDITY: Tally = Tally {
+        good: "valid",
+        bad: "invalid",
+    };
+    /// `lint`, `check`: a schema-valid file can still fail on its rules.
+    pub const OUTCOME: Tally = Tally {
+        good: "passed",
+        bad: "failed",
+    };
+}
+
 /// What checking one file gives: the text the diagnostics point into, the diagnostics, and
 /// the verdict reported as `valid`.
 pub struct Outcome {
@@ -37,7 +57,12 @@ pub struct Outcome {
 
 /// Runs `check(path, bytes)` on every file `operands` name, prints the results in `format`,
 /// and returns the exit status: 2 on usage/I/O errors, else 1 when any file has errors, else 0.
-pub fn run(operands: &[String], format: Format, check: impl Fn(&Path, &[u8]) -> Outcome) -> u8 {
+pub fn run(
+    operands: &[String],
+    format: Format,
+    tally: Tally,
+    check: impl Fn(&Path, &[u8]) -> Outcome,
+) -> u8 {
     let (files, operand_errors) = discover::files(operands);
     for error in &operand_errors {
         eprintln!("error: {}: {}", error.operand, error.message);
@@ -93,7 +118,7 @@ pub fn run(operands: &[String], format: Format, check: impl Fn(&Path, &[u8]) -> 
                 }
             }
         }
-        Format::Human => print_human(&checked),
+        Format::Human => print_human(&checked, tally),
     }
     if !operand_errors.is_empty() || checked.iter().any(|c| c.unreadable) {
         EXIT_USAGE
@@ -112,8 +137,8 @@ pub fn display_name(path: &Path) -> String {
     }
 }
 
-fn print_human(checked: &[Checked]) {
-    let mut invalid = 0;
+fn print_human(checked: &[Checked], tally: Tally) {
+    let mut failed = 0;
     for c in checked {
         if !c.diagnostics.is_empty() {
             output::print(&output::human(&c.file, &c.text, &c.diagnostics));
@@ -128,24 +153,26 @@ fn print_human(checked: &[Checked]) {
             count(logicmd::Severity::Error),
             count(logicmd::Severity::Warning),
         );
-        let tally = match (errors, warnings) {
+        let counts = match (errors, warnings) {
             (0, 0) => String::new(),
             (e, 0) => format!(" ({e} error{})", plural(e)),
             (0, w) => format!(" ({w} warning{})", plural(w)),
             (e, w) => format!(" ({e} error{}, {w} warning{})", plural(e), plural(w)),
         };
         if c.passes() {
-            output::print(&format!("ok    {}{tally}", c.file));
+            output::print(&format!("ok    {}{counts}", c.file));
         } else {
-            invalid += 1;
-            output::print(&format!("FAIL  {}{tally}", c.file));
+            failed += 1;
+            output::print(&format!("FAIL  {}{counts}", c.file));
         }
     }
     output::print(&format!(
-        "\n{} file{} checked: {} valid, {invalid} invalid",
+        "\n{} file{} checked: {} {}, {failed} {}",
         checked.len(),
         plural(checked.len()),
-        checked.len() - invalid
+        checked.len() - failed,
+        tally.good,
+        tally.bad
     ));
 }
 

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use logicmd::analysis::{
-    analyze_bytes, compile_text, Analysis, Compiled, Depth, Options, DEFAULT_ID,
+    analyze_bytes, compile_text, obligations, Analysis, Compiled, Depth, Options, DEFAULT_ID,
 };
 use logicmd::loader::{Loader, MemoryLoader};
 use logicmd::{Diagnostic, Limits};
@@ -42,6 +42,16 @@ fn place(path: &Path, root: Option<&Path>) -> Place {
     }
 }
 
+/// Calls `f` with the id and loader placed for `path` (nothing loads when no root can be opened).
+pub fn with_loader<T>(
+    path: &Path,
+    root: Option<&Path>,
+    f: impl FnOnce(&str, &dyn Loader) -> T,
+) -> T {
+    let place = place(path, root);
+    f(&place.id, &*place.loader)
+}
+
 fn options<'a>(path: &'a str, id: &'a str, depth: Depth) -> Options<'a> {
     Options {
         path: (path != "-").then_some(path),
@@ -65,6 +75,21 @@ pub fn analyze_file(path: &Path, bytes: &[u8], depth: Depth, root: Option<&Path>
     }
     let place = place(path, root);
     let mut analysis = analyze_bytes(bytes, &options(&name, &place.id, depth), &*place.loader);
+    analysis.diagnostics.splice(0..0, place.problem);
+    analysis
+}
+
+/// The obligation analysis of the bytes read from `path` (imports placed as for
+/// [`analyze_file`]).
+pub fn obligations_of_file(path: &Path, bytes: &[u8], root: Option<&Path>) -> Analysis {
+    let name = path.to_string_lossy();
+    let place = place(path, root);
+    let options = options(&name, &place.id, Depth::Validate);
+    let mut analysis = match logicmd::document::text_of_bytes(bytes, Limits::DEFAULT) {
+        Ok(text) => obligations(text, &options, &*place.loader),
+        // Not UTF-8, or too large: the front door says which.
+        Err(_) => analyze_bytes(bytes, &options, &MemoryLoader::new()),
+    };
     analysis.diagnostics.splice(0..0, place.problem);
     analysis
 }

@@ -1,18 +1,18 @@
-//! `logicmd graph FILE [--format json|dot|mermaid]` and `logicmd check FILE [--format json]`:
-//! the graph model (laid out), and the obligation analysis, for LOGIC.md and DRTL files.
+//! `logicmd graph FILE [--format json|dot|mermaid|svg]`: the graph model, laid out, of a LOGIC.md
+//! file or a DRTL topology.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::ValueEnum;
-use logicmd::check::{check_document, check_topology, has_errors, Finding};
+use logicmd::analysis::{Depth, Parsed};
 use logicmd::graph::{
-    from_document, from_topology, layout, to_dot, to_mermaid, Graph, LayoutOptions,
+    from_topology, from_workflow, layout, to_dot, to_mermaid, Graph, LayoutOptions,
 };
-use logicmd::imports::resolve;
+use logicmd::Limits;
 
-use super::load_document;
-use crate::fs_loader::FsLoader;
-use crate::output::{self, Format};
+use super::front;
+use crate::input::{read_bounded, tell_true_size};
+use crate::output;
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -29,50 +29,40 @@ pub struct GraphArgs {
     file: PathBuf,
     #[arg(long, value_enum, default_value_t = GraphFormat::Json)]
     format: GraphFormat,
-}
-
-#[derive(clap::Args)]
-pub struct CheckArgs {
-    /// A LOGIC.md file or a DRTL topology (`*.drtl.yaml`).
-    file: PathBuf,
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
-    /// Directory imports may read from (default: as for `lint`).
+    /// Directory workflow nodes' `logic_ref`s may read from (default: as for `lint`), so that
+    /// an edge is drawn incompatible exactly where `lint` reports a contract mismatch.
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
 }
 
-enum Loaded {
-    Logic(Box<logicmd::Document>),
-    Drtl(Box<logicmd::drtl::Topology>),
-}
-
-fn load(path: &Path) -> Result<Loaded, u8> {
-    let bytes = std::fs::read(path).map_err(|error| {
-        eprintln!("error: cannot read {}: {error}", path.display());
-        EXIT_USAGE
-    })?;
-    if let Some((text, diagnostics)) = super::validate::drtl_report(path, &bytes, false) {
-        if diagnostics.iter().any(|d| d.is_error()) {
-            eprintln!(
-                "{}",
-                output::human(&path.display().to_string(), &text, &diagnostics)
-            );
-            return Err(EXIT_INVALID);
-        }
-        return logicmd::drtl::parse(&text)
-            .0
-            .map(|t| Loaded::Drtl(Box::new(t)))
-            .ok_or(EXIT_INVALID);
-    }
-    load_document(path).map(|d| Loaded::Logic(Box::new(d)))
-}
-
 pub fn graph(args: &GraphArgs) -> u8 {
-    let mut graph: Graph = match load(&args.file) {
-        Ok(Loaded::Logic(document)) => from_document(&document),
-        Ok(Loaded::Drtl(topology)) => from_topology(&topology),
-        Err(status) => return status,
+    let file = super::each_file::display_name(&args.file);
+    let bytes = match read_bounded(&args.file, Limits::DEFAULT.max_bytes) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            eprintln!("error: cannot read {file}: {error}");
+            return EXIT_USAGE;
+        }
+    };
+    let mut analysis = front::analyze_file(&args.file, &bytes, Depth::Validate, None);
+    tell_true_size(
+        &args.file,
+        Limits::DEFAULT.max_bytes,
+        &mut analysis.diagnostics,
+    );
+    if !analysis.valid {
+        let text = front::text_of(&analysis, &bytes);
+        eprintln!("{}", output::human(&file, &text, &analysis.diagnostics));
+        return EXIT_INVALID;
+    }
+    let mut graph: Graph = match &analysis.parsed {
+        Some(Parsed::Logic(document)) => {
+            front::with_loader(&args.file, args.root.as_deref(), |id, loader| {
+                from_workflow(document, id, loader)
+            })
+        }
+        Some(Parsed::Drtl(topology)) => from_topology(topology),
+        None => return EXIT_INVALID,
     };
     layout(&mut graph, LayoutOptions::default());
     let text = match args.format {
@@ -83,47 +73,4 @@ pub fn graph(args: &GraphArgs) -> u8 {
     };
     output::print(text.trim_end());
     EXIT_OK
-}
-
-pub fn check(args: &CheckArgs) -> u8 {
-    let findings: Vec<Finding> = match load(&args.file) {
-        Ok(Loaded::Drtl(topology)) => check_topology(&topology),
-        Ok(Loaded::Logic(document)) => {
-            let resolved = FsLoader::for_file(&args.file, args.root.as_deref())
-                .ok()
-                .and_then(|loader| {
-                    loader
-                        .id_of(&args.file)
-                        .ok()
-                        .map(|id| resolve(&document, &id, &loader).value)
-                })
-                .unwrap_or_else(|| document.json().clone());
-            check_document(&resolved)
-        }
-        Err(status) => return status,
-    };
-    match args.format {
-        Format::Json => output::print(&serde_json::to_string_pretty(&findings).unwrap_or_default()),
-        Format::Human => {
-            for finding in &findings {
-                output::print(&format!(
-                    "{}[{}]: {}\n  path: {}",
-                    finding.severity.as_str(),
-                    finding.rule,
-                    finding.message,
-                    finding.path.join(" -> ")
-                ));
-            }
-            output::print(&format!(
-                "{} finding(s) in {}",
-                findings.len(),
-                args.file.display()
-            ));
-        }
-    }
-    if has_errors(&findings) {
-        EXIT_INVALID
-    } else {
-        EXIT_OK
-    }
 }

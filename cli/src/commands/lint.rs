@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use logicmd::analysis::Depth;
 use logicmd::lint::rules;
 
-use super::each_file::{self, Outcome};
+use super::each_file::{self, Outcome, Tally};
 use super::front;
 use crate::output::{self, Format};
 
@@ -43,7 +43,7 @@ pub fn run(args: &Args) -> u8 {
         }
         return crate::EXIT_OK;
     }
-    each_file::run(&args.paths, args.format, |path, bytes| {
+    each_file::run(&args.paths, args.format, Tally::OUTCOME, |path, bytes| {
         let analysis = front::analyze_file(path, bytes, Depth::Lint, args.root.as_deref());
         Outcome {
             text: front::text_of(&analysis, bytes),

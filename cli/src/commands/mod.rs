@@ -1,5 +1,6 @@
 //! One module per subcommand, and what they share.
 
+pub mod check;
 pub mod compile;
 mod each_file;
 pub mod edit;
@@ -13,7 +14,8 @@ pub mod validate;
 
 use std::path::Path;
 
-use logicmd::{validate_bytes, Document, Limits};
+use logicmd::analysis::{Depth, Kind, Parsed};
+use logicmd::{Diagnostic, Document, Limits};
 use serde_json::Value;
 
 use crate::input::{read_bounded, tell_true_size};
@@ -27,14 +29,24 @@ pub fn load_document(path: &Path) -> Result<Document, u8> {
         eprintln!("error: cannot read {file}: {error}");
         EXIT_USAGE
     })?;
-    let mut report = validate_bytes(&bytes, Limits::DEFAULT);
-    tell_true_size(path, Limits::DEFAULT.max_bytes, &mut report.diagnostics);
-    let text = validate::text_of(report.document.as_ref(), &bytes);
-    if !report.valid {
-        eprintln!("{}", output::human(&file, &text, &report.diagnostics));
-        return Err(EXIT_INVALID);
-    }
-    report.document.ok_or(EXIT_INVALID)
+    let mut analysis = front::analyze_file(path, &bytes, Depth::Validate, None);
+    tell_true_size(path, Limits::DEFAULT.max_bytes, &mut analysis.diagnostics);
+    let document = match &analysis.parsed {
+        Some(Parsed::Logic(document)) if analysis.valid => Some(Document::clone(document)),
+        _ => None,
+    };
+    document.ok_or_else(|| {
+        let mut diagnostics = analysis.diagnostics.clone();
+        if analysis.kind == Kind::Drtl && analysis.valid {
+            diagnostics.push(Diagnostic::error(
+                "not-logic-md",
+                format!("{file} is a DRTL topology; this command reads LOGIC.md files"),
+            ));
+        }
+        let text = front::text_of(&analysis, &bytes);
+        eprintln!("{}", output::human(&file, &text, &diagnostics));
+        EXIT_INVALID
+    })
 }
 
 /// Reads a document's text (within the size limit, UTF-8); on failure prints why and gives the

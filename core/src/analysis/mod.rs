@@ -266,6 +266,32 @@ fn without_schema_duplicates(rules: Vec<Diagnostic>, schema: &[Diagnostic]) -> V
         .collect()
 }
 
+/// The obligation analysis (`logicmd check`) of a text: its errors when lint finds any (the
+/// analysis needs a sound document: parsed, schema-valid, references resolved), else the
+/// findings of [`crate::check`] placed in the file. Imports are merged through `loader` first.
+pub fn obligations(text: &str, options: &Options<'_>, loader: &dyn Loader) -> Analysis {
+    let options = Options {
+        depth: Depth::Lint,
+        ..*options
+    };
+    let mut analysis = analyze(text, &options, loader);
+    if analysis.has_errors() {
+        analysis.diagnostics.retain(Diagnostic::is_error);
+        return analysis;
+    }
+    let findings = match &analysis.parsed {
+        Some(Parsed::Logic(document)) => {
+            let resolved = resolve(document, options.id, loader);
+            crate::check::document_diagnostics(document, &resolved.value)
+        }
+        Some(Parsed::Drtl(topology)) => crate::check::topology_diagnostics(topology),
+        None => Vec::new(),
+    };
+    analysis.diagnostics.extend(findings);
+    sort_diagnostics(&mut analysis.diagnostics);
+    analysis
+}
+
 /// What `compile` gives: the compiled workflow when the document has no error, and every
 /// problem found on the way (the same checks as lint).
 #[derive(Debug, Clone)]

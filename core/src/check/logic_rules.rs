@@ -3,8 +3,10 @@
 use serde_json::Value;
 
 use super::Finding;
+use crate::diagnostic::Severity;
 use crate::expr::{BinaryOp, Expr, ExprKind, LogicalOp, Template};
 use crate::flow::{Flow, UnitKind};
+use crate::json::pointer_push;
 use crate::model::Spec;
 
 /// Runs the LOGIC.md obligation rules on a (resolved) frontmatter.
@@ -29,10 +31,12 @@ pub fn check_document(spec: &Value) -> Vec<Finding> {
             continue;
         };
         if template.expressions().iter().any(|e| never_true(e)) {
-            findings.push(Finding::error(
+            findings.push(Finding::new(
                 "escalation-never-fires",
+                Severity::Error,
                 format!("escalation level {} can never fire: `{trigger}` is false for every confidence in [0, 1]", level.get("level").map_or_else(|| (i + 1).to_string(), |l| l.to_string())),
                 vec![format!("fallback.escalation[{i}]")],
+                format!("/fallback/escalation/{i}/trigger"),
             ));
         }
     }
@@ -47,10 +51,12 @@ pub fn check_document(spec: &Value) -> Vec<Finding> {
             continue;
         };
         if !crate::lint::FALLBACK_MODES.contains(&target) && !steps.contains_key(target) {
-            findings.push(Finding::error(
+            findings.push(Finding::new(
                 "unknown-fallback",
+                Severity::Error,
                 format!("degradation `{}` falls back to `{target}`, which is neither a fallback mode nor a step", rule.get("when").and_then(Value::as_str).unwrap_or("?")),
                 vec![format!("fallback.degradation[{i}]"), target.to_owned()],
+                format!("/fallback/degradation/{i}/fallback_to"),
             ));
         }
     }
@@ -76,11 +82,13 @@ fn unverified_contracts(spec: &Spec) -> Vec<Finding> {
             promises && !checked
         })
         .map(|step| {
-            Finding::warning(
+            Finding::new(
                 "unverified-contract",
+                Severity::Warning,
                 format!("step `{}` promises structured output but nothing checks it: add a `verification`{}", step.name,
                     if finals.contains(&step.name) { " or a `quality_gates.pre_output`/`post_output` gate" } else { "" }),
                 vec![step.name.clone()],
+                pointer_push("/steps", &step.name),
             )
         })
         .collect()

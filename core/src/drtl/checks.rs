@@ -4,10 +4,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
+use super::expressions::{self, Found};
 use super::model::DrtlNode;
 use super::Topology;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::schema::{closest, Source};
+use crate::source::Span;
 
 /// The standard verification library (DRTL §3.4).
 pub const STANDARD_RULES: &[&str] = &[
@@ -21,12 +23,13 @@ pub const STANDARD_RULES: &[&str] = &[
     "std.check_tool_usage",
 ];
 
-struct Checker<'t> {
-    topology: &'t Topology,
+pub(super) struct Checker<'t> {
+    pub topology: &'t Topology,
     diagnostics: Vec<Diagnostic>,
 }
 
 impl Checker<'_> {
+    /// Reports at the value at `pointer`.
     fn report(
         &mut self,
         severity: Severity,
@@ -36,6 +39,18 @@ impl Checker<'_> {
         help: Option<String>,
     ) {
         let span = self.topology.span_at(pointer);
+        self.report_at(severity, code, pointer, span, message, help);
+    }
+
+    pub fn report_at(
+        &mut self,
+        severity: Severity,
+        code: &str,
+        pointer: &str,
+        span: Span,
+        message: String,
+        help: Option<String>,
+    ) {
         let mut diagnostic = Diagnostic::new(severity, code, message).with_path(pointer);
         diagnostic.help = help;
         self.diagnostics
@@ -54,7 +69,11 @@ pub fn lint(topology: &Topology) -> Vec<Diagnostic> {
     duplicate_ids(&mut checker, &nodes);
     routes(&mut checker, &nodes, &ids);
     edges(&mut checker, &ids);
+    let expressions = expressions::check(&mut checker, &ids);
     let upstream = upstream(&nodes);
+    for found in &expressions {
+        template_references(&mut checker, &nodes, &upstream, found);
+    }
     let json = topology.json().clone();
     for (index, node) in json
         .get("nodes")
@@ -100,7 +119,7 @@ fn routes(checker: &mut Checker<'_>, nodes: &[DrtlNode], ids: &[&str]) {
         for route in node
             .routes
             .iter()
-            .filter(|r| r.kind != super::RouteKind::Edge)
+            .filter(|r| r.kind != super::RouteKind::Edge && !r.ends_run)
         {
             if !ids.contains(&route.target.as_str()) {
                 checker.report(
@@ -131,7 +150,8 @@ fn edges(checker: &mut Checker<'_>, ids: &[&str]) {
             let Some(name) = edge.get(end).and_then(Value::as_str) else {
                 continue;
             };
-            if !ids.contains(&name) {
+            let ends_run = end == "to" && name == super::TERMINATE;
+            if !ids.contains(&name) && !ends_run {
                 checker.report(
                     Severity::Error,
                     "drtl-unknown-node",
@@ -167,25 +187,16 @@ fn upstream(nodes: &[DrtlNode]) -> BTreeMap<String, BTreeSet<String>> {
     reach
 }
 
-/// References in `input`: `node.key` strings and `{{node.key}}` templates that name a node.
-fn references(value: &Value, pointer: &str, out: &mut Vec<(String, String)>) {
+/// Plain references in `input` (`node.key`, no `{{ }}`), with their pointers; templates are
+/// read from their parsed expressions instead.
+fn plain_references(value: &Value, pointer: &str, out: &mut Vec<(String, String)>) {
     match value {
-        Value::String(text) => {
-            if text.contains("{{") {
-                let mut rest = text.as_str();
-                while let Some(open) = rest.find("{{") {
-                    let after = &rest[open + 2..];
-                    let Some(close) = after.find("}}") else { break };
-                    out.push((after[..close].trim().to_owned(), pointer.to_owned()));
-                    rest = &after[close + 2..];
-                }
-            } else if !text.contains(' ') {
-                out.push((text.clone(), pointer.to_owned()));
-            }
+        Value::String(text) if !text.contains("{{") && !text.contains(' ') => {
+            out.push((text.clone(), pointer.to_owned()));
         }
         Value::Object(map) => {
             for (key, item) in map {
-                references(
+                plain_references(
                     item,
                     &format!("{pointer}/{}", crate::json::escape_token(key)),
                     out,
@@ -194,7 +205,7 @@ fn references(value: &Value, pointer: &str, out: &mut Vec<(String, String)>) {
         }
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                references(item, &format!("{pointer}/{i}"), out);
+                plain_references(item, &format!("{pointer}/{i}"), out);
             }
         }
         _ => {}
@@ -202,6 +213,15 @@ fn references(value: &Value, pointer: &str, out: &mut Vec<(String, String)>) {
 }
 
 const GENERIC_KEYS: &[&str] = &["output", "outputs", "input", "report", "result"];
+
+/// A read of `source.key` by the node `reader`, found at `span` of `pointer`.
+struct Reference<'r> {
+    reader: &'r str,
+    source: &'r str,
+    key: Option<&'r str>,
+    pointer: &'r str,
+    span: Span,
+}
 
 fn inputs(
     checker: &mut Checker<'_>,
@@ -215,38 +235,100 @@ fn inputs(
         return;
     };
     let mut found = Vec::new();
-    references(input, &format!("{pointer}/input"), &mut found);
-    for (reference, at) in found {
-        let mut parts = reference.split('.');
+    plain_references(input, &format!("{pointer}/input"), &mut found);
+    for (text, at) in &found {
+        let mut parts = text.split('.');
         let (Some(source), key) = (parts.next(), parts.next()) else {
             continue;
         };
-        let Some(source_node) = nodes.iter().find(|n| n.id == source) else {
+        let span = checker.topology.span_at(at);
+        let reference = Reference {
+            reader: id,
+            source,
+            key,
+            pointer: at,
+            span,
+        };
+        check_reference(checker, nodes, upstream, &reference);
+    }
+}
+
+/// Node outputs read inside templates (`{{ draft.text }}`), checked like plain references.
+fn template_references(
+    checker: &mut Checker<'_>,
+    nodes: &[DrtlNode],
+    upstream: &BTreeMap<String, BTreeSet<String>>,
+    found: &Found,
+) {
+    let Some(reader) = found.reader.as_deref() else {
+        return;
+    };
+    for (path, range) in found.expr.paths() {
+        let Some(source) = path.first() else {
             continue;
         };
-        if !upstream.get(id).is_some_and(|u| u.contains(source)) {
-            checker.report(
-                Severity::Error,
-                "drtl-input-not-upstream",
-                &at,
-                format!("`{id}` reads `{reference}`, but `{source}` has no path to `{id}`"),
-                Some(
-                    "connect the nodes with an edge or route, or read from an upstream node"
-                        .to_owned(),
-                ),
-            );
+        if !nodes.iter().any(|n| &n.id == source) {
             continue;
         }
-        if let (Some(key), Some(output_key)) = (key, &source_node.output_key) {
-            if key != output_key && !GENERIC_KEYS.contains(&key) {
-                checker.report(
-                    Severity::Warning,
-                    "drtl-unknown-output-key",
-                    &at,
-                    format!("`{source}` writes its output to `{output_key}`, not `{key}`"),
-                    Some(format!("read `{source}.{output_key}`")),
-                );
-            }
+        let span = expressions::locate(
+            checker,
+            &found.pointer,
+            &found.text,
+            range.start,
+            range.len(),
+        );
+        let reference = Reference {
+            reader,
+            source,
+            key: path.get(1).map(String::as_str),
+            pointer: &found.pointer,
+            span,
+        };
+        check_reference(checker, nodes, upstream, &reference);
+    }
+}
+
+/// The source must have a path to the reader, and the key should be the source's output.
+fn check_reference(
+    checker: &mut Checker<'_>,
+    nodes: &[DrtlNode],
+    upstream: &BTreeMap<String, BTreeSet<String>>,
+    reference: &Reference<'_>,
+) {
+    let Reference {
+        reader: id,
+        source,
+        key,
+        pointer,
+        span,
+    } = *reference;
+    let Some(source_node) = nodes.iter().find(|n| n.id == source) else {
+        return;
+    };
+    let shown = key.map_or_else(|| source.to_owned(), |key| format!("{source}.{key}"));
+    if !upstream.get(id).is_some_and(|u| u.contains(source)) {
+        checker.report_at(
+            Severity::Error,
+            "drtl-input-not-upstream",
+            pointer,
+            span,
+            format!("`{id}` reads `{shown}`, but `{source}` has no path to `{id}`"),
+            Some(
+                "connect the nodes with an edge or route, or read from an upstream node".to_owned(),
+            ),
+        );
+        return;
+    }
+    if let (Some(key), Some(output_key)) = (key, &source_node.output_key) {
+        if key != output_key && !GENERIC_KEYS.contains(&key) {
+            checker.report_at(
+                Severity::Warning,
+                "drtl-unknown-output-key",
+                pointer,
+                span,
+                format!("`{source}` writes its output to `{output_key}`, not `{key}`"),
+                Some(format!("read `{source}.{output_key}`")),
+            );
         }
     }
 }

@@ -3,6 +3,7 @@
 //! checked for dangling routes, bad references and unverifiable inputs.
 
 mod checks;
+mod expressions;
 mod model;
 
 use serde_json::Value;
@@ -15,7 +16,8 @@ use crate::source::LineIndex;
 use crate::yaml::{parse_file, Node};
 
 pub use checks::{lint, STANDARD_RULES};
-pub use model::{DrtlNode, Route, RouteKind};
+pub use expressions::VARIABLES;
+pub use model::{DrtlNode, Route, RouteKind, TERMINATE};
 
 /// The DRTL v0.1.1 JSON Schema, as shipped in this crate.
 pub const SCHEMA_JSON: &str = include_str!("drtl-0.1.1.schema.json");

@@ -5,6 +5,10 @@ use serde_json::Value;
 
 use super::Topology;
 
+/// The route target that ends the run (DRTL §3.8's `reject: {next: terminate}`, §9.3's "gate
+/// nodes that route to review or termination"), unless a node is named so.
+pub const TERMINATE: &str = "terminate";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RouteKind {
@@ -23,6 +27,8 @@ pub struct Route {
     pub kind: RouteKind,
     /// JSON Pointer of the route's target in the file.
     pub pointer: String,
+    /// The target is [`TERMINATE`] and no node has that id: the run ends (is abandoned) here.
+    pub ends_run: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -40,6 +46,16 @@ pub struct DrtlNode {
 impl Topology {
     /// The nodes with all their routes: edges, gate pass/fail, review actions.
     pub fn nodes(&self) -> Vec<DrtlNode> {
+        let mut nodes = self.declared_nodes();
+        if !nodes.iter().any(|n| n.id == TERMINATE) {
+            for route in nodes.iter_mut().flat_map(|n| n.routes.iter_mut()) {
+                route.ends_run = route.target == TERMINATE;
+            }
+        }
+        nodes
+    }
+
+    fn declared_nodes(&self) -> Vec<DrtlNode> {
         let json = self.json();
         let nodes = json
             .get("nodes")
@@ -68,6 +84,7 @@ impl Topology {
                             label: Some(field.trim_start_matches("on_").to_owned()),
                             kind,
                             pointer: at,
+                            ends_run: false,
                         });
                     }
                 }
@@ -90,6 +107,7 @@ impl Topology {
                                         label: Some(label.clone()),
                                         kind: RouteKind::Action,
                                         pointer,
+                                        ends_run: false,
                                     }),
                                     None => terminal_actions.push(label.clone()),
                                 }
@@ -106,6 +124,7 @@ impl Topology {
                                 label: edge.get("if").and_then(Value::as_str).map(str::to_owned),
                                 kind: RouteKind::Edge,
                                 pointer: format!("/edges/{i}/to"),
+                                ends_run: false,
                             });
                         }
                     }

@@ -59,3 +59,141 @@ fn checks_find_each_defect_at_its_place() {
         codes(&not_upstream)
     );
 }
+
+/// (code, severity, line, column, message, help) of a diagnostic.
+type Described = (String, &'static str, u32, u32, String, Option<String>);
+
+fn described(text: &str) -> Vec<Described> {
+    validate(text)
+        .diagnostics
+        .into_iter()
+        .map(|d| {
+            (
+                d.code,
+                d.severity.as_str(),
+                d.line,
+                d.column,
+                d.message,
+                d.help,
+            )
+        })
+        .collect()
+}
+
+const EXPRESSIONS: &str = "name: expressions
+state_defaults:
+  rounds: 0
+nodes:
+  - id: draft
+    type: generate
+    prompt: |
+      Write about {{ input.topic }}.
+      Mention {{ input. }} too.
+    output_key: text
+  - id: gate
+    type: gate
+    input: draft.text
+    condition: \"input.x == = 0\"
+    on_pass: publish
+    on_fail: publish
+  - id: publish
+    type: transform
+    operations:
+      - {set: state.variables.out, value: \"{{ draft.text }}\"}
+      - {set: state.variables.rounds, value: \"{{ rounds + 1 }}\"}
+      - {set: state.variables.typo, value: \"{{ stat.variables.rounds }}\"}
+edges:
+  - {from: draft, to: gate}
+";
+
+#[test]
+fn expressions_are_parsed_and_placed_at_the_offending_token() {
+    let owned = |s: &str| s.to_owned();
+    assert_eq!(
+        described(EXPRESSIONS),
+        vec![
+            (
+                owned("expression-syntax"),
+                "error",
+                9,
+                25,
+                owned("invalid expression: expected a property name after `.`, found the end of the expression"),
+                None
+            ),
+            (
+                owned("expression-syntax"),
+                "error",
+                14,
+                28,
+                owned("invalid expression: unexpected character `=` (assignment is not allowed; compare with `==` or `===`)"),
+                None
+            ),
+            (
+                owned("unknown-expression-root"),
+                "warning",
+                22,
+                48,
+                owned("`stat` is neither a node nor a variable DRTL expressions can read"),
+                Some(owned("did you mean `state`?"))
+            ),
+        ]
+    );
+}
+
+#[test]
+fn conditions_are_one_expression_with_or_without_braces() {
+    let braced = GOOD.replace(
+        "condition: input.blocking_failures == 0",
+        "condition: \"{{ input.blocking_failures == 0 }}\"",
+    );
+    assert_eq!(described(&braced), vec![]);
+    let mixed = GOOD.replace(
+        "condition: input.blocking_failures == 0",
+        "condition: \"failures: {{ input.blocking_failures }}\"",
+    );
+    assert_eq!(
+        described(&mixed),
+        vec![(
+            "expression-syntax".to_owned(),
+            "error",
+            25,
+            16,
+            "a gate condition is one expression, not text around `{{ }}`: this one is always true"
+                .to_owned(),
+            Some(
+                "write the condition as one expression, e.g. `input.blocking_failures == 0`"
+                    .to_owned()
+            )
+        )]
+    );
+    let bare_typo = GOOD.replace(
+        "condition: input.blocking_failures == 0",
+        "condition: inptu.blocking_failures == 0",
+    );
+    assert_eq!(
+        described(&bare_typo),
+        vec![(
+            "unknown-expression-root".to_owned(),
+            "warning",
+            25,
+            16,
+            "`inptu` is neither a node nor a variable DRTL expressions can read".to_owned(),
+            Some("did you mean `input`?".to_owned())
+        )]
+    );
+}
+
+#[test]
+fn review_inputs_and_injected_context_are_templates() {
+    let injected = GOOD.replace(
+        "input: {context: check.report}",
+        "input: {context: check.report, violations: \"{{injected}}\", note: \"{{ injected. }}\"}",
+    );
+    assert_eq!(
+        described(&injected)
+            .into_iter()
+            .map(|d| (d.0, d.2, d.3))
+            .collect::<Vec<_>>(),
+        vec![("expression-syntax".to_owned(), 30, 84)]
+    );
+}

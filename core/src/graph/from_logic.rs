@@ -1,12 +1,17 @@
 //! The graph of a LOGIC.md document.
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use super::SourceSpan;
-use super::{entry_spans, types_fit, Graph, GraphEdge, GraphNode, Group, InspectorField, Port};
+use super::{entry_spans, Graph, GraphEdge, GraphNode, Group, InspectorField, Port};
+use crate::contract::{wire_mismatches, WireEnd};
 use crate::document::Document;
 use crate::fieldpath::FieldPath;
 use crate::json::pointer_push;
+use crate::loader::Loader;
+use crate::workflow::load_node;
 
 /// The document's `visual.color` and `visual.icon`, which every node of it shows.
 #[derive(Default)]
@@ -197,13 +202,16 @@ impl Index {
     }
 }
 
+/// An edge of `kind` from `source` to `target` (graph node ids), between their first ports;
+/// `compatible` is the contract judgement of the wire (`contract::wire_mismatches`): only `needs`
+/// wires and workflow edges carry data with a contract, the others order or route.
 fn edge(
     graph: &mut Graph,
     index: &Index,
     kind: &str,
-    source: &str,
-    target: &str,
+    (source, target): (&str, &str),
     label: Option<String>,
+    compatible: bool,
 ) {
     let mut id = String::with_capacity(kind.len() + source.len() + target.len() + 8);
     for part in [kind, ":", source, "->", target, ":"] {
@@ -213,10 +221,6 @@ fn edge(
     let find = |id: &str| index.0.get(id).and_then(|&i| graph.nodes.get(i));
     let output = find(source).and_then(|n| n.outputs.first()).cloned();
     let input = find(target).and_then(|n| n.inputs.first()).cloned();
-    let compatible = match (&output, &input) {
-        (Some(a), Some(b)) => types_fit(&a.kind, &b.kind),
-        _ => true,
-    };
     graph.edges.push(GraphEdge {
         id,
         kind: kind.to_owned(),
@@ -230,8 +234,26 @@ fn edge(
     });
 }
 
-/// Builds the graph of a LOGIC.md document (its own steps, trees and workflow nodes).
+/// Builds the graph of a LOGIC.md document (its own steps, trees and workflow nodes), without
+/// reading other files: workflow edges are judged only by what this document says.
 pub fn from_document(document: &Document) -> Graph {
+    build(document, &BTreeMap::new())
+}
+
+/// Builds the graph of a LOGIC.md document whose id is `id`, loading its workflow nodes'
+/// `logic_ref`s through `loader` (overrides applied, as lint does), so that workflow edges are
+/// drawn incompatible exactly where lint reports `contract-mismatch`.
+pub fn from_workflow(document: &Document, id: &str, loader: &dyn Loader) -> Graph {
+    let loaded = object(document.json().get("nodes"))
+        .into_iter()
+        .flatten()
+        .filter_map(|(name, node)| Some((name.clone(), load_node(node, id, loader).ok()?)))
+        .collect();
+    build(document, &loaded)
+}
+
+/// The graph, with `loaded` the documents of the workflow nodes that could be loaded.
+fn build(document: &Document, loaded: &BTreeMap<String, Value>) -> Graph {
     let json = document.json();
     let mut graph = Graph::default();
     let empty = serde_json::Map::new();
@@ -272,14 +294,20 @@ pub fn from_document(document: &Document) -> Graph {
             .flatten()
             .filter_map(Value::as_str)
         {
-            if steps.contains_key(need) {
+            if let Some(needed) = steps.get(need) {
+                let fits = wire_mismatches(
+                    &WireEnd::step(need, needed, true),
+                    &WireEnd::step(name, step, false),
+                    None,
+                )
+                .is_empty();
                 edge(
                     &mut graph,
                     &index,
                     "needs",
-                    &prefixed("step:", need),
-                    &id,
+                    (&prefixed("step:", need), &id),
                     None,
+                    fits,
                 );
             }
         }
@@ -305,9 +333,9 @@ pub fn from_document(document: &Document) -> Graph {
                 &mut graph,
                 &index,
                 "branch",
-                &id,
-                &format!("step:{then}"),
+                (&id, &format!("step:{then}")),
                 label,
+                true,
             );
         }
         let parallel: Vec<String> = step
@@ -321,7 +349,7 @@ pub fn from_document(document: &Document) -> Graph {
             .collect();
         if !parallel.is_empty() {
             for member in &parallel {
-                edge(&mut graph, &index, "parallel", &id, member, None);
+                edge(&mut graph, &index, "parallel", (&id, member), None, true);
             }
             graph.groups.push(Group {
                 id: format!("parallel:{name}"),
@@ -332,7 +360,7 @@ pub fn from_document(document: &Document) -> Graph {
         }
     }
     trees(document, &mut graph, steps);
-    agents(document, &mut graph);
+    agents(document, &mut graph, loaded);
     positions(document, &mut graph);
     graph
 }
@@ -441,9 +469,9 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
                     graph,
                     &index,
                     kind,
-                    &format!("tree:{tree_name}/{name}"),
-                    &target,
+                    (&format!("tree:{tree_name}/{name}"), &target),
                     label,
+                    true,
                 );
             }
         }
@@ -456,7 +484,7 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
     }
 }
 
-fn agents(document: &Document, graph: &mut Graph) {
+fn agents(document: &Document, graph: &mut Graph, loaded: &BTreeMap<String, Value>) {
     let json = document.json();
     let empty = serde_json::Map::new();
     let nodes = object(json.get("nodes")).unwrap_or(&empty);
@@ -511,9 +539,9 @@ fn agents(document: &Document, graph: &mut Graph) {
                     graph,
                     &index,
                     "depends_on",
-                    &format!("agent:{dependency}"),
-                    &format!("agent:{name}"),
+                    (&format!("agent:{dependency}"), &format!("agent:{name}")),
                     None,
+                    true,
                 );
             }
         }
@@ -535,13 +563,19 @@ fn agents(document: &Document, graph: &mut Graph) {
                 .get("contract")
                 .and_then(|c| c.get("required"))
                 .map(|r| format!("requires {r}"));
+            let fits = wire_mismatches(
+                &WireEnd::agent(from, loaded.get(from), true),
+                &WireEnd::agent(to, loaded.get(to), false),
+                e.get("contract"),
+            )
+            .is_empty();
             edge(
                 graph,
                 &index,
                 "edge",
-                &format!("agent:{from}"),
-                &format!("agent:{to}"),
+                (&format!("agent:{from}"), &format!("agent:{to}")),
                 label,
+                fits,
             );
         }
     }

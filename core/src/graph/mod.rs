@@ -11,8 +11,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use from_drtl::from_topology;
-pub use from_logic::from_document;
 pub(crate) use from_logic::{declared_field, ports_of};
+pub use from_logic::{from_document, from_workflow};
 pub use layout::{layout, LayoutOptions};
 pub use render::{to_dot, to_mermaid, to_svg};
 

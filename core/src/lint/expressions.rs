@@ -8,7 +8,7 @@ use super::rules;
 use crate::expr::{ExprError, Template};
 use crate::json::{node_at, pointer_push};
 use crate::source::Span;
-use crate::yaml::{Node, ScalarStyle};
+use crate::yaml::value_span;
 
 /// The variables a LOGIC.md runtime puts in scope for expressions.
 pub const KNOWN_ROOTS: &[&str] = &[
@@ -112,43 +112,8 @@ fn collect_strings(value: &Value, pointer: String, out: &mut Vec<(String, String
 
 /// The file span of bytes `offset..offset+len` of the string value at `pointer`.
 fn locate(cx: &LintContext<'_>, pointer: &str, value: &str, offset: usize, len: usize) -> Span {
-    let Some(node) = node_at(cx.document.root(), pointer) else {
-        return cx.document.span_at(pointer);
-    };
-    match file_offset(cx.document.text(), node, value, offset) {
-        Some(start) => {
-            let end = file_offset(cx.document.text(), node, value, offset + len).unwrap_or(start);
-            Span::new(start, end.max(start))
-        }
-        None => node.span,
+    match node_at(cx.document.root(), pointer) {
+        Some(node) => value_span(cx.document.text(), node, value, offset, len),
+        None => cx.document.span_at(pointer),
     }
-}
-
-/// Maps a byte offset in a scalar's value to the file: exact for plain and quoted scalars
-/// without escapes and for literal blocks, else by finding the value's line in the source.
-fn file_offset(text: &str, node: &Node, value: &str, offset: usize) -> Option<usize> {
-    let raw = text.get(node.span.start..node.span.end)?;
-    let offset = offset.min(value.len());
-    let quoted = matches!(
-        node.style,
-        Some(ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted)
-    );
-    let inner = if quoted {
-        raw.get(1..raw.len().saturating_sub(1))?
-    } else {
-        raw
-    };
-    if inner == value {
-        return Some(node.span.start + usize::from(quoted) + offset);
-    }
-    let line_start = value[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = value[offset..]
-        .find('\n')
-        .map_or(value.len(), |i| offset + i);
-    let line = &value[line_start..line_end];
-    if line.is_empty() {
-        return None;
-    }
-    raw.find(line)
-        .map(|at| node.span.start + at + (offset - line_start))
 }

@@ -97,24 +97,40 @@ fn workflow_nodes(cx: &mut LintContext<'_>) {
     }
 }
 
-/// Reports every repeat in the lists at `pattern`, at the repeated item.
+/// Reports each name repeated in the lists at `pattern` once, at its first repeat, with how
+/// often it is named.
 fn duplicates(cx: &mut LintContext<'_>, pattern: &str, field: &str) {
     for (at, list) in places(cx.own(), pattern) {
         let Value::Array(list) = list else {
             continue;
         };
+        // name → (times named, index of the first repeat), in order of first repeat.
+        let mut counts: Vec<(&str, usize, usize)> = Vec::new();
         let mut seen = BTreeSet::new();
-        for (index, item) in list.iter().enumerate() {
-            let Some(name) = item.as_str() else {
+        for (index, name) in list
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| Some((i, item.as_str()?)))
+        {
+            if seen.insert(name) {
                 continue;
-            };
-            if !seen.insert(name) {
-                cx.report(
-                    rules::DUPLICATE_DEPENDENCY,
-                    &format!("{at}/{index}"),
-                    format!("`{field}` names `{name}` twice"),
-                );
             }
+            match counts.iter_mut().find(|(n, _, _)| *n == name) {
+                Some(entry) => entry.1 += 1,
+                None => counts.push((name, 2, index)),
+            }
+        }
+        for (name, times, first_repeat) in counts {
+            let how_often = if times == 2 {
+                "twice".to_owned()
+            } else {
+                format!("{times} times")
+            };
+            cx.report(
+                rules::DUPLICATE_DEPENDENCY,
+                &format!("{at}/{first_repeat}"),
+                format!("`{field}` names `{name}` {how_often}"),
+            );
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Rules about multi-agent workflows (spec §9): node references, the node graph, `logic_ref`
-//! loading, overrides, and contract compatibility along edges (§16.3).
+//! loading, overrides, and contract compatibility along edges (§16.3) and `needs` wires (the
+//! judgement the graph's `compatible` shows, `contract::wire_mismatches`).
 
 use std::collections::BTreeMap;
 
@@ -7,7 +8,7 @@ use serde_json::Value;
 
 use super::context::{did_you_mean, entries, items, object, LintContext};
 use super::rules;
-use crate::contract::{fields_of_list, fields_of_schema, satisfies, Field};
+use crate::contract::{wire_mismatches, WireEnd};
 use crate::dag::StepDag;
 use crate::json::escape_token;
 use crate::loader::Loader;
@@ -49,6 +50,7 @@ pub fn check(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) {
     node_cycles(cx);
     let loaded = load_nodes(cx, id, loader);
     contracts(cx, &loaded);
+    needs_wires(cx);
 }
 
 fn node_cycles(cx: &mut LintContext<'_>) {
@@ -131,34 +133,11 @@ fn contracts(cx: &mut LintContext<'_>, loaded: &BTreeMap<String, Value>) {
         ) else {
             continue;
         };
-        let outputs = loaded
-            .get(from)
-            .map(|v| fields_of_list(v.get("contracts").and_then(|c| c.get("outputs"))));
-        let inputs = loaded
-            .get(to)
-            .map(|v| fields_of_list(v.get("contracts").and_then(|c| c.get("inputs"))));
-        let source = format!("node `{from}`");
-        let target = format!("node `{to}`");
-        let mut problems = Vec::new();
-        match edge.get("contract") {
-            Some(contract) => {
-                let fields = fields_of_schema(contract);
-                if let Some(outputs) = outputs.as_ref().filter(|o| !o.is_empty()) {
-                    problems.extend(satisfies(outputs, &source, &fields, "the edge contract"));
-                }
-                if let Some(inputs) = &inputs {
-                    let guaranteed: Vec<Field> =
-                        fields.into_iter().filter(|f| f.required).collect();
-                    problems.extend(satisfies(&guaranteed, "the edge contract", inputs, &target));
-                }
-            }
-            None => {
-                if let (Some(outputs), Some(inputs)) = (outputs.filter(|o| !o.is_empty()), &inputs)
-                {
-                    problems.extend(satisfies(&outputs, &source, inputs, &target));
-                }
-            }
-        }
+        let problems = wire_mismatches(
+            &WireEnd::agent(from, loaded.get(from), true),
+            &WireEnd::agent(to, loaded.get(to), false),
+            edge.get("contract"),
+        );
         let place = if edge.get("contract").is_some() {
             format!("{at}/contract")
         } else {
@@ -170,6 +149,34 @@ fn contracts(cx: &mut LintContext<'_>, loaded: &BTreeMap<String, Value>) {
                 &place,
                 format!("edge {from} -> {to}: {}", problem.0),
             );
+        }
+    }
+}
+
+/// A `needs` wire carries the needed step's output into the step: their schema types must fit,
+/// as the graph draws them.
+fn needs_wires(cx: &mut LintContext<'_>) {
+    let own = cx.own();
+    for (pointer, name, step) in entries(own, "", "steps") {
+        for (at, need) in items(step, &pointer, "needs") {
+            let Some(producer) = need
+                .as_str()
+                .and_then(|n| Some((n, own.get("steps")?.get(n)?)))
+            else {
+                continue;
+            };
+            let problems = wire_mismatches(
+                &WireEnd::step(producer.0, producer.1, true),
+                &WireEnd::step(name, step, false),
+                None,
+            );
+            for problem in problems {
+                cx.report(
+                    rules::CONTRACT_MISMATCH,
+                    &at,
+                    format!("needs {} -> {name}: {}", producer.0, problem.0),
+                );
+            }
         }
     }
 }

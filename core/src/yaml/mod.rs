@@ -2,10 +2,12 @@
 
 mod builder;
 mod node;
+mod offsets;
 mod scalar;
 
 pub(crate) use builder::build;
 pub use node::{Entry, Node, NodeValue, ScalarStyle};
+pub use offsets::value_span;
 pub use scalar::resolve_plain;
 
 use crate::diagnostic::Diagnostic;

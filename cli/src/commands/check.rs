@@ -1,0 +1,35 @@
+//! `logicmd check PATH...`: the obligation analysis (unverified outputs, human overrides,
+//! unbounded cycles, termination, gate branches) of LOGIC.md files and DRTL topologies, printed
+//! like `lint`: rustc-style `file:line:col` for people, one object per file in JSON. A file that
+//! does not validate is reported with its errors instead: the analysis needs a sound document.
+
+use std::path::PathBuf;
+
+use super::each_file::{self, Outcome, Tally};
+use super::front;
+use crate::output::Format;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// LOGIC.md files, DRTL topologies (`*.drtl.yaml`), directories or glob patterns; `-` reads
+    /// standard input.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Directory imports may read from (default: as for `lint`).
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+}
+
+pub fn run(args: &Args) -> u8 {
+    each_file::run(&args.paths, args.format, Tally::OUTCOME, |path, bytes| {
+        let analysis = front::obligations_of_file(path, bytes, args.root.as_deref());
+        Outcome {
+            text: front::text_of(&analysis, bytes),
+            valid: analysis.valid,
+            diagnostics: analysis.diagnostics,
+        }
+    })
+}
