@@ -1,6 +1,6 @@
 //! Whole-document functions: parse, validate, lint, compile, graph, check, format.
 
-use logicmd::analysis::{analyze, compile_text, Options, Parsed, DEFAULT_ID};
+use logicmd::analysis::{analyze, compile_text, obligations, Options, Parsed, DEFAULT_ID};
 use logicmd::diagnostic::Diagnostic;
 use logicmd::loader::MemoryLoader;
 use logicmd::Document;
@@ -133,20 +133,26 @@ pub fn graph(
     to_js(&json!({ "kind": kind, "graph": graph, "diagnostics": diagnostics }))
 }
 
-/// The obligation analysis (only for documents that validate).
+/// The obligation analysis, as `logicmd check` gives it: `diagnostics` hold the document's
+/// errors when it is not sound (does not parse, validate or lint cleanly), else every finding
+/// placed in the file; `findings` are the same findings with the path of node ids each concerns.
 #[wasm_bindgen(js_name = check, unchecked_return_type = "CheckResult")]
 pub fn check(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | null")] path: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Files | null")] files: JsValue,
 ) -> Result<JsValue, JsError> {
     let text = text_arg(&text, "text")?;
-    let analysis = analyze(&text, &Options::validate(), &MemoryLoader::new());
-    let diagnostics = &analysis.diagnostics;
-    let findings = match (&analysis.parsed, analysis.valid) {
-        (Some(Parsed::Drtl(topology)), true) => logicmd::check::check_topology(topology),
-        (Some(Parsed::Logic(document)), true) => logicmd::check::check_document(document.json()),
-        _ => Vec::new(),
-    };
-    to_js(&json!({ "findings": findings, "diagnostics": diagnostics }))
+    let path = optional_text_arg(&path, "path")?;
+    let loader = JsLoader::new(files)?;
+    let options = lint_options(path.as_deref());
+    let checked = obligations(&text, &options, &loader);
+    to_js(&json!({
+        "kind": checked.analysis.kind,
+        "valid": checked.analysis.valid,
+        "diagnostics": checked.analysis.diagnostics,
+        "findings": checked.findings,
+    }))
 }
 
 /// Formats a LOGIC.md file (spec order, 2-space indent, comments kept).

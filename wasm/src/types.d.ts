@@ -188,11 +188,21 @@ export interface Finding {
   message: string;
   /** Node ids (or step names) along the offending path. */
   path: string[];
+  /** JSON Pointer of the place in the file the finding is about. */
+  pointer: string;
+  /** How to fix it. */
+  help?: string;
 }
 
 export interface CheckResult {
-  findings: Finding[];
+  kind: DocumentKind;
+  /** The schema's verdict, as for `validate`. */
+  valid: boolean;
+  /** As `logicmd check` prints them: the document's errors when it is not sound (does not parse,
+   * validate or lint cleanly), else every finding placed in the file. */
   diagnostics: Diagnostic[];
+  /** The findings with the node path each concerns; empty when the analysis did not run. */
+  findings: Finding[];
 }
 
 /** One structural edit. Paths are JSON Pointers (`/steps/a/needs`) or dotted (`steps.a.needs`). */

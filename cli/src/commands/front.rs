@@ -86,7 +86,7 @@ pub fn obligations_of_file(path: &Path, bytes: &[u8], root: Option<&Path>) -> An
     let place = place(path, root);
     let options = options(&name, &place.id, Depth::Validate);
     let mut analysis = match logicmd::document::text_of_bytes(bytes, Limits::DEFAULT) {
-        Ok(text) => obligations(text, &options, &*place.loader),
+        Ok(text) => obligations(text, &options, &*place.loader).analysis,
         // Not UTF-8, or too large: the front door says which.
         Err(_) => analyze_bytes(bytes, &options, &MemoryLoader::new()),
     };

@@ -266,10 +266,20 @@ fn without_schema_duplicates(rules: Vec<Diagnostic>, schema: &[Diagnostic]) -> V
         .collect()
 }
 
+/// What the obligation analysis gives.
+#[derive(Debug, Clone)]
+pub struct Obligations {
+    /// The document's errors when it is not sound, else every finding placed in the file.
+    pub analysis: Analysis,
+    /// The findings with the path of node ids (or step names) each concerns; empty when the
+    /// analysis did not run.
+    pub findings: Vec<crate::check::Finding>,
+}
+
 /// The obligation analysis (`logicmd check`) of a text: its errors when lint finds any (the
 /// analysis needs a sound document: parsed, schema-valid, references resolved), else the
 /// findings of [`crate::check`] placed in the file. Imports are merged through `loader` first.
-pub fn obligations(text: &str, options: &Options<'_>, loader: &dyn Loader) -> Analysis {
+pub fn obligations(text: &str, options: &Options<'_>, loader: &dyn Loader) -> Obligations {
     let options = Options {
         depth: Depth::Lint,
         ..*options
@@ -277,19 +287,27 @@ pub fn obligations(text: &str, options: &Options<'_>, loader: &dyn Loader) -> An
     let mut analysis = analyze(text, &options, loader);
     if analysis.has_errors() {
         analysis.diagnostics.retain(Diagnostic::is_error);
-        return analysis;
+        return Obligations {
+            analysis,
+            findings: Vec::new(),
+        };
     }
-    let findings = match &analysis.parsed {
+    let (findings, placed) = match &analysis.parsed {
         Some(Parsed::Logic(document)) => {
             let resolved = resolve(document, options.id, loader);
-            crate::check::document_diagnostics(document, &resolved.value)
+            let findings = crate::check::check_document(&resolved.value);
+            let placed = crate::check::place_findings(&findings, &**document);
+            (findings, placed)
         }
-        Some(Parsed::Drtl(topology)) => crate::check::topology_diagnostics(topology),
-        None => Vec::new(),
+        Some(Parsed::Drtl(topology)) => {
+            let findings = crate::check::check_topology(topology);
+            let placed = crate::check::place_findings(&findings, &**topology);
+            (findings, placed)
+        }
+        None => (Vec::new(), Vec::new()),
     };
-    analysis.diagnostics.extend(findings);
-    sort_diagnostics(&mut analysis.diagnostics);
-    analysis
+    analysis.diagnostics = placed;
+    Obligations { analysis, findings }
 }
 
 /// What `compile` gives: the compiled workflow when the document has no error, and every

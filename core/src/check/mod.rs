@@ -81,16 +81,17 @@ pub fn has_errors(findings: &[Finding]) -> bool {
 
 /// The obligation analysis of a topology, as diagnostics in its file, sorted by place.
 pub fn topology_diagnostics(topology: &Topology) -> Vec<Diagnostic> {
-    placed(&check_topology(topology), topology)
+    place_findings(&check_topology(topology), topology)
 }
 
 /// The obligation analysis of a LOGIC.md document whose frontmatter, imports merged, is
 /// `resolved`, as diagnostics in the document's file, sorted by place.
 pub fn document_diagnostics(document: &Document, resolved: &Value) -> Vec<Diagnostic> {
-    placed(&check_document(resolved), document)
+    place_findings(&check_document(resolved), document)
 }
 
-fn placed(findings: &[Finding], source: &dyn Source) -> Vec<Diagnostic> {
+/// Findings as diagnostics placed in `source`'s file, sorted by place.
+pub fn place_findings(findings: &[Finding], source: &dyn Source) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> =
         findings.iter().map(|f| f.to_diagnostic(source)).collect();
     sort_diagnostics(&mut diagnostics);
