@@ -32,6 +32,7 @@ pub mod lint;
 pub mod loader;
 pub mod model;
 pub mod render;
+pub mod run;
 pub mod schema;
 pub mod share;
 pub mod source;

@@ -100,8 +100,14 @@ pub fn validate_source(schema: &Value, instance: &Value, source: &dyn Source) ->
 
 /// Validates a bare JSON value (no source to point into): `(instance pointer, message)` pairs.
 pub fn validate_value(value: &Value) -> Vec<(String, String)> {
-    Evaluator::new(schema())
-        .errors(value)
+    check_instance(schema(), value)
+}
+
+/// Validates `instance` against any JSON Schema of the keyword subset we evaluate (a step's
+/// `output_schema`, an edge contract): `(instance pointer, message)` pairs.
+pub fn check_instance(schema: &Value, instance: &Value) -> Vec<(String, String)> {
+    Evaluator::new(schema)
+        .errors(instance)
         .iter()
         .map(|error| (error.instance_path.clone(), messages::describe(error)))
         .collect()

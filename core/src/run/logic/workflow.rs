@@ -1,0 +1,271 @@
+//! Running a multi-agent workflow (spec §9): its nodes in edge order, each node's own document
+//! run as a nested [`StepsProgram`] on what its sources handed over, every edge's contract checked
+//! on the real data with `on_contract_violation` (retry_source | skip | abort), `global.fail_fast`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{json, Map, Value};
+
+use super::{Outcome, StepsProgram};
+use crate::flow::{Flow, UnitKind};
+use crate::model::Spec;
+use crate::run::action::Observation;
+use crate::run::kernel::{Ending, Kernel, Waiter};
+use crate::run::{Program, RunError, RunOptions};
+
+/// How often a node is run again because its output broke an edge contract (`retry_source`).
+const CONTRACT_RETRIES: u32 = 2;
+
+enum NodeState {
+    Pending,
+    Running(Box<StepsProgram>),
+    Done(Value),
+    Skipped,
+    Failed(String),
+}
+
+impl NodeState {
+    fn settled(&self) -> bool {
+        !matches!(self, NodeState::Pending | NodeState::Running(_))
+    }
+}
+
+pub(crate) struct WorkflowProgram {
+    spec: Spec,
+    flow: Flow,
+    documents: BTreeMap<String, Value>,
+    input: Value,
+    options: RunOptions,
+    states: Vec<NodeState>,
+    contract_retries: Vec<u32>,
+    /// Waiter units are numbered per node run, from here on.
+    next_base: usize,
+    fail_fast: bool,
+}
+
+impl WorkflowProgram {
+    pub fn new(
+        spec: &Value,
+        documents: &BTreeMap<String, Value>,
+        input: &Value,
+        options: &RunOptions,
+    ) -> Result<WorkflowProgram, RunError> {
+        let typed = Spec::read(spec);
+        let flow = Flow::of_workflow(&typed).map_err(|cycles| {
+            RunError::new(format!(
+                "the workflow's nodes depend on each other in a cycle: {}",
+                cycles.iter().map(|c| c.display()).collect::<Vec<_>>().join("; ")
+            ))
+        })?;
+        if let Some(missing) = typed.nodes.iter().find(|n| !documents.contains_key(&n.name)) {
+            return Err(RunError::new(format!(
+                "node `{}` has no document to run (prepare the workflow with its loader)",
+                missing.name
+            )));
+        }
+        Ok(WorkflowProgram {
+            states: (0..flow.units.len()).map(|_| NodeState::Pending).collect(),
+            contract_retries: vec![0; flow.units.len()],
+            fail_fast: typed.global.fail_fast.unwrap_or(true),
+            spec: typed,
+            flow,
+            documents: documents.clone(),
+            input: input.clone(),
+            options: options.clone(),
+            next_base: 0,
+        })
+    }
+
+    fn name(&self, unit: usize) -> &str {
+        &self.flow.units[unit].name
+    }
+
+    /// What a node receives: the workflow input at an entry, else its source's output (one
+    /// source) or the outputs by source name (several).
+    fn node_input(&self, unit: usize) -> Value {
+        let sources: Vec<(String, Value)> = self
+            .flow
+            .incoming(unit)
+            .filter_map(|e| match &self.states[e.from] {
+                NodeState::Done(output) => Some((self.name(e.from).to_owned(), output.clone())),
+                _ => None,
+            })
+            .collect();
+        match sources.len() {
+            0 if self.flow.incoming(unit).next().is_none() => self.input.clone(),
+            1 => sources.into_iter().next().map(|(_, v)| v).unwrap_or_default(),
+            _ => Value::Object(sources.into_iter().collect::<Map<_, _>>()),
+        }
+    }
+
+    fn pump(&mut self, kernel: &mut Kernel) {
+        loop {
+            let ready: Vec<usize> = (0..self.states.len())
+                .filter(|&u| matches!(self.states[u], NodeState::Pending))
+                .filter(|&u| self.flow.incoming(u).all(|e| self.states[e.from].settled()))
+                .collect();
+            if ready.is_empty() || kernel.ending.is_some() {
+                break;
+            }
+            for unit in ready {
+                let blocked = self
+                    .flow
+                    .incoming(unit)
+                    .any(|e| !matches!(self.states[e.from], NodeState::Done(_)));
+                if blocked {
+                    let node = self.name(unit).to_owned();
+                    kernel.event("node_skipped", Some(&node), vec![("reason", "a node it depends on did not finish".into())]);
+                    self.states[unit] = NodeState::Skipped;
+                    continue;
+                }
+                self.start(kernel, unit);
+            }
+        }
+        self.finish_if_done(kernel);
+    }
+
+    fn start(&mut self, kernel: &mut Kernel, unit: usize) {
+        let name = self.name(unit).to_owned();
+        let input = self.node_input(unit);
+        let document = self.documents.get(&name).cloned().unwrap_or_default();
+        kernel.event("node_started", Some(&name), vec![("inputs", json!({"input": input}))]);
+        match StepsProgram::new(&document, &input, &self.options, Some(&name)) {
+            Ok(mut program) => {
+                program.unit_base = self.next_base;
+                self.next_base += program.units().max(1);
+                program.begin(kernel);
+                self.states[unit] = NodeState::Running(Box::new(program));
+                self.after_progress(kernel, unit);
+            }
+            Err(error) => self.node_failed(kernel, unit, error.message),
+        }
+    }
+
+    fn after_progress(&mut self, kernel: &mut Kernel, unit: usize) {
+        let NodeState::Running(program) = &mut self.states[unit] else {
+            return;
+        };
+        match program.outcome.take() {
+            Some(Outcome::Completed(output)) => self.node_done(kernel, unit, output),
+            Some(Outcome::Failed(error)) => self.node_failed(kernel, unit, error),
+            None => {}
+        }
+    }
+
+    fn node_done(&mut self, kernel: &mut Kernel, unit: usize, output: Value) {
+        let name = self.name(unit).to_owned();
+        kernel.event("node_finished", Some(&name), vec![("status", "succeeded".into()), ("output", output.clone())]);
+        for edge in self.spec.edges.clone().iter().filter(|e| e.from == name) {
+            let Some(contract) = &edge.contract else {
+                continue;
+            };
+            let problems = crate::schema::check_instance(contract, &output);
+            kernel.event(
+                "gate_evaluated",
+                Some(&name),
+                vec![
+                    ("gate", "contract".into()),
+                    ("edge", format!("{} -> {}", edge.from, edge.to).into()),
+                    ("passed", problems.is_empty().into()),
+                    ("errors", json!(problems.iter().map(|(at, m)| format!("{at}: {m}")).collect::<Vec<_>>())),
+                ],
+            );
+            if problems.is_empty() {
+                continue;
+            }
+            match edge.on_contract_violation.as_deref() {
+                Some("retry_source") if self.contract_retries[unit] < CONTRACT_RETRIES => {
+                    self.contract_retries[unit] += 1;
+                    kernel.event(
+                        "retried",
+                        Some(&name),
+                        vec![("attempt", (self.contract_retries[unit] + 1).into()), ("wait_ms", 0.into()), ("reason", format!("the output breaks the contract of the edge to `{}`", edge.to).into())],
+                    );
+                    self.start(kernel, unit);
+                    return;
+                }
+                Some("skip") => {
+                    if let Some(target) = self.flow.index(&edge.to, UnitKind::Node) {
+                        kernel.event("node_skipped", Some(&edge.to), vec![("reason", format!("`{name}` broke the edge contract").into())]);
+                        self.states[target] = NodeState::Skipped;
+                    }
+                }
+                _ => {
+                    self.states[unit] = NodeState::Done(output);
+                    kernel.end(Ending::Failed(format!(
+                        "`{name}` broke the contract of its edge to `{}`: {}",
+                        edge.to,
+                        problems.iter().map(|(at, m)| format!("{at}: {m}")).collect::<Vec<_>>().join("; ")
+                    )));
+                    return;
+                }
+            }
+        }
+        self.states[unit] = NodeState::Done(output);
+    }
+
+    fn node_failed(&mut self, kernel: &mut Kernel, unit: usize, error: String) {
+        let name = self.name(unit).to_owned();
+        kernel.event("node_finished", Some(&name), vec![("status", "failed".into()), ("error", error.clone().into())]);
+        self.states[unit] = NodeState::Failed(error.clone());
+        if self.fail_fast {
+            kernel.end(Ending::Failed(format!("node `{name}` failed: {error}")));
+        }
+    }
+
+    fn finish_if_done(&mut self, kernel: &mut Kernel) {
+        if kernel.ending.is_some() || !self.states.iter().all(NodeState::settled) {
+            return;
+        }
+        let failures: Vec<String> = self
+            .states
+            .iter()
+            .enumerate()
+            .filter_map(|(u, s)| match s {
+                NodeState::Failed(error) => Some(format!("`{}`: {error}", self.name(u))),
+                _ => None,
+            })
+            .collect();
+        if !failures.is_empty() {
+            kernel.end(Ending::Failed(format!("nodes failed: {}", failures.join("; "))));
+            return;
+        }
+        let finals: BTreeSet<usize> = self.flow.finals(UnitKind::Node).into_iter().collect();
+        let outputs: Vec<(String, Value)> = finals
+            .iter()
+            .filter_map(|&u| match &self.states[u] {
+                NodeState::Done(output) => Some((self.name(u).to_owned(), output.clone())),
+                _ => None,
+            })
+            .collect();
+        let output = match outputs.len() {
+            0 => Value::Null,
+            1 => outputs.into_iter().next().map(|(_, v)| v).unwrap_or_default(),
+            _ => Value::Object(outputs.into_iter().collect()),
+        };
+        kernel.end(Ending::Completed(output));
+    }
+}
+
+impl Program for WorkflowProgram {
+    fn start(&mut self, kernel: &mut Kernel) {
+        self.pump(kernel);
+    }
+
+    fn observe(&mut self, kernel: &mut Kernel, waiter: Waiter, observation: Observation) {
+        let unit = self.states.iter().position(|state| match state {
+            NodeState::Running(program) => {
+                (program.unit_base..program.unit_base + program.units().max(1)).contains(&waiter.unit)
+            }
+            _ => false,
+        });
+        let Some(unit) = unit else {
+            return;
+        };
+        if let NodeState::Running(program) = &mut self.states[unit] {
+            program.observe(kernel, waiter, observation);
+        }
+        self.after_progress(kernel, unit);
+        self.pump(kernel);
+    }
+}

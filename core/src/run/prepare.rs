@@ -1,0 +1,204 @@
+//! What a run needs before it starts, gathered through the front door and a [`Loader`]: the
+//! document checked (a run refuses a document lint finds errors in), its imports merged, the
+//! documents of its workflow nodes loaded with their overrides, a topology's prompt files read.
+//! The result is plain data, kept in snapshots, so a resumed run needs no file again.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Program, RunError, RunOptions};
+use crate::analysis::{analyze, Depth, Options, Parsed};
+use crate::diagnostic::Diagnostic;
+use crate::imports::resolve;
+use crate::loader::Loader;
+use crate::model::Spec;
+
+/// A document ready to run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Source {
+    /// A LOGIC.md document (imports merged); for a multi-agent workflow, its nodes' documents
+    /// by node name, overrides applied.
+    Logic {
+        spec: Value,
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        nodes: BTreeMap<String, Value>,
+    },
+    /// A DRTL topology, with the text of every prompt file it references by path.
+    Drtl {
+        topology: Value,
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        artifacts: BTreeMap<String, String>,
+    },
+}
+
+impl Source {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Source::Logic { spec, .. } if spec.get("nodes").is_some() => "workflow",
+            Source::Logic { .. } => "logic",
+            Source::Drtl { .. } => "drtl",
+        }
+    }
+
+    pub(crate) fn max_parallelism(&self, options: &RunOptions) -> usize {
+        let declared = match self {
+            Source::Logic { spec, .. } => Spec::read(spec).global.max_parallelism,
+            Source::Drtl { .. } => None,
+        };
+        declared.map_or(options.max_parallelism, |n| {
+            options.max_parallelism.min(n.max(1) as usize)
+        })
+    }
+
+    pub(crate) fn program(
+        &self,
+        input: &Value,
+        options: &RunOptions,
+    ) -> Result<Box<dyn Program>, RunError> {
+        match self {
+            Source::Logic { spec, nodes } if !nodes.is_empty() || Spec::read(spec).is_workflow() => {
+                Ok(Box::new(super::logic::WorkflowProgram::new(
+                    spec, nodes, input, options,
+                )?))
+            }
+            Source::Logic { spec, .. } => Ok(Box::new(super::logic::Standalone::new(
+                spec, input, options,
+            )?)),
+            Source::Drtl { .. } => Err(RunError::new(
+                "running DRTL topologies is not available in this build",
+            )),
+        }
+    }
+}
+
+/// Checks `text` (lint depth: a document with errors does not run) and gathers what its run
+/// needs through `loader`.
+pub fn prepare(
+    text: &str,
+    options: &Options<'_>,
+    loader: &dyn Loader,
+) -> Result<Source, Vec<Diagnostic>> {
+    let options = Options {
+        depth: Depth::Lint,
+        ..*options
+    };
+    let analysis = analyze(text, &options, loader);
+    if analysis.has_errors() {
+        return Err(analysis
+            .diagnostics
+            .into_iter()
+            .filter(Diagnostic::is_error)
+            .collect());
+    }
+    match analysis.parsed {
+        Some(Parsed::Logic(document)) => {
+            let spec = resolve(&document, options.id, loader).value;
+            let nodes = workflow_nodes(&spec, options.id, loader)?;
+            Ok(Source::Logic { spec, nodes })
+        }
+        Some(Parsed::Drtl(topology)) => {
+            let topology = topology.json().clone();
+            let artifacts = prompt_files(&topology, options.id, loader)?;
+            Ok(Source::Drtl {
+                topology,
+                artifacts,
+            })
+        }
+        None => Err(vec![Diagnostic::error(
+            "run-no-document",
+            "nothing to run: the text did not parse",
+        )]),
+    }
+}
+
+fn workflow_nodes(
+    spec: &Value,
+    id: &str,
+    loader: &dyn Loader,
+) -> Result<BTreeMap<String, Value>, Vec<Diagnostic>> {
+    let mut nodes = BTreeMap::new();
+    let mut problems = Vec::new();
+    for (name, node) in spec
+        .get("nodes")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        match crate::workflow::load_node(node, id, loader) {
+            Ok(value) => {
+                nodes.insert(name.clone(), value);
+            }
+            Err(found) => problems.extend(found.into_iter().map(|p| {
+                Diagnostic::error("run-node-unavailable", format!("node `{name}`: {}", p.message))
+                    .with_path(format!("/nodes/{}{}", crate::json::escape_token(name), p.at))
+            })),
+        }
+    }
+    if problems.is_empty() {
+        Ok(nodes)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The text of every prompt file a topology names by path (`prompt_ref: prompts/x.md`, or an
+/// `artifacts` entry), keyed by the path as written.
+fn prompt_files(
+    topology: &Value,
+    id: &str,
+    loader: &dyn Loader,
+) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> {
+    let mut paths: Vec<String> = Vec::new();
+    let mut note = |path: &str| {
+        if !path.starts_with("artifacts.") && !paths.iter().any(|p| p == path) {
+            paths.push(path.to_owned());
+        }
+    };
+    for kind in ["prompts", "protocols"] {
+        for path in topology
+            .pointer(&format!("/artifacts/{kind}"))
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .filter_map(|(_, v)| v.as_str())
+        {
+            note(path);
+        }
+    }
+    let mut stack: Vec<&Value> = topology.get("nodes").into_iter().collect();
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                for (key, item) in map {
+                    match (key.as_str(), item) {
+                        ("prompt_ref" | "protocol_ref", Value::String(path)) => note(path),
+                        _ => stack.push(item),
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    let mut files = BTreeMap::new();
+    let mut problems = Vec::new();
+    for path in paths {
+        match loader.resolve(id, &path).and_then(|file| loader.load(&file)) {
+            Ok(text) => {
+                files.insert(path, text);
+            }
+            Err(error) => problems.push(Diagnostic::error(
+                "run-artifact-unavailable",
+                format!("cannot read the prompt file `{path}`: {}", error.message),
+            )),
+        }
+    }
+    if problems.is_empty() {
+        Ok(files)
+    } else {
+        Err(problems)
+    }
+}
