@@ -54,6 +54,9 @@ pub struct ModelRequest {
     /// A model named by the document (DRTL `model`), for providers that route by it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// The answer must be JSON (a `response_schema`, or DRTL `output_format: json`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -194,7 +197,10 @@ impl Observation {
                 Observation::ModelResponse { .. } | Observation::ModelError(_),
                 ActionKind::CallModel { .. }
             ) | (Observation::ToolResult(_), ActionKind::CallTool { .. })
-                | (Observation::ReviewAnswer { .. }, ActionKind::AskReview { .. })
+                | (
+                    Observation::ReviewAnswer { .. },
+                    ActionKind::AskReview { .. }
+                )
                 | (Observation::Waited, ActionKind::Wait { .. })
         )
     }

@@ -22,6 +22,7 @@ pub(crate) enum Purpose {
     /// A self-verification call (reflection, rubric, checklist).
     SelfCheck,
     /// A verification rule's tool call (the rule's index).
+    #[allow(dead_code)] // issued by the DRTL program (verify nodes)
     Tool(usize),
     /// A backoff before the next attempt.
     Backoff,
@@ -33,6 +34,7 @@ pub(crate) enum Purpose {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Ending {
     Completed(Value),
+    #[allow(dead_code)] // reached by the DRTL program (unmet block obligations)
     Refused(Vec<Unmet>),
     Failed(String),
 }
@@ -233,10 +235,6 @@ impl Kernel {
     /// Actions handed out and not yet answered.
     pub fn outstanding(&self) -> impl Iterator<Item = (&String, &ActionKind)> {
         self.waiting.iter().map(|(id, (kind, _))| (id, kind))
-    }
-
-    pub fn is_idle(&self) -> bool {
-        self.waiting.is_empty() && self.throttled.is_empty()
     }
 }
 

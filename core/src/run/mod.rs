@@ -21,8 +21,11 @@ mod kernel;
 mod logic;
 mod output;
 mod prepare;
+mod provider;
 mod retry;
+mod scripted;
 mod snapshot;
+mod synthetic;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -31,7 +34,10 @@ pub use action::{
     Action, ActionKind, Message, ModelFailure, ModelRequest, Observation, Unmet, Usage, Verdict,
 };
 pub use prepare::{prepare, Source};
+pub use provider::{Answer, Provider};
 pub use retry::RetryPolicy;
+pub use scripted::Scripted;
+pub use synthetic::Synthetic;
 
 use kernel::{Ending, Kernel, Waiter};
 
@@ -144,6 +150,8 @@ impl Run {
 
     /// Every action ready now that was not handed out before; once the run is over, its ending
     /// (`Complete`, `Refuse` or `Fail`) comes once.
+    // Not an iterator: one call hands out a batch (a whole parallel level at once).
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Vec<Action> {
         self.kernel.next()
     }

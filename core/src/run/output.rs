@@ -48,9 +48,7 @@ fn unfenced(text: &str) -> &str {
         return text;
     };
     let body = &rest[body_start + 1..];
-    body.trim_end()
-        .strip_suffix("```")
-        .map_or(text, str::trim)
+    body.trim_end().strip_suffix("```").map_or(text, str::trim)
 }
 
 /// The message that asks for a corrected answer.
@@ -83,7 +81,10 @@ mod tests {
         let errors = read("{\"n\": 0}", Some(&schema)).unwrap_err();
         assert_eq!(errors.len(), 1);
         assert!(errors[0].starts_with("at `/n`:"), "{errors:?}");
-        assert_eq!(read("  ", Some(&schema)), Err(vec!["the answer is empty".into()]));
+        assert_eq!(
+            read("  ", Some(&schema)),
+            Err(vec!["the answer is empty".into()])
+        );
     }
 
     #[test]

@@ -59,7 +59,9 @@ impl Source {
         options: &RunOptions,
     ) -> Result<Box<dyn Program>, RunError> {
         match self {
-            Source::Logic { spec, nodes } if !nodes.is_empty() || Spec::read(spec).is_workflow() => {
+            Source::Logic { spec, nodes }
+                if !nodes.is_empty() || Spec::read(spec).is_workflow() =>
+            {
                 Ok(Box::new(super::logic::WorkflowProgram::new(
                     spec, nodes, input, options,
                 )?))
@@ -132,8 +134,15 @@ fn workflow_nodes(
                 nodes.insert(name.clone(), value);
             }
             Err(found) => problems.extend(found.into_iter().map(|p| {
-                Diagnostic::error("run-node-unavailable", format!("node `{name}`: {}", p.message))
-                    .with_path(format!("/nodes/{}{}", crate::json::escape_token(name), p.at))
+                Diagnostic::error(
+                    "run-node-unavailable",
+                    format!("node `{name}`: {}", p.message),
+                )
+                .with_path(format!(
+                    "/nodes/{}{}",
+                    crate::json::escape_token(name),
+                    p.at
+                ))
             })),
         }
     }
@@ -186,7 +195,10 @@ fn prompt_files(
     let mut files = BTreeMap::new();
     let mut problems = Vec::new();
     for path in paths {
-        match loader.resolve(id, &path).and_then(|file| loader.load(&file)) {
+        match loader
+            .resolve(id, &path)
+            .and_then(|file| loader.load(&file))
+        {
             Ok(text) => {
                 files.insert(path, text);
             }

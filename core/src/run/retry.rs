@@ -49,12 +49,18 @@ impl RetryPolicy {
                 .max_attempts
                 .filter(|&n| n >= 1)
                 .map_or(default.max_attempts, |n| n.min(u32::MAX as u64) as u32),
-            initial_interval_ms: millis(retry.initial_interval.as_ref(), default.initial_interval_ms),
+            initial_interval_ms: millis(
+                retry.initial_interval.as_ref(),
+                default.initial_interval_ms,
+            ),
             backoff_coefficient: retry
                 .backoff_coefficient
                 .filter(|c| c.is_finite() && *c >= 1.0)
                 .unwrap_or(default.backoff_coefficient),
-            maximum_interval_ms: millis(retry.maximum_interval.as_ref(), default.maximum_interval_ms),
+            maximum_interval_ms: millis(
+                retry.maximum_interval.as_ref(),
+                default.maximum_interval_ms,
+            ),
             non_retryable_errors: retry.non_retryable_errors.clone(),
         }
     }
@@ -63,7 +69,8 @@ impl RetryPolicy {
     /// times the coefficient for every earlier retry, at most the maximum interval.
     pub fn backoff_ms(&self, next_attempt: u32) -> u64 {
         let retries = next_attempt.saturating_sub(2);
-        let wait = self.initial_interval_ms as f64 * self.backoff_coefficient.powi(retries.min(1_000) as i32);
+        let wait = self.initial_interval_ms as f64
+            * self.backoff_coefficient.powi(retries.min(1_000) as i32);
         if wait.is_finite() {
             (wait as u64).min(self.maximum_interval_ms)
         } else {

@@ -39,7 +39,9 @@ pub(super) fn read(value: &Value) -> Result<Run, RunError> {
     let format = value.get("format").and_then(Value::as_str);
     let version = value.get("version").and_then(Value::as_u64);
     if format != Some(FORMAT) {
-        return Err(RunError::new("not a logicmd run snapshot (no `format: logicmd-run`)"));
+        return Err(RunError::new(
+            "not a logicmd run snapshot (no `format: logicmd-run`)",
+        ));
     }
     if version != Some(VERSION) {
         return Err(RunError::new(format!(

@@ -92,12 +92,18 @@ mod tests {
         let output = json!({"summary": "s", "score": 1, "detail": "d"});
         assert_eq!(
             degrade(&fallback(), Some("Timeout"), Some(&output)),
-            Some(Recovery::Output(json!({"summary": "s"}), "timeout_exceeded".into()))
+            Some(Recovery::Output(
+                json!({"summary": "s"}),
+                "timeout_exceeded".into()
+            ))
         );
         assert_eq!(
             degrade(&fallback(), Some("ToolUnavailable"), None),
             Some(Recovery::WithoutTools("tools_unavailable".into()))
         );
-        assert_eq!(degrade(&fallback(), Some("AuthenticationError"), None), None);
+        assert_eq!(
+            degrade(&fallback(), Some("AuthenticationError"), None),
+            None
+        );
     }
 }

@@ -25,7 +25,6 @@ use step::{Settled, StepRun};
 
 pub(crate) use workflow::WorkflowProgram;
 
-
 /// What the units of one document share while it runs.
 pub(crate) struct Shared {
     pub spec: Spec,
@@ -136,6 +135,14 @@ impl StepsProgram {
         options: &RunOptions,
         prefix: Option<&str>,
     ) -> Result<StepsProgram, RunError> {
+        let with_main;
+        let spec = match whole_document_step(spec) {
+            Some(with_step) => {
+                with_main = with_step;
+                &with_main
+            }
+            None => spec,
+        };
         let typed = Spec::read(spec);
         let flow = Flow::of_steps(&typed).map_err(|cycles| {
             RunError::new(format!(
@@ -193,7 +200,12 @@ impl StepsProgram {
         for unit in &program.flow.units {
             let (step, tree) = match unit.kind {
                 UnitKind::Step => (
-                    program.shared.spec.steps.iter().position(|s| s.name == unit.name),
+                    program
+                        .shared
+                        .spec
+                        .steps
+                        .iter()
+                        .position(|s| s.name == unit.name),
                     None,
                 ),
                 UnitKind::Tree => (
@@ -241,7 +253,12 @@ impl StepsProgram {
             }
             if self.has_choosers[unit] && !self.chosen[unit] {
                 if self.choosers_left[unit] == 0 {
-                    self.skip(kernel, unit, "no branch or decision tree chose it", &mut candidates);
+                    self.skip(
+                        kernel,
+                        unit,
+                        "no branch or decision tree chose it",
+                        &mut candidates,
+                    );
                 }
                 continue;
             }
@@ -305,7 +322,11 @@ impl StepsProgram {
                 .iter()
                 .filter_map(|m| Some((m.clone(), self.shared.outputs.get(m)?.clone())))
                 .collect();
-            kernel.event("node_started", Some(&node), vec![("inputs", json!({ "parallel": joined }))]);
+            kernel.event(
+                "node_started",
+                Some(&node),
+                vec![("inputs", json!({ "parallel": joined }))],
+            );
             self.finished(kernel, unit, index, Value::Object(joined), 0, 0, candidates);
             return;
         }
@@ -313,7 +334,13 @@ impl StepsProgram {
         self.states[unit] = UnitState::Running(Box::new(run));
     }
 
-    fn run_tree(&mut self, kernel: &mut Kernel, unit: usize, tree: usize, candidates: &mut BTreeSet<usize>) {
+    fn run_tree(
+        &mut self,
+        kernel: &mut Kernel,
+        unit: usize,
+        tree: usize,
+        candidates: &mut BTreeSet<usize>,
+    ) {
         let definition = self.shared.spec.decision_trees[tree].clone();
         let node = self.shared.node_id(&format!("tree:{}", definition.name));
         let context = self.shared.context(None, 0);
@@ -331,7 +358,13 @@ impl StepsProgram {
                     ],
                 );
                 if walk.action == "abort" {
-                    self.fail(kernel, format!("decision tree `{}` reached `{}`, which aborts", definition.name, walk.reached));
+                    self.fail(
+                        kernel,
+                        format!(
+                            "decision tree `{}` reached `{}`, which aborts",
+                            definition.name, walk.reached
+                        ),
+                    );
                     return;
                 }
                 if let Some(target) = self.flow.index(&walk.action, UnitKind::Step) {
@@ -342,9 +375,16 @@ impl StepsProgram {
                 kernel.event(
                     "gate_evaluated",
                     Some(&node),
-                    vec![("gate", "decision_tree".into()), ("passed", false.into()), ("error", error.clone().into())],
+                    vec![
+                        ("gate", "decision_tree".into()),
+                        ("passed", false.into()),
+                        ("error", error.clone().into()),
+                    ],
                 );
-                self.fail(kernel, format!("decision tree `{}`: {error}", definition.name));
+                self.fail(
+                    kernel,
+                    format!("decision tree `{}`: {error}", definition.name),
+                );
                 return;
             }
         }
@@ -357,15 +397,22 @@ impl StepsProgram {
         let UnitState::Running(run) = &mut self.states[unit] else {
             return;
         };
-        let Some(settled) = run.observe(&mut self.shared, kernel, waiter.purpose, observation) else {
+        let Some(settled) = run.observe(&mut self.shared, kernel, waiter.purpose, observation)
+        else {
             return;
         };
         let (index, duration, calls) = (run.index, run.duration(kernel.now), run.calls());
         let mut candidates = BTreeSet::new();
         match settled {
-            Settled::Finished(output) => {
-                self.finished(kernel, unit, index, output, duration, calls, &mut candidates)
-            }
+            Settled::Finished(output) => self.finished(
+                kernel,
+                unit,
+                index,
+                output,
+                duration,
+                calls,
+                &mut candidates,
+            ),
             Settled::Skipped(reason) => self.skip(kernel, unit, &reason, &mut candidates),
             Settled::Failed(error) => {
                 let node = self.shared.node_id(&self.shared.spec.steps[index].name);
@@ -406,7 +453,10 @@ impl StepsProgram {
             ("calls", calls.into()),
         ];
         if let Some((target, is_loop)) = &route {
-            fields.push(("route", json!({"to": target, "loop": is_loop, "iteration": self.shared.iteration})));
+            fields.push((
+                "route",
+                json!({"to": target, "loop": is_loop, "iteration": self.shared.iteration}),
+            ));
         }
         kernel.event("node_finished", Some(&node), fields);
         self.settle(kernel, unit, UnitState::Done, candidates);
@@ -424,7 +474,13 @@ impl StepsProgram {
 
     /// The first branch that matches (§4.1): a forward target is chosen; a target that goes back
     /// is a loop, taken while iterations remain, else passed over for the next branch.
-    fn route(&mut self, kernel: &mut Kernel, unit: usize, index: usize, output: &Value) -> Option<(String, bool)> {
+    fn route(
+        &mut self,
+        kernel: &mut Kernel,
+        unit: usize,
+        index: usize,
+        output: &Value,
+    ) -> Option<(String, bool)> {
         let step = &self.shared.spec.steps[index];
         let context = self.shared.context(Some(output), 0);
         for branch in &step.branches {
@@ -454,7 +510,10 @@ impl StepsProgram {
                 vec![
                     ("gate", "max_iterations".into()),
                     ("passed", false.into()),
-                    ("detail", json!({"loop_to": target, "max_iterations": self.shared.max_iterations})),
+                    (
+                        "detail",
+                        json!({"loop_to": target, "max_iterations": self.shared.max_iterations}),
+                    ),
                 ],
             );
         }
@@ -495,7 +554,13 @@ impl StepsProgram {
         }
     }
 
-    fn skip(&mut self, kernel: &mut Kernel, unit: usize, reason: &str, candidates: &mut BTreeSet<usize>) {
+    fn skip(
+        &mut self,
+        kernel: &mut Kernel,
+        unit: usize,
+        reason: &str,
+        candidates: &mut BTreeSet<usize>,
+    ) {
         let name = self.flow.units[unit].name.clone();
         self.shared.outputs.remove(&name);
         let node = self.shared.node_id(&name);
@@ -503,7 +568,13 @@ impl StepsProgram {
         self.settle(kernel, unit, UnitState::Skipped, candidates);
     }
 
-    fn settle(&mut self, _kernel: &mut Kernel, unit: usize, state: UnitState, candidates: &mut BTreeSet<usize>) {
+    fn settle(
+        &mut self,
+        _kernel: &mut Kernel,
+        unit: usize,
+        state: UnitState,
+        candidates: &mut BTreeSet<usize>,
+    ) {
         self.states[unit] = state;
         for edge in self.flow.outgoing(unit) {
             if edge.kind.is_choice() {
@@ -554,7 +625,11 @@ impl StepsProgram {
             if !self.states[unit].settled() {
                 let name = self.flow.units[unit].name.clone();
                 let node = self.shared.node_id(&name);
-                kernel.event("node_skipped", Some(&node), vec![("reason", "an invariant forced the output".into())]);
+                kernel.event(
+                    "node_skipped",
+                    Some(&node),
+                    vec![("reason", "an invariant forced the output".into())],
+                );
                 self.states[unit] = UnitState::Skipped;
             }
         }
@@ -579,11 +654,41 @@ impl StepsProgram {
             .collect();
         let output = match finals.len() {
             0 => Value::Null,
-            1 => finals.into_iter().next().map(|(_, v)| v).unwrap_or_default(),
+            1 => finals
+                .into_iter()
+                .next()
+                .map(|(_, v)| v)
+                .unwrap_or_default(),
             _ => Value::Object(finals.into_iter().collect()),
         };
         self.outcome = Some(Outcome::Completed(output));
     }
+}
+
+/// The name of the one step a document without steps runs as.
+pub(crate) const WHOLE_DOCUMENT_STEP: &str = "main";
+
+/// A document that declares no steps still reasons: it runs as one step, `main`, whose scaffold
+/// is the document's (strategy, gates, the output contract).
+fn whole_document_step(spec: &Value) -> Option<Value> {
+    let declares_steps = spec
+        .get("steps")
+        .and_then(Value::as_object)
+        .is_some_and(|steps| !steps.is_empty());
+    if declares_steps {
+        return None;
+    }
+    let mut spec = spec.clone();
+    let description = spec
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or("Carry out the task the input describes.")
+        .to_owned();
+    spec.as_object_mut()?.insert(
+        "steps".into(),
+        json!({ WHOLE_DOCUMENT_STEP: { "description": description } }),
+    );
+    Some(spec)
 }
 
 /// A document's steps run on their own: the run ends when they do.

@@ -44,7 +44,11 @@ pub(crate) fn request(
                 );
             }
             prompt.push_str("Answer with JSON only: {\"scores\": {\"<criterion>\": <score>}}.");
-            let names: Vec<&str> = verification.rubric.iter().map(|c| c.name.as_str()).collect();
+            let names: Vec<&str> = verification
+                .rubric
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect();
             let schema = json!({
                 "type": "object",
                 "required": ["scores"],
@@ -119,7 +123,11 @@ pub(crate) fn judge(
                 revised: None,
                 feedback: format!(
                     "the weighted score {score:.2} is below {minimum}{}",
-                    if low.is_empty() { String::new() } else { format!(" ({})", low.join(", ")) }
+                    if low.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", low.join(", "))
+                    }
                 ),
             }
         }

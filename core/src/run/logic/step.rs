@@ -119,10 +119,16 @@ impl StepRun {
         }
     }
 
-    fn request(&self, shared: &Shared, messages: Vec<Message>, schema: Option<Value>) -> ModelRequest {
+    fn request(
+        &self,
+        shared: &Shared,
+        messages: Vec<Message>,
+        schema: Option<Value>,
+    ) -> ModelRequest {
         ModelRequest {
             system: self.system.clone(),
             messages,
+            json: schema.is_some(),
             response_schema: schema,
             temperature: shared.spec.reasoning.temperature,
             max_tokens: None,
@@ -154,7 +160,10 @@ impl StepRun {
             vec![
                 ("action", id.into()),
                 ("attempt", self.calls.into()),
-                ("request", serde_json::to_value(&request).unwrap_or_default()),
+                (
+                    "request",
+                    serde_json::to_value(&request).unwrap_or_default(),
+                ),
             ],
         );
     }
@@ -189,7 +198,14 @@ impl StepRun {
 
     /// Asks again at once with `feedback` after the rejected answer `answer` (invalid output,
     /// `revise`); `false` when the policy allows no more attempts.
-    fn ask_again(&mut self, shared: &Shared, kernel: &mut Kernel, answer: &str, feedback: String, reason: &str) -> bool {
+    fn ask_again(
+        &mut self,
+        shared: &Shared,
+        kernel: &mut Kernel,
+        answer: &str,
+        feedback: String,
+        reason: &str,
+    ) -> bool {
         if self.attempt >= self.policy.max_attempts {
             return false;
         }
@@ -221,7 +237,14 @@ impl StepRun {
                 self.call(shared, kernel);
                 None
             }
-            (Purpose::Model(_), Observation::ModelResponse { text, usage, latency_ms }) => {
+            (
+                Purpose::Model(_),
+                Observation::ModelResponse {
+                    text,
+                    usage,
+                    latency_ms,
+                },
+            ) => {
                 if let Some(usage) = usage {
                     shared.tokens_used += usage.input_tokens + usage.output_tokens;
                 }
@@ -232,7 +255,10 @@ impl StepRun {
                         ("attempt", self.calls.into()),
                         ("text", text.clone().into()),
                         ("usage", serde_json::to_value(usage).unwrap_or_default()),
-                        ("latency_ms", serde_json::to_value(latency_ms).unwrap_or_default()),
+                        (
+                            "latency_ms",
+                            serde_json::to_value(latency_ms).unwrap_or_default(),
+                        ),
                     ],
                 );
                 self.on_answer(shared, kernel, &text)
@@ -274,10 +300,25 @@ impl StepRun {
         }
     }
 
-    fn on_model_error(&mut self, shared: &mut Shared, kernel: &mut Kernel, failure: ModelFailure) -> Progress {
+    fn on_model_error(
+        &mut self,
+        shared: &mut Shared,
+        kernel: &mut Kernel,
+        failure: ModelFailure,
+    ) -> Progress {
+        kernel.event(
+            "model_responded",
+            Some(&self.node),
+            vec![
+                ("attempt", self.calls.into()),
+                ("error", serde_json::to_value(&failure).unwrap_or_default()),
+            ],
+        );
         let retryable = self.policy.is_retryable(&failure.kind, failure.retryable);
         let reason = format!("{}: {}", failure.kind, failure.message);
-        if retryable && self.retry_after_backoff(kernel, &reason, failure.retry_after_ms.unwrap_or(0)) {
+        if retryable
+            && self.retry_after_backoff(kernel, &reason, failure.retry_after_ms.unwrap_or(0))
+        {
             return None;
         }
         self.recover(shared, kernel, Some(&failure.kind), &reason)
@@ -317,11 +358,27 @@ impl StepRun {
         let confidence = confidence_of(&output);
         if let Some(value) = confidence {
             if let Some(floor) = step.confidence.escalate_below.filter(|f| value < *f) {
-                self.gate(kernel, "confidence", "escalate_below", false, json!({"confidence": value, "threshold": floor}));
-                return self.escalate(shared, kernel, &format!("confidence {value} is below escalate_below {floor}"));
+                self.gate(
+                    kernel,
+                    "confidence",
+                    "escalate_below",
+                    false,
+                    json!({"confidence": value, "threshold": floor}),
+                );
+                return self.escalate(
+                    shared,
+                    kernel,
+                    &format!("confidence {value} is below escalate_below {floor}"),
+                );
             }
             if let Some(minimum) = step.confidence.minimum.filter(|m| value < *m) {
-                self.gate(kernel, "confidence", "minimum", false, json!({"confidence": value, "threshold": minimum}));
+                self.gate(
+                    kernel,
+                    "confidence",
+                    "minimum",
+                    false,
+                    json!({"confidence": value, "threshold": minimum}),
+                );
                 let reason = format!("confidence {value} is below the minimum {minimum}");
                 return self.on_check_failed(shared, kernel, None, &reason, text);
             }
@@ -330,16 +387,28 @@ impl StepRun {
             let context = shared.context(Some(&output), self.attempt);
             let passed = holds(&verification.check, &context);
             let ok = passed.as_ref().is_ok_and(|p| *p);
-            self.gate(kernel, "verification", &verification.check, ok, match &passed {
-                Err(error) => json!({"error": error}),
-                Ok(_) => Value::Null,
-            });
+            self.gate(
+                kernel,
+                "verification",
+                &verification.check,
+                ok,
+                match &passed {
+                    Err(error) => json!({"error": error}),
+                    Ok(_) => Value::Null,
+                },
+            );
             if !ok {
                 let reason = verification
                     .on_fail_message
                     .clone()
                     .unwrap_or_else(|| format!("the check `{}` failed", verification.check));
-                return self.on_check_failed(shared, kernel, Some(verification.on_fail), &reason, text);
+                return self.on_check_failed(
+                    shared,
+                    kernel,
+                    Some(verification.on_fail),
+                    &reason,
+                    text,
+                );
             }
         }
         if self.is_final {
@@ -353,7 +422,14 @@ impl StepRun {
 
     /// Evaluates `gates` on the output: the first failing gate of severity `error` applies its
     /// `on_fail` (default `retry`); warnings and infos are recorded only. `None` when all pass.
-    fn run_gates(&mut self, shared: &mut Shared, kernel: &mut Kernel, gates: &[Gate], kind: &str, text: &str) -> Option<Progress> {
+    fn run_gates(
+        &mut self,
+        shared: &mut Shared,
+        kernel: &mut Kernel,
+        gates: &[Gate],
+        kind: &str,
+        text: &str,
+    ) -> Option<Progress> {
         let output = self.output.clone().unwrap_or_default();
         let context = shared.context(Some(&output), self.attempt);
         for gate in gates {
@@ -365,7 +441,10 @@ impl StepRun {
                     ("gate", gate.name.clone().into()),
                     ("kind", kind.into()),
                     ("check", gate.check.clone().into()),
-                    ("severity", serde_json::to_value(gate.severity).unwrap_or_default()),
+                    (
+                        "severity",
+                        serde_json::to_value(gate.severity).unwrap_or_default(),
+                    ),
                     ("passed", passed.into()),
                 ],
             );
@@ -395,7 +474,14 @@ impl StepRun {
 
     /// A check failed: `on_fail` decides (§4.1.1). Without one (invalid output, confidence below
     /// the minimum) the step has failed and the fallback decides.
-    fn on_check_failed(&mut self, shared: &mut Shared, kernel: &mut Kernel, on_fail: Option<OnFail>, reason: &str, text: &str) -> Progress {
+    fn on_check_failed(
+        &mut self,
+        shared: &mut Shared,
+        kernel: &mut Kernel,
+        on_fail: Option<OnFail>,
+        reason: &str,
+        text: &str,
+    ) -> Progress {
         match on_fail {
             Some(OnFail::Retry) => {
                 if self.retry_after_backoff(kernel, reason, 0) {
@@ -419,33 +505,57 @@ impl StepRun {
             }
             Some(OnFail::Escalate) => self.escalate(shared, kernel, reason),
             Some(OnFail::Skip) => Some(Settled::Skipped(reason.to_owned())),
-            Some(OnFail::Abort) => Some(Settled::Failed(format!("step `{}` aborted the run: {reason}", self.name))),
+            Some(OnFail::Abort) => Some(Settled::Failed(format!(
+                "step `{}` aborted the run: {reason}",
+                self.name
+            ))),
             None => self.recover(shared, kernel, None, reason),
         }
     }
 
     /// The step cannot produce an accepted output: degradation rules, then the document's
     /// fallback strategy (escalation chain, abort) decide.
-    fn recover(&mut self, shared: &mut Shared, kernel: &mut Kernel, error_kind: Option<&str>, reason: &str) -> Progress {
+    fn recover(
+        &mut self,
+        shared: &mut Shared,
+        kernel: &mut Kernel,
+        error_kind: Option<&str>,
+        reason: &str,
+    ) -> Progress {
         match fallback::degrade(&shared.spec.fallback, error_kind, self.output.as_ref()) {
             Some(Recovery::Output(output, rule)) => {
                 self.gate(kernel, "degradation", &rule, true, Value::Null);
                 Some(Settled::Finished(output))
             }
-            Some(Recovery::Skip(rule)) => Some(Settled::Skipped(format!("{reason} (degraded by `{rule}`)"))),
-            Some(Recovery::Abort(rule)) => Some(Settled::Failed(format!("step `{}`: {reason} (`{rule}` aborts)", self.name))),
-            Some(Recovery::Review(rule)) => self.ask_review(kernel, &format!("{reason} (`{rule}`)"), self.output.clone()),
+            Some(Recovery::Skip(rule)) => {
+                Some(Settled::Skipped(format!("{reason} (degraded by `{rule}`)")))
+            }
+            Some(Recovery::Abort(rule)) => Some(Settled::Failed(format!(
+                "step `{}`: {reason} (`{rule}` aborts)",
+                self.name
+            ))),
+            Some(Recovery::Review(rule)) => {
+                self.ask_review(kernel, &format!("{reason} (`{rule}`)"), self.output.clone())
+            }
             Some(Recovery::WithoutTools(rule)) if !shared.tools_disabled.contains(&self.index) => {
                 // Once: a second failure without tools is not recovered the same way.
                 shared.tools_disabled.insert(self.index);
-                self.gate(kernel, "degradation", &rule, true, json!({"fallback_to": "reasoning_only"}));
+                self.gate(
+                    kernel,
+                    "degradation",
+                    &rule,
+                    true,
+                    json!({"fallback_to": "reasoning_only"}),
+                );
                 self.attempt = 0;
                 self.messages.truncate(1);
                 self.call(shared, kernel);
                 None
             }
             _ => match shared.spec.fallback.strategy.as_deref() {
-                Some("escalate") if !shared.spec.fallback.escalation.is_empty() => self.escalate(shared, kernel, reason),
+                Some("escalate") if !shared.spec.fallback.escalation.is_empty() => {
+                    self.escalate(shared, kernel, reason)
+                }
                 _ => Some(Settled::Failed(format!("step `{}`: {reason}", self.name))),
             },
         }
@@ -470,10 +580,19 @@ impl StepRun {
         };
         let level = (*level).clone();
         self.fired_levels.push(i);
-        self.gate(kernel, "escalation", &level.trigger, true, json!({"level": level.level, "action": level.action}));
+        self.gate(
+            kernel,
+            "escalation",
+            &level.trigger,
+            true,
+            json!({"level": level.level, "action": level.action}),
+        );
         match level.action.as_str() {
             "retry_with_different_strategy" => {
-                let strategy = level.new_strategy.clone().unwrap_or_else(|| "tot".to_owned());
+                let strategy = level
+                    .new_strategy
+                    .clone()
+                    .unwrap_or_else(|| "tot".to_owned());
                 self.system = shared.scaffold_with_strategy(self.index, &strategy);
                 self.attempt = 0;
                 self.messages.truncate(1);
@@ -485,13 +604,25 @@ impl StepRun {
                 self.name,
                 level.message.clone().unwrap_or_else(|| reason.to_owned())
             ))),
-            _ => self.ask_review(kernel, &level.message.clone().unwrap_or_else(|| reason.to_owned()), self.output.clone()),
+            _ => self.ask_review(
+                kernel,
+                &level.message.clone().unwrap_or_else(|| reason.to_owned()),
+                self.output.clone(),
+            ),
         }
     }
 
-    fn ask_review(&mut self, kernel: &mut Kernel, message: &str, output: Option<Value>) -> Progress {
+    fn ask_review(
+        &mut self,
+        kernel: &mut Kernel,
+        message: &str,
+        output: Option<Value>,
+    ) -> Progress {
         self.phase = Phase::Review;
-        let actions: Vec<String> = ["accept", "retry", "abort"].iter().map(|s| s.to_string()).collect();
+        let actions: Vec<String> = ["accept", "retry", "abort"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let input = json!({"step": self.name, "output": output, "reason": message});
         kernel.event(
             "review_requested",
@@ -549,7 +680,8 @@ impl StepRun {
         self.revisions_left -= 1;
         let output = self.output.clone().unwrap_or_default();
         let strategy = verification.strategy.as_deref().unwrap_or("reflection");
-        let (prompt, schema) = super::selfcheck::request(strategy, &verification, self.schema.as_ref());
+        let (prompt, schema) =
+            super::selfcheck::request(strategy, &verification, self.schema.as_ref());
         let mut messages = self.messages.clone();
         messages.push(Message::assistant(pretty(&output)));
         messages.push(Message::user(prompt));
@@ -572,7 +704,10 @@ impl StepRun {
                 ("action", id.into()),
                 ("attempt", self.calls.into()),
                 ("purpose", format!("self_verification:{strategy}").into()),
-                ("request", serde_json::to_value(&request).unwrap_or_default()),
+                (
+                    "request",
+                    serde_json::to_value(&request).unwrap_or_default(),
+                ),
             ],
         );
         None
@@ -582,7 +717,11 @@ impl StepRun {
         let Some(verification) = shared.spec.quality_gates.self_verification.clone() else {
             return self.after_self_verification(shared, kernel);
         };
-        let strategy = verification.strategy.as_deref().unwrap_or("reflection").to_owned();
+        let strategy = verification
+            .strategy
+            .as_deref()
+            .unwrap_or("reflection")
+            .to_owned();
         let judged = super::selfcheck::judge(&strategy, &verification, text, self.schema.as_ref());
         kernel.event(
             "gate_evaluated",
@@ -620,7 +759,9 @@ impl StepRun {
                 return progress;
             }
         }
-        Some(Settled::Finished(self.output.clone().unwrap_or(Value::Null)))
+        Some(Settled::Finished(
+            self.output.clone().unwrap_or(Value::Null),
+        ))
     }
 
     pub fn duration(&self, now: u64) -> u64 {

@@ -54,10 +54,18 @@ impl WorkflowProgram {
         let flow = Flow::of_workflow(&typed).map_err(|cycles| {
             RunError::new(format!(
                 "the workflow's nodes depend on each other in a cycle: {}",
-                cycles.iter().map(|c| c.display()).collect::<Vec<_>>().join("; ")
+                cycles
+                    .iter()
+                    .map(|c| c.display())
+                    .collect::<Vec<_>>()
+                    .join("; ")
             ))
         })?;
-        if let Some(missing) = typed.nodes.iter().find(|n| !documents.contains_key(&n.name)) {
+        if let Some(missing) = typed
+            .nodes
+            .iter()
+            .find(|n| !documents.contains_key(&n.name))
+        {
             return Err(RunError::new(format!(
                 "node `{}` has no document to run (prepare the workflow with its loader)",
                 missing.name
@@ -93,7 +101,11 @@ impl WorkflowProgram {
             .collect();
         match sources.len() {
             0 if self.flow.incoming(unit).next().is_none() => self.input.clone(),
-            1 => sources.into_iter().next().map(|(_, v)| v).unwrap_or_default(),
+            1 => sources
+                .into_iter()
+                .next()
+                .map(|(_, v)| v)
+                .unwrap_or_default(),
             _ => Value::Object(sources.into_iter().collect::<Map<_, _>>()),
         }
     }
@@ -114,7 +126,11 @@ impl WorkflowProgram {
                     .any(|e| !matches!(self.states[e.from], NodeState::Done(_)));
                 if blocked {
                     let node = self.name(unit).to_owned();
-                    kernel.event("node_skipped", Some(&node), vec![("reason", "a node it depends on did not finish".into())]);
+                    kernel.event(
+                        "node_skipped",
+                        Some(&node),
+                        vec![("reason", "a node it depends on did not finish".into())],
+                    );
                     self.states[unit] = NodeState::Skipped;
                     continue;
                 }
@@ -128,7 +144,11 @@ impl WorkflowProgram {
         let name = self.name(unit).to_owned();
         let input = self.node_input(unit);
         let document = self.documents.get(&name).cloned().unwrap_or_default();
-        kernel.event("node_started", Some(&name), vec![("inputs", json!({"input": input}))]);
+        kernel.event(
+            "node_started",
+            Some(&name),
+            vec![("inputs", json!({"input": input}))],
+        );
         match StepsProgram::new(&document, &input, &self.options, Some(&name)) {
             Ok(mut program) => {
                 program.unit_base = self.next_base;
@@ -154,7 +174,11 @@ impl WorkflowProgram {
 
     fn node_done(&mut self, kernel: &mut Kernel, unit: usize, output: Value) {
         let name = self.name(unit).to_owned();
-        kernel.event("node_finished", Some(&name), vec![("status", "succeeded".into()), ("output", output.clone())]);
+        kernel.event(
+            "node_finished",
+            Some(&name),
+            vec![("status", "succeeded".into()), ("output", output.clone())],
+        );
         for edge in self.spec.edges.clone().iter().filter(|e| e.from == name) {
             let Some(contract) = &edge.contract else {
                 continue;
@@ -167,7 +191,13 @@ impl WorkflowProgram {
                     ("gate", "contract".into()),
                     ("edge", format!("{} -> {}", edge.from, edge.to).into()),
                     ("passed", problems.is_empty().into()),
-                    ("errors", json!(problems.iter().map(|(at, m)| format!("{at}: {m}")).collect::<Vec<_>>())),
+                    (
+                        "errors",
+                        json!(problems
+                            .iter()
+                            .map(|(at, m)| format!("{at}: {m}"))
+                            .collect::<Vec<_>>()),
+                    ),
                 ],
             );
             if problems.is_empty() {
@@ -179,14 +209,29 @@ impl WorkflowProgram {
                     kernel.event(
                         "retried",
                         Some(&name),
-                        vec![("attempt", (self.contract_retries[unit] + 1).into()), ("wait_ms", 0.into()), ("reason", format!("the output breaks the contract of the edge to `{}`", edge.to).into())],
+                        vec![
+                            ("attempt", (self.contract_retries[unit] + 1).into()),
+                            ("wait_ms", 0.into()),
+                            (
+                                "reason",
+                                format!(
+                                    "the output breaks the contract of the edge to `{}`",
+                                    edge.to
+                                )
+                                .into(),
+                            ),
+                        ],
                     );
                     self.start(kernel, unit);
                     return;
                 }
                 Some("skip") => {
                     if let Some(target) = self.flow.index(&edge.to, UnitKind::Node) {
-                        kernel.event("node_skipped", Some(&edge.to), vec![("reason", format!("`{name}` broke the edge contract").into())]);
+                        kernel.event(
+                            "node_skipped",
+                            Some(&edge.to),
+                            vec![("reason", format!("`{name}` broke the edge contract").into())],
+                        );
                         self.states[target] = NodeState::Skipped;
                     }
                 }
@@ -195,7 +240,11 @@ impl WorkflowProgram {
                     kernel.end(Ending::Failed(format!(
                         "`{name}` broke the contract of its edge to `{}`: {}",
                         edge.to,
-                        problems.iter().map(|(at, m)| format!("{at}: {m}")).collect::<Vec<_>>().join("; ")
+                        problems
+                            .iter()
+                            .map(|(at, m)| format!("{at}: {m}"))
+                            .collect::<Vec<_>>()
+                            .join("; ")
                     )));
                     return;
                 }
@@ -206,7 +255,11 @@ impl WorkflowProgram {
 
     fn node_failed(&mut self, kernel: &mut Kernel, unit: usize, error: String) {
         let name = self.name(unit).to_owned();
-        kernel.event("node_finished", Some(&name), vec![("status", "failed".into()), ("error", error.clone().into())]);
+        kernel.event(
+            "node_finished",
+            Some(&name),
+            vec![("status", "failed".into()), ("error", error.clone().into())],
+        );
         self.states[unit] = NodeState::Failed(error.clone());
         if self.fail_fast {
             kernel.end(Ending::Failed(format!("node `{name}` failed: {error}")));
@@ -227,7 +280,10 @@ impl WorkflowProgram {
             })
             .collect();
         if !failures.is_empty() {
-            kernel.end(Ending::Failed(format!("nodes failed: {}", failures.join("; "))));
+            kernel.end(Ending::Failed(format!(
+                "nodes failed: {}",
+                failures.join("; ")
+            )));
             return;
         }
         let finals: BTreeSet<usize> = self.flow.finals(UnitKind::Node).into_iter().collect();
@@ -240,7 +296,11 @@ impl WorkflowProgram {
             .collect();
         let output = match outputs.len() {
             0 => Value::Null,
-            1 => outputs.into_iter().next().map(|(_, v)| v).unwrap_or_default(),
+            1 => outputs
+                .into_iter()
+                .next()
+                .map(|(_, v)| v)
+                .unwrap_or_default(),
             _ => Value::Object(outputs.into_iter().collect()),
         };
         kernel.end(Ending::Completed(output));
@@ -254,9 +314,9 @@ impl Program for WorkflowProgram {
 
     fn observe(&mut self, kernel: &mut Kernel, waiter: Waiter, observation: Observation) {
         let unit = self.states.iter().position(|state| match state {
-            NodeState::Running(program) => {
-                (program.unit_base..program.unit_base + program.units().max(1)).contains(&waiter.unit)
-            }
+            NodeState::Running(program) => (program.unit_base
+                ..program.unit_base + program.units().max(1))
+                .contains(&waiter.unit),
             _ => false,
         });
         let Some(unit) = unit else {
