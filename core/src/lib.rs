@@ -8,6 +8,10 @@
 //! assert!(report.valid);
 //! ```
 
+// Core does no I/O: nothing printed (see also core/clippy.toml for the clock, files, network).
+#![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
+#![deny(clippy::disallowed_methods, clippy::disallowed_types)]
+
 pub mod analysis;
 pub mod check;
 pub mod compile;
