@@ -86,9 +86,17 @@ fn plain_is_safe(raw: &str) -> bool {
         && !raw.starts_with("...")
 }
 
+/// YAML 1.2's printable characters (`c-printable`, §5.1) less the byte-order mark: anything
+/// else inside a scalar is a parse matter (an error, or a BOM a parser treats specially).
+fn printable(c: char) -> bool {
+    matches!(c,
+        '\t' | '\u{20}'..='\u{7e}' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fefe}'
+        | '\u{ff00}'..='\u{fffd}' | '\u{10000}'..='\u{10ffff}')
+}
+
 /// The value `raw` stands for in a scalar of `style`, when it reads back as that value alone.
 fn scalar_value(style: ScalarStyle, raw: &str) -> Option<NodeValue> {
-    if raw.contains(['\n', '\r']) {
+    if !raw.chars().all(printable) {
         return None;
     }
     match style {

@@ -161,7 +161,7 @@ proptest! {
         which in any::<prop::sample::Index>(),
         at in any::<prop::sample::Index>(),
         removed in 0usize..4,
-        inserted in "[a-zA-Z0-9 :#'\"\\\\.,\\[\\]{}é&*!|>-]{0,4}",
+        inserted in "[a-zA-Z0-9 :#'\"\\\\.,\\[\\]{}é&*!|>\u{feff}\u{0}\u{1}\u{7f}\u{85}\u{a0}\u{2028}\u{fffe}-]{0,4}",
     ) {
         let texts = corpus();
         let text = &texts[pick.index(texts.len())];
