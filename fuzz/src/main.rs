@@ -84,7 +84,7 @@ fn main() -> ExitCode {
     panic::set_hook(Box::new(|_| {}));
     let mut finds = 0;
     for target in &settings.targets {
-        let mut rng = Rng::new(settings.seed ^ target.len() as u64 * 0x1000_0001);
+        let mut rng = Rng::new(settings.seed ^ (target.len() as u64 * 0x1000_0001));
         let started = Instant::now();
         for i in 0..settings.count {
             let text = targets::input(target, &mut rng, &documents, &expressions);
