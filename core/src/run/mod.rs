@@ -101,6 +101,10 @@ impl std::fmt::Display for RunError {
 
 /// What a program (the semantics of one document kind) does with the kernel.
 pub(crate) trait Program {
+    /// What the run will execute, for the trace's `run_started`: `{"nodes": [{"id", "kind",
+    /// "after": [ids that must settle first], "chosen_by": [ids of which one must choose it]}]}`,
+    /// so a trace can be checked on its own (`logicmd trace check`).
+    fn plan(&self) -> Value;
     /// Issues what is ready at the start.
     fn start(&mut self, kernel: &mut Kernel);
     /// Takes an observation for `waiter` and issues what becomes ready.
@@ -139,10 +143,15 @@ impl Run {
             history: Vec::new(),
         };
         let input = run.input.clone();
+        let plan = run.program.plan();
         run.kernel.event(
             "run_started",
             None,
-            vec![("kind", run.source.kind().into()), ("input", input)],
+            vec![
+                ("kind", run.source.kind().into()),
+                ("input", input),
+                ("plan", plan),
+            ],
         );
         run.program.start(&mut run.kernel);
         Ok(run)

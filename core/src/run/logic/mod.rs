@@ -237,6 +237,11 @@ impl StepsProgram {
         self.flow.units.len()
     }
 
+    /// The plan entries of this document's units (ids with `prefix`, see [`Program::plan`]).
+    pub fn plan_nodes(&self) -> Vec<Value> {
+        plan_of(&self.flow, &self.shared.prefix)
+    }
+
     pub fn begin(&mut self, kernel: &mut Kernel) {
         let all: BTreeSet<usize> = (0..self.states.len()).collect();
         self.pump(kernel, all);
@@ -708,7 +713,35 @@ impl Standalone {
     }
 }
 
+/// The plan entries of a flow's units: trace ids (`prefix` + name; trees as `tree:NAME`), what
+/// each runs after, and what may choose it.
+pub(crate) fn plan_of(flow: &Flow, prefix: &str) -> Vec<Value> {
+    let id = |unit: usize| {
+        let unit = &flow.units[unit];
+        match unit.kind {
+            UnitKind::Tree => format!("{prefix}tree:{}", unit.name),
+            _ => format!("{prefix}{}", unit.name),
+        }
+    };
+    (0..flow.units.len())
+        .map(|unit| {
+            let (choices, orders): (Vec<_>, Vec<_>) =
+                flow.incoming(unit).partition(|e| e.kind.is_choice());
+            json!({
+                "id": id(unit),
+                "kind": flow.units[unit].kind,
+                "after": orders.iter().map(|e| id(e.from)).collect::<Vec<_>>(),
+                "chosen_by": choices.iter().map(|e| id(e.from)).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
+}
+
 impl Program for Standalone {
+    fn plan(&self) -> Value {
+        json!({ "nodes": self.0.plan_nodes() })
+    }
+
     fn start(&mut self, kernel: &mut Kernel) {
         self.0.begin(kernel);
         self.conclude(kernel);

@@ -308,6 +308,21 @@ impl WorkflowProgram {
 }
 
 impl Program for WorkflowProgram {
+    /// The nodes, then each node's own steps (ids `node/step`), which run after the node's
+    /// sources as the node does.
+    fn plan(&self) -> Value {
+        let mut nodes = super::plan_of(&self.flow, "");
+        for unit in &self.flow.units {
+            let document = self.documents.get(&unit.name).cloned().unwrap_or_default();
+            if let Ok(program) =
+                StepsProgram::new(&document, &Value::Null, &self.options, Some(&unit.name))
+            {
+                nodes.extend(program.plan_nodes());
+            }
+        }
+        json!({ "nodes": nodes })
+    }
+
     fn start(&mut self, kernel: &mut Kernel) {
         self.pump(kernel);
     }
