@@ -3,6 +3,8 @@
 import init, {
   applyEdit,
   check,
+  createRun,
+  resumeRun,
   compile,
   decodeShareLink,
   discover,
@@ -21,7 +23,30 @@ import init, {
   type EditResult,
   type GraphNode,
   type NodeDefinition,
+  type Observation,
+  type RunAction,
+  type TraceEvent,
 } from "logicmd";
+
+/** Runs `text` offline to its end and returns the trace: the engine API as a builder uses it. */
+export function runOffline(text: string): TraceEvent[] {
+  const run = createRun(text, { topic: "x" }, { maxParallelism: 2, seed: 1 });
+  const trace: TraceEvent[] = [];
+  for (let round = 0; round < 10_000; round++) {
+    const actions: RunAction[] = run.next();
+    trace.push(...run.events());
+    const pending = actions.filter((a) => a.action === "call_model" || a.action === "wait");
+    if (pending.length === 0) break;
+    for (const action of pending) {
+      const answer: Observation | null = run.synthetic(action);
+      if (answer !== null) run.feed(action.id, answer);
+    }
+  }
+  const again = resumeRun(run.snapshot());
+  again.free();
+  run.free();
+  return trace;
+}
 
 export async function tour(text: string): Promise<string[]> {
   await init();

@@ -5,11 +5,13 @@
 mod convert;
 mod documents;
 mod loader;
+mod run;
 mod tools;
 
 use wasm_bindgen::prelude::*;
 
 pub use documents::{check, compile, format, graph, lint, parse, validate};
+pub use run::{create_run, resume_run, EngineRun};
 pub use tools::{apply_edit, decode_share_link, discover, encode_share_link, eval_tree, evaluate};
 
 /// The result and argument types, written once here and checked by `tsc` in the JS tests.

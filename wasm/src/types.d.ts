@@ -300,3 +300,89 @@ export interface DiscoverResult {
   nodes: NodeDefinition[];
   diagnostics: Diagnostic[];
 }
+
+/** Options of `createRun`. */
+export interface CreateRunOptions {
+  /** The document's path: its kind, and what its imports, workflow nodes and prompt files resolve against. */
+  path?: string | null;
+  /** Other files the document reads (imports, `logic_ref`, `prompt_ref`). */
+  files?: Files | null;
+  /** Most model and tool calls handed out at once (default 4; the document's `global.max_parallelism` when lower). */
+  maxParallelism?: number;
+  /** The clock at the start, in milliseconds (default 0). */
+  startMs?: number;
+  /** Seed of the synthetic provider (`run.synthetic(action)`). */
+  seed?: number;
+}
+
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** What a model call sends: the compiled scaffold as the system prompt, the task as messages. */
+export interface ModelRequest {
+  system: string;
+  messages: ChatMessage[];
+  response_schema?: Json;
+  temperature?: number;
+  max_tokens?: number;
+  allowed_tools?: string[];
+  model?: string;
+  /** The answer must be JSON. */
+  json?: boolean;
+}
+
+/** An obligation the run could not discharge. */
+export interface Unmet {
+  node: string;
+  rule: string;
+  target?: string;
+  reason: string;
+}
+
+/** What the engine asks its driver to do; feed the result back under `id`. */
+export type RunAction = { id: string } & (
+  | { action: "call_model"; node: string; attempt: number; request: ModelRequest; timeout_ms?: number }
+  | { action: "call_tool"; node: string; name: string; arguments: Json }
+  | { action: "ask_review"; node: string; input: Json; message?: string; actions: string[] }
+  | { action: "wait"; node: string; ms: number }
+  | { action: "complete"; output: Json }
+  | { action: "refuse"; unmet: Unmet[] }
+  | { action: "fail"; error: string }
+);
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** What happened when the driver carried out an action. */
+export type Observation =
+  | { observation: "model_response"; text: string; usage?: Usage; latency_ms?: number }
+  | { observation: "model_error"; kind: string; message: string; retryable: boolean; retry_after_ms?: number }
+  | { observation: "tool_result"; passed: boolean; evidence?: Json; unverifiable?: boolean }
+  | { observation: "review_answer"; action: string; note?: string }
+  | { observation: "waited" };
+
+/** One line of a run's trace. */
+export interface TraceEvent {
+  seq: number;
+  event:
+    | "run_started" | "node_started" | "model_requested" | "model_responded" | "output_validated"
+    | "output_invalid" | "retried" | "gate_evaluated" | "obligation_updated" | "review_requested"
+    | "review_answered" | "node_skipped" | "node_finished" | "refused" | "run_finished";
+  /** Milliseconds since the run started. */
+  t: number;
+  node?: string;
+  [field: string]: Json | undefined;
+}
+
+export type RunStatus = "running" | "paused" | "completed" | "refused" | "failed";
+
+/** A run as versioned JSON (`format: "logicmd-run"`), for `resumeRun`. */
+export interface RunSnapshot {
+  format: "logicmd-run";
+  version: number;
+  [field: string]: Json;
+}

@@ -54,6 +54,9 @@ pub struct RunOptions {
     pub default_max_iterations: u64,
     /// A safety bound on node executions in one run (loops included).
     pub max_node_runs: u64,
+    /// The seed of a deterministic provider driving the run (the synthetic one), kept with the
+    /// run so a resumed run is answered as the original would have been.
+    pub seed: u64,
 }
 
 impl Default for RunOptions {
@@ -63,6 +66,7 @@ impl Default for RunOptions {
             start_ms: 0,
             default_max_iterations: 10,
             max_node_runs: 100_000,
+            seed: 0,
         }
     }
 }

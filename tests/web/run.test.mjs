@@ -1,0 +1,90 @@
+// The engine in the npm package (`createRun`, `resumeRun`): the same semantics as the CLI's runs,
+// driven from JavaScript with the caller's own provider.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import * as logicmd from "logicmd";
+
+import { drive, offline } from "../../examples/node-run/run.mjs";
+
+const repo = new URL("../../", import.meta.url);
+const read = (path) => readFileSync(new URL(path, repo), "utf8");
+const analyst = read("examples/competitive-analyst.logic.md");
+const files = { "shared/retry-defaults.logic.md": read("examples/shared/retry-defaults.logic.md") };
+const input = { market_segment: "note-taking apps", our_product: { name: "Quill" } };
+
+test("a document runs to completion with a JavaScript provider, and its trace is well formed", async () => {
+  const run = logicmd.createRun(analyst, input, { path: "competitive-analyst.logic.md", files });
+  assert.deepEqual(run.diagnostics, []);
+  const { status, trace, ending } = await drive(run, offline(run));
+  assert.equal(status, "completed", JSON.stringify(ending));
+  assert.equal(ending.action, "complete");
+  assert.deepEqual(trace.map((e) => e.seq), trace.map((_, i) => i));
+  assert.equal(trace[0].event, "run_started");
+  assert.equal(trace.at(-1).event, "run_finished");
+  const started = trace.filter((e) => e.event === "node_started").map((e) => e.node);
+  assert.ok(started.includes("identify_competitors"), started.join(", "));
+  run.free();
+});
+
+test("a model's answer that breaks the step's schema is retried with the errors as feedback", async () => {
+  const run = logicmd.createRun(analyst, input, { path: "competitive-analyst.logic.md", files });
+  let calls = 0;
+  const stubborn = async (request, node) => {
+    calls += 1;
+    return calls === 1 ? "not json at all" : run.synthetic({ id: "x", action: "call_model", node, attempt: 1, request }).text;
+  };
+  const { status, trace } = await drive(run, stubborn);
+  assert.equal(status, "completed");
+  const invalid = trace.filter((e) => e.event === "output_invalid");
+  assert.equal(invalid.length, 1);
+  const retried = trace.find((e) => e.event === "retried");
+  assert.match(retried.feedback, /not JSON/);
+  run.free();
+});
+
+test("a snapshot resumes the run exactly: same trace, no call repeated", async () => {
+  const full = logicmd.createRun(analyst, input, { path: "competitive-analyst.logic.md", files, seed: 3 });
+  const whole = await drive(full, offline(full));
+
+  const first = logicmd.createRun(analyst, input, { path: "competitive-analyst.logic.md", files, seed: 3 });
+  const [call] = first.next();
+  first.feed(call.id, first.synthetic(call));
+  const snapshot = JSON.parse(JSON.stringify(first.snapshot()));
+  assert.equal(snapshot.format, "logicmd-run");
+  first.free();
+  const resumed = logicmd.resumeRun(snapshot);
+  let repeated = 0;
+  const provider = async (request, node) => {
+    repeated += node === call.node ? 1 : 0;
+    return resumed.synthetic({ id: "x", action: "call_model", node, attempt: 1, request }).text;
+  };
+  const rest = await drive(resumed, provider);
+  assert.equal(repeated, 0, "the answered call is not asked again");
+  assert.deepEqual(rest.trace, whole.trace);
+  full.free();
+  resumed.free();
+});
+
+test("a document with errors gives its diagnostics and a run that fails at once", () => {
+  const broken = '---\nspec_version: "1.0"\nname: b\nsteps:\n  a:\n    needs: [ghost]\n---\n';
+  const run = logicmd.createRun(broken, {}, null);
+  assert.equal(run.diagnostics[0].code, "unknown-need");
+  const [ending] = run.next();
+  assert.equal(ending.action, "fail");
+  assert.match(ending.error, /ghost/);
+  assert.deepEqual(run.next(), []);
+  assert.equal(run.status(), "failed");
+  run.free();
+});
+
+test("feeding what no action waits for, or the wrong kind of answer, throws with the reason", () => {
+  const run = logicmd.createRun(analyst, input, { path: "competitive-analyst.logic.md", files });
+  const [call] = run.next();
+  assert.throws(() => run.feed("a999", { observation: "waited" }), /no action `a999`/);
+  assert.throws(() => run.feed(call.id, { observation: "waited" }), /does not answer/);
+  assert.throws(() => run.feed(call.id, { nonsense: true }), /not an observation/);
+  assert.throws(() => logicmd.createRun(analyst, {}, { maxParallelism: -1 }), /maxParallelism/);
+  run.free();
+});
