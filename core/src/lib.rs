@@ -35,6 +35,7 @@ pub mod limits;
 pub mod lint;
 pub mod loader;
 pub mod model;
+pub mod next_action;
 pub mod render;
 pub mod run;
 pub mod schema;

@@ -4,6 +4,7 @@ import init, {
   applyEdit,
   check,
   createRun,
+  nextAction,
   resumeRun,
   compile,
   decodeShareLink,
@@ -27,6 +28,15 @@ import init, {
   type RunAction,
   type TraceEvent,
 } from "logicmd";
+
+/** Asks a model (here a stand-in) for the next action of an agent. */
+export async function decide(): Promise<string> {
+  const result = await nextAction(
+    { user_input: "Go", available_tools: [{ name: "search", parameters: { query: "string" } }] },
+    { provider: async () => '{"action": "ask_user", "question": "What should I search for?"}', maxAttempts: 2 },
+  );
+  return result.action?.action ?? result.problems.join("; ");
+}
 
 /** Runs `text` offline to its end and returns the trace: the engine API as a builder uses it. */
 export function runOffline(text: string): TraceEvent[] {

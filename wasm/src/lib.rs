@@ -5,12 +5,14 @@
 mod convert;
 mod documents;
 mod loader;
+mod next_action;
 mod run;
 mod tools;
 
 use wasm_bindgen::prelude::*;
 
 pub use documents::{check, compile, format, graph, lint, parse, validate};
+pub use next_action::next_action;
 pub use run::{create_run, resume_run, EngineRun};
 pub use tools::{apply_edit, decode_share_link, discover, encode_share_link, eval_tree, evaluate};
 

@@ -386,3 +386,42 @@ export interface RunSnapshot {
   version: number;
   [field: string]: Json;
 }
+
+/** A tool the agent may use (logic-engine-v2-design §3.2). */
+export interface AgentTool {
+  name: string;
+  description?: string;
+  /** A JSON Schema, or the shorthand `{"file_path": "string"}`. */
+  parameters?: Json;
+}
+
+/** The seed's state: what the next action is decided from. */
+export interface AgentState {
+  user_input?: string;
+  current_task?: Json;
+  available_tools?: AgentTool[];
+  short_term_memory?: Json[];
+}
+
+/** The seed's structured action. */
+export type NextAction =
+  | { action: "execute_tool"; tool_name: string; parameters: { [key: string]: Json } }
+  | { action: "ask_user"; question: string }
+  | { action: "complete_task"; final_message: string };
+
+export interface NextActionOptions {
+  /** The caller's model client: the request in, the model's text out. */
+  provider: (request: ModelRequest) => string | Promise<string>;
+  /** A LOGIC.md text whose reasoning strategy and gates apply to the decision. */
+  spec?: string;
+  /** Model calls for one action, the first included (default 3). */
+  maxAttempts?: number;
+}
+
+export interface NextActionResult {
+  /** The decided action; `null` when no valid answer came within `maxAttempts`. */
+  action: NextAction | null;
+  attempts: number;
+  /** Why the last answer was refused, when no action was decided. */
+  problems: string[];
+}

@@ -33,6 +33,7 @@ use serde_json::Value;
 pub use action::{
     Action, ActionKind, Message, ModelFailure, ModelRequest, Observation, Unmet, Usage, Verdict,
 };
+pub(crate) use output::{feedback, read as read_output};
 pub use prepare::{prepare, Source};
 pub use provider::{Answer, Provider};
 pub use retry::RetryPolicy;
