@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 pub fn read(argument: &str) -> Result<Value, String> {
     if let Some(path) = argument.strip_prefix('@') {
         return crate::commands::read_json(Path::new(path))
-            .map_err(|problem| format!("--input {problem}"));
+            .map_err(|problem| format!("--input: {problem}"));
     }
     serde_json::from_str(argument).map_err(|e| {
         format!(

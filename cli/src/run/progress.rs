@@ -34,6 +34,8 @@ pub struct Progress {
     mode: ProgressMode,
     nodes: Vec<NodeLine>,
     drawn: usize,
+    /// The node lines last drawn: a frame that would look the same is not drawn again.
+    last_frame: Vec<String>,
     out: Box<dyn Write>,
 }
 
@@ -44,6 +46,7 @@ impl Progress {
             mode,
             nodes: Vec::new(),
             drawn: 0,
+            last_frame: Vec::new(),
             out,
         }
     }
@@ -88,6 +91,7 @@ impl Progress {
         if self.mode != ProgressMode::Off {
             let _ = writeln!(self.out, "{text}");
             self.drawn = 0;
+            self.last_frame.clear();
         }
     }
 
@@ -136,16 +140,21 @@ impl Progress {
 
     fn redraw(&mut self) {
         let width = self.nodes.iter().map(|n| n.node.len()).max().unwrap_or(0);
+        let lines: Vec<String> = self.nodes.iter().map(|n| live_line(n, width)).collect();
+        if lines == self.last_frame {
+            return;
+        }
         let mut frame = String::new();
         if self.drawn > 0 {
             frame.push_str(&format!("\x1b[{}A", self.drawn));
         }
-        for line in &self.nodes {
+        for line in &lines {
             frame.push_str("\r\x1b[2K");
-            frame.push_str(&live_line(line, width));
+            frame.push_str(line);
             frame.push('\n');
         }
-        self.drawn = self.nodes.len();
+        self.drawn = lines.len();
+        self.last_frame = lines;
         let _ = self.out.write_all(frame.as_bytes());
         let _ = self.out.flush();
     }
