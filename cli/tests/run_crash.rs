@@ -269,3 +269,112 @@ fn untimed_result(output: &Output) -> Value {
     }
     result
 }
+
+mod property {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// One scripted answer to a node's model call.
+    #[derive(Debug, Clone)]
+    enum Reply {
+        Valid { good: bool, latency: u64 },
+        Invalid,
+        RateLimited { retry_after: u64 },
+        Refused,
+    }
+
+    fn reply() -> impl Strategy<Value = Reply> {
+        prop_oneof![
+            3 => (any::<bool>(), 0u64..400).prop_map(|(good, latency)| Reply::Valid { good, latency }),
+            1 => Just(Reply::Invalid),
+            1 => prop_oneof![Just(0u64), Just(700)].prop_map(|retry_after| Reply::RateLimited { retry_after }),
+            1 => Just(Reply::Refused),
+        ]
+    }
+
+    fn entry(node: &str, reply: &Reply) -> String {
+        let valid = match node {
+            "gather" => "json: {sources: [a.example, b.example]}".to_owned(),
+            "report" => String::new(),
+            _ => format!("text: '{node} read it'"),
+        };
+        match reply {
+            Reply::Valid { good, latency } if node == "report" => format!(
+                "- {{node: report, json: {{confidence: {}}}, latency_ms: {latency}}}",
+                if *good { 0.9 } else { 0.4 }
+            ),
+            Reply::Valid { latency, .. } => {
+                format!("- {{node: {node}, {valid}, latency_ms: {latency}}}")
+            }
+            Reply::Invalid if node == "gather" => format!("- {{node: {node}, text: nope}}"),
+            Reply::Invalid => format!("- {{node: {node}, text: ''}}"),
+            Reply::RateLimited { retry_after } => format!(
+                "- {{node: {node}, error: {{kind: RateLimitError, message: slow, retryable: true, retry_after_ms: {retry_after}}}}}"
+            ),
+            Reply::Refused => format!(
+                "- {{node: {node}, error: {{kind: AuthenticationError, message: no, retryable: false}}}}"
+            ),
+        }
+    }
+
+    fn script() -> impl Strategy<Value = String> {
+        let node = || prop::collection::vec(reply(), 1..4);
+        let review = prop_oneof![
+            Just(None),
+            Just(Some("accept")),
+            Just(Some("retry")),
+            Just(Some("abort"))
+        ];
+        (node(), node(), node(), node(), review).prop_map(|(g, l, r, p, review)| {
+            let mut lines = Vec::new();
+            for (name, replies) in [("gather", g), ("left", l), ("right", r), ("report", p)] {
+                lines.extend(replies.iter().map(|reply| entry(name, reply)));
+            }
+            if let Some(action) = review {
+                lines.push(format!("- {{node: report, review: {action}}}"));
+            }
+            lines.join("\n") + "\n"
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// Whatever the answers (retries, waits, failures, pauses), the parallelism (1 throttles
+        /// the parallel level) and the crash point, crash + resume ends exactly as the whole run.
+        #[test]
+        fn any_run_crashed_anywhere_resumes_to_the_same_end(
+            script in script(),
+            parallel in 1u64..3,
+            at_state in any::<bool>(),
+            point in 1u64..40,
+        ) {
+            let scratch = scenario("property");
+            let dir = scratch.0.as_path();
+            scratch.write("random.yaml", &script);
+            let parallel = parallel.to_string();
+            let args: Vec<&str> = RUN
+                .iter()
+                .map(|a| if *a == "scripted:answers.yaml" { "scripted:random.yaml" } else { a })
+                .chain(["--max-parallel", &parallel])
+                .collect();
+            let whole = run(dir, &args, None);
+            prop_assert!(matches!(whole.status.code(), Some(0 | 1 | 3)), "{}", stderr(&whole));
+            let whole_trace = fs::read(dir.join("trace.jsonl")).expect("the trace exists");
+
+            clean(dir);
+            let kind = if at_state { "state" } else { "trace" };
+            let crashed = run(dir, &args, Some(&format!("{kind}:{point}")));
+            let last = if crashed.status.code().is_none() {
+                run(dir, RESUME, None)
+            } else {
+                crashed
+            };
+            prop_assert_eq!(last.status.code(), whole.status.code(), "{}", stderr(&last));
+            prop_assert_eq!(stdout(&last), stdout(&whole));
+            let trace = fs::read(dir.join("trace.jsonl")).expect("the trace exists");
+            prop_assert!(trace == whole_trace, "the traces differ:\n{}", String::from_utf8_lossy(&trace));
+        }
+    }
+}
