@@ -184,6 +184,43 @@ fn a_review_pauses_the_run_and_resume_with_an_answer_finishes_it_as_if_never_pau
 }
 
 #[test]
+fn a_document_from_standard_input_pauses_and_resumes_without_naming_a_file() {
+    let scratch = scenario("stdin");
+    let document = fs::read(scratch.0.join("review.logic.md")).expect("the fixture");
+    let paused = run_in(
+        &scratch.0,
+        &[
+            "run",
+            "-",
+            "--provider",
+            "scripted:unreviewed.yaml",
+            "--state",
+            "s.json",
+            "--progress",
+            "off",
+            "--format",
+            "json",
+        ],
+        Some(&document),
+    );
+    let mut text = transcript(&scratch, &paused);
+    let resumed = logicmd(
+        &scratch,
+        &[
+            "run",
+            "--resume",
+            "s.json",
+            "--answer",
+            "accept",
+            "--progress",
+            "off",
+        ],
+    );
+    text.push_str(&transcript(&scratch, &resumed));
+    insta::assert_snapshot!("stdin_paused_resumed", text);
+}
+
+#[test]
 fn each_review_action_routes_the_resumed_run() {
     let scratch = scenario("routes");
     let pause = |state: &str| {

@@ -238,15 +238,17 @@ fn started(args: &Args) -> Result<(Driver, String), Stop> {
     let provider = resume::provider(&settings.provider, &source).map_err(Stop::usage)?;
     let run = Run::start(source, input, options)
         .map_err(|e| Stop(format!("cannot run {document}: {e}"), EXIT_INVALID))?;
-    let trace = match &settings.trace {
-        Some(path) => Some(
-            Trace::create(path)
-                .map_err(|e| Stop::usage(format!("cannot write {}: {e}", path.display())))?,
-        ),
-        None => None,
-    };
-    let mut driver = new_driver(args, run, provider, clock, &settings, &document, trace)?;
-    driver.record().map_err(Stop::usage)?;
+    let mut driver = new_driver(args, run, provider, clock, &settings, &document, None)?;
+    // The state first: a crash before it leaves an earlier run's state and trace as they were,
+    // consistent with each other.
+    let events = driver.run.take_events();
+    driver.write_state().map_err(Stop::usage)?;
+    if let Some(path) = &settings.trace {
+        let trace = Trace::create(path)
+            .map_err(|e| Stop::usage(format!("cannot write {}: {e}", path.display())))?;
+        driver.trace = Some(trace);
+    }
+    driver.append(events).map_err(Stop::usage)?;
     Ok((driver, document))
 }
 

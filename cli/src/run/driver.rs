@@ -256,20 +256,30 @@ impl Driver {
         self.record()
     }
 
-    /// After a start or a feed: the state first, then the new events.
+    /// After a feed: the state first, then the new events.
     pub fn record(&mut self) -> Result<(), String> {
         let events = self.run.take_events();
-        if let Some(durable) = &self.durable {
-            let state = State::new(
-                durable.document.clone(),
-                durable.settings.clone(),
-                self.batch.clone(),
-                self.run.snapshot(),
-            );
-            durable::write_state(&durable.path, &state.to_json())
-                .map_err(|e| format!("cannot write the state {}: {e}", durable.path.display()))?;
-        }
+        self.write_state()?;
         self.append(events)
+    }
+
+    /// Writes the state file, when the run is durable.
+    pub fn write_state(&self) -> Result<(), String> {
+        let Some(durable) = &self.durable else {
+            return Ok(());
+        };
+        durable::write_state(&durable.path, &self.state_json(durable))
+            .map_err(|e| format!("cannot write the state {}: {e}", durable.path.display()))
+    }
+
+    fn state_json(&self, durable: &Durable) -> Value {
+        State::new(
+            durable.document.clone(),
+            durable.settings.clone(),
+            self.batch.clone(),
+            self.run.snapshot(),
+        )
+        .to_json()
     }
 
     /// Appends events to the trace and shows them.
@@ -288,13 +298,7 @@ impl Driver {
 
     /// Writes the state once (a pause without `--state`).
     pub fn save_state(&self, durable: &Durable) -> Result<(), String> {
-        let state = State::new(
-            durable.document.clone(),
-            durable.settings.clone(),
-            self.batch.clone(),
-            self.run.snapshot(),
-        );
-        durable::write_atomically(&durable.path, &state.to_json())
+        durable::write_atomically(&durable.path, &self.state_json(durable))
             .map_err(|e| format!("cannot write the state {}: {e}", durable.path.display()))
     }
 }

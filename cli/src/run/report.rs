@@ -38,9 +38,13 @@ impl Report<'_> {
         } else {
             "ACTION"
         };
+        // A document read from standard input is in the state: the command needs no FILE.
+        let document = match self.document {
+            "<stdin>" => String::new(),
+            document => format!(" {}", shell_word(document)),
+        };
         Some(format!(
-            "logicmd run {} --resume {} --answer {answer}",
-            shell_word(self.document),
+            "logicmd run{document} --resume {} --answer {answer}",
             shell_word(&state.display().to_string())
         ))
     }
