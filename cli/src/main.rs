@@ -5,6 +5,7 @@ mod discover;
 mod fs_loader;
 mod input;
 mod output;
+mod run;
 
 use std::process::ExitCode;
 
@@ -48,6 +49,8 @@ enum Command {
     Graph(commands::graph::GraphArgs),
     /// Obligation analysis: unverified outputs, unbounded cycles, termination, gate branches.
     Check(commands::check::Args),
+    /// Run a document or topology: trace, crash-safe state, review pauses (--dry-run to try it).
+    Run(commands::run::Args),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Command::Fmt(args) => commands::fmt::run(&args),
         Command::Graph(args) => commands::graph::graph(&args),
         Command::Check(args) => commands::check::run(&args),
+        Command::Run(args) => commands::run::run(&args),
     };
     ExitCode::from(status)
 }
