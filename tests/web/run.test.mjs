@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import * as logicmd from "logicmd";
 
-import { drive, offline } from "../../examples/node-run/run.mjs";
+import { drive, offline } from "../../examples/node-run/drive.mjs";
 
 const repo = new URL("../../", import.meta.url);
 const read = (path) => readFileSync(new URL(path, repo), "utf8");
@@ -31,9 +31,9 @@ test("a document runs to completion with a JavaScript provider, and its trace is
 test("a model's answer that breaks the step's schema is retried with the errors as feedback", async () => {
   const run = logicmd.createRun(analyst, input, { path: "competitive-analyst.logic.md", files });
   let calls = 0;
-  const stubborn = async (request, node) => {
+  const stubborn = async (_request, _node, action) => {
     calls += 1;
-    return calls === 1 ? "not json at all" : run.synthetic({ id: "x", action: "call_model", node, attempt: 1, request }).text;
+    return calls === 1 ? "not json at all" : run.synthetic(action);
   };
   const { status, trace } = await drive(run, stubborn);
   assert.equal(status, "completed");
@@ -56,9 +56,9 @@ test("a snapshot resumes the run exactly: same trace, no call repeated", async (
   first.free();
   const resumed = logicmd.resumeRun(snapshot);
   let repeated = 0;
-  const provider = async (request, node) => {
+  const provider = async (_request, node, action) => {
     repeated += node === call.node ? 1 : 0;
-    return resumed.synthetic({ id: "x", action: "call_model", node, attempt: 1, request }).text;
+    return resumed.synthetic(action);
   };
   const rest = await drive(resumed, provider);
   assert.equal(repeated, 0, "the answered call is not asked again");
