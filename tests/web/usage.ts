@@ -86,7 +86,7 @@ export async function tour(text: string): Promise<string[]> {
   }
   for (const edge of model?.edges ?? []) lines.push(`${edge.source} -${edge.kind}-> ${edge.target} ${edge.label ?? ""}`);
 
-  for (const finding of check(text).findings) lines.push(`${finding.rule}: ${finding.path.join(" > ")}`);
+  for (const finding of check(text, null, null).findings) lines.push(`${finding.rule}: ${finding.path.join(" > ")}`);
 
   const edit: Edit = { op: "set", path: "/reasoning/max_iterations", value: 3 };
   const applied: EditResult = applyEdit(text, edit);
