@@ -59,6 +59,8 @@ pub(super) struct ModelCall {
     policy: RetryPolicy,
     /// Attempts at this answer, the first included.
     attempt: u32,
+    /// The node's call number of the call in flight (what its answer is traced under).
+    issued: u32,
     /// Extra trace fields (the participant, the round).
     tags: Vec<(&'static str, Value)>,
 }
@@ -72,6 +74,7 @@ impl ModelCall {
             expect,
             policy: RetryPolicy::default(),
             attempt: 0,
+            issued: 0,
             tags: Vec::new(),
         }
     }
@@ -91,6 +94,7 @@ impl ModelCall {
     pub fn issue(&mut self, kernel: &mut Kernel, calls: &mut u32) {
         self.attempt += 1;
         *calls += 1;
+        self.issued = *calls;
         let kind = ActionKind::CallModel {
             node: self.node.clone(),
             attempt: *calls,
@@ -137,7 +141,7 @@ impl ModelCall {
                 },
             ) => {
                 let fields = self.fields(vec![
-                    ("attempt", (*calls).into()),
+                    ("attempt", self.issued.into()),
                     ("text", text.clone().into()),
                     ("usage", serde_json::to_value(usage).unwrap_or_default()),
                     (
@@ -150,7 +154,7 @@ impl ModelCall {
             }
             (Purpose::Model(_), Observation::ModelError(failure)) => {
                 let fields = self.fields(vec![
-                    ("attempt", (*calls).into()),
+                    ("attempt", self.issued.into()),
                     ("error", serde_json::to_value(&failure).unwrap_or_default()),
                 ]);
                 kernel.event("model_responded", Some(&self.node), fields);
@@ -161,15 +165,12 @@ impl ModelCall {
                         .policy
                         .backoff_ms(self.attempt + 1)
                         .max(failure.retry_after_ms.unwrap_or(0));
-                    kernel.event(
-                        "retried",
-                        Some(&self.node),
-                        vec![
-                            ("attempt", (*calls + 1).into()),
-                            ("wait_ms", wait.into()),
-                            ("reason", reason.into()),
-                        ],
-                    );
+                    let fields = self.fields(vec![
+                        ("attempt", (self.attempt + 1).into()),
+                        ("wait_ms", wait.into()),
+                        ("reason", reason.into()),
+                    ]);
+                    kernel.event("retried", Some(&self.node), fields);
                     kernel.issue(
                         ActionKind::Wait {
                             node: self.node.clone(),
@@ -191,19 +192,19 @@ impl ModelCall {
     fn on_answer(&mut self, kernel: &mut Kernel, text: &str, calls: &mut u32) -> Answered {
         match read(&self.expect, text) {
             Ok(output) => {
-                kernel.event(
-                    "output_validated",
-                    Some(&self.node),
-                    vec![("attempt", (*calls).into()), ("output", output.clone())],
-                );
+                let fields = self.fields(vec![
+                    ("attempt", self.issued.into()),
+                    ("output", output.clone()),
+                ]);
+                kernel.event("output_validated", Some(&self.node), fields);
                 Answered::Output(output)
             }
             Err(problems) => {
-                kernel.event(
-                    "output_invalid",
-                    Some(&self.node),
-                    vec![("attempt", (*calls).into()), ("errors", json!(problems))],
-                );
+                let fields = self.fields(vec![
+                    ("attempt", self.issued.into()),
+                    ("errors", json!(problems)),
+                ]);
+                kernel.event("output_invalid", Some(&self.node), fields);
                 if self.attempt >= self.policy.max_attempts {
                     return Answered::Failed(format!(
                         "invalid output after {} attempt(s): {}",
@@ -212,16 +213,13 @@ impl ModelCall {
                     ));
                 }
                 let feedback = output::feedback(&problems);
-                kernel.event(
-                    "retried",
-                    Some(&self.node),
-                    vec![
-                        ("attempt", (*calls + 1).into()),
-                        ("wait_ms", 0.into()),
-                        ("reason", "invalid output".into()),
-                        ("feedback", feedback.clone().into()),
-                    ],
-                );
+                let fields = self.fields(vec![
+                    ("attempt", (self.attempt + 1).into()),
+                    ("wait_ms", 0.into()),
+                    ("reason", "invalid output".into()),
+                    ("feedback", feedback.clone().into()),
+                ]);
+                kernel.event("retried", Some(&self.node), fields);
                 self.request.messages.push(Message::assistant(text));
                 self.request.messages.push(Message::user(feedback));
                 self.issue(kernel, calls);

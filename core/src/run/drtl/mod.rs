@@ -147,10 +147,15 @@ impl DrtlProgram {
     /// `Some(true)` when the node can run, `Some(false)` when every route to it is dead, `None`
     /// while some route to it is still undecided.
     fn readiness(&self, node: usize) -> Option<bool> {
-        if self.activated[node] {
-            return Some(true);
-        }
         let incoming = &self.world.graph.incoming[node];
+        if self.activated[node] {
+            // A loop's target still waits for a node before it that is running.
+            let before_running = incoming.iter().any(|&link| {
+                let from = self.world.graph.links[link].from;
+                matches!(self.nodes[from], NodeState::Running(_))
+            });
+            return (!before_running).then_some(true);
+        }
         if incoming.is_empty() {
             return None;
         }
@@ -391,7 +396,7 @@ impl DrtlProgram {
             .iter()
             .any(|&l| self.world.graph.links[l].to == Target::Terminate)
         {
-            self.terminate(kernel, node);
+            self.terminate(kernel, node, route);
             return;
         }
         if let Route::Action(action) = route {
@@ -526,14 +531,19 @@ impl DrtlProgram {
             .map(|o| o.verify)
             .filter(|&verify| graph.reachable_from(verify)[review])
             .collect();
-        for obligation in self
-            .world
-            .store
-            .state
+        let state = &mut self.world.store.state;
+        for obligation in state
             .obligations
             .iter_mut()
             .filter(|o| o.is_open() && upstream.contains(&o.verify))
         {
+            for claim in state.claims.iter_mut().filter(|c| {
+                c["node"] == obligation.node.as_str()
+                    && c["rule"] == obligation.rule.as_str()
+                    && c["target"] == json!(obligation.target)
+            }) {
+                claim["status"] = Status::Discharged.name().into();
+            }
             obligation.status = Status::Discharged;
             obligation.evidence = json!({
                 "review": review_id,
@@ -590,9 +600,16 @@ impl DrtlProgram {
 
     /// A route to `terminate`: the run is abandoned, which is a refusal — of the open
     /// obligations, or of the route itself when none is open.
-    fn terminate(&mut self, kernel: &mut Kernel, node: usize) {
+    fn terminate(&mut self, kernel: &mut Kernel, node: usize, route: &Route) {
         let id = self.id(node).to_owned();
-        let why = format!("the run ended at `{id}` (a route to `terminate`)");
+        let why = match route {
+            Route::Action(action) => {
+                format!(
+                    "review `{id}` chose `{action}`, which ends the run (a route to `terminate`)"
+                )
+            }
+            _ => format!("the run ended at `{id}` (a route to `terminate`)"),
+        };
         let mut unmet_list: Vec<Unmet> = self.open().map(|o| unmet(o, &why)).collect();
         if unmet_list.is_empty() {
             unmet_list.push(Unmet {
