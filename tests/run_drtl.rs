@@ -315,30 +315,94 @@ fn a_review_that_routes_back_runs_the_loop_again() {
 }
 
 #[test]
-fn a_trace_replayed_as_a_script_gives_the_same_trace_bytes() {
-    let first = scenario(
-        "tests/drtl/gate-review.drtl.yaml",
-        "gate-review-retry.yaml",
-        json!({"question": "q"}),
+fn a_review_can_send_the_run_to_a_new_generate_that_is_verified_again() {
+    let outcome = scenario(
+        "tests/drtl/review-new-generate.drtl.yaml",
+        "review-new-generate.yaml",
+        json!({"question": "Which widgets fit?"}),
         &[],
     );
-    let mut replay = Scripted::parse(&first.bytes()).expect("a trace is a script");
-    let source = source("tests/drtl/gate-review.drtl.yaml");
-    let mut run = start(&source, json!({"question": "q"}));
-    let second = drive(&mut run, &mut replay, &mut VecDeque::new());
-    assert_eq!(second.bytes(), first.bytes());
-
-    let again = scenario(
-        "tests/drtl/gate-review.drtl.yaml",
-        "gate-review-retry.yaml",
-        json!({"question": "q"}),
-        &[],
-    );
+    let ActionKind::Complete { output } = ending(&outcome) else {
+        panic!("{}", outcome.verdict());
+    };
     assert_eq!(
-        again.bytes(),
-        first.bytes(),
-        "same input, script and clock: same bytes"
+        output["obligations"],
+        json!([
+            {"node": "verify_claims", "rule": "std.check_existence", "target": "product_names", "mode": "block", "status": "satisfied", "evidence": null},
+            {"node": "verify_claims", "rule": "std.check_links", "target": "urls", "mode": "block", "status": "satisfied", "evidence": "200 OK"},
+        ]),
+        "the second verification replaced the discharged failure"
     );
+    assert_run!("review_new_generate", record(&outcome));
+}
+
+/// Scenarios whose traces, replayed as scripts, must give the same bytes: a loop through a
+/// review, parallel participants, a debate with a corrected violation, backoffs, warnings.
+const REPLAYED: &[(&str, &str)] = &[
+    ("tests/drtl/gate-review.drtl.yaml", "gate-review-retry.yaml"),
+    ("tests/run/drtl/fan-out-vote.drtl.yaml", "fan-out-vote.yaml"),
+    (
+        "tests/run/drtl/debate-rounds.drtl.yaml",
+        "debate-consensus.yaml",
+    ),
+    (
+        "tests/run/drtl/block-without-review.drtl.yaml",
+        "model-errors.yaml",
+    ),
+    (
+        "tests/run/drtl/warn-continues.drtl.yaml",
+        "warn-continues.yaml",
+    ),
+    (
+        "tests/drtl/review-new-generate.drtl.yaml",
+        "review-new-generate.yaml",
+    ),
+];
+
+#[test]
+fn a_trace_replayed_as_a_script_gives_the_same_trace_bytes() {
+    for (topology, script_name) in REPLAYED {
+        let input = json!({"question": "q"});
+        let first = scenario(topology, script_name, input.clone(), &[]);
+        assert!(
+            matches!(ending(&first), ActionKind::Complete { .. }),
+            "{topology}: {}",
+            first.verdict()
+        );
+        let mut replay = Scripted::parse(&first.bytes()).expect("a trace is a script");
+        let source = source(topology);
+        let mut run = start(&source, input.clone());
+        let second = drive(&mut run, &mut replay, &mut VecDeque::new());
+        assert_eq!(second.bytes(), first.bytes(), "{topology} replayed");
+
+        let again = scenario(topology, script_name, input, &[]);
+        assert_eq!(
+            again.bytes(),
+            first.bytes(),
+            "{topology}: same input, script and clock give the same bytes"
+        );
+    }
+}
+
+#[test]
+fn reaching_the_end_with_a_failed_block_rule_refuses() {
+    let source = source_of(
+        "name: verify last\nnodes:\n  - {id: extract, type: generate, prompt: List the products as JSON., output_format: json, output_key: claims}\n  - {id: check, type: verify, input: extract.claims, rules: [{id: std.check_existence, target: products, mode: block}], output_key: report}\nedges:\n  - {from: extract, to: check}\n",
+    );
+    let mut provider = Scripted::parse(
+        "- {node: extract, json: {products: [Gizmo 9]}}\n- {node: check, verdict: {passed: false, evidence: unknown product}}\n",
+    )
+    .unwrap();
+    let mut run = start(&source, json!({}));
+    let outcome = drive(&mut run, &mut provider, &mut VecDeque::new());
+    let ActionKind::Refuse { unmet } = ending(&outcome) else {
+        panic!("{}", outcome.verdict());
+    };
+    assert_eq!(
+        serde_json::to_value(unmet).unwrap(),
+        json!([{"node": "check", "rule": "std.check_existence", "target": "products", "reason": "failed (unknown product); the run reached its end without a review deciding on it"}])
+    );
+    assert_eq!(run.status(), Status::Refused);
 }
 
 #[test]
