@@ -1,5 +1,5 @@
-//! Drives DRTL runs in tests: prepares a topology (its prompt and protocol files from
-//! `tests/run/drtl/files`), answers actions from a provider, answers tool calls the provider
+//! Drives DRTL runs in tests: prepares a topology (with the prompt and protocol files beside
+//! it), answers actions from a provider, answers tool calls the provider
 //! leaves unanswered as "unverifiable" (what `--dry-run` does), reviews from a queue, and keeps
 //! the whole trace. The clock moves only by the waits the run asks for.
 
@@ -57,23 +57,29 @@ impl Outcome {
     }
 }
 
-/// The files every test topology may reference, at the project root of the loader.
+/// A loader with the topology at `id` and the prompt and protocol files beside it (`prompts/`,
+/// `protocols/` of its directory in the workspace), as the CLI's loader would find them.
 fn loader_with(id: &str, text: &str) -> MemoryLoader {
     let mut loader = MemoryLoader::new().with(id, text);
-    let files = workspace_root().join("tests/run/drtl/files");
+    let dir = id.rsplit_once('/').map_or("", |(dir, _)| dir);
     for kind in ["prompts", "protocols"] {
-        for entry in fs::read_dir(files.join(kind)).unwrap().flatten() {
+        let Ok(entries) = fs::read_dir(workspace_root().join(dir).join(kind)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let text = fs::read_to_string(entry.path()).unwrap();
-            loader.insert(&format!("{kind}/{name}"), text).unwrap();
+            loader
+                .insert(&format!("{dir}/{kind}/{name}"), text)
+                .unwrap();
         }
     }
     loader
 }
 
-/// A topology's text, prepared as `logicmd run` would (lint-clean, files read).
-pub fn source_of(text: &str) -> Source {
-    let id = "topology.drtl.yaml";
+/// A topology's text as the file `id` (workspace-relative), prepared as `logicmd run` would
+/// (lint-clean, files read).
+pub fn source_at(id: &str, text: &str) -> Source {
     match prepare(
         text,
         &Options::lint(id).with_path(id),
@@ -81,7 +87,7 @@ pub fn source_of(text: &str) -> Source {
     ) {
         Ok(source) => source,
         Err(problems) => panic!(
-            "the topology does not prepare: {:#?}",
+            "`{id}` does not prepare: {:#?}",
             problems
                 .iter()
                 .map(|p| (&p.code, &p.message, p.line))
@@ -90,9 +96,17 @@ pub fn source_of(text: &str) -> Source {
     }
 }
 
+/// A topology's text, prepared as a file of `tests/run/drtl`.
+pub fn source_of(text: &str) -> Source {
+    source_at("tests/run/drtl/inline.drtl.yaml", text)
+}
+
 /// A topology file of the workspace, prepared.
 pub fn source(path: &str) -> Source {
-    source_of(&fs::read_to_string(workspace_root().join(path)).unwrap())
+    source_at(
+        path,
+        &fs::read_to_string(workspace_root().join(path)).unwrap(),
+    )
 }
 
 pub fn start(source: &Source, input: Value) -> Run {
