@@ -1,7 +1,7 @@
 //! Random topologies (every node type, edges, gate branches and review actions to any node or
 //! `terminate`, cycles included) run with the synthetic provider, random verdicts and random
-//! review decisions: every run ends within its bounds, never panics, replays to the same bytes,
-//! and no node starts while a node before it is running, nor before every node before it has
+//! review decisions: every run ends within its bounds, never panics, gives the same bytes again
+//! (also when snapshotted and resumed half way), and no node starts while a node before it is running, nor before every node before it has
 //! settled unless a loop sent the run back to it.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -190,8 +190,14 @@ const OPTIONS: RunOptions = RunOptions {
     max_node_runs: 150,
 };
 
-/// Drives to the end: the trace, and the ending.
-fn run_to_end(source: &Source, choices: &[u8]) -> (Vec<Value>, ActionKind) {
+/// Drives to the end: the trace, and the ending. With `resume_after`, the run is snapshotted
+/// after that many observations and continued from `Run::resume`, which must give back the
+/// events so far, byte for byte.
+fn run_to_end(
+    source: &Source,
+    choices: &[u8],
+    resume_after: Option<usize>,
+) -> (Vec<Value>, ActionKind) {
     let mut provider = Chooser {
         synthetic: Synthetic::new(source, 3),
         choices: choices.to_vec(),
@@ -200,6 +206,7 @@ fn run_to_end(source: &Source, choices: &[u8]) -> (Vec<Value>, ActionKind) {
     let mut run = Run::start(source.clone(), json!({"topic": "t"}), OPTIONS).expect("starts");
     let mut trace = run.take_events();
     let mut clock = 0;
+    let mut fed = 0;
     // Far more than any run within the bounds can ask for.
     for _ in 0..20_000 {
         let actions = run.next();
@@ -231,6 +238,11 @@ fn run_to_end(source: &Source, choices: &[u8]) -> (Vec<Value>, ActionKind) {
             };
             run.feed(&action.id, observation).expect("feeds");
             trace.extend(run.take_events());
+            fed += 1;
+            if resume_after == Some(fed) {
+                run = Run::resume(&run.snapshot()).expect("resumes");
+                assert_eq!(run.take_events(), trace, "a resumed run replays its events");
+            }
         }
     }
     panic!("the run did not end within 20,000 batches");
@@ -351,9 +363,10 @@ proptest! {
     fn random_topologies_end_within_their_bounds_in_order(
         topology in topologies(),
         choices in prop::collection::vec(any::<u8>(), 1..16),
+        resume_after in 1usize..24,
     ) {
         let source = Source::Drtl { topology: topology.clone(), artifacts: BTreeMap::new() };
-        let (trace, ending) = run_to_end(&source, &choices);
+        let (trace, ending) = run_to_end(&source, &choices, None);
         let starts = trace.iter().filter(|e| e["event"] == "node_started").count() as u64;
         prop_assert!(starts <= OPTIONS.max_node_runs + 1, "{starts} node starts");
         if let ActionKind::Fail { error } = &ending {
@@ -365,8 +378,8 @@ proptest! {
         let seqs: Vec<u64> = trace.iter().filter_map(|e| e["seq"].as_u64()).collect();
         prop_assert_eq!(seqs, (0..trace.len() as u64).collect::<Vec<_>>());
         check_order(&trace, &routes(&topology))?;
-        let (again, _) = run_to_end(&source, &choices);
-        prop_assert_eq!(again, trace, "the same run twice");
+        let (again, _) = run_to_end(&source, &choices, Some(resume_after));
+        prop_assert_eq!(again, trace, "the same run again, snapshotted and resumed on the way");
     }
 }
 
