@@ -21,6 +21,7 @@ mod gate;
 mod generate;
 mod graph;
 mod node;
+mod obligations;
 mod review;
 mod rules;
 mod state;
@@ -32,10 +33,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Value};
 
-use graph::{Graph, Kind, Target, Trigger};
+use graph::{Graph, Target, Trigger};
 use node::{Ctx, Progress, Route, Running, Started, Units};
-use state::{Local, Obligation, Status, Store};
+use state::{Local, Store};
 
+use crate::drtl::TERMINATE;
 use crate::run::action::{Observation, Unmet};
 use crate::run::kernel::{Ending, Kernel, Waiter};
 use crate::run::{Program, RunError, RunOptions};
@@ -175,7 +177,8 @@ impl DrtlProgram {
             )));
             return;
         }
-        if let Some(unmet) = self.blocked(node) {
+        if let Some(unmet) = obligations::blocking(&self.world.graph, &self.world.store.state, node)
+        {
             kernel.end(Ending::Refused(unmet));
             return;
         }
@@ -311,7 +314,7 @@ impl DrtlProgram {
             .iter()
             .map(|&link| match self.world.graph.links[link].to {
                 Target::Node(to) => self.id(to).into(),
-                Target::Terminate => graph_terminate().into(),
+                Target::Terminate => TERMINATE.into(),
             })
             .collect();
         kernel.event(
@@ -505,8 +508,8 @@ impl DrtlProgram {
         }
     }
 
-    /// A review decided: unless its decision ends the run at `terminate` (a rejection), the
-    /// open obligations upstream of it are discharged (§9.3: the review is the discharge point).
+    /// A review decided: unless its decision ends the run at `terminate` (a rejection), it
+    /// discharges the open obligations upstream of it.
     fn decide(&mut self, kernel: &mut Kernel, review: usize, action: &str, fired: &[usize]) {
         let graph = &self.world.graph;
         if fired
@@ -515,87 +518,24 @@ impl DrtlProgram {
         {
             return;
         }
-        let review_id = graph.nodes[review].id.clone();
-        let note = self.world.store.outputs[review]
+        let note = self.note_of(review);
+        obligations::discharge(
+            graph,
+            &mut self.world.store.state,
+            kernel,
+            review,
+            action,
+            &note,
+        );
+    }
+
+    /// The note a review's decision came with.
+    fn note_of(&self, review: usize) -> Value {
+        self.world.store.outputs[review]
             .as_ref()
             .and_then(|o| o.get("note"))
             .cloned()
-            .unwrap_or(Value::Null);
-        let upstream: BTreeSet<usize> = self
-            .world
-            .store
-            .state
-            .obligations
-            .iter()
-            .filter(|o| o.is_open())
-            .map(|o| o.verify)
-            .filter(|&verify| graph.reachable_from(verify)[review])
-            .collect();
-        let state = &mut self.world.store.state;
-        for obligation in state
-            .obligations
-            .iter_mut()
-            .filter(|o| o.is_open() && upstream.contains(&o.verify))
-        {
-            for claim in state.claims.iter_mut().filter(|c| {
-                c["node"] == obligation.node.as_str()
-                    && c["rule"] == obligation.rule.as_str()
-                    && c["target"] == json!(obligation.target)
-            }) {
-                claim["status"] = Status::Discharged.name().into();
-            }
-            obligation.status = Status::Discharged;
-            obligation.evidence = json!({
-                "review": review_id,
-                "action": action,
-                "note": note,
-                "failure": obligation.evidence,
-            });
-            kernel.event(
-                "obligation_updated",
-                Some(&obligation.node),
-                vec![
-                    ("rule", obligation.rule.clone().into()),
-                    ("target", obligation.target.clone().into()),
-                    ("mode", obligation.mode.name().into()),
-                    ("status", obligation.status.name().into()),
-                    ("evidence", obligation.evidence.clone()),
-                ],
-            );
-        }
-    }
-
-    /// The open obligations that keep `node` from running, as the refusal names them; `None`
-    /// when it may run.
-    fn blocked(&self, node: usize) -> Option<Vec<Unmet>> {
-        let graph = &self.world.graph;
-        if matches!(graph.nodes[node].kind, Kind::Gate | Kind::Review) {
-            return None;
-        }
-        let open: Vec<&Obligation> = self.open().collect();
-        if open.is_empty() {
-            return None;
-        }
-        let leads_back = graph.reachable_from(node);
-        let blocks = open.iter().any(|o| {
-            o.verify != node && !leads_back[o.verify] && graph.reachable_from(o.verify)[node]
-        });
-        blocks.then(|| {
-            let why = format!(
-                "`{}` would run on what it failed to verify (block: a gate must route the failure to a review, or back to a new attempt)",
-                graph.nodes[node].id
-            );
-            open.iter().map(|o| unmet(o, &why)).collect()
-        })
-    }
-
-    fn open(&self) -> impl Iterator<Item = &Obligation> {
-        self.world
-            .store
-            .state
-            .obligations
-            .iter()
-            .filter(|o| o.is_open())
+            .unwrap_or(Value::Null)
     }
 
     /// A route to `terminate`: the run is abandoned, which is a refusal — of the open
@@ -610,27 +550,23 @@ impl DrtlProgram {
             }
             _ => format!("the run ended at `{id}` (a route to `terminate`)"),
         };
-        let mut unmet_list: Vec<Unmet> = self.open().map(|o| unmet(o, &why)).collect();
-        if unmet_list.is_empty() {
-            unmet_list.push(Unmet {
+        let mut unmet = obligations::unmet(&self.world.store.state, &why);
+        if unmet.is_empty() {
+            unmet.push(Unmet {
                 node: id,
-                rule: graph_terminate().to_owned(),
+                rule: TERMINATE.to_owned(),
                 target: None,
                 reason: format!("{why}: nothing is published"),
             });
         }
-        kernel.end(Ending::Refused(unmet_list));
+        kernel.end(Ending::Refused(unmet));
     }
 
     /// A review decision with no route (§3.8: routing handled elsewhere): the run completes
     /// with the state and the decision, for whoever routes it.
     fn end_with_decision(&mut self, kernel: &mut Kernel, review: usize, action: &str) {
         let mut output = self.world.store.state.to_json();
-        let note = self.world.store.outputs[review]
-            .as_ref()
-            .and_then(|o| o.get("note"))
-            .cloned()
-            .unwrap_or(Value::Null);
+        let note = self.note_of(review);
         output["decision"] = json!({"review": self.id(review), "action": action, "note": note});
         kernel.end(Ending::Completed(output));
     }
@@ -645,29 +581,16 @@ impl DrtlProgram {
         {
             return;
         }
-        let why = "the run reached its end without a review deciding on it";
-        let unmet_list: Vec<Unmet> = self.open().map(|o| unmet(o, why)).collect();
-        if unmet_list.is_empty() {
-            kernel.end(Ending::Completed(self.world.store.state.to_json()));
+        let state = &self.world.store.state;
+        let unmet = obligations::unmet(
+            state,
+            "the run reached its end without a review deciding on it",
+        );
+        if unmet.is_empty() {
+            kernel.end(Ending::Completed(state.to_json()));
         } else {
-            kernel.end(Ending::Refused(unmet_list));
+            kernel.end(Ending::Refused(unmet));
         }
-    }
-}
-
-fn graph_terminate() -> &'static str {
-    crate::drtl::TERMINATE
-}
-
-fn unmet(obligation: &Obligation, why: &str) -> Unmet {
-    Unmet {
-        node: obligation.node.clone(),
-        rule: obligation.rule.clone(),
-        target: obligation.target.clone(),
-        reason: format!(
-            "failed ({}); {why}",
-            verify::evidence_text(&obligation.evidence)
-        ),
     }
 }
 
