@@ -713,3 +713,163 @@ fn a_review_answer_that_is_not_an_action_is_asked_again() {
     );
     assert_eq!(run.status(), Status::Paused);
 }
+
+#[test]
+fn a_review_action_without_a_route_completes_with_the_decision() {
+    let source = source("tests/drtl/verified-publish.drtl.yaml");
+    let mut provider = Scripted::parse(
+        "- {node: generate_summary, text: Acme launched Gizmo 9.}\n- {node: extract_claims, json: {product_names: [Gizmo 9], urls: []}}\n- {node: verify_claims, tool: std.check_existence, verdict: {passed: false, evidence: unknown product}}\n- {node: verify_claims, tool: std.check_links, verdict: {passed: true}}\n- {node: rejection, review: acknowledge}\n",
+    )
+    .unwrap();
+    let mut run = start(&source, json!({}));
+    let outcome = drive(&mut run, &mut provider, &mut VecDeque::new());
+    let ActionKind::Complete { output } = ending(&outcome) else {
+        panic!("{}", outcome.verdict());
+    };
+    assert_eq!(
+        output["decision"],
+        json!({"review": "rejection", "action": "acknowledge", "note": null})
+    );
+    assert_eq!(output["obligations"][0]["status"], "discharged");
+    assert!(
+        !outcome
+            .outline()
+            .contains(&"node_started publish".to_owned()),
+        "the decision is handed out, nothing routes on"
+    );
+    assert_run!("review_label_action", record(&outcome));
+}
+
+#[test]
+fn a_participant_that_fails_fails_the_fan_out() {
+    let source = source("tests/run/drtl/fan-out-vote.drtl.yaml");
+    let mut provider = Scripted::parse(
+        "- {node: drafts, attempt: 1, text: Rust.}\n- {node: drafts, attempt: 2, error: {kind: AuthenticationError, message: bad key, retryable: false}}\n- {node: drafts, attempt: 3, text: Go.}\n",
+    )
+    .unwrap();
+    let mut run = start(&source, json!({}));
+    let outcome = drive(&mut run, &mut provider, &mut VecDeque::new());
+    let ActionKind::Fail { error } = ending(&outcome) else {
+        panic!("{}", outcome.verdict());
+    };
+    assert_eq!(
+        error,
+        "node `drafts` failed: participant 2: the model call failed after 1 attempt(s): AuthenticationError: bad key"
+    );
+}
+
+/// A debate of three under `consensus`, answered `messages` in turn: (consensus, rounds).
+fn debate_of_three(consensus: &str, messages: &[&str]) -> (Value, Value) {
+    let source = source_of(&format!(
+        "name: council of three\nnodes:\n  - id: council\n    type: debate\n    max_rounds: 2\n    consensus: {consensus}\n    participants:\n      - {{id: a, model: m}}\n      - {{id: b, model: m}}\n      - {{id: c, model: m}}\n    output_key: outcome\n"
+    ));
+    let script: String = messages
+        .iter()
+        .map(|m| {
+            format!(
+                "- {{node: council, text: {}}}\n",
+                serde_json::to_string(m).unwrap()
+            )
+        })
+        .collect();
+    let mut run = start(&source, json!({}));
+    let outcome = drive(
+        &mut run,
+        &mut Scripted::parse(&script).unwrap(),
+        &mut VecDeque::new(),
+    );
+    let ActionKind::Complete { output } = ending(&outcome) else {
+        panic!("{}", outcome.verdict());
+    };
+    let debate = &output["artifacts"]["outcome"];
+    (
+        debate["consensus"].clone(),
+        debate["transcript"].as_array().unwrap().len().into(),
+    )
+}
+
+#[test]
+fn majority_and_threshold_consensus_count_the_supporters_of_the_proposal_on_the_table() {
+    let agreeing = ["PROPOSE: x", "AGREE: yes", "AGREE: yes too"];
+    assert_eq!(
+        debate_of_three("{type: majority}", &agreeing),
+        (json!(true), json!(2))
+    );
+    assert_eq!(
+        debate_of_three("{type: unanimous}", &agreeing),
+        (json!(true), json!(3))
+    );
+    assert_eq!(
+        debate_of_three("{type: threshold, threshold: 0.6}", &agreeing),
+        (json!(true), json!(2))
+    );
+    assert_eq!(
+        debate_of_three("{type: threshold, threshold: 0.9}", &agreeing),
+        (json!(true), json!(3))
+    );
+    let countered = [
+        "PROPOSE: x",
+        "COUNTER: y",
+        "AGREE: x",
+        "DISCUSS: hm",
+        "DISCUSS: hm",
+        "DISCUSS: hm",
+    ];
+    assert_eq!(
+        debate_of_three("{type: majority}", &countered),
+        (json!(true), json!(3)),
+        "an AGREE supports the proposal on the table (the counter)"
+    );
+    let unagreed = [
+        "AGREE: nothing proposed",
+        "AGREE: still nothing",
+        "DISCUSS: a",
+        "DISCUSS: b",
+        "DISCUSS: c",
+        "DISCUSS: d",
+    ];
+    assert_eq!(
+        debate_of_three("{type: majority}", &unagreed),
+        (json!(false), json!(6))
+    );
+}
+
+#[test]
+fn a_transform_cannot_forge_obligations_and_a_broken_condition_takes_the_fail_branch() {
+    let source = source_of(
+        "name: forged\nnodes:\n  - id: forge\n    type: transform\n    operations:\n      - {set: state.obligations, value: []}\n",
+    );
+    let mut run = start(&source, json!({}));
+    let outcome = drive(
+        &mut run,
+        &mut Scripted::parse("").unwrap(),
+        &mut VecDeque::new(),
+    );
+    let ActionKind::Fail { error } = ending(&outcome) else {
+        panic!("{}", outcome.verdict());
+    };
+    assert_eq!(
+        error,
+        "node `forge` failed: operation 1 (`set: state.obligations`): a transform cannot set `state.obligations`: it changes only by verification, reviews and the run itself"
+    );
+
+    let source = source_of(
+        "name: broken condition\nnodes:\n  - id: check\n    type: gate\n    condition: input.count.includes(1)\n    on_pass: pass\n    on_fail: fail\n  - {id: pass, type: transform, operations: [{set: state.variables.branch, value: pass}]}\n  - {id: fail, type: transform, operations: [{set: state.variables.branch, value: fail}]}\n",
+    );
+    let mut run = start(&source, json!({"count": 5}));
+    let outcome = drive(
+        &mut run,
+        &mut Scripted::parse("").unwrap(),
+        &mut VecDeque::new(),
+    );
+    let ActionKind::Complete { output } = ending(&outcome) else {
+        panic!("{}", outcome.verdict());
+    };
+    assert_eq!(output["variables"]["branch"], "fail");
+    let gate = events(&outcome, "gate_evaluated").next().unwrap();
+    assert_eq!(gate["passed"], false);
+    assert!(
+        gate["error"].as_str().unwrap().contains("includes"),
+        "{gate}"
+    );
+}
