@@ -183,12 +183,14 @@ impl Provider for Chooser {
     }
 }
 
-const OPTIONS: RunOptions = RunOptions {
-    max_parallelism: 2,
-    start_ms: 0,
-    default_max_iterations: 3,
-    max_node_runs: 150,
-};
+fn options() -> RunOptions {
+    RunOptions {
+        max_parallelism: 2,
+        default_max_iterations: 3,
+        max_node_runs: 150,
+        ..RunOptions::default()
+    }
+}
 
 /// Drives to the end: the trace, and the ending. With `resume_after`, the run is snapshotted
 /// after that many observations and continued from `Run::resume`, which must give back the
@@ -203,7 +205,7 @@ fn run_to_end(
         choices: choices.to_vec(),
         next: 0,
     };
-    let mut run = Run::start(source.clone(), json!({"topic": "t"}), OPTIONS).expect("starts");
+    let mut run = Run::start(source.clone(), json!({"topic": "t"}), options()).expect("starts");
     let mut trace = run.take_events();
     let mut clock = 0;
     let mut fed = 0;
@@ -368,7 +370,7 @@ proptest! {
         let source = Source::Drtl { topology: topology.clone(), artifacts: BTreeMap::new() };
         let (trace, ending) = run_to_end(&source, &choices, None);
         let starts = trace.iter().filter(|e| e["event"] == "node_started").count() as u64;
-        prop_assert!(starts <= OPTIONS.max_node_runs + 1, "{starts} node starts");
+        prop_assert!(starts <= options().max_node_runs + 1, "{starts} node starts");
         if let ActionKind::Fail { error } = &ending {
             prop_assert!(
                 error.contains("RunOptions::") || error.starts_with("node `"),
