@@ -132,7 +132,7 @@ impl<'t> Net<'t> {
 
 /// The branch a route is: an edge out of a gate labelled like a failure counts as the fail
 /// branch, any other labelled edge out of a gate as the pass branch.
-fn branch_kind(route: &Route, node_kind: &str) -> RouteKind {
+pub(crate) fn branch_kind(route: &Route, node_kind: &str) -> RouteKind {
     if route.kind == RouteKind::Edge && node_kind == "gate" {
         let label = route.label.as_deref().unwrap_or_default().to_lowercase();
         if label.contains("fail") || label.contains("reject") || label.contains("exceed") {

@@ -16,6 +16,7 @@ use crate::drtl::Topology;
 use crate::json::entry_at;
 use crate::schema::Source;
 
+pub(crate) use drtl_rules::branch_kind;
 pub use drtl_rules::check_topology;
 pub use logic_rules::check_document;
 

@@ -22,7 +22,6 @@ pub(crate) enum Purpose {
     /// A self-verification call (reflection, rubric, checklist).
     SelfCheck,
     /// A verification rule's tool call (the rule's index).
-    #[allow(dead_code)] // issued by the DRTL program (verify nodes)
     Tool(usize),
     /// A backoff before the next attempt.
     Backoff,
@@ -34,7 +33,6 @@ pub(crate) enum Purpose {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Ending {
     Completed(Value),
-    #[allow(dead_code)] // reached by the DRTL program (unmet block obligations)
     Refused(Vec<Unmet>),
     Failed(String),
 }

@@ -17,6 +17,7 @@
 //! history), which restores the run exactly without repeating any call.
 
 mod action;
+mod drtl;
 mod kernel;
 mod logic;
 mod output;

@@ -69,9 +69,12 @@ impl Source {
             Source::Logic { spec, .. } => Ok(Box::new(super::logic::Standalone::new(
                 spec, input, options,
             )?)),
-            Source::Drtl { .. } => Err(RunError::new(
-                "running DRTL topologies is not available in this build",
-            )),
+            Source::Drtl {
+                topology,
+                artifacts,
+            } => Ok(Box::new(super::drtl::DrtlProgram::new(
+                topology, artifacts, input, options,
+            )?)),
         }
     }
 }

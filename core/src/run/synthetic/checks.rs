@@ -151,7 +151,7 @@ fn get<'v>(value: &'v Value, path: &[String]) -> Option<&'v Value> {
     path.iter().try_fold(value, |v, key| v.get(key))
 }
 
-fn set(value: &mut Value, path: &[String], new: Value) {
+pub(super) fn set(value: &mut Value, path: &[String], new: Value) {
     let Some((last, parents)) = path.split_last() else {
         return;
     };

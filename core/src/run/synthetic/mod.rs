@@ -4,6 +4,7 @@
 //! not its to answer.
 
 mod checks;
+mod drtl;
 mod values;
 
 use std::collections::HashMap;
@@ -20,6 +21,8 @@ pub struct Synthetic {
     seed: u64,
     /// The checks each trace node's output should pass, by node id.
     checks: HashMap<String, Vec<String>>,
+    /// What a DRTL topology's nodes should answer (keys a verify reads, debate moves).
+    drtl: drtl::Hints,
 }
 
 impl Synthetic {
@@ -32,9 +35,23 @@ impl Synthetic {
                     gather(document, &format!("{name}/"), &mut checks);
                 }
             }
-            Source::Drtl { .. } => {}
+            Source::Drtl { topology, .. } => {
+                let hints = drtl::hints(topology);
+                for (node, list) in &hints.checks {
+                    checks.insert(node.clone(), list.clone());
+                }
+                return Synthetic {
+                    seed,
+                    checks,
+                    drtl: hints,
+                };
+            }
         }
-        Synthetic { seed, checks }
+        Synthetic {
+            seed,
+            checks,
+            drtl: drtl::Hints::default(),
+        }
     }
 
     /// Adds checks a node's output should pass (a program that knows more about its nodes).
@@ -48,15 +65,23 @@ impl Synthetic {
     /// The answer to a model request from `node`.
     pub fn respond(&self, node: &str, request: &ModelRequest) -> String {
         let seed = self.seed ^ fnv(node);
+        if self.drtl.debates.contains(node) {
+            return debate_move(node, request);
+        }
         let checks = self.checks.get(node).map(Vec::as_slice).unwrap_or_default();
+        let targets = self.drtl.targets.get(node);
         let reads_output = checks
             .iter()
             .any(|c| c.contains("output") || c.contains("confidence"));
         let mut output = match &request.response_schema {
             Some(schema) => values::generate(schema, seed, "value"),
-            None if request.json || reads_output => json!({}),
+            None if request.json || reads_output || targets.is_some() => json!({}),
             None => return format!("Synthetic answer of `{node}`."),
         };
+        for target in targets.into_iter().flatten() {
+            let path: Vec<String> = target.split('.').map(str::to_owned).collect();
+            checks::set(&mut output, &path, drtl::plausible(target));
+        }
         checks::satisfy(&mut output, checks);
         if let Some(schema) = &request.response_schema {
             // A check must not break the schema: when it did, the schema's value stands.
@@ -65,6 +90,19 @@ impl Synthetic {
             }
         }
         serde_json::to_string(&output).unwrap_or_default()
+    }
+}
+
+/// A debate turn: the first speaker proposes, everyone after agrees.
+fn debate_move(node: &str, request: &ModelRequest) -> String {
+    let opening = request
+        .messages
+        .last()
+        .is_some_and(|m| m.content.contains(super::drtl::TRANSCRIPT_EMPTY));
+    if opening {
+        format!("PROPOSE: Synthetic proposal of `{node}`.")
+    } else {
+        "AGREE: Synthetic agreement with the proposal.".to_owned()
     }
 }
 

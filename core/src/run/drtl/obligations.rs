@@ -1,0 +1,98 @@
+//! When open obligations stop a run (§3.4 `block`, §9.3 the ability to refuse): which nodes
+//! may still run while a `block` rule has failed, what a review's decision discharges, and how
+//! each unmet obligation is named in a refusal.
+
+use std::collections::BTreeSet;
+
+use serde_json::{json, Value};
+
+use super::graph::{Graph, Kind};
+use super::state::{Obligation, State, Status};
+use super::verify::evidence_text;
+use crate::run::action::Unmet;
+use crate::run::kernel::Kernel;
+
+/// Failed `block` rules nothing has discharged.
+pub(super) fn open(state: &State) -> impl Iterator<Item = &Obligation> {
+    state.obligations.iter().filter(|o| o.is_open())
+}
+
+/// Every open obligation, named for a refusal with `why` it stops the run.
+pub(super) fn unmet(state: &State, why: &str) -> Vec<Unmet> {
+    open(state)
+        .map(|obligation| Unmet {
+            node: obligation.node.clone(),
+            rule: obligation.rule.clone(),
+            target: obligation.target.clone(),
+            reason: format!("failed ({}); {why}", evidence_text(&obligation.evidence)),
+        })
+        .collect()
+}
+
+/// The refusal that keeps `node` from running, if an open obligation does: `node` is
+/// downstream of the verify that failed and is neither a gate (it routes on the failure), a
+/// review (it decides on it), nor a way back to that verify (a new attempt).
+pub(super) fn blocking(graph: &Graph, state: &State, node: usize) -> Option<Vec<Unmet>> {
+    if matches!(graph.nodes[node].kind, Kind::Gate | Kind::Review) || open(state).next().is_none() {
+        return None;
+    }
+    let leads_back = graph.reachable_from(node);
+    let blocks = open(state)
+        .any(|o| o.verify != node && !leads_back[o.verify] && graph.reachable_from(o.verify)[node]);
+    blocks.then(|| {
+        unmet(
+            state,
+            &format!(
+                "`{}` would run on what it failed to verify (block: a gate must route the failure to a review, or back to a new attempt)",
+                graph.nodes[node].id
+            ),
+        )
+    })
+}
+
+/// A review decided `action` (with `note`): the open obligations of the verify nodes upstream
+/// of it are discharged, with their claims (§9.3: the review is the discharge point).
+pub(super) fn discharge(
+    graph: &Graph,
+    state: &mut State,
+    kernel: &mut Kernel,
+    review: usize,
+    action: &str,
+    note: &Value,
+) {
+    let upstream: BTreeSet<usize> = open(state)
+        .map(|o| o.verify)
+        .filter(|&verify| graph.reachable_from(verify)[review])
+        .collect();
+    for obligation in state
+        .obligations
+        .iter_mut()
+        .filter(|o| o.is_open() && upstream.contains(&o.verify))
+    {
+        for claim in state.claims.iter_mut().filter(|c| {
+            c["node"] == obligation.node.as_str()
+                && c["rule"] == obligation.rule.as_str()
+                && c["target"] == json!(obligation.target)
+        }) {
+            claim["status"] = Status::Discharged.name().into();
+        }
+        obligation.status = Status::Discharged;
+        obligation.evidence = json!({
+            "review": graph.nodes[review].id,
+            "action": action,
+            "note": note,
+            "failure": obligation.evidence,
+        });
+        kernel.event(
+            "obligation_updated",
+            Some(&obligation.node),
+            vec![
+                ("rule", obligation.rule.clone().into()),
+                ("target", obligation.target.clone().into()),
+                ("mode", obligation.mode.name().into()),
+                ("status", obligation.status.name().into()),
+                ("evidence", obligation.evidence.clone()),
+            ],
+        );
+    }
+}
