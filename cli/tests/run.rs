@@ -412,13 +412,12 @@ fn the_live_display_redraws_the_nodes_in_place() {
 /// 1). The DRTL runtime (core/src/run/drtl) is being built on its own branch: remove the
 /// `ignore` once `Source::Drtl` runs.
 #[test]
-#[ignore = "needs the DRTL runtime (core/src/run/drtl, branch run-drtl)"]
 fn a_drtl_topology_with_an_unmet_blocking_obligation_is_refused() {
     let scratch = scenario("refused");
     scratch.write("facts.yaml", "product_names: [Notion, Obsidian]\n");
     scratch.write(
         "flow.drtl.yaml",
-        "drtl_version: \"0.1\"\nname: fact-check\nnodes:\n  - id: draft\n    type: generate\n    prompt: Name the products\n    output_format: json\n    output_key: claims\n  - id: verify_claims\n    type: verify\n    input: draft.claims\n    rules:\n      - id: std.check_existence\n        target: product_names\n        mode: block\n    output_key: report\n",
+        "name: fact-check\nnodes:\n  - id: draft\n    type: generate\n    prompt: Name the products\n    output_format: json\n    output_key: claims\n  - id: verify_claims\n    type: verify\n    input: draft.claims\n    rules:\n      - id: std.check_existence\n        target: product_names\n        mode: block\n    output_key: report\n  - id: publish\n    type: transform\n    operations:\n      - set: state.variables.published\n        value: \"{{ verify_claims.report }}\"\nedges:\n  - {from: draft, to: verify_claims}\n  - {from: verify_claims, to: publish}\n",
     );
     scratch.write(
         "drtl.yaml",

@@ -248,6 +248,10 @@ impl Driver {
         took: u64,
         skipped: u64,
     ) -> Result<(), String> {
+        // A loop or the run's end may have withdrawn an action of this batch: nothing to feed.
+        if !self.run.is_outstanding(&action.id) {
+            return Ok(());
+        }
         let at = self.clock.finished(started, took, skipped);
         self.run.set_clock(at);
         self.run

@@ -222,6 +222,12 @@ impl Run {
         }
     }
 
+    /// Whether action `id` still waits for an observation (a loop or the run's end can withdraw
+    /// actions already handed out; a driver skips those).
+    pub fn is_outstanding(&self, id: &str) -> bool {
+        self.kernel.ending.is_none() && self.kernel.outstanding().any(|(waiting, _)| waiting == id)
+    }
+
     /// Actions handed out and not yet answered (after a resume: the ones to carry out again).
     pub fn outstanding(&self) -> Vec<Action> {
         self.kernel

@@ -595,6 +595,28 @@ impl DrtlProgram {
 }
 
 impl Program for DrtlProgram {
+    /// Every node with the routes it waits for (`after`: forward links, each must fire or be dead
+    /// first), `chosen_by` when every route into it is conditional (a gate branch, a review
+    /// action, an `if` edge: one of them must fire), and the nodes that loop back to it.
+    fn plan(&self) -> Value {
+        let graph = &self.world.graph;
+        let id = |n: usize| graph.nodes[n].id.clone();
+        let nodes: Vec<Value> = (0..graph.nodes.len())
+            .map(|n| {
+                let into: Vec<&graph::Link> = graph.incoming[n].iter().map(|&l| &graph.links[l]).collect();
+                let conditional = !into.is_empty() && into.iter().all(|l| l.trigger != graph::Trigger::Always);
+                json!({
+                    "id": id(n),
+                    "kind": graph.nodes[n].def.get("type"),
+                    "after": into.iter().map(|l| id(l.from)).collect::<Vec<_>>(),
+                    "chosen_by": if conditional { into.iter().map(|l| id(l.from)).collect() } else { Vec::new() },
+                    "loops_from": graph.links.iter().filter(|l| l.back && l.target() == Some(n)).map(|l| id(l.from)).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        json!({ "nodes": nodes })
+    }
+
     fn start(&mut self, kernel: &mut Kernel) {
         let entries = self.world.graph.entries.clone();
         for &entry in &entries {
