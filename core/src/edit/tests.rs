@@ -384,3 +384,27 @@ fn drtl_nodes_edges_and_routes() {
     .unwrap_err();
     assert!(refused.message.contains("topology"));
 }
+
+/// Issue #13, defect 1: setting a quoted value keeps the comment after it.
+#[test]
+fn set_keeps_the_comment_after_a_quoted_value() {
+    let text = "---\nspec_version: \"1.0\"\nname: \"x\"  # note\nmetadata:\n  list:\n    - 'a'  # item note\n    - \"b\"\n---\n";
+    let a = edit(
+        text,
+        Edit::Set {
+            path: "name".into(),
+            value: json!("y"),
+        },
+    );
+    let a = edit(
+        &a.text,
+        Edit::Set {
+            path: "metadata.list[0]".into(),
+            value: json!("c"),
+        },
+    );
+    assert_eq!(
+        a.text,
+        "---\nspec_version: \"1.0\"\nname: \"y\"  # note\nmetadata:\n  list:\n    - 'c'  # item note\n    - \"b\"\n---\n"
+    );
+}

@@ -53,3 +53,14 @@ fn blank_lines_between_entries_are_kept_once() {
         "---\nspec_version: \"1.0\"\nname: x\n\n# Steps\nsteps:\n  a: {}\n\n  b: {}\n---\n"
     );
 }
+
+/// Issue #13, defect 1: end-of-line comments after quoted scalars, in every place they occur.
+#[test]
+fn trailing_comments_after_quoted_scalars_are_kept() {
+    let text = "---\nspec_version: \"1.0\"\nname: \"x\"  # note\ndescription: 'single'   # after single\nmetadata:\n  list:\n    - \"a\"  # item note\n    - 'b' # single item\n    - key: \"v\" # in an item's map\n      other: 'w'  # second key\n  multi: \"one\n    two\"  # after a multi-line quoted scalar\n  flow: [\"a\", 'b']  # after a flow list\n  map: {\"a\": 'x'} # after a flow map\n  \"quoted key\": \"v\" # after a quoted key's value\n---\n";
+    let formatted = format(text).unwrap();
+    assert_eq!(
+        formatted,
+        "---\nspec_version: \"1.0\"\nname: x # note\ndescription: single # after single\nmetadata:\n  list:\n    - a # item note\n    - b # single item\n    - key: v # in an item's map\n      other: w # second key\n  multi: one two # after a multi-line quoted scalar\n  flow: [\"a\", 'b'] # after a flow list\n  map: {\"a\": 'x'} # after a flow map\n  quoted key: v # after a quoted key's value\n---\n"
+    );
+}
