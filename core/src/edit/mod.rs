@@ -7,6 +7,7 @@ mod current;
 mod drtl;
 mod ops;
 mod patch;
+mod plain;
 mod render;
 mod steps;
 mod text;
@@ -20,7 +21,8 @@ use crate::fieldpath::FieldPath;
 use current::Current;
 pub use ops::Patch;
 pub use patch::TextPatch;
-pub use render::{plain_is_safe, Quote};
+pub use plain::plain_is_safe;
+pub use render::Quote;
 
 /// The offset of the `-` of a block sequence item whose content starts at `offset`.
 pub fn dash_offset(text: &str, offset: usize) -> Option<usize> {

@@ -46,7 +46,8 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
     // Comments above the first key head the document and stay at the top.
     let first_key = anchors.first().copied().unwrap_or(usize::MAX);
     let mut head = Vec::new();
-    for comment in &comments {
+    // Comments inside flow collections travel with the collection's text.
+    for comment in comments.iter().filter(|c| !c.in_flow) {
         if comment.own_line && comment.offset < first_key {
             head.push(comment.clone());
         } else if comment.own_line {
@@ -83,7 +84,7 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
     }
     let lost: Vec<&Comment> = comments
         .iter()
-        .filter(|c| !emitter.emitted.contains(&c.offset))
+        .filter(|c| !c.in_flow && !emitter.emitted.contains(&c.offset))
         .collect();
     if let Some(first) = lost.first() {
         let at = document.line_index().line_col(text, first.offset);
@@ -325,7 +326,9 @@ impl Emitter<'_> {
         let end_line = self.line_of(node.span.end.saturating_sub(1).max(node.span.start));
         if node.flow {
             let raw = &self.text[node.span.start..node.span.end];
-            let shift = reindent(raw, self.column(node.span.start), indent + 2);
+            let line_start = self.out.rfind('\n').map_or(0, |i| i + 1);
+            let now_at = self.out[line_start..].chars().count();
+            let shift = reindent(raw, self.column(node.span.start), now_at, indent + 2);
             self.out.push_str(&shift);
             return end_line;
         }
@@ -409,15 +412,17 @@ impl Emitter<'_> {
     }
 }
 
-/// Shifts the continuation lines of a multi-line flow collection to a new indentation.
-fn reindent(raw: &str, from: usize, to: usize) -> String {
-    let mut lines = raw.split('\n');
+/// Moves a multi-line flow collection written at column `from` to column `to`: each
+/// continuation line keeps its offset from the opening bracket (so formatting twice changes
+/// nothing), but is indented at least `min` (deeper than the entry it belongs to).
+fn reindent(raw: &str, from: usize, to: usize, min: usize) -> String {
+    let mut lines = raw.split('\n').map(|line| line.trim_end_matches('\r'));
     let mut out = lines.next().unwrap_or_default().to_owned();
     for line in lines {
         out.push('\n');
         let current = line.len() - line.trim_start().len();
-        let keep = current.saturating_sub(from);
-        out.push_str(&" ".repeat(to + keep));
+        let moved = (to + current).saturating_sub(from).max(min);
+        out.push_str(&" ".repeat(moved));
         out.push_str(line.trim_start());
     }
     out

@@ -64,3 +64,14 @@ fn trailing_comments_after_quoted_scalars_are_kept() {
         "---\nspec_version: \"1.0\"\nname: x # note\ndescription: single # after single\nmetadata:\n  list:\n    - a # item note\n    - b # single item\n    - key: v # in an item's map\n      other: w # second key\n  multi: one two # after a multi-line quoted scalar\n  flow: [\"a\", 'b'] # after a flow list\n  map: {\"a\": 'x'} # after a flow map\n  quoted key: v # after a quoted key's value\n---\n"
     );
 }
+
+/// Issue #13, defect 2: the reproduction. Quotes stay where a YAML 1.1 reader (PyYAML, js-yaml)
+/// would read the plain form as something other than the same string.
+#[test]
+fn keeps_quotes_that_yaml_1_1_readers_need() {
+    let text = "---\nspec_version: \"1.0\"\nname: \"x\"  # note\ndescription: \"2026-03-31\"\nmetadata:\n  t: \"1:30\"\n  u: \"yes\"\n  list:\n    - \"a\"  # item note\n---\n";
+    assert_eq!(
+        format(text).unwrap(),
+        "---\nspec_version: \"1.0\"\nname: x # note\ndescription: \"2026-03-31\"\nmetadata:\n  t: \"1:30\"\n  u: \"yes\"\n  list:\n    - a # item note\n---\n"
+    );
+}
