@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use logicmd::edit::{apply, Edit};
 use logicmd::format::format;
 use logicmd::Document;
+use logicmd_tests::commented;
 use logicmd_tests::fixture::collect;
 use logicmd_tests::workspace_root;
 use proptest::prelude::*;
@@ -362,4 +363,187 @@ fn removing_a_step_takes_only_its_own_comment() {
         expected.retain(|c| c != gone);
     }
     assert_eq!(comments(&applied.text), expected, "{}", applied.text);
+}
+
+/// One random edit inside `/metadata` of a generated document, with the pointers of the entries
+/// and items it removes (whose comments may go with them).
+struct PlannedEdit {
+    edit: Edit,
+    expected: Value,
+    removed: Vec<String>,
+}
+
+fn scalar_value(rng: &mut commented::Rng) -> Value {
+    match rng.below(4) {
+        0 => json!(rng.below(1000)),
+        1 => json!(rng.chance(50)),
+        _ => json!(*rng.pick(commented::TRICKY)),
+    }
+}
+
+fn plan_edit(json: &Value, rng: &mut commented::Rng) -> Option<PlannedEdit> {
+    let mut all = Vec::new();
+    pointers(&json["metadata"], "/metadata".to_owned(), &mut all);
+    let (pointer, value) = all[rng.below(all.len())].clone();
+    let set = |path: &str, value: Value, removed: Vec<String>| {
+        let edit = Edit::Set {
+            path: path.to_owned(),
+            value,
+        };
+        let expected = expected(json, &edit)?;
+        Some(PlannedEdit {
+            edit,
+            expected,
+            removed,
+        })
+    };
+    match (rng.below(6), &value) {
+        (0, Value::Array(_) | Value::Object(_)) | (0, _)
+            if !value.is_array() && !value.is_object() =>
+        {
+            set(&pointer, scalar_value(rng), Vec::new())
+        }
+        (1, _) => {
+            let edit = Edit::Remove {
+                path: pointer.clone(),
+            };
+            let expected = expected(json, &edit)?;
+            Some(PlannedEdit {
+                edit,
+                expected,
+                removed: vec![pointer],
+            })
+        }
+        (2, Value::Array(items)) => {
+            let edit = Edit::Insert {
+                path: pointer,
+                index: Some(rng.below(items.len() + 1)),
+                value: scalar_value(rng),
+            };
+            let expected = expected(json, &edit)?;
+            Some(PlannedEdit {
+                edit,
+                expected,
+                removed: Vec::new(),
+            })
+        }
+        (3, Value::Object(map)) if !map.is_empty() => {
+            // Drop one key, change another, add a new one.
+            let mut new = map.clone();
+            let keys: Vec<String> = map.keys().cloned().collect();
+            let dropped = keys[rng.below(keys.len())].clone();
+            new.shift_remove(&dropped);
+            let mut removed = vec![logicmd::json::pointer_push(&pointer, &dropped)];
+            if let Some(changed) = keys.iter().find(|k| **k != dropped) {
+                new.insert(changed.clone(), scalar_value(rng));
+                removed.extend(inside(
+                    &map[changed],
+                    &logicmd::json::pointer_push(&pointer, changed),
+                ));
+            }
+            new.insert(format!("added{}", rng.below(100)), scalar_value(rng));
+            set(&pointer, Value::Object(new), removed)
+        }
+        (4, Value::Array(items)) if !items.is_empty() => {
+            let mut new = items.clone();
+            let at = rng.below(items.len());
+            let removed = match rng.below(3) {
+                0 => {
+                    new.remove(at);
+                    // Of equal neighbours, any one may be the one removed.
+                    let same = |j: &usize| items[*j] == items[at];
+                    let first = (0..=at).rev().take_while(same).last().unwrap_or(at);
+                    let last = (at..items.len()).take_while(same).last().unwrap_or(at);
+                    (first..=last).map(|j| format!("{pointer}/{j}")).collect()
+                }
+                1 => {
+                    new.push(json!(format!("appended{}", rng.below(100))));
+                    Vec::new()
+                }
+                _ => {
+                    new[at] = json!(format!("changed{}", rng.below(100)));
+                    inside(&items[at], &format!("{pointer}/{at}"))
+                }
+            };
+            set(&pointer, Value::Array(new), removed)
+        }
+        // `metadata` must stay an object.
+        (5, Value::Array(_) | Value::Object(_)) if pointer != "/metadata" => {
+            let removed = inside(&value, &pointer);
+            set(&pointer, scalar_value(rng), removed)
+        }
+        (5, _) if !value.is_object() => set(&pointer, json!({"new": 1}), Vec::new()),
+        _ => set(
+            &logicmd::json::pointer_push(&pointer_to_object(json, &pointer), "fresh"),
+            json!({"a": [1, "two"]}),
+            Vec::new(),
+        ),
+    }
+}
+
+/// The pointers of everything inside `value` (at `pointer`): what goes when it is replaced by a
+/// scalar.
+fn inside(value: &Value, pointer: &str) -> Vec<String> {
+    let mut children = Vec::new();
+    pointers(value, pointer.to_owned(), &mut children);
+    children.into_iter().skip(1).map(|(p, _)| p).collect()
+}
+
+/// `pointer` when it names an object, else `/metadata`.
+fn pointer_to_object(json: &Value, pointer: &str) -> String {
+    match json.pointer(pointer) {
+        Some(Value::Object(_)) => pointer.to_owned(),
+        _ => "/metadata".to_owned(),
+    }
+}
+
+/// Whether a comment belonging to `owner` may disappear when the nodes at `removed` go: it
+/// belongs to one of them or to something inside one; a comment inside a flow collection also
+/// goes when one of the collection's items goes.
+fn may_go(comment: &commented::Placed, removed: &[String]) -> bool {
+    let within =
+        |pointer: &str, root: &str| pointer == root || pointer.starts_with(&format!("{root}/"));
+    removed.iter().any(|r| {
+        within(&comment.owner, r)
+            || comment.place == commented::Place::InsideFlow && within(r, &comment.owner)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Issue #13: edits never lose a comment except those of what they remove, give exactly the
+    /// intended JSON, and undo restores the bytes. Every one of these edits must apply.
+    #[test]
+    fn edits_keep_every_comment_not_removed(seed in any::<u64>(), density in 5usize..95) {
+        let doc = commented::document(seed, density);
+        let mut rng = commented::Rng::new(seed ^ 0x5EED);
+        let Some(plan) = plan_edit(&doc.json, &mut rng) else {
+            return Err(TestCaseError::reject("no edit planned"));
+        };
+        let applied = match apply(&doc.text, &plan.edit) {
+            Ok(applied) => applied,
+            Err(refusal) => {
+                return Err(TestCaseError::fail(format!(
+                    "{:?} refused: {}\n{}", plan.edit, refusal.message, doc.text
+                )));
+            }
+        };
+        let after = json_of(&applied.text).expect("edited text parses");
+        prop_assert_eq!(&after, &plan.expected, "{:?}\n{}\n=>\n{}", plan.edit, doc.text, applied.text);
+        for comment in &doc.comments {
+            let count = applied.text.matches(comment.text.as_str()).count();
+            if may_go(comment, &plan.removed) {
+                prop_assert!(count <= 1, "{:?} doubled", comment.text);
+            } else {
+                prop_assert_eq!(
+                    count, 1,
+                    "{:?} (of {}) lost by {:?}:\n{}\n=>\n{}",
+                    comment.text, comment.owner, plan.edit, doc.text, applied.text
+                );
+            }
+        }
+        let undone = apply(&applied.text, &applied.inverse).expect("undo applies").text;
+        prop_assert_eq!(undone, doc.text);
+    }
 }

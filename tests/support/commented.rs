@@ -263,7 +263,13 @@ impl Generator {
             (true, _) => self.map(pointer, depth + 1),
             (false, 0) => Node::Literal(
                 (0..1 + self.rng.below(3))
-                    .map(|i| format!("line {i} # not a comment"))
+                    .map(|i| {
+                        if self.rng.chance(50) {
+                            format!("# line {i}, text in a block scalar")
+                        } else {
+                            format!("line {i} # not a comment")
+                        }
+                    })
                     .collect(),
             ),
             (false, 1) => self.flow(pointer),

@@ -18,15 +18,19 @@ use serde_json::Value;
 use crate::diagnostic::Diagnostic;
 use crate::fieldpath::FieldPath;
 
+use crate::format::comments::{check_kept, Comment, CommentChange};
+use crate::json::pointer_push;
+use crate::source::LineIndex;
 use current::Current;
+use ops::Change;
 pub use ops::Patch;
 pub use patch::TextPatch;
 pub use plain::plain_is_safe;
 pub use render::Quote;
 
-/// The offset of the `-` of a block sequence item whose content starts at `offset`.
-pub fn dash_offset(text: &str, offset: usize) -> Option<usize> {
-    text::dash_before(text, offset)
+/// The offset of the `-` of a block sequence item.
+pub fn dash_offset(text: &str, item: &crate::yaml::Node) -> Option<usize> {
+    ops::item_dash(text, item)
 }
 
 /// One edit, as the studio, the npm package and `logicmd edit` express it. Paths are JSON
@@ -111,6 +115,7 @@ pub fn apply(text: &str, edit: &Edit) -> Result<Applied, Diagnostic> {
     let was_valid = !crate::diagnostic::has_errors(&current.diagnostics());
     let mut session = Session {
         original: text.to_owned(),
+        comments: current.comments(),
         current,
         merged: Vec::new(),
         notes: Vec::new(),
@@ -179,6 +184,8 @@ pub fn to_pointer(path: &str) -> Result<String, Diagnostic> {
 pub(crate) struct Session {
     original: String,
     current: Current,
+    /// The comments of the current text.
+    comments: Vec<Comment>,
     merged: Vec<Patch>,
     notes: Vec<String>,
 }
@@ -196,18 +203,82 @@ impl Session {
         self.notes.push(note);
     }
 
+    /// Sets the value at `pointer`. A non-empty mapping or list set to another of its kind is
+    /// edited in place, entry by entry and item by item, so what stays keeps its text and
+    /// comments; what it no longer contains is removed, with its comments.
     pub(crate) fn set(&mut self, pointer: &str, value: &Value) -> Result<(), Diagnostic> {
-        let patch = ops::set(self.current.source(), pointer, value).map_err(refused)?;
-        let mut expected = self.current.json().clone();
-        json_set(&mut expected, pointer, value.clone());
-        self.commit(patch, &expected)
+        match (self.current.json().pointer(pointer), value) {
+            (Some(old), _) if old == value => Ok(()),
+            (Some(Value::Object(old)), Value::Object(new))
+                if !old.is_empty() && !new.is_empty() =>
+            {
+                self.set_entries(pointer, &old.clone(), new)
+            }
+            (Some(Value::Array(old)), Value::Array(new)) if !old.is_empty() && !new.is_empty() => {
+                self.set_items(pointer, &old.clone(), new)
+            }
+            _ => {
+                let change = ops::set(self.current.source(), pointer, value).map_err(refused)?;
+                let mut expected = self.current.json().clone();
+                json_set(&mut expected, pointer, value.clone());
+                self.commit(change, &expected)
+            }
+        }
+    }
+
+    /// New and changed entries first (so the mapping never empties and keeps its style), then
+    /// the removed ones.
+    fn set_entries(
+        &mut self,
+        pointer: &str,
+        old: &serde_json::Map<String, Value>,
+        new: &serde_json::Map<String, Value>,
+    ) -> Result<(), Diagnostic> {
+        for (key, value) in new {
+            self.set(&pointer_push(pointer, key), value)?;
+        }
+        for key in old.keys().filter(|k| !new.contains_key(*k)) {
+            self.remove(&pointer_push(pointer, key))?;
+        }
+        Ok(())
+    }
+
+    /// Items equal at the start and at the end stay; the ones between are set pairwise, and the
+    /// surplus is inserted or removed.
+    fn set_items(&mut self, pointer: &str, old: &[Value], new: &[Value]) -> Result<(), Diagnostic> {
+        let shorter = old.len().min(new.len());
+        let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        let suffix = old
+            .iter()
+            .rev()
+            .zip(new.iter().rev())
+            .take(shorter - prefix)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let (old_middle, new_middle) = (old.len() - prefix - suffix, new.len() - prefix - suffix);
+        let paired = old_middle.min(new_middle);
+        for (i, item) in new.iter().enumerate().skip(prefix).take(paired) {
+            self.set(&format!("{pointer}/{i}"), item)?;
+        }
+        for (i, item) in new
+            .iter()
+            .enumerate()
+            .skip(prefix + paired)
+            .take(new_middle - paired)
+        {
+            self.insert(pointer, Some(i), item)?;
+        }
+        for i in (prefix + new_middle..prefix + old_middle).rev() {
+            self.remove(&format!("{pointer}/{i}"))?;
+        }
+        Ok(())
     }
 
     pub(crate) fn remove(&mut self, pointer: &str) -> Result<(), Diagnostic> {
-        let patch = ops::remove(self.current.source(), pointer).map_err(refused)?;
+        let change = ops::remove(self.current.source(), pointer).map_err(refused)?;
         let mut expected = self.current.json().clone();
         json_remove(&mut expected, pointer);
-        self.commit(patch, &expected)
+        self.commit(change, &expected)
     }
 
     pub(crate) fn insert(
@@ -223,23 +294,26 @@ impl Session {
             .and_then(Value::as_array)
             .map_or(0, Vec::len);
         let index = index.unwrap_or(len);
-        let patch = ops::insert(self.current.source(), pointer, index, value).map_err(refused)?;
+        let change = ops::insert(self.current.source(), pointer, index, value).map_err(refused)?;
         let mut expected = self.current.json().clone();
         match expected.pointer_mut(pointer) {
             Some(Value::Array(items)) => items.insert(index.min(items.len()), value.clone()),
             _ => json_set(&mut expected, pointer, Value::Array(vec![value.clone()])),
         }
-        self.commit(patch, &expected)
+        self.commit(change, &expected)
     }
 
     /// Renames the key at `pointer` in place (the key's text only).
     pub(crate) fn rename_key(&mut self, pointer: &str, new_key: &str) -> Result<(), Diagnostic> {
         let entry = crate::json::entry_at(self.current.source().root(), pointer)
             .ok_or_else(|| refused(format!("no key at `{pointer}`")))?;
-        let patch = Patch {
-            start: entry.key_span.start,
-            end: entry.key_span.end,
-            text: render::key(new_key),
+        let change = Change {
+            patch: Patch {
+                start: entry.key_span.start,
+                end: entry.key_span.end,
+                text: render::key(new_key),
+            },
+            owned: Vec::new(),
         };
         let mut expected = self.current.json().clone();
         let tokens = crate::json::pointer_tokens(pointer);
@@ -262,7 +336,7 @@ impl Session {
                 *map = renamed;
             }
         }
-        self.commit(patch, &expected)
+        self.commit(change, &expected)
     }
 
     fn replace_text(
@@ -293,12 +367,15 @@ impl Session {
             ));
         };
         patch::compose(&mut self.merged, self.current.text(), &patch);
+        self.comments = document.comments();
         self.current = document;
         Ok(())
     }
 
-    /// Applies `patch` if the result parses to exactly `expected`.
-    fn commit(&mut self, patch: Patch, expected: &Value) -> Result<(), Diagnostic> {
+    /// Applies the change if the result parses to exactly `expected` and keeps every comment
+    /// but those of what it removes.
+    fn commit(&mut self, change: Change, expected: &Value) -> Result<(), Diagnostic> {
+        let patch = change.patch;
         let new_text = patch::apply_patch(self.current.text(), &patch);
         let document = self
             .current
@@ -309,8 +386,27 @@ impl Session {
                 "the edit could not be written without changing other values; it was not applied",
             ));
         }
+        let comments = document.comments();
+        let owned = |c: &Comment| {
+            change
+                .owned
+                .iter()
+                .any(|s| s.start <= c.offset && c.offset < s.end)
+        };
+        if let Err(problem) = check_kept(&self.comments, &comments, owned) {
+            let (verb, comment, text) = match problem {
+                CommentChange::Lost(c) => ("lose", c, self.current.text()),
+                CommentChange::Appeared(c) => ("turn text into", c, document.text()),
+            };
+            let line = LineIndex::new(text).line_col(text, comment.offset).line;
+            return Err(refused(format!(
+                "the edit would {verb} the comment `{}` (line {line}); it was not applied",
+                comment.text
+            )));
+        }
         patch::compose(&mut self.merged, self.current.text(), &patch);
         self.current = document;
+        self.comments = comments;
         Ok(())
     }
 }

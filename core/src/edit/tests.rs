@@ -408,3 +408,92 @@ fn set_keeps_the_comment_after_a_quoted_value() {
         "---\nspec_version: \"1.0\"\nname: \"y\"  # note\nmetadata:\n  list:\n    - 'c'  # item note\n    - \"b\"\n---\n"
     );
 }
+
+/// Issue #13: the comment on a key's line, and those of entries a set keeps, stay.
+#[test]
+fn set_keeps_the_key_line_comment_and_the_comments_of_what_stays() {
+    let text = "---\nspec_version: \"1.0\"\nname: n\nmetadata:\n  deps:  # the deps\n    - x  # first\n    - y\n  pos:  # where\n    x: 1  # across\n    y: 2  # down\n  block: |  # header\n    text\n---\n";
+    let a = edit(
+        text,
+        Edit::Set {
+            path: "metadata.deps".into(),
+            value: json!("none"),
+        },
+    );
+    let a = edit(
+        &a.text,
+        Edit::Set {
+            path: "metadata.pos".into(),
+            value: json!({"x": 5, "y": 2, "z": 0}),
+        },
+    );
+    let a = edit(
+        &a.text,
+        Edit::Set {
+            path: "metadata.block".into(),
+            value: json!("no final break"),
+        },
+    );
+    assert_eq!(
+        a.text,
+        "---\nspec_version: \"1.0\"\nname: n\nmetadata:\n  deps: none  # the deps\n  pos:  # where\n    x: 5  # across\n    y: 2  # down\n    z: 0\n  block: no final break  # header\n---\n"
+    );
+}
+
+/// Issue #13: removing the first entry of a sequence item keeps the next entry's comment; a
+/// block scalar's `# ...` lines are text, not comments above the next entry.
+#[test]
+fn remove_takes_only_its_own_comments() {
+    let text = "---\nspec_version: \"1.0\"\nname: n\nmetadata:\n  items:\n    - a: 1  # of a\n      # above b\n      b: 2\n    - |\n      text\n    # above c\n    - c\n  notes: |\n    # a line of text\n  # above last\n  last: 1\n---\n";
+    let a = edit(
+        text,
+        Edit::Remove {
+            path: "metadata.items[0].a".into(),
+        },
+    );
+    let a = edit(
+        &a.text,
+        Edit::Remove {
+            path: "metadata.items[1]".into(),
+        },
+    );
+    let a = edit(
+        &a.text,
+        Edit::Remove {
+            path: "metadata.last".into(),
+        },
+    );
+    assert_eq!(
+        a.text,
+        "---\nspec_version: \"1.0\"\nname: n\nmetadata:\n  items:\n    - # above b\n      b: 2\n    # above c\n    - c\n  notes: |\n    # a line of text\n---\n"
+    );
+}
+
+/// The invariant is checked: a change that would drop a comment it does not own is refused.
+#[test]
+fn a_change_that_loses_a_comment_is_refused() {
+    let text = "---\nspec_version: \"1.0\"\nname: n  # keep me\n---\n";
+    let current = current::Current::detect(text).unwrap();
+    let mut session = Session {
+        original: text.to_owned(),
+        comments: current.comments(),
+        current,
+        merged: Vec::new(),
+        notes: Vec::new(),
+    };
+    let start = text.find("  # keep").unwrap();
+    let change = ops::Change {
+        patch: Patch {
+            start,
+            end: start + "  # keep me".len(),
+            text: String::new(),
+        },
+        owned: Vec::new(),
+    };
+    let expected = session.json().clone();
+    let refusal = session.commit(change, &expected).unwrap_err();
+    assert_eq!(
+        refusal.message,
+        "the edit would lose the comment `# keep me` (line 3); it was not applied"
+    );
+}

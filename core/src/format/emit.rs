@@ -33,10 +33,10 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
     let text = document.text();
     let sections = document.sections();
     let region = sections.yaml;
-    if has_anchors_or_tags(text, region, document.root()) {
+    let comments = find(text, region, document.root());
+    if has_anchors_or_tags(text, region, document.root(), &comments) {
         return Err("documents with anchors, aliases or tags are not reformatted".to_owned());
     }
-    let comments = find(text, region, document.root());
     let mut anchors = Vec::new();
     collect_anchors(text, document.root(), &mut anchors);
     anchors.sort_unstable();
@@ -103,27 +103,46 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
     ))
 }
 
-fn has_anchors_or_tags(text: &str, region: Span, root: &Node) -> bool {
-    fn walk(node: &Node) -> bool {
-        node.from_alias
-            || match &node.value {
-                NodeValue::Map(entries) => entries.iter().any(|e| walk(&e.value)),
-                NodeValue::Seq(items) => items.iter().any(walk),
-                _ => false,
+/// Whether the frontmatter uses an anchor, alias or tag: a key or scalar whose text starts with
+/// one, or a `&`, `!` or `*` anywhere outside keys, scalars and comments (there it can only be
+/// a collection's anchor or tag).
+fn has_anchors_or_tags(text: &str, region: Span, root: &Node, comments: &[Comment]) -> bool {
+    let mut texts = Vec::new();
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        if node.from_alias {
+            return true;
+        }
+        match &node.value {
+            NodeValue::Map(entries) => {
+                for entry in entries {
+                    texts.push(entry.key_span);
+                    pending.push(&entry.value);
+                }
             }
+            NodeValue::Seq(items) => pending.extend(items.iter()),
+            _ => texts.push(node.span),
+        }
     }
-    if walk(root) {
+    let property = |span: &Span| text[span.start..span.end].starts_with(['&', '!', '*']);
+    if texts.iter().any(property) {
         return true;
     }
-    // An anchor or tag indicator where a value starts: after `: `, `- `, or at a line start.
-    text[region.start..region.end].lines().any(|line| {
-        let trimmed = line.trim_start().trim_start_matches("- ");
-        let value = trimmed
-            .split_once(": ")
-            .map_or(trimmed, |(_, v)| v)
-            .trim_start();
-        value.starts_with('&') || value.starts_with('!') || value.starts_with('*')
-    })
+    let mut skipped: Vec<Span> = texts;
+    skipped.extend(
+        comments
+            .iter()
+            .map(|c| Span::new(c.offset, c.offset + c.text.len())),
+    );
+    skipped.sort_by_key(|s| s.start);
+    let mut at = region.start;
+    for span in skipped.iter().filter(|s| s.end > region.start) {
+        if span.start > at && text[at..span.start.min(region.end)].contains(['&', '!', '*']) {
+            return true;
+        }
+        at = at.max(span.end);
+    }
+    at < region.end && text[at..region.end].contains(['&', '!', '*'])
 }
 
 /// The offsets comments can attach to: keys of block mappings and dashes of block sequences.
@@ -149,7 +168,7 @@ fn collect_anchors(text: &str, node: &Node, out: &mut Vec<usize>) {
 }
 
 fn dash_of(text: &str, item: &Node) -> usize {
-    crate::edit::dash_offset(text, item.span.start).unwrap_or(item.span.start)
+    crate::edit::dash_offset(text, item).unwrap_or(item.span.start)
 }
 
 impl Emitter<'_> {

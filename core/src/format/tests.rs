@@ -75,3 +75,20 @@ fn keeps_quotes_that_yaml_1_1_readers_need() {
         "---\nspec_version: \"1.0\"\nname: x # note\ndescription: \"2026-03-31\"\nmetadata:\n  t: \"1:30\"\n  u: \"yes\"\n  list:\n    - a # item note\n---\n"
     );
 }
+
+#[test]
+fn anchor_and_tag_characters_inside_scalars_and_comments_do_not_refuse() {
+    let text = "---\nspec_version: \"1.0\"\nname: \": &x\"  # a comment: &y !z\nmetadata:\n  \"- *k\": '!v'\n---\n";
+    assert_eq!(
+        format(text).unwrap(),
+        "---\nspec_version: \"1.0\"\nname: \": &x\" # a comment: &y !z\nmetadata:\n  \"- *k\": '!v'\n---\n"
+    );
+    for tagged in [
+        "---\nspec_version: \"1.0\"\nname: !!str x\n---\n",
+        "---\nspec_version: \"1.0\"\nname: x\nmetadata: !!map\n  a: 1\n---\n",
+        "---\nspec_version: \"1.0\"\nname: x\nmetadata:\n  a: &a [1]\n---\n",
+        "---\nspec_version: \"1.0\"\nname: x\nmetadata:\n  !!str a: 1\n---\n",
+    ] {
+        assert_eq!(format(tagged).unwrap_err().code, "fmt-refused", "{tagged}");
+    }
+}
