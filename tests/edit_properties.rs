@@ -134,6 +134,16 @@ fn random_edit(json: &Value, pick: usize, op: u8, salt: u32) -> Edit {
     }
 }
 
+/// The path of a `Remove` of a whole step (`/steps/NAME`) or topology node (`/nodes/I`): that
+/// removal takes the references to it along, so the result is more than the primitive removal.
+fn structural_removal(edit: &Edit) -> Option<String> {
+    let Edit::Remove { path } = edit else {
+        return None;
+    };
+    let tokens: Vec<&str> = path.split('/').skip(1).collect();
+    matches!(tokens.as_slice(), ["steps" | "nodes", _]).then(|| path.clone())
+}
+
 /// The JSON the edit should produce, for the primitive edits `random_edit` makes.
 fn expected(before: &Value, edit: &Edit) -> Option<Value> {
     let mut after = before.clone();
@@ -204,8 +214,22 @@ proptest! {
             match apply(&text, &edit) {
                 Ok(applied) => {
                     let after = json_of(&applied.text).expect("edited text parses");
-                    if let Some(want) = expected(&before, &edit) {
-                        prop_assert_eq!(&after, &want, "edit {:?}", edit);
+                    match structural_removal(&edit) {
+                        // Removing a step or node also removes what points at it.
+                        Some(path) => {
+                            let gone = match before.pointer(&path).and_then(|n| n.get("id")) {
+                                Some(id) => after["nodes"]
+                                    .as_array()
+                                    .is_none_or(|nodes| nodes.iter().all(|n| n.get("id") != Some(id))),
+                                None => after.pointer(&path).is_none(),
+                            };
+                            prop_assert!(gone, "{:?} left it in place", edit);
+                        }
+                        None => {
+                            if let Some(want) = expected(&before, &edit) {
+                                prop_assert_eq!(&after, &want, "edit {:?}", edit);
+                            }
+                        }
                     }
                     // Only the patched regions changed.
                     let mut rebuilt = text.clone();
@@ -541,6 +565,53 @@ proptest! {
                     "{:?} (of {}) lost by {:?}:\n{}\n=>\n{}",
                     comment.text, comment.owner, plan.edit, doc.text, applied.text
                 );
+            }
+        }
+        let undone = apply(&applied.text, &applied.inverse).expect("undo applies").text;
+        prop_assert_eq!(undone, doc.text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Step edits made of several primitive ones (add after, rename, remove) keep every comment
+    /// but those of what they remove: the step itself, and `needs` lists left empty.
+    #[test]
+    fn step_edits_keep_every_comment_not_removed(seed in any::<u64>(), density in 5usize..95, op in 0u8..3) {
+        let doc = commented::document_with_steps(seed, density);
+        let steps = doc.json["steps"].as_object().expect("steps are generated");
+        let first = steps.keys().next().cloned().unwrap_or_default();
+        let last = steps.keys().next_back().cloned().unwrap_or_default();
+        let (edit, removed) = match op {
+            0 => (Edit::AddStep { name: "added".into(), after: Some(first.clone()), step: json!({"description": "new"}) }, Vec::new()),
+            1 => (Edit::RenameStep { from: first.clone(), to: "renamed".into() }, Vec::new()),
+            _ => {
+                let needs: Vec<String> = steps.keys().map(|s| format!("/steps/{s}/needs")).collect();
+                (Edit::RemoveStep { name: last.clone() }, [vec![format!("/steps/{last}")], needs].concat())
+            }
+        };
+        let applied = match apply(&doc.text, &edit) {
+            Ok(applied) => applied,
+            Err(refusal) => {
+                return Err(TestCaseError::fail(format!("{edit:?} refused: {}\n{}", refusal.message, doc.text)));
+            }
+        };
+        let after = json_of(&applied.text).expect("edited text parses");
+        match &edit {
+            Edit::AddStep { .. } => {
+                let order: Vec<&String> = after["steps"].as_object().unwrap().keys().collect();
+                prop_assert_eq!(order.get(1).map(|s| s.as_str()), Some("added"));
+            }
+            Edit::RenameStep { .. } => prop_assert!(after["steps"].get("renamed").is_some()),
+            _ => prop_assert!(after["steps"].get(&last).is_none()),
+        }
+        for comment in &doc.comments {
+            let count = applied.text.matches(comment.text.as_str()).count();
+            if may_go(comment, &removed) {
+                prop_assert!(count <= 1, "{:?} doubled", comment.text);
+            } else {
+                prop_assert_eq!(count, 1, "{:?} lost by {:?}:\n{}\n=>\n{}", comment.text, edit, doc.text, applied.text);
             }
         }
         let undone = apply(&applied.text, &applied.inverse).expect("undo applies").text;

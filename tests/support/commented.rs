@@ -466,6 +466,15 @@ fn write_seq(out: &mut String, items: &[Item], indent: usize) {
 
 /// A random document from `seed`; `density` is how likely each place gets a comment (percent).
 pub fn document(seed: u64, density: usize) -> Commented {
+    generate(seed, density, false)
+}
+
+/// As [`document`], always with steps.
+pub fn document_with_steps(seed: u64, density: usize) -> Commented {
+    generate(seed, density, true)
+}
+
+fn generate(seed: u64, density: usize, with_steps: bool) -> Commented {
     let mut g = Generator {
         rng: Rng::new(seed),
         comments: Vec::new(),
@@ -493,7 +502,7 @@ pub fn document(seed: u64, density: usize) -> Commented {
     if g.rng.chance(50) {
         add(&mut g, "description", |g, _| g.string_scalar());
     }
-    if g.rng.chance(60) {
+    if g.rng.chance(60) || with_steps {
         add(&mut g, "steps", steps);
     }
     add(&mut g, "metadata", |g, at| g.map(at, 1));

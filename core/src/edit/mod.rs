@@ -199,6 +199,19 @@ impl Session {
         self.current.is_drtl()
     }
 
+    /// "line N" of the value at `pointer` in the current text.
+    pub(crate) fn place_line(&self, pointer: &str) -> String {
+        let source = self.current.source();
+        let span = source.span_at(pointer);
+        let line = source.line_index().line_col(source.text(), span.start).line;
+        format!("line {line}")
+    }
+
+    /// "POINTER (line N)", naming a place in messages.
+    pub(crate) fn place(&self, pointer: &str) -> String {
+        format!("{pointer} ({})", self.place_line(pointer))
+    }
+
     pub(crate) fn note(&mut self, note: String) {
         self.notes.push(note);
     }
@@ -301,6 +314,43 @@ impl Session {
             _ => json_set(&mut expected, pointer, Value::Array(vec![value.clone()])),
         }
         self.commit(change, &expected)
+    }
+
+    /// Adds `key: value` to the mapping at `pointer` right after its entry `after`; the order
+    /// of the keys is checked too.
+    pub(crate) fn insert_entry_after(
+        &mut self,
+        pointer: &str,
+        after: &str,
+        key: &str,
+        value: &Value,
+    ) -> Result<(), Diagnostic> {
+        let change = ops::insert_entry_after(self.current.source(), pointer, after, key, value)
+            .map_err(refused)?;
+        let mut expected = self.current.json().clone();
+        let Some(Value::Object(map)) = expected.pointer_mut(pointer) else {
+            return Err(refused(format!("there is no mapping at `{pointer}`")));
+        };
+        let position = map
+            .keys()
+            .position(|k| k == after)
+            .map_or(map.len(), |i| i + 1);
+        map.shift_insert(position, key.to_owned(), value.clone());
+        let order: Vec<String> = map.keys().cloned().collect();
+        self.commit(change, &expected)?;
+        let written: Vec<String> = self
+            .current
+            .json()
+            .pointer(pointer)
+            .and_then(Value::as_object)
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default();
+        if written != order {
+            return Err(refused(format!(
+                "`{key}` could not be written after `{after}`"
+            )));
+        }
+        Ok(())
     }
 
     /// Renames the key at `pointer` in place (the key's text only).

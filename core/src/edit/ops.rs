@@ -456,6 +456,45 @@ fn block_scalar_header<'t>(text: &'t str, node: &Node) -> Option<(usize, &'t str
     Some((header_line + at, comment))
 }
 
+/// Adds `key: value` to the mapping at `pointer`, right after its entry `after`.
+pub fn insert_entry_after(
+    document: &dyn Source,
+    pointer: &str,
+    after: &str,
+    key: &str,
+    value: &Value,
+) -> Result<Change, String> {
+    let cx = Cx::new(document);
+    let map = node_at(document.root(), &pointer_tokens(pointer))
+        .ok_or_else(|| format!("there is no mapping at `{pointer}`"))?;
+    guard_alias(map, pointer)?;
+    let entries = map
+        .as_map()
+        .ok_or_else(|| format!("`{pointer}` is a {}, not a mapping", map.type_name()))?;
+    let entry = entries
+        .iter()
+        .find(|e| e.key == after)
+        .ok_or_else(|| format!("`{pointer}` has no entry `{after}`"))?;
+    let end = cx.end_of(&entry.value).max(entry.key_span.end);
+    if map.flow {
+        return Ok(Change::keeping(cx.patch(
+            end,
+            end,
+            format!(", {}: {}", render::key(key), render::flow(value)),
+        )));
+    }
+    let indent = column(cx.text, entries[0].key_span.start);
+    let at = line_end(cx.text, end);
+    Ok(Change::keeping(cx.patch(
+        at,
+        at,
+        format!(
+            "\n{}",
+            render::entry(&" ".repeat(indent), &render::key(key), value, indent)
+        ),
+    )))
+}
+
 /// Adds `key: value` as the last entry of a mapping.
 fn insert_entry(cx: &Cx<'_>, map: &Node, entries: &[Entry], key: &str, value: &Value) -> Patch {
     let Some(last) = entries.last() else {

@@ -200,7 +200,16 @@ fn add_and_remove_steps() {
     assert!(json["steps"].get("gather").is_none());
     assert!(json["steps"]["rank"].get("needs").is_none());
     assert_eq!(json["steps"]["report"]["needs"], json!(["rank"]));
-    assert_eq!(a.notes.len(), 1, "the dangling branch is reported");
+    assert_eq!(
+        a.notes,
+        [
+            "step `rank` no longer needs `gather`",
+            "step `report` no longer needs `gather`",
+            "the branch of step `report` to `gather` was removed",
+        ],
+        "nothing is left pointing at the removed step"
+    );
+    assert!(json["steps"]["report"].get("branches").is_none());
     assert!(
         !a.text.contains("# about gather"),
         "the leading comment goes with the step"
@@ -363,18 +372,29 @@ fn drtl_nodes_edges_and_routes() {
             y: 20.0,
         },
     );
-    let removed = edit(&a.text, Edit::RemoveNode { id: "check".into() });
+    let read = apply(&a.text, &Edit::RemoveNode { id: "check".into() }).unwrap_err();
+    assert!(
+        read.message.contains("its output is read"),
+        "{}",
+        read.message
+    );
+    let removed = edit(
+        &a.text,
+        Edit::RemoveNode {
+            id: "review".into(),
+        },
+    );
     let json = crate::drtl::parse(&removed.text).0.unwrap().json().clone();
     assert!(json["nodes"]
         .as_array()
         .unwrap()
         .iter()
-        .all(|n| n["id"] != "check"));
-    assert!(json["edges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|e| e["from"] != "check" && e["to"] != "check"));
+        .all(|n| n["id"] != "review"));
+    assert!(
+        json["nodes"][2].get("on_fail").is_none(),
+        "{}",
+        removed.text
+    );
     let refused = apply(
         TOPOLOGY,
         &Edit::RemoveStep {
@@ -495,5 +515,145 @@ fn a_change_that_loses_a_comment_is_refused() {
     assert_eq!(
         refusal.message,
         "the edit would lose the comment `# keep me` (line 3); it was not applied"
+    );
+}
+
+const REFERENCED: &str = "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a:\n    description: first\n  b:\n    needs: [a]\n    parallel_steps: [a, c]\n    branches:\n      # back to a\n      - if: \"{{ input.retry }}\"\n        then: a\n      - default: true\n        then: c  # onwards\n  c:\n    needs:\n      - a  # the first\n      - b\ndecision_trees:\n  route:\n    root: start\n    nodes:\n      start:\n        condition: \"{{ input.kind }}\"\n        branches:\n          - value: x\n            next: a\n          - default: true\n            next: c\nfallback:\n  strategy: graceful_degrade\n  degradation:\n    - when: timeout_exceeded\n      fallback_to: a\nmetadata:\n  logicmd:\n    positions:\n      a: {x: 1, y: 2}\n      b: {x: 3, y: 4}\n---\n";
+
+/// Issue #13, defect 9: removing a step removes what only points at it (needs and
+/// parallel_steps entries, branches and tree branches routing to it, degradations falling back
+/// to it, its position), with their comments, and says so; nothing dangles.
+#[test]
+fn removing_a_step_removes_what_points_at_it() {
+    for edit_of in [
+        Edit::RemoveStep { name: "a".into() },
+        Edit::Remove {
+            path: "steps.a".into(),
+        },
+        Edit::Remove {
+            path: "/steps/a".into(),
+        },
+    ] {
+        let a = edit(REFERENCED, edit_of);
+        assert_eq!(
+            a.text,
+            "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  b:\n    parallel_steps: [c]\n    branches:\n      - default: true\n        then: c  # onwards\n  c:\n    needs:\n      - b\ndecision_trees:\n  route:\n    root: start\n    nodes:\n      start:\n        condition: \"{{ input.kind }}\"\n        branches:\n          - default: true\n            next: c\nfallback:\n  strategy: graceful_degrade\nmetadata:\n  logicmd:\n    positions:\n      b: {x: 3, y: 4}\n---\n"
+        );
+        assert_eq!(
+            a.notes,
+            [
+                "step `b` no longer needs `a`",
+                "step `b` no longer runs `a` in parallel",
+                "the branch of step `b` to `a` was removed",
+                "step `c` no longer needs `a`",
+                "the branch of decision tree `route` at node `start` to `a` was removed",
+                "the degradation falling back to `a` was removed",
+            ]
+        );
+        assert_eq!(undo(&a), REFERENCED);
+    }
+}
+
+/// Issue #13, defect 9: a step whose output an expression reads is not removed; the refusal
+/// names every place that reads it.
+#[test]
+fn removing_a_step_whose_output_is_read_is_refused() {
+    let text = REFERENCED.replace(
+        "    description: first\n",
+        "    description: first\n  d:\n    description: \"{{ steps.a.output.summary }}\"\n    instructions: |\n      Use {{ steps['a'].output }}.\n",
+    );
+    let refusal = apply(&text, &Edit::RemoveStep { name: "a".into() }).unwrap_err();
+    assert_eq!(
+        refusal.message,
+        "step `a` is not removed: its output is read at /steps/d/description (line 8) and /steps/d/instructions (line 10); change those first"
+    );
+}
+
+/// A decision-tree node keeps at least one branch: removing its only target is refused.
+#[test]
+fn removing_the_only_target_of_a_tree_node_is_refused() {
+    let text = REFERENCED.replace(
+        "          - value: x\n            next: a\n          - default: true\n            next: c\n",
+        "          - default: true\n            next: a\n",
+    );
+    let refusal = apply(&text, &Edit::RemoveStep { name: "a".into() }).unwrap_err();
+    assert_eq!(
+        refusal.message,
+        "step `a` is not removed: it is the only branch of decision tree `route` at node `start` (line 27); route that node elsewhere first"
+    );
+}
+
+const ROUTED: &str = "name: t\nnodes:\n  - id: draft\n    type: generate\n    output_key: text\n  - id: gate\n    type: gate\n    condition: input.ok\n    on_pass: publish  # ship it\n    on_fail: {next: draft, inject: draft.text}\n  - id: review\n    type: review\n    input: {text: draft.text}\n    actions:\n      - approve: {next: publish}\n      - reject\n  - id: publish\n    type: transform\n    operations:\n      - {set: state.variables.done, value: true}\nedges:\n  - {from: draft, to: gate}\n  - {from: gate, to: publish}\n";
+
+/// Removing a topology node removes what only points at it (edges, gate routes; a review
+/// action routed to it ends the run instead), with notes.
+#[test]
+fn removing_a_node_removes_what_points_at_it() {
+    for removal in [
+        Edit::RemoveNode {
+            id: "publish".into(),
+        },
+        Edit::Remove {
+            path: "/nodes/3".into(),
+        },
+    ] {
+        let a = edit(ROUTED, removal);
+        assert_eq!(
+            a.text,
+            "name: t\nnodes:\n  - id: draft\n    type: generate\n    output_key: text\n  - id: gate\n    type: gate\n    condition: input.ok\n    on_fail: {next: draft, inject: draft.text}\n  - id: review\n    type: review\n    input: {text: draft.text}\n    actions:\n      - approve\n      - reject\nedges:\n  - {from: draft, to: gate}\n"
+        );
+        assert_eq!(
+            a.notes,
+            [
+                "the edge from `gate` to `publish` was removed",
+                "gate `gate` no longer routes `on_pass` to `publish`",
+                "review `review`'s action `approve` now ends the run",
+            ]
+        );
+        assert_eq!(undo(&a), ROUTED);
+    }
+}
+
+/// A node whose output another node reads (an `input`, a template, an `inject`) is not removed;
+/// the refusal names every reader.
+#[test]
+fn removing_a_node_whose_output_is_read_is_refused() {
+    let refusal = apply(ROUTED, &Edit::RemoveNode { id: "draft".into() }).unwrap_err();
+    assert_eq!(
+        refusal.message,
+        "node `draft` is not removed: its output is read at /nodes/1/on_fail/inject (line 10) and /nodes/2/input/text (line 13); change those first"
+    );
+}
+
+/// Issue #13: adding a step after another writes it there; the steps after it keep their text
+/// and comments (they used to be re-written from their values, losing comments).
+#[test]
+fn add_step_after_keeps_the_later_steps_as_written() {
+    let a = edit(
+        DOC,
+        Edit::AddStep {
+            name: "verify".into(),
+            after: Some("gather".into()),
+            step: json!({"description": "Check"}),
+        },
+    );
+    assert_eq!(
+        a.text,
+        DOC.replace(
+            "      Keep notes.\n  rank:",
+            "      Keep notes.\n  verify:\n    description: Check\n  rank:"
+        )
+    );
+    let a = edit(
+        "---\nspec_version: \"1.0\"\nname: t\nsteps: {a: {}, b: {}}  # flow\n---\n",
+        Edit::AddStep {
+            name: "c".into(),
+            after: Some("a".into()),
+            step: json!({}),
+        },
+    );
+    assert_eq!(
+        a.text,
+        "---\nspec_version: \"1.0\"\nname: t\nsteps: {a: {}, c: {}, b: {}}  # flow\n---\n"
     );
 }
