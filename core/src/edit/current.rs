@@ -95,6 +95,13 @@ impl Current {
         }
     }
 
+    pub(crate) fn graph(&self) -> crate::graph::Graph {
+        match self {
+            Current::Logic(d) => crate::graph::from_document(d),
+            Current::Drtl(t) => crate::graph::from_topology(t),
+        }
+    }
+
     pub(crate) fn is_drtl(&self) -> bool {
         matches!(self, Current::Drtl(_))
     }

@@ -3,6 +3,7 @@
 //! the new frontmatter must equal the intended JSON exactly, must still parse, and a valid
 //! document must stay valid; otherwise the edit is refused and the text is left unchanged.
 
+mod connect;
 mod current;
 mod drtl;
 mod ops;
@@ -68,8 +69,19 @@ pub enum Edit {
     RemoveStep { name: String },
     /// Rename a step and every reference to it.
     RenameStep { from: String, to: String },
-    /// Make `to` need `from`.
-    Connect { from: String, to: String },
+    /// Make `to` need `from` (LOGIC.md), or add an edge from `from` to `to` (DRTL). Refused
+    /// when it wires a node to itself, touches anything but steps in LOGIC.md, joins ports
+    /// whose types do not fit, or closes a `needs` cycle (the message names the path).
+    Connect {
+        from: String,
+        to: String,
+        /// The output port of `from` the wire leaves; its first port when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from_port: Option<String>,
+        /// The input port of `to` the wire enters; its first port when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to_port: Option<String>,
+    },
     /// Remove `from` from the `needs` of `to`.
     Disconnect { from: String, to: String },
     /// Record a node's canvas position (under `metadata.logicmd.positions`).
@@ -197,6 +209,11 @@ impl Session {
 
     pub(crate) fn is_drtl(&self) -> bool {
         self.current.is_drtl()
+    }
+
+    /// The graph of the current text (nodes with their ports).
+    pub(crate) fn graph(&self) -> crate::graph::Graph {
+        self.current.graph()
     }
 
     /// "line N" of the value at `pointer` in the current text.

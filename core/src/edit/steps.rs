@@ -4,7 +4,6 @@
 use serde_json::{json, Map, Value};
 
 use super::{refused, to_pointer, Edit, Session};
-use crate::dag::StepDag;
 use crate::diagnostic::Diagnostic;
 use crate::expr::Template;
 use crate::json::pointer_push;
@@ -35,7 +34,27 @@ pub(super) fn run(session: &mut Session, edit: &Edit) -> Result<(), Diagnostic> 
             route,
             target,
         } => super::drtl::set_route(session, node, route, target),
-        Edit::Connect { from, to } if session.is_drtl() => super::drtl::connect(session, from, to),
+        Edit::Connect {
+            from,
+            to,
+            from_port,
+            to_port,
+        } => {
+            super::connect::check(
+                session,
+                &super::connect::Wire {
+                    from,
+                    to,
+                    from_port: from_port.as_deref(),
+                    to_port: to_port.as_deref(),
+                },
+            )?;
+            if session.is_drtl() {
+                super::drtl::connect(session, from, to)
+            } else {
+                connect(session, from, to)
+            }
+        }
         Edit::Disconnect { from, to } if session.is_drtl() => {
             super::drtl::disconnect(session, from, to)
         }
@@ -49,7 +68,6 @@ pub(super) fn run(session: &mut Session, edit: &Edit) -> Result<(), Diagnostic> 
         Edit::AddStep { name, after, step } => add_step(session, name, after.as_deref(), step),
         Edit::RemoveStep { name } => remove_step(session, name),
         Edit::RenameStep { from, to } => rename_step(session, from, to),
-        Edit::Connect { from, to } => connect(session, from, to),
         Edit::Disconnect { from, to } => disconnect(session, from, to),
         Edit::SetPosition { node, x, y } => set_position(session, node, *x, *y),
         Edit::ReplaceText { .. } => Err(refused("text replacement is applied directly")),
@@ -399,9 +417,8 @@ fn rename_in_trees(session: &mut Session, from: &str, to: &str) -> Result<(), Di
     Ok(())
 }
 
+/// Makes `to` need `from`; the rules were checked (`connect::check`).
 fn connect(session: &mut Session, from: &str, to: &str) -> Result<(), Diagnostic> {
-    require_step(session, from)?;
-    require_step(session, to)?;
     let needs_pointer = format!("{}/needs", step_pointer(to));
     let step = session
         .json()
@@ -410,25 +427,6 @@ fn connect(session: &mut Session, from: &str, to: &str) -> Result<(), Diagnostic
         .unwrap_or(Value::Null);
     if list_of(&step, "needs").contains(&from) {
         return Err(refused(format!("`{to}` already needs `{from}`")));
-    }
-    let steps = session
-        .json()
-        .get("steps")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    let dag = StepDag::new(steps.iter().map(|(name, step)| {
-        let mut needs = list_of(step, "needs");
-        if name == to {
-            needs.push(from);
-        }
-        (name.as_str(), needs)
-    }));
-    if let Some(cycle) = dag.cycles().first() {
-        return Err(refused(format!(
-            "connecting `{from}` to `{to}` would create a cycle: {}",
-            cycle.display()
-        )));
     }
     session.insert(&needs_pointer, None, &json!(from))
 }

@@ -141,6 +141,8 @@ fn connect_refuses_cycles_and_disconnect_drops_empty_lists() {
         &Edit::Connect {
             from: "report".into(),
             to: "gather".into(),
+            from_port: None,
+            to_port: None,
         },
     )
     .unwrap_err();
@@ -163,6 +165,8 @@ fn connect_refuses_cycles_and_disconnect_drops_empty_lists() {
         Edit::Connect {
             from: "gather".into(),
             to: "rank".into(),
+            from_port: None,
+            to_port: None,
         },
     );
     assert!(
@@ -350,6 +354,8 @@ fn drtl_nodes_edges_and_routes() {
         Edit::Connect {
             from: "gate".into(),
             to: "publish".into(),
+            from_port: None,
+            to_port: None,
         },
     );
     assert!(
@@ -656,4 +662,64 @@ fn add_step_after_keeps_the_later_steps_as_written() {
         a.text,
         "---\nspec_version: \"1.0\"\nname: t\nsteps: {a: {}, c: {}, b: {}}  # flow\n---\n"
     );
+}
+
+const WIRED: &str = "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a:\n    output_schema: {type: object}\n  b:\n    needs: [a]\n  c:\n    needs: [b]\n    input_schema: {type: string}\n  d: {}\ndecision_trees:\n  route:\n    root: start\n    nodes:\n      start:\n        condition: \"{{ input.kind }}\"\n        branches:\n          - default: true\n            next: c\n---\n";
+
+fn connect(from: &str, to: &str, ports: Option<(&str, &str)>) -> Edit {
+    Edit::Connect {
+        from: from.into(),
+        to: to.into(),
+        from_port: ports.map(|p| p.0.to_owned()),
+        to_port: ports.map(|p| p.1.to_owned()),
+    }
+}
+
+/// The connect rules live in core (issue #13), so every caller gets them: no self-wire, only
+/// steps in LOGIC.md, port types that fit, no `needs` cycle (the message names the path).
+#[test]
+fn connect_refuses_with_the_reason() {
+    let refusal = |edit: Edit| apply(WIRED, &edit).unwrap_err().message;
+    assert_eq!(
+        refusal(connect("c", "a", None)),
+        "`a` would need `c`, but a → b → c already: that is a cycle"
+    );
+    assert_eq!(
+        refusal(connect("a", "a", None)),
+        "`a` cannot be connected to itself"
+    );
+    assert_eq!(
+        refusal(connect("a", "c", Some(("output", "input")))),
+        "a `object` output does not fit the `string` input of `c`"
+    );
+    assert_eq!(
+        refusal(connect("a", "c", None)),
+        "a `object` output does not fit the `string` input of `c`",
+        "without ports, the first ones (where the wire would be drawn)"
+    );
+    assert_eq!(
+        refusal(connect("a", "c", Some(("result", "input")))),
+        "`a` has no output port `result`"
+    );
+    assert_eq!(
+        refusal(connect("start", "c", None)),
+        "only steps can be wired in LOGIC.md (a `needs` entry); `start` is a decision node"
+    );
+    assert_eq!(
+        refusal(connect("a", "nowhere", None)),
+        "there is no step `nowhere`"
+    );
+    assert_eq!(refusal(connect("b", "c", None)), "`c` already needs `b`");
+    let a = edit(WIRED, connect("a", "d", Some(("output", "in"))));
+    assert!(a.text.contains("  d: {needs: [a]}\n"), "{}", a.text);
+}
+
+/// DRTL: no self-wire, and port types must fit; cycles are allowed (the checks bound them).
+#[test]
+fn drtl_connect_refuses_self_wires() {
+    let refusal = apply(TOPOLOGY, &connect("gate", "gate", None)).unwrap_err();
+    assert_eq!(refusal.message, "`gate` cannot be connected to itself");
+    let back = edit(TOPOLOGY, connect("check", "draft", None));
+    let json = crate::drtl::parse(&back.text).0.unwrap().json().clone();
+    assert_eq!(json["edges"][2], json!({"from": "check", "to": "draft"}));
 }
