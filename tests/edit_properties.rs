@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use logicmd::edit::{apply, Edit};
 use logicmd::format::format;
 use logicmd::Document;
+use logicmd_tests::commented;
 use logicmd_tests::fixture::collect;
 use logicmd_tests::workspace_root;
 use proptest::prelude::*;
@@ -133,6 +134,16 @@ fn random_edit(json: &Value, pick: usize, op: u8, salt: u32) -> Edit {
     }
 }
 
+/// The path of a `Remove` of a whole step (`/steps/NAME`) or topology node (`/nodes/I`): that
+/// removal takes the references to it along, so the result is more than the primitive removal.
+fn structural_removal(edit: &Edit) -> Option<String> {
+    let Edit::Remove { path } = edit else {
+        return None;
+    };
+    let tokens: Vec<&str> = path.split('/').skip(1).collect();
+    matches!(tokens.as_slice(), ["steps" | "nodes", _]).then(|| path.clone())
+}
+
 /// The JSON the edit should produce, for the primitive edits `random_edit` makes.
 fn expected(before: &Value, edit: &Edit) -> Option<Value> {
     let mut after = before.clone();
@@ -203,8 +214,22 @@ proptest! {
             match apply(&text, &edit) {
                 Ok(applied) => {
                     let after = json_of(&applied.text).expect("edited text parses");
-                    if let Some(want) = expected(&before, &edit) {
-                        prop_assert_eq!(&after, &want, "edit {:?}", edit);
+                    match structural_removal(&edit) {
+                        // Removing a step or node also removes what points at it.
+                        Some(path) => {
+                            let gone = match before.pointer(&path).and_then(|n| n.get("id")) {
+                                Some(id) => after["nodes"]
+                                    .as_array()
+                                    .is_none_or(|nodes| nodes.iter().all(|n| n.get("id") != Some(id))),
+                                None => after.pointer(&path).is_none(),
+                            };
+                            prop_assert!(gone, "{:?} left it in place", edit);
+                        }
+                        None => {
+                            if let Some(want) = expected(&before, &edit) {
+                                prop_assert_eq!(&after, &want, "edit {:?}", edit);
+                            }
+                        }
                     }
                     // Only the patched regions changed.
                     let mut rebuilt = text.clone();
@@ -362,4 +387,234 @@ fn removing_a_step_takes_only_its_own_comment() {
         expected.retain(|c| c != gone);
     }
     assert_eq!(comments(&applied.text), expected, "{}", applied.text);
+}
+
+/// One random edit inside `/metadata` of a generated document, with the pointers of the entries
+/// and items it removes (whose comments may go with them).
+struct PlannedEdit {
+    edit: Edit,
+    expected: Value,
+    removed: Vec<String>,
+}
+
+fn scalar_value(rng: &mut commented::Rng) -> Value {
+    match rng.below(4) {
+        0 => json!(rng.below(1000)),
+        1 => json!(rng.chance(50)),
+        _ => json!(*rng.pick(commented::TRICKY)),
+    }
+}
+
+fn plan_edit(json: &Value, rng: &mut commented::Rng) -> Option<PlannedEdit> {
+    let mut all = Vec::new();
+    pointers(&json["metadata"], "/metadata".to_owned(), &mut all);
+    let (pointer, value) = all[rng.below(all.len())].clone();
+    let set = |path: &str, value: Value, removed: Vec<String>| {
+        let edit = Edit::Set {
+            path: path.to_owned(),
+            value,
+        };
+        let expected = expected(json, &edit)?;
+        Some(PlannedEdit {
+            edit,
+            expected,
+            removed,
+        })
+    };
+    match (rng.below(6), &value) {
+        (0, Value::Array(_) | Value::Object(_)) | (0, _)
+            if !value.is_array() && !value.is_object() =>
+        {
+            set(&pointer, scalar_value(rng), Vec::new())
+        }
+        (1, _) => {
+            let edit = Edit::Remove {
+                path: pointer.clone(),
+            };
+            let expected = expected(json, &edit)?;
+            Some(PlannedEdit {
+                edit,
+                expected,
+                removed: vec![pointer],
+            })
+        }
+        (2, Value::Array(items)) => {
+            let edit = Edit::Insert {
+                path: pointer,
+                index: Some(rng.below(items.len() + 1)),
+                value: scalar_value(rng),
+            };
+            let expected = expected(json, &edit)?;
+            Some(PlannedEdit {
+                edit,
+                expected,
+                removed: Vec::new(),
+            })
+        }
+        (3, Value::Object(map)) if !map.is_empty() => {
+            // Drop one key, change another, add a new one.
+            let mut new = map.clone();
+            let keys: Vec<String> = map.keys().cloned().collect();
+            let dropped = keys[rng.below(keys.len())].clone();
+            new.shift_remove(&dropped);
+            let mut removed = vec![logicmd::json::pointer_push(&pointer, &dropped)];
+            if let Some(changed) = keys.iter().find(|k| **k != dropped) {
+                new.insert(changed.clone(), scalar_value(rng));
+                removed.extend(inside(
+                    &map[changed],
+                    &logicmd::json::pointer_push(&pointer, changed),
+                ));
+            }
+            new.insert(format!("added{}", rng.below(100)), scalar_value(rng));
+            set(&pointer, Value::Object(new), removed)
+        }
+        (4, Value::Array(items)) if !items.is_empty() => {
+            let mut new = items.clone();
+            let at = rng.below(items.len());
+            let removed = match rng.below(3) {
+                0 => {
+                    new.remove(at);
+                    // Of equal neighbours, any one may be the one removed.
+                    let same = |j: &usize| items[*j] == items[at];
+                    let first = (0..=at).rev().take_while(same).last().unwrap_or(at);
+                    let last = (at..items.len()).take_while(same).last().unwrap_or(at);
+                    (first..=last).map(|j| format!("{pointer}/{j}")).collect()
+                }
+                1 => {
+                    new.push(json!(format!("appended{}", rng.below(100))));
+                    Vec::new()
+                }
+                _ => {
+                    new[at] = json!(format!("changed{}", rng.below(100)));
+                    inside(&items[at], &format!("{pointer}/{at}"))
+                }
+            };
+            set(&pointer, Value::Array(new), removed)
+        }
+        // `metadata` must stay an object.
+        (5, Value::Array(_) | Value::Object(_)) if pointer != "/metadata" => {
+            let removed = inside(&value, &pointer);
+            set(&pointer, scalar_value(rng), removed)
+        }
+        (5, _) if !value.is_object() => set(&pointer, json!({"new": 1}), Vec::new()),
+        _ => set(
+            &logicmd::json::pointer_push(&pointer_to_object(json, &pointer), "fresh"),
+            json!({"a": [1, "two"]}),
+            Vec::new(),
+        ),
+    }
+}
+
+/// The pointers of everything inside `value` (at `pointer`): what goes when it is replaced by a
+/// scalar.
+fn inside(value: &Value, pointer: &str) -> Vec<String> {
+    let mut children = Vec::new();
+    pointers(value, pointer.to_owned(), &mut children);
+    children.into_iter().skip(1).map(|(p, _)| p).collect()
+}
+
+/// `pointer` when it names an object, else `/metadata`.
+fn pointer_to_object(json: &Value, pointer: &str) -> String {
+    match json.pointer(pointer) {
+        Some(Value::Object(_)) => pointer.to_owned(),
+        _ => "/metadata".to_owned(),
+    }
+}
+
+/// Whether a comment belonging to `owner` may disappear when the nodes at `removed` go: it
+/// belongs to one of them or to something inside one; a comment inside a flow collection also
+/// goes when one of the collection's items goes.
+fn may_go(comment: &commented::Placed, removed: &[String]) -> bool {
+    let within =
+        |pointer: &str, root: &str| pointer == root || pointer.starts_with(&format!("{root}/"));
+    removed.iter().any(|r| {
+        within(&comment.owner, r)
+            || comment.place == commented::Place::InsideFlow && within(r, &comment.owner)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Issue #13: edits never lose a comment except those of what they remove, give exactly the
+    /// intended JSON, and undo restores the bytes. Every one of these edits must apply.
+    #[test]
+    fn edits_keep_every_comment_not_removed(seed in any::<u64>(), density in 5usize..95) {
+        let doc = commented::document(seed, density);
+        let mut rng = commented::Rng::new(seed ^ 0x5EED);
+        let Some(plan) = plan_edit(&doc.json, &mut rng) else {
+            return Err(TestCaseError::reject("no edit planned"));
+        };
+        let applied = match apply(&doc.text, &plan.edit) {
+            Ok(applied) => applied,
+            Err(refusal) => {
+                return Err(TestCaseError::fail(format!(
+                    "{:?} refused: {}\n{}", plan.edit, refusal.message, doc.text
+                )));
+            }
+        };
+        let after = json_of(&applied.text).expect("edited text parses");
+        prop_assert_eq!(&after, &plan.expected, "{:?}\n{}\n=>\n{}", plan.edit, doc.text, applied.text);
+        for comment in &doc.comments {
+            let count = applied.text.matches(comment.text.as_str()).count();
+            if may_go(comment, &plan.removed) {
+                prop_assert!(count <= 1, "{:?} doubled", comment.text);
+            } else {
+                prop_assert_eq!(
+                    count, 1,
+                    "{:?} (of {}) lost by {:?}:\n{}\n=>\n{}",
+                    comment.text, comment.owner, plan.edit, doc.text, applied.text
+                );
+            }
+        }
+        let undone = apply(&applied.text, &applied.inverse).expect("undo applies").text;
+        prop_assert_eq!(undone, doc.text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Step edits made of several primitive ones (add after, rename, remove) keep every comment
+    /// but those of what they remove: the step itself, and `needs` lists left empty.
+    #[test]
+    fn step_edits_keep_every_comment_not_removed(seed in any::<u64>(), density in 5usize..95, op in 0u8..3) {
+        let doc = commented::document_with_steps(seed, density);
+        let steps = doc.json["steps"].as_object().expect("steps are generated");
+        let first = steps.keys().next().cloned().unwrap_or_default();
+        let last = steps.keys().next_back().cloned().unwrap_or_default();
+        let (edit, removed) = match op {
+            0 => (Edit::AddStep { name: "added".into(), after: Some(first.clone()), step: json!({"description": "new"}) }, Vec::new()),
+            1 => (Edit::RenameStep { from: first.clone(), to: "renamed".into() }, Vec::new()),
+            _ => {
+                let needs: Vec<String> = steps.keys().map(|s| format!("/steps/{s}/needs")).collect();
+                (Edit::RemoveStep { name: last.clone() }, [vec![format!("/steps/{last}")], needs].concat())
+            }
+        };
+        let applied = match apply(&doc.text, &edit) {
+            Ok(applied) => applied,
+            Err(refusal) => {
+                return Err(TestCaseError::fail(format!("{edit:?} refused: {}\n{}", refusal.message, doc.text)));
+            }
+        };
+        let after = json_of(&applied.text).expect("edited text parses");
+        match &edit {
+            Edit::AddStep { .. } => {
+                let order: Vec<&String> = after["steps"].as_object().unwrap().keys().collect();
+                prop_assert_eq!(order.get(1).map(|s| s.as_str()), Some("added"));
+            }
+            Edit::RenameStep { .. } => prop_assert!(after["steps"].get("renamed").is_some()),
+            _ => prop_assert!(after["steps"].get(&last).is_none()),
+        }
+        for comment in &doc.comments {
+            let count = applied.text.matches(comment.text.as_str()).count();
+            if may_go(comment, &removed) {
+                prop_assert!(count <= 1, "{:?} doubled", comment.text);
+            } else {
+                prop_assert_eq!(count, 1, "{:?} lost by {:?}:\n{}\n=>\n{}", comment.text, edit, doc.text, applied.text);
+            }
+        }
+        let undone = apply(&applied.text, &applied.inverse).expect("undo applies").text;
+        prop_assert_eq!(undone, doc.text);
+    }
 }

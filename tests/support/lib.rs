@@ -1,5 +1,6 @@
 //! Shared helpers for the workspace's integration tests.
 
+pub mod commented;
 pub mod fixture;
 pub mod json_eq;
 

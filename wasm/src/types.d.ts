@@ -214,7 +214,9 @@ export type Edit =
   | { op: "add_step"; name: string; after?: string | null; step?: Json }
   | { op: "remove_step"; name: string }
   | { op: "rename_step"; from: string; to: string }
-  | { op: "connect"; from: string; to: string }
+  /** Refused (with the reason) for a node wired to itself, anything but steps in LOGIC.md, ports
+   *  whose types do not fit, or a `needs` cycle. Ports default to the nodes' first ones. */
+  | { op: "connect"; from: string; to: string; from_port?: string | null; to_port?: string | null }
   | { op: "disconnect"; from: string; to: string }
   | { op: "set_position"; node: string; x: number; y: number }
   | { op: "add_node"; node: { [key: string]: Json }; after?: string | null }

@@ -1,5 +1,6 @@
-//! `logicmd edit FILE [--set PATH=YAML]... [--remove PATH]... [--rename-step OLD NEW]
-//! [--connect A B] [--disconnect A B] [--in-place]`: structured, comment-keeping edits.
+//! `logicmd edit FILE [--set PATH=YAML]... [--remove PATH]... [--rename-step OLD NEW]...
+//! [--connect A B]... [--disconnect A B]... [--in-place]`: structured, comment-keeping edits,
+//! applied in the order given.
 
 use std::path::PathBuf;
 
@@ -9,28 +10,105 @@ use serde_json::Value;
 use crate::output;
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
+/// The flags as clap reads them; [`Args`] adds the order they were given in.
 #[derive(clap::Args)]
-pub struct Args {
-    /// The LOGIC.md file.
+#[command(
+    after_help = "Edits apply one after another, in the order given on the command line; the first one refused stops the rest and nothing is written."
+)]
+struct Flags {
+    /// The LOGIC.md file (or DRTL topology).
     file: PathBuf,
     /// Set a value: `steps.analyze.confidence.minimum=0.7` (the value is YAML).
     #[arg(long, value_name = "PATH=YAML")]
     set: Vec<String>,
-    /// Remove an entry or list item.
+    /// Remove an entry or list item, with its comments. Removing a step (`steps.NAME`) or a
+    /// topology node (`nodes[I]`) also removes what only points at it: `needs` and
+    /// `parallel_steps` entries, branches and decision-tree branches routing to it, degradations
+    /// falling back to it, edges and gate routes (a review action routed to it ends the run
+    /// instead), its canvas position. It is refused while an expression or input reads its
+    /// output.
     #[arg(long, value_name = "PATH")]
     remove: Vec<String>,
     /// Rename a step and every reference to it.
     #[arg(long, num_args = 2, value_names = ["OLD", "NEW"])]
-    rename_step: Option<Vec<String>>,
-    /// Make B need A.
+    rename_step: Vec<String>,
+    /// Make B need A; in a topology, add an edge from A to B (refused for a `needs` cycle, a
+    /// node wired to itself, or port types that do not fit).
     #[arg(long, num_args = 2, value_names = ["A", "B"])]
-    connect: Option<Vec<String>>,
+    connect: Vec<String>,
     /// Remove A from B's needs.
     #[arg(long, num_args = 2, value_names = ["A", "B"])]
-    disconnect: Option<Vec<String>>,
+    disconnect: Vec<String>,
     /// Write the result back to FILE instead of printing it.
     #[arg(long)]
     in_place: bool,
+}
+
+/// One edit flag with its values, before it is turned into an [`Edit`].
+enum Flag {
+    Set(String),
+    Remove(String),
+    RenameStep(String, String),
+    Connect(String, String),
+    Disconnect(String, String),
+}
+
+pub struct Args {
+    file: PathBuf,
+    in_place: bool,
+    /// The edit flags in command-line order.
+    flags: Vec<Flag>,
+}
+
+impl clap::FromArgMatches for Args {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let flags = Flags::from_arg_matches(matches)?;
+        // Each value's index on the command line orders the flags; a two-value flag is placed
+        // by its first value.
+        let mut ordered: Vec<(usize, Flag)> = Vec::new();
+        let mut collect = |id: &str, arity: usize, make: fn(&[String]) -> Flag| {
+            let values: Vec<String> = matches
+                .get_many::<String>(id)
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect();
+            let indices: Vec<usize> = matches.indices_of(id).into_iter().flatten().collect();
+            for (chunk, at) in values.chunks(arity).zip(indices.iter().step_by(arity)) {
+                ordered.push((*at, make(chunk)));
+            }
+        };
+        collect("set", 1, |v| Flag::Set(v[0].clone()));
+        collect("remove", 1, |v| Flag::Remove(v[0].clone()));
+        collect("rename_step", 2, |v| {
+            Flag::RenameStep(v[0].clone(), v[1].clone())
+        });
+        collect("connect", 2, |v| Flag::Connect(v[0].clone(), v[1].clone()));
+        collect("disconnect", 2, |v| {
+            Flag::Disconnect(v[0].clone(), v[1].clone())
+        });
+        ordered.sort_by_key(|(at, _)| *at);
+        Ok(Args {
+            file: flags.file,
+            in_place: flags.in_place,
+            flags: ordered.into_iter().map(|(_, flag)| flag).collect(),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for Args {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        Flags::augment_args(command)
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Flags::augment_args_for_update(command)
+    }
 }
 
 pub fn run(args: &Args) -> u8 {
@@ -81,38 +159,37 @@ pub fn run(args: &Args) -> u8 {
 }
 
 fn edits(args: &Args) -> Result<Vec<Edit>, String> {
-    let mut edits = Vec::new();
-    for assignment in &args.set {
-        let (path, yaml) = assignment
-            .split_once('=')
-            .ok_or_else(|| format!("`--set {assignment}`: expected PATH=VALUE"))?;
-        edits.push(Edit::Set {
-            path: path.trim().to_owned(),
-            value: parse_value(yaml)?,
-        });
-    }
-    for path in &args.remove {
-        edits.push(Edit::Remove { path: path.clone() });
-    }
-    if let Some([from, to]) = args.rename_step.as_deref() {
-        edits.push(Edit::RenameStep {
-            from: from.clone(),
-            to: to.clone(),
-        });
-    }
-    if let Some([from, to]) = args.connect.as_deref() {
-        edits.push(Edit::Connect {
-            from: from.clone(),
-            to: to.clone(),
-        });
-    }
-    if let Some([from, to]) = args.disconnect.as_deref() {
-        edits.push(Edit::Disconnect {
-            from: from.clone(),
-            to: to.clone(),
-        });
-    }
-    Ok(edits)
+    args.flags
+        .iter()
+        .map(|flag| {
+            Ok(match flag {
+                Flag::Set(assignment) => {
+                    let (path, yaml) = assignment
+                        .split_once('=')
+                        .ok_or_else(|| format!("`--set {assignment}`: expected PATH=VALUE"))?;
+                    Edit::Set {
+                        path: path.trim().to_owned(),
+                        value: parse_value(yaml)?,
+                    }
+                }
+                Flag::Remove(path) => Edit::Remove { path: path.clone() },
+                Flag::RenameStep(from, to) => Edit::RenameStep {
+                    from: from.clone(),
+                    to: to.clone(),
+                },
+                Flag::Connect(from, to) => Edit::Connect {
+                    from: from.clone(),
+                    to: to.clone(),
+                    from_port: None,
+                    to_port: None,
+                },
+                Flag::Disconnect(from, to) => Edit::Disconnect {
+                    from: from.clone(),
+                    to: to.clone(),
+                },
+            })
+        })
+        .collect()
 }
 
 /// A value given on the command line, read as YAML (so `0.7`, `true`, `[a, b]`, `{x: 1}` work).

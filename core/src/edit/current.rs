@@ -5,7 +5,9 @@ use serde_json::Value;
 use crate::diagnostic::Diagnostic;
 use crate::document::Document;
 use crate::drtl::{self, Topology};
+use crate::format::comments::Comment;
 use crate::schema::Source;
+use crate::source::Span;
 
 pub(crate) enum Current {
     Logic(Document),
@@ -79,6 +81,24 @@ impl Current {
         match self {
             Current::Logic(d) => d,
             Current::Drtl(t) => t,
+        }
+    }
+
+    /// Every comment of the frontmatter (LOGIC.md) or of the whole file (DRTL).
+    pub(crate) fn comments(&self) -> Vec<Comment> {
+        match self {
+            Current::Logic(d) => crate::format::comments_of(d),
+            Current::Drtl(t) => {
+                let text = t.text();
+                crate::format::comments::find(text, Span::new(0, text.len()), t.root())
+            }
+        }
+    }
+
+    pub(crate) fn graph(&self) -> crate::graph::Graph {
+        match self {
+            Current::Logic(d) => crate::graph::from_document(d),
+            Current::Drtl(t) => crate::graph::from_topology(t),
         }
     }
 

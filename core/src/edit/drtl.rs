@@ -39,37 +39,80 @@ pub(super) fn add_node(
     session.insert("/nodes", at, node)
 }
 
+/// The id of the node at `index` (a JSON Pointer token).
+pub(super) fn id_at(session: &Session, index: &str) -> Option<String> {
+    let index: usize = index.parse().ok()?;
+    nodes(session)
+        .get(index)?
+        .get("id")?
+        .as_str()
+        .map(str::to_owned)
+}
+
+/// Removes a node and what only points at it: the edges that touch it, gate routes to it
+/// (`on_pass`/`on_fail`), and review actions routed to it (they end the run instead), each
+/// reported in a note. Refused when another node reads its output (`input`, a `{{ }}`
+/// template, an `inject`).
 pub(super) fn remove_node(session: &mut Session, id: &str) -> Result<(), Diagnostic> {
     let index = index_of(session, id)?;
+    let readers: Vec<String> = readers_of(session.json(), id)
+        .into_iter()
+        .map(|pointer| session.place(&pointer))
+        .collect();
+    if !readers.is_empty() {
+        return Err(refused(format!(
+            "node `{id}` is not removed: its output is read at {}; change those first",
+            readers.join(" and ")
+        )));
+    }
     let edges = session
         .json()
         .get("edges")
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
+    let mut notes = Vec::new();
     for (i, edge) in edges.iter().enumerate().rev() {
-        let touches = ["from", "to"]
-            .iter()
-            .any(|end| edge.get(end).and_then(Value::as_str) == Some(id));
-        if touches {
+        let end = |end: &str| edge.get(end).and_then(Value::as_str).unwrap_or_default();
+        if end("from") == id || end("to") == id {
             session.remove(&format!("/edges/{i}"))?;
-        }
-    }
-    for other in nodes(session) {
-        let routes = ["on_pass", "on_fail"]
-            .iter()
-            .any(|field| match other.get(field) {
-                Some(Value::String(target)) => target == id,
-                Some(route) => route.get("next").and_then(Value::as_str) == Some(id),
-                None => false,
-            });
-        if routes {
-            let name = other.get("id").and_then(Value::as_str).unwrap_or_default();
-            session.note(format!(
-                "gate `{name}` still routes to the removed node `{id}`"
+            notes.push(format!(
+                "the edge from `{}` to `{}` was removed",
+                end("from"),
+                end("to")
             ));
         }
     }
+    notes.reverse();
+    for (position, other) in nodes(session).iter().enumerate() {
+        let name = other.get("id").and_then(Value::as_str).unwrap_or_default();
+        if name == id {
+            continue;
+        }
+        for field in ["on_pass", "on_fail"] {
+            if route_target(other.get(field)) == Some(id) {
+                session.remove(&format!("/nodes/{position}/{field}"))?;
+                notes.push(format!(
+                    "gate `{name}` no longer routes `{field}` to `{id}`"
+                ));
+            }
+        }
+        let actions = other.get("actions").and_then(Value::as_array);
+        for (i, action) in actions.into_iter().flatten().enumerate() {
+            let Some(map) = action.as_object() else {
+                continue;
+            };
+            for (label, route) in map {
+                if route_target(Some(route)) == Some(id) {
+                    session.set(&format!("/nodes/{position}/actions/{i}"), &json!(label))?;
+                    notes.push(format!(
+                        "review `{name}`'s action `{label}` now ends the run"
+                    ));
+                }
+            }
+        }
+    }
+    let index = index_of(session, id).unwrap_or(index);
     session.remove(&format!("/nodes/{index}"))?;
     let position = format!(
         "/metadata/logicmd/positions/{}",
@@ -78,7 +121,73 @@ pub(super) fn remove_node(session: &mut Session, id: &str) -> Result<(), Diagnos
     if session.json().pointer(&position).is_some() {
         session.remove(&position)?;
     }
+    for note in notes {
+        session.note(note);
+    }
     Ok(())
+}
+
+/// The node a route goes to: `next_node` or `{next: next_node, inject: ...}`.
+fn route_target(route: Option<&Value>) -> Option<&str> {
+    match route? {
+        Value::String(target) => Some(target),
+        route => route.get("next").and_then(Value::as_str),
+    }
+}
+
+/// The pointers of the values that read node `id`'s output: other nodes' `input` (a `node.key`
+/// string or `{{node.key}}` templates, as the checks read them) and routes' `inject`.
+fn readers_of(json: &Value, id: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let all = json.get("nodes").and_then(Value::as_array);
+    for (index, node) in all.into_iter().flatten().enumerate() {
+        if node.get("id").and_then(Value::as_str) == Some(id) {
+            continue;
+        }
+        let at = format!("/nodes/{index}");
+        for field in ["on_pass", "on_fail"] {
+            if let Some(inject) = node.get(field).and_then(|r| r.get("inject")) {
+                references(inject, &format!("{at}/{field}/inject"), id, &mut found);
+            }
+        }
+        if let Some(input) = node.get("input") {
+            references(input, &format!("{at}/input"), id, &mut found);
+        }
+    }
+    found
+}
+
+/// Adds `pointer` (or the pointers inside `value`) to `out` where a reference names node `id`.
+fn references(value: &Value, pointer: &str, id: &str, out: &mut Vec<String>) {
+    let names = |reference: &str| reference.trim().split('.').next() == Some(id);
+    match value {
+        Value::String(text) if text.contains("{{") => {
+            let mut rest = text.as_str();
+            let mut reads = false;
+            while let Some(open) = rest.find("{{") {
+                let after = &rest[open + 2..];
+                let Some(close) = after.find("}}") else { break };
+                reads |= names(&after[..close]);
+                rest = &after[close + 2..];
+            }
+            if reads {
+                out.push(pointer.to_owned());
+            }
+        }
+        Value::String(text) if !text.contains(' ') && names(text) => out.push(pointer.to_owned()),
+        Value::Object(map) => {
+            for (key, item) in map {
+                let at = format!("{pointer}/{}", crate::json::escape_token(key));
+                references(item, &at, id, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                references(item, &format!("{pointer}/{i}"), id, out);
+            }
+        }
+        _ => {}
+    }
 }
 
 pub(super) fn set_route(

@@ -3,10 +3,12 @@
 //! the new frontmatter must equal the intended JSON exactly, must still parse, and a valid
 //! document must stay valid; otherwise the edit is refused and the text is left unchanged.
 
+mod connect;
 mod current;
 mod drtl;
 mod ops;
 mod patch;
+mod plain;
 mod render;
 mod steps;
 mod text;
@@ -17,14 +19,19 @@ use serde_json::Value;
 use crate::diagnostic::Diagnostic;
 use crate::fieldpath::FieldPath;
 
+use crate::format::comments::{check_kept, Comment, CommentChange};
+use crate::json::pointer_push;
+use crate::source::LineIndex;
 use current::Current;
+use ops::Change;
 pub use ops::Patch;
 pub use patch::TextPatch;
-pub use render::{plain_is_safe, Quote};
+pub use plain::plain_is_safe;
+pub use render::Quote;
 
-/// The offset of the `-` of a block sequence item whose content starts at `offset`.
-pub fn dash_offset(text: &str, offset: usize) -> Option<usize> {
-    text::dash_before(text, offset)
+/// The offset of the `-` of a block sequence item.
+pub fn dash_offset(text: &str, item: &crate::yaml::Node) -> Option<usize> {
+    ops::item_dash(text, item)
 }
 
 /// One edit, as the studio, the npm package and `logicmd edit` express it. Paths are JSON
@@ -62,8 +69,19 @@ pub enum Edit {
     RemoveStep { name: String },
     /// Rename a step and every reference to it.
     RenameStep { from: String, to: String },
-    /// Make `to` need `from`.
-    Connect { from: String, to: String },
+    /// Make `to` need `from` (LOGIC.md), or add an edge from `from` to `to` (DRTL). Refused
+    /// when it wires a node to itself, touches anything but steps in LOGIC.md, joins ports
+    /// whose types do not fit, or closes a `needs` cycle (the message names the path).
+    Connect {
+        from: String,
+        to: String,
+        /// The output port of `from` the wire leaves; its first port when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from_port: Option<String>,
+        /// The input port of `to` the wire enters; its first port when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to_port: Option<String>,
+    },
     /// Remove `from` from the `needs` of `to`.
     Disconnect { from: String, to: String },
     /// Record a node's canvas position (under `metadata.logicmd.positions`).
@@ -109,6 +127,7 @@ pub fn apply(text: &str, edit: &Edit) -> Result<Applied, Diagnostic> {
     let was_valid = !crate::diagnostic::has_errors(&current.diagnostics());
     let mut session = Session {
         original: text.to_owned(),
+        comments: current.comments(),
         current,
         merged: Vec::new(),
         notes: Vec::new(),
@@ -177,6 +196,8 @@ pub fn to_pointer(path: &str) -> Result<String, Diagnostic> {
 pub(crate) struct Session {
     original: String,
     current: Current,
+    /// The comments of the current text.
+    comments: Vec<Comment>,
     merged: Vec<Patch>,
     notes: Vec<String>,
 }
@@ -190,22 +211,104 @@ impl Session {
         self.current.is_drtl()
     }
 
+    /// The graph of the current text (nodes with their ports).
+    pub(crate) fn graph(&self) -> crate::graph::Graph {
+        self.current.graph()
+    }
+
+    /// "line N" of the value at `pointer` in the current text.
+    pub(crate) fn place_line(&self, pointer: &str) -> String {
+        let source = self.current.source();
+        let span = source.span_at(pointer);
+        let line = source.line_index().line_col(source.text(), span.start).line;
+        format!("line {line}")
+    }
+
+    /// "POINTER (line N)", naming a place in messages.
+    pub(crate) fn place(&self, pointer: &str) -> String {
+        format!("{pointer} ({})", self.place_line(pointer))
+    }
+
     pub(crate) fn note(&mut self, note: String) {
         self.notes.push(note);
     }
 
+    /// Sets the value at `pointer`. A non-empty mapping or list set to another of its kind is
+    /// edited in place, entry by entry and item by item, so what stays keeps its text and
+    /// comments; what it no longer contains is removed, with its comments.
     pub(crate) fn set(&mut self, pointer: &str, value: &Value) -> Result<(), Diagnostic> {
-        let patch = ops::set(self.current.source(), pointer, value).map_err(refused)?;
-        let mut expected = self.current.json().clone();
-        json_set(&mut expected, pointer, value.clone());
-        self.commit(patch, &expected)
+        match (self.current.json().pointer(pointer), value) {
+            (Some(old), _) if old == value => Ok(()),
+            (Some(Value::Object(old)), Value::Object(new))
+                if !old.is_empty() && !new.is_empty() =>
+            {
+                self.set_entries(pointer, &old.clone(), new)
+            }
+            (Some(Value::Array(old)), Value::Array(new)) if !old.is_empty() && !new.is_empty() => {
+                self.set_items(pointer, &old.clone(), new)
+            }
+            _ => {
+                let change = ops::set(self.current.source(), pointer, value).map_err(refused)?;
+                let mut expected = self.current.json().clone();
+                json_set(&mut expected, pointer, value.clone());
+                self.commit(change, &expected)
+            }
+        }
+    }
+
+    /// New and changed entries first (so the mapping never empties and keeps its style), then
+    /// the removed ones.
+    fn set_entries(
+        &mut self,
+        pointer: &str,
+        old: &serde_json::Map<String, Value>,
+        new: &serde_json::Map<String, Value>,
+    ) -> Result<(), Diagnostic> {
+        for (key, value) in new {
+            self.set(&pointer_push(pointer, key), value)?;
+        }
+        for key in old.keys().filter(|k| !new.contains_key(*k)) {
+            self.remove(&pointer_push(pointer, key))?;
+        }
+        Ok(())
+    }
+
+    /// Items equal at the start and at the end stay; the ones between are set pairwise, and the
+    /// surplus is inserted or removed.
+    fn set_items(&mut self, pointer: &str, old: &[Value], new: &[Value]) -> Result<(), Diagnostic> {
+        let shorter = old.len().min(new.len());
+        let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        let suffix = old
+            .iter()
+            .rev()
+            .zip(new.iter().rev())
+            .take(shorter - prefix)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let (old_middle, new_middle) = (old.len() - prefix - suffix, new.len() - prefix - suffix);
+        let paired = old_middle.min(new_middle);
+        for (i, item) in new.iter().enumerate().skip(prefix).take(paired) {
+            self.set(&format!("{pointer}/{i}"), item)?;
+        }
+        for (i, item) in new
+            .iter()
+            .enumerate()
+            .skip(prefix + paired)
+            .take(new_middle - paired)
+        {
+            self.insert(pointer, Some(i), item)?;
+        }
+        for i in (prefix + new_middle..prefix + old_middle).rev() {
+            self.remove(&format!("{pointer}/{i}"))?;
+        }
+        Ok(())
     }
 
     pub(crate) fn remove(&mut self, pointer: &str) -> Result<(), Diagnostic> {
-        let patch = ops::remove(self.current.source(), pointer).map_err(refused)?;
+        let change = ops::remove(self.current.source(), pointer).map_err(refused)?;
         let mut expected = self.current.json().clone();
         json_remove(&mut expected, pointer);
-        self.commit(patch, &expected)
+        self.commit(change, &expected)
     }
 
     pub(crate) fn insert(
@@ -221,23 +324,63 @@ impl Session {
             .and_then(Value::as_array)
             .map_or(0, Vec::len);
         let index = index.unwrap_or(len);
-        let patch = ops::insert(self.current.source(), pointer, index, value).map_err(refused)?;
+        let change = ops::insert(self.current.source(), pointer, index, value).map_err(refused)?;
         let mut expected = self.current.json().clone();
         match expected.pointer_mut(pointer) {
             Some(Value::Array(items)) => items.insert(index.min(items.len()), value.clone()),
             _ => json_set(&mut expected, pointer, Value::Array(vec![value.clone()])),
         }
-        self.commit(patch, &expected)
+        self.commit(change, &expected)
+    }
+
+    /// Adds `key: value` to the mapping at `pointer` right after its entry `after`; the order
+    /// of the keys is checked too.
+    pub(crate) fn insert_entry_after(
+        &mut self,
+        pointer: &str,
+        after: &str,
+        key: &str,
+        value: &Value,
+    ) -> Result<(), Diagnostic> {
+        let change = ops::insert_entry_after(self.current.source(), pointer, after, key, value)
+            .map_err(refused)?;
+        let mut expected = self.current.json().clone();
+        let Some(Value::Object(map)) = expected.pointer_mut(pointer) else {
+            return Err(refused(format!("there is no mapping at `{pointer}`")));
+        };
+        let position = map
+            .keys()
+            .position(|k| k == after)
+            .map_or(map.len(), |i| i + 1);
+        map.shift_insert(position, key.to_owned(), value.clone());
+        let order: Vec<String> = map.keys().cloned().collect();
+        self.commit(change, &expected)?;
+        let written: Vec<String> = self
+            .current
+            .json()
+            .pointer(pointer)
+            .and_then(Value::as_object)
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default();
+        if written != order {
+            return Err(refused(format!(
+                "`{key}` could not be written after `{after}`"
+            )));
+        }
+        Ok(())
     }
 
     /// Renames the key at `pointer` in place (the key's text only).
     pub(crate) fn rename_key(&mut self, pointer: &str, new_key: &str) -> Result<(), Diagnostic> {
         let entry = crate::json::entry_at(self.current.source().root(), pointer)
             .ok_or_else(|| refused(format!("no key at `{pointer}`")))?;
-        let patch = Patch {
-            start: entry.key_span.start,
-            end: entry.key_span.end,
-            text: render::key(new_key),
+        let change = Change {
+            patch: Patch {
+                start: entry.key_span.start,
+                end: entry.key_span.end,
+                text: render::key(new_key),
+            },
+            owned: Vec::new(),
         };
         let mut expected = self.current.json().clone();
         let tokens = crate::json::pointer_tokens(pointer);
@@ -260,7 +403,7 @@ impl Session {
                 *map = renamed;
             }
         }
-        self.commit(patch, &expected)
+        self.commit(change, &expected)
     }
 
     fn replace_text(
@@ -291,12 +434,15 @@ impl Session {
             ));
         };
         patch::compose(&mut self.merged, self.current.text(), &patch);
+        self.comments = document.comments();
         self.current = document;
         Ok(())
     }
 
-    /// Applies `patch` if the result parses to exactly `expected`.
-    fn commit(&mut self, patch: Patch, expected: &Value) -> Result<(), Diagnostic> {
+    /// Applies the change if the result parses to exactly `expected` and keeps every comment
+    /// but those of what it removes.
+    fn commit(&mut self, change: Change, expected: &Value) -> Result<(), Diagnostic> {
+        let patch = change.patch;
         let new_text = patch::apply_patch(self.current.text(), &patch);
         let document = self
             .current
@@ -307,8 +453,27 @@ impl Session {
                 "the edit could not be written without changing other values; it was not applied",
             ));
         }
+        let comments = document.comments();
+        let owned = |c: &Comment| {
+            change
+                .owned
+                .iter()
+                .any(|s| s.start <= c.offset && c.offset < s.end)
+        };
+        if let Err(problem) = check_kept(&self.comments, &comments, owned) {
+            let (verb, comment, text) = match problem {
+                CommentChange::Lost(c) => ("lose", c, self.current.text()),
+                CommentChange::Appeared(c) => ("turn text into", c, document.text()),
+            };
+            let line = LineIndex::new(text).line_col(text, comment.offset).line;
+            return Err(refused(format!(
+                "the edit would {verb} the comment `{}` (line {line}); it was not applied",
+                comment.text
+            )));
+        }
         patch::compose(&mut self.merged, self.current.text(), &patch);
         self.current = document;
+        self.comments = comments;
         Ok(())
     }
 }

@@ -1,9 +1,10 @@
 //! Writing JSON values as YAML text that reads as if a person wrote it: plain scalars where
-//! the YAML 1.2 core schema reads them back unchanged, block collections by default.
+//! every common reader reads them back unchanged ([`plain_is_safe`]), block collections by
+//! default.
 
 use serde_json::Value;
 
-use crate::yaml::{resolve_plain, NodeValue};
+pub use super::plain::plain_is_safe;
 
 /// Quoting preference for strings, taken from the text being edited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -41,25 +42,6 @@ fn string(text: &str, quote: Quote) -> String {
 /// JSON string syntax is valid YAML double-quoted syntax.
 fn double_quoted(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| format!("\"{}\"", text.escape_default()))
-}
-
-/// Whether `text` can be written plain and read back as the same string, in any context
-/// (block or flow).
-pub fn plain_is_safe(text: &str) -> bool {
-    if text.is_empty() || text.trim() != text {
-        return false;
-    }
-    if !matches!(resolve_plain(text), NodeValue::String(_)) {
-        return false;
-    }
-    let first = text.chars().next().unwrap_or(' ');
-    if "-?:,[]{}#&*!|>'\"%@`".contains(first) {
-        return false;
-    }
-    if text.contains(": ") || text.contains(" #") || text.ends_with(':') {
-        return false;
-    }
-    !text.chars().any(|c| c.is_control() || ",[]{}".contains(c))
 }
 
 /// A value in flow style, on one line: `{a: 1, b: [x, y]}`.
@@ -141,27 +123,97 @@ mod tests {
 
     #[test]
     fn plain_only_when_it_reads_back_the_same() {
-        for safe in [
-            "hello",
-            "gather_sources",
-            "a b c",
-            "3x",
+        for safe in ["hello", "gather_sources", "a b c", "3x", "hello world"] {
+            assert!(plain_is_safe(safe), "{safe:?}");
+        }
+        for unsafe_text in [
+            "",
+            " a",
+            "true",
+            "1.5",
+            "null",
+            "~",
+            "a: b",
+            "- x",
+            "#c",
+            "x #c",
+            "{a}",
+            "a,b",
+            "*x",
+            "é\n",
             "yes",
             "Hello, world",
-        ] {
-            let _ = safe;
-        }
-        assert!(plain_is_safe("hello world"));
-        assert!(plain_is_safe("yes"));
-        for unsafe_text in [
-            "", " a", "true", "1.5", "null", "~", "a: b", "- x", "#c", "x #c", "{a}", "a,b", "*x",
-            "é\n",
         ] {
             assert!(!plain_is_safe(unsafe_text), "{unsafe_text:?}");
         }
         assert_eq!(scalar(&json!("1.5"), Quote::Plain), "\"1.5\"");
         assert_eq!(scalar(&json!("it's"), Quote::Single), "'it''s'");
         assert_eq!(scalar(&json!("a\nb"), Quote::Single), "\"a\\nb\"");
+    }
+
+    /// Issue #13, defect 2: every form a YAML 1.1 reader (PyYAML, the 1.1 type repository) or
+    /// js-yaml resolves to something other than the same string stays quoted.
+    #[test]
+    fn plain_only_when_every_reader_reads_the_same_string() {
+        for tricky in [
+            "2026-03-31",
+            "2026-3-31 10:00:00",
+            "2026-03-31T10:00:00Z",
+            "2026-03-31t10:00:00.5 +02:00",
+            "1:30",
+            "-1:30:05",
+            "190:20:30.15",
+            "1_000",
+            "1_",
+            "0b101",
+            "0b1_0",
+            "0o17",
+            "0x_1F",
+            "017",
+            "1_0.5",
+            ".5",
+            "1.",
+            "1e5",
+            "y",
+            "Y",
+            "n",
+            "N",
+            "yes",
+            "No",
+            "ON",
+            "off",
+            "Off",
+            "=",
+            "<<",
+            "~",
+            "Null",
+            ".NaN",
+            "-.inf",
+            "a\u{2028}b",
+            "a\u{85}b",
+        ] {
+            assert!(!plain_is_safe(tricky), "{tricky:?} must stay quoted");
+        }
+        for harmless in [
+            "1.2.3",
+            "2026-3-1",
+            "2026-03-31 release",
+            "1:60",
+            "1:3_0",
+            "_1",
+            "yes please",
+            "y2k",
+            "onward",
+            "0b2",
+            "0x",
+            "1e",
+            "==",
+            "<<<",
+            "v1.0",
+            "30s",
+        ] {
+            assert!(plain_is_safe(harmless), "{harmless:?} can be plain");
+        }
     }
 
     #[test]

@@ -4,7 +4,6 @@
 use serde_json::{json, Map, Value};
 
 use super::{refused, to_pointer, Edit, Session};
-use crate::dag::StepDag;
 use crate::diagnostic::Diagnostic;
 use crate::expr::Template;
 use crate::json::pointer_push;
@@ -12,7 +11,21 @@ use crate::json::pointer_push;
 pub(super) fn run(session: &mut Session, edit: &Edit) -> Result<(), Diagnostic> {
     match edit {
         Edit::Set { path, value } => session.set(&to_pointer(path)?, value),
-        Edit::Remove { path } => session.remove(&to_pointer(path)?),
+        Edit::Remove { path } => {
+            let pointer = to_pointer(path)?;
+            // Removing a step or a topology node is the structural removal: its references go
+            // (or refuse) with it.
+            let element = removed_element(&pointer);
+            let element = element.as_ref().map(|(c, k)| (c.as_str(), k.as_str()));
+            match (session.is_drtl(), element) {
+                (false, Some(("steps", name))) => remove_step(session, name),
+                (true, Some(("nodes", index))) => match super::drtl::id_at(session, index) {
+                    Some(id) => super::drtl::remove_node(session, &id),
+                    None => session.remove(&pointer),
+                },
+                _ => session.remove(&pointer),
+            }
+        }
         Edit::Insert { path, index, value } => session.insert(&to_pointer(path)?, *index, value),
         Edit::AddNode { node, after } => super::drtl::add_node(session, node, after.as_deref()),
         Edit::RemoveNode { id } => super::drtl::remove_node(session, id),
@@ -21,7 +34,27 @@ pub(super) fn run(session: &mut Session, edit: &Edit) -> Result<(), Diagnostic> 
             route,
             target,
         } => super::drtl::set_route(session, node, route, target),
-        Edit::Connect { from, to } if session.is_drtl() => super::drtl::connect(session, from, to),
+        Edit::Connect {
+            from,
+            to,
+            from_port,
+            to_port,
+        } => {
+            super::connect::check(
+                session,
+                &super::connect::Wire {
+                    from,
+                    to,
+                    from_port: from_port.as_deref(),
+                    to_port: to_port.as_deref(),
+                },
+            )?;
+            if session.is_drtl() {
+                super::drtl::connect(session, from, to)
+            } else {
+                connect(session, from, to)
+            }
+        }
         Edit::Disconnect { from, to } if session.is_drtl() => {
             super::drtl::disconnect(session, from, to)
         }
@@ -35,10 +68,20 @@ pub(super) fn run(session: &mut Session, edit: &Edit) -> Result<(), Diagnostic> 
         Edit::AddStep { name, after, step } => add_step(session, name, after.as_deref(), step),
         Edit::RemoveStep { name } => remove_step(session, name),
         Edit::RenameStep { from, to } => rename_step(session, from, to),
-        Edit::Connect { from, to } => connect(session, from, to),
         Edit::Disconnect { from, to } => disconnect(session, from, to),
         Edit::SetPosition { node, x, y } => set_position(session, node, *x, *y),
         Edit::ReplaceText { .. } => Err(refused("text replacement is applied directly")),
+    }
+}
+
+/// `(collection, key)` when `pointer` names an element of a root collection: `/steps/NAME`
+/// or `/nodes/INDEX`.
+fn removed_element(pointer: &str) -> Option<(String, String)> {
+    match crate::json::pointer_tokens(pointer).as_slice() {
+        [collection, key] if collection == "steps" || collection == "nodes" => {
+            Some((collection.clone(), key.clone()))
+        }
+        _ => None,
     }
 }
 
@@ -91,29 +134,10 @@ fn add_step(
     match after {
         Some(after) => {
             require_step(session, after)?;
-            // Rebuild the order: the new step right after `after`. Written as: insert at the end,
-            // then move every later step after it, keeping each one's text and comments.
-            let names = step_names(session);
-            session.set(&step_pointer(name), &step)?;
-            let position = names.iter().position(|n| n == after).unwrap_or(names.len());
-            for later in &names[position + 1..] {
-                move_to_end(session, later)?;
-            }
-            Ok(())
+            session.insert_entry_after("/steps", after, name, &step)
         }
         None => session.set(&step_pointer(name), &step),
     }
-}
-
-/// Moves a step's entry to the end of `steps`, keeping its text (comments included).
-fn move_to_end(session: &mut Session, name: &str) -> Result<(), Diagnostic> {
-    let value = session
-        .json()
-        .pointer(&step_pointer(name))
-        .cloned()
-        .ok_or_else(|| refused(format!("there is no step `{name}`")))?;
-    session.remove(&step_pointer(name))?;
-    session.set(&step_pointer(name), &value)
 }
 
 fn list_of<'v>(value: &'v Value, field: &str) -> Vec<&'v str> {
@@ -124,32 +148,76 @@ fn list_of<'v>(value: &'v Value, field: &str) -> Vec<&'v str> {
         .unwrap_or_default()
 }
 
+/// Removes a step and what only points at it: `needs` and `parallel_steps` entries, branches
+/// and decision-tree branches routing to it, degradations falling back to it, its canvas
+/// position (each with its comments, each reported in a note). Refused when an expression
+/// reads its output, or when it is a decision-tree node's only branch.
 fn remove_step(session: &mut Session, name: &str) -> Result<(), Diagnostic> {
     require_step(session, name)?;
+    let own = step_pointer(name);
+    let readers: Vec<String> = expression_strings(session.json())
+        .into_iter()
+        .filter(|(pointer, _)| !within(pointer, &own))
+        .filter(|(_, text)| reads_step(text, name))
+        .map(|(pointer, _)| session.place(&pointer))
+        .collect();
+    if !readers.is_empty() {
+        return Err(refused(format!(
+            "step `{name}` is not removed: its output is read at {}; change those first",
+            readers.join(" and ")
+        )));
+    }
+    let tree_routes = tree_routes_to(session.json(), name);
+    if let Some(only) = tree_routes.iter().find(|r| r.only_branch) {
+        return Err(refused(format!(
+            "step `{name}` is not removed: it is the only branch of decision tree `{}` at node `{}` ({}); route that node elsewhere first",
+            only.tree,
+            only.node,
+            session.place_line(&only.branch)
+        )));
+    }
     for other in step_names(session) {
         if other == name {
             continue;
         }
-        for field in ["needs", "parallel_steps"] {
-            remove_from_list(session, &other, field, name)?;
+        let base = step_pointer(&other);
+        if remove_items(session, &format!("{base}/needs"), |v| {
+            v.as_str() == Some(name)
+        })? {
+            session.note(format!("step `{other}` no longer needs `{name}`"));
         }
-        let branches: Vec<String> = session
-            .json()
-            .pointer(&format!("{}/branches", step_pointer(&other)))
-            .and_then(Value::as_array)
-            .map(|b| {
-                b.iter()
-                    .filter_map(|b| b.get("then").and_then(Value::as_str).map(str::to_owned))
-                    .collect()
-            })
-            .unwrap_or_default();
-        if branches.iter().any(|t| t == name) {
+        if remove_items(session, &format!("{base}/parallel_steps"), |v| {
+            v.as_str() == Some(name)
+        })? {
             session.note(format!(
-                "step `{other}` still branches to the removed step `{name}`"
+                "step `{other}` no longer runs `{name}` in parallel"
+            ));
+        }
+        if remove_items(session, &format!("{base}/branches"), |b| {
+            b.get("then").and_then(Value::as_str) == Some(name)
+        })? {
+            session.note(format!(
+                "the branch of step `{other}` to `{name}` was removed"
             ));
         }
     }
-    session.remove(&step_pointer(name))?;
+    for route in tree_routes.iter().rev() {
+        session.remove(&route.branch)?;
+    }
+    for route in &tree_routes {
+        session.note(format!(
+            "the branch of decision tree `{}` at node `{}` to `{name}` was removed",
+            route.tree, route.node
+        ));
+    }
+    if remove_items(session, "/fallback/degradation", |d| {
+        d.get("fallback_to").and_then(Value::as_str) == Some(name)
+    })? {
+        session.note(format!(
+            "the degradation falling back to `{name}` was removed"
+        ));
+    }
+    session.remove(&own)?;
     let position = format!(
         "/metadata/logicmd/positions/{}",
         crate::json::escape_token(name)
@@ -160,6 +228,92 @@ fn remove_step(session: &mut Session, name: &str) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// Whether `pointer` is `root` or inside it.
+fn within(pointer: &str, root: &str) -> bool {
+    pointer == root || pointer.starts_with(&format!("{root}/"))
+}
+
+/// Whether a `{{ }}` template reads `steps.NAME` (or `steps['NAME']`).
+fn reads_step(text: &str, name: &str) -> bool {
+    let Ok(template) = Template::parse(text) else {
+        return false;
+    };
+    template.expressions().iter().any(|expr| {
+        expr.paths()
+            .iter()
+            .any(|(path, _)| path.len() >= 2 && path[0] == "steps" && path[1] == name)
+    })
+}
+
+/// A decision-tree branch whose `next` is a step (not a node or terminal of its tree).
+struct TreeRoute {
+    tree: String,
+    node: String,
+    /// The branch's pointer.
+    branch: String,
+    /// It is its node's only branch.
+    only_branch: bool,
+}
+
+/// The decision-tree branches routing to step `name`, in document order.
+fn tree_routes_to(json: &Value, name: &str) -> Vec<TreeRoute> {
+    let mut routes = Vec::new();
+    let trees = json.get("decision_trees").and_then(Value::as_object);
+    for (tree_name, tree) in trees.into_iter().flatten() {
+        let local = |key: &str| tree.get(key).and_then(|n| n.get(name)).is_some();
+        if local("nodes") || local("terminals") {
+            continue;
+        }
+        let nodes = tree.get("nodes").and_then(Value::as_object);
+        for (node_name, node) in nodes.into_iter().flatten() {
+            let branches = node.get("branches").and_then(Value::as_array);
+            let branches = branches.map(Vec::as_slice).unwrap_or_default();
+            let node_pointer = pointer_push(
+                &pointer_push(&pointer_push("/decision_trees", tree_name), "nodes"),
+                node_name,
+            );
+            let to_step = |b: &Value| b.get("next").and_then(Value::as_str) == Some(name);
+            let only_branch = branches.iter().all(to_step);
+            for (index, _) in branches.iter().enumerate().filter(|(_, b)| to_step(b)) {
+                routes.push(TreeRoute {
+                    tree: tree_name.clone(),
+                    node: node_name.clone(),
+                    branch: format!("{node_pointer}/branches/{index}"),
+                    only_branch,
+                });
+            }
+        }
+    }
+    routes
+}
+
+/// Removes the items of the list at `pointer` that `matches`, and the list itself when none is
+/// left; whether any was removed.
+fn remove_items(
+    session: &mut Session,
+    pointer: &str,
+    matches: impl Fn(&Value) -> bool,
+) -> Result<bool, Diagnostic> {
+    let items = session
+        .json()
+        .pointer(pointer)
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let doomed: Vec<usize> = (0..items.len()).filter(|&i| matches(&items[i])).collect();
+    if doomed.is_empty() {
+        return Ok(false);
+    }
+    if doomed.len() == items.len() {
+        session.remove(pointer)?;
+        return Ok(true);
+    }
+    for index in doomed.into_iter().rev() {
+        session.remove(&format!("{pointer}/{index}"))?;
+    }
+    Ok(true)
+}
+
 /// Removes `name` from the list `field` of step `step`; drops the list when it empties.
 fn remove_from_list(
     session: &mut Session,
@@ -168,25 +322,7 @@ fn remove_from_list(
     name: &str,
 ) -> Result<(), Diagnostic> {
     let pointer = format!("{}/{field}", step_pointer(step));
-    loop {
-        let items: Vec<String> = session
-            .json()
-            .pointer(&pointer)
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .map(|v| v.as_str().unwrap_or_default().to_owned())
-                    .collect()
-            })
-            .unwrap_or_default();
-        let Some(index) = items.iter().position(|i| i == name) else {
-            return Ok(());
-        };
-        if items.len() == 1 {
-            return session.remove(&pointer);
-        }
-        session.remove(&format!("{pointer}/{index}"))?;
-    }
+    remove_items(session, &pointer, |v| v.as_str() == Some(name)).map(|_| ())
 }
 
 fn rename_step(session: &mut Session, from: &str, to: &str) -> Result<(), Diagnostic> {
@@ -281,9 +417,8 @@ fn rename_in_trees(session: &mut Session, from: &str, to: &str) -> Result<(), Di
     Ok(())
 }
 
+/// Makes `to` need `from`; the rules were checked (`connect::check`).
 fn connect(session: &mut Session, from: &str, to: &str) -> Result<(), Diagnostic> {
-    require_step(session, from)?;
-    require_step(session, to)?;
     let needs_pointer = format!("{}/needs", step_pointer(to));
     let step = session
         .json()
@@ -292,25 +427,6 @@ fn connect(session: &mut Session, from: &str, to: &str) -> Result<(), Diagnostic
         .unwrap_or(Value::Null);
     if list_of(&step, "needs").contains(&from) {
         return Err(refused(format!("`{to}` already needs `{from}`")));
-    }
-    let steps = session
-        .json()
-        .get("steps")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    let dag = StepDag::new(steps.iter().map(|(name, step)| {
-        let mut needs = list_of(step, "needs");
-        if name == to {
-            needs.push(from);
-        }
-        (name.as_str(), needs)
-    }));
-    if let Some(cycle) = dag.cycles().first() {
-        return Err(refused(format!(
-            "connecting `{from}` to `{to}` would create a cycle: {}",
-            cycle.display()
-        )));
     }
     session.insert(&needs_pointer, None, &json!(from))
 }
@@ -349,9 +465,7 @@ fn set_position(session: &mut Session, node: &str, x: f64, y: f64) -> Result<(),
 
 /// Rewrites `steps.FROM` (and `steps['FROM']`) inside every `{{ }}` expression of the document.
 fn rename_in_expressions(session: &mut Session, from: &str, to: &str) -> Result<(), Diagnostic> {
-    let mut strings = Vec::new();
-    collect_expression_strings(session.json(), String::new(), &mut strings);
-    for (pointer, text) in strings {
+    for (pointer, text) in expression_strings(session.json()) {
         let Ok(template) = Template::parse(&text) else {
             continue;
         };
@@ -428,6 +542,13 @@ fn step_segment_edit(
     } else {
         None
     }
+}
+
+/// Every string of the document holding a `{{ }}` template, with its pointer.
+fn expression_strings(json: &Value) -> Vec<(String, String)> {
+    let mut strings = Vec::new();
+    collect_expression_strings(json, String::new(), &mut strings);
+    strings
 }
 
 fn collect_expression_strings(value: &Value, pointer: String, out: &mut Vec<(String, String)>) {

@@ -45,13 +45,19 @@ pub fn column(text: &str, offset: usize) -> usize {
 }
 
 /// The start of the comment lines directly above the line of `offset` (no blank line between),
-/// or that line's start when there are none.
-pub fn leading_comments_start(text: &str, offset: usize) -> usize {
+/// or that line's start when there are none. `in_scalar` says whether an offset is inside a
+/// scalar (a block scalar's line starting with `#` is text).
+pub fn leading_comments_start(
+    text: &str,
+    offset: usize,
+    in_scalar: impl Fn(usize) -> bool,
+) -> usize {
     let mut start = line_start(text, offset);
     while start > 0 {
         let previous = line_start(text, start - 1);
-        let line = text[previous..start].trim();
-        if line.starts_with('#') {
+        let line = &text[previous..start];
+        let hash = previous + (line.len() - line.trim_start().len());
+        if line.trim().starts_with('#') && !in_scalar(hash) {
             start = previous;
         } else {
             break;
@@ -90,7 +96,7 @@ mod tests {
         assert_eq!(line_start(text, b), b);
         assert_eq!(line_end(text, 0), 4);
         assert_eq!(next_line_start(text, 0), 6);
-        assert_eq!(leading_comments_start(text, b), 6);
+        assert_eq!(leading_comments_start(text, b, |_| false), 6);
         assert_eq!(newline(text), "\r\n");
         assert_eq!(after_colon(text, 1), Some(2));
         let items = "x:\n  - name: q\n";

@@ -33,10 +33,10 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
     let text = document.text();
     let sections = document.sections();
     let region = sections.yaml;
-    if has_anchors_or_tags(text, region, document.root()) {
+    let comments = find(text, region, document.root());
+    if has_anchors_or_tags(text, region, document.root(), &comments) {
         return Err("documents with anchors, aliases or tags are not reformatted".to_owned());
     }
-    let comments = find(text, region, document.root());
     let mut anchors = Vec::new();
     collect_anchors(text, document.root(), &mut anchors);
     anchors.sort_unstable();
@@ -46,7 +46,8 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
     // Comments above the first key head the document and stay at the top.
     let first_key = anchors.first().copied().unwrap_or(usize::MAX);
     let mut head = Vec::new();
-    for comment in &comments {
+    // Comments inside flow collections travel with the collection's text.
+    for comment in comments.iter().filter(|c| !c.in_flow) {
         if comment.own_line && comment.offset < first_key {
             head.push(comment.clone());
         } else if comment.own_line {
@@ -83,7 +84,7 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
     }
     let lost: Vec<&Comment> = comments
         .iter()
-        .filter(|c| !emitter.emitted.contains(&c.offset))
+        .filter(|c| !c.in_flow && !emitter.emitted.contains(&c.offset))
         .collect();
     if let Some(first) = lost.first() {
         let at = document.line_index().line_col(text, first.offset);
@@ -102,27 +103,46 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
     ))
 }
 
-fn has_anchors_or_tags(text: &str, region: Span, root: &Node) -> bool {
-    fn walk(node: &Node) -> bool {
-        node.from_alias
-            || match &node.value {
-                NodeValue::Map(entries) => entries.iter().any(|e| walk(&e.value)),
-                NodeValue::Seq(items) => items.iter().any(walk),
-                _ => false,
+/// Whether the frontmatter uses an anchor, alias or tag: a key or scalar whose text starts with
+/// one, or a `&`, `!` or `*` anywhere outside keys, scalars and comments (there it can only be
+/// a collection's anchor or tag).
+fn has_anchors_or_tags(text: &str, region: Span, root: &Node, comments: &[Comment]) -> bool {
+    let mut texts = Vec::new();
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        if node.from_alias {
+            return true;
+        }
+        match &node.value {
+            NodeValue::Map(entries) => {
+                for entry in entries {
+                    texts.push(entry.key_span);
+                    pending.push(&entry.value);
+                }
             }
+            NodeValue::Seq(items) => pending.extend(items.iter()),
+            _ => texts.push(node.span),
+        }
     }
-    if walk(root) {
+    let property = |span: &Span| text[span.start..span.end].starts_with(['&', '!', '*']);
+    if texts.iter().any(property) {
         return true;
     }
-    // An anchor or tag indicator where a value starts: after `: `, `- `, or at a line start.
-    text[region.start..region.end].lines().any(|line| {
-        let trimmed = line.trim_start().trim_start_matches("- ");
-        let value = trimmed
-            .split_once(": ")
-            .map_or(trimmed, |(_, v)| v)
-            .trim_start();
-        value.starts_with('&') || value.starts_with('!') || value.starts_with('*')
-    })
+    let mut skipped: Vec<Span> = texts;
+    skipped.extend(
+        comments
+            .iter()
+            .map(|c| Span::new(c.offset, c.offset + c.text.len())),
+    );
+    skipped.sort_by_key(|s| s.start);
+    let mut at = region.start;
+    for span in skipped.iter().filter(|s| s.end > region.start) {
+        if span.start > at && text[at..span.start.min(region.end)].contains(['&', '!', '*']) {
+            return true;
+        }
+        at = at.max(span.end);
+    }
+    at < region.end && text[at..region.end].contains(['&', '!', '*'])
 }
 
 /// The offsets comments can attach to: keys of block mappings and dashes of block sequences.
@@ -148,7 +168,7 @@ fn collect_anchors(text: &str, node: &Node, out: &mut Vec<usize>) {
 }
 
 fn dash_of(text: &str, item: &Node) -> usize {
-    crate::edit::dash_offset(text, item.span.start).unwrap_or(item.span.start)
+    crate::edit::dash_offset(text, item).unwrap_or(item.span.start)
 }
 
 impl Emitter<'_> {
@@ -325,7 +345,9 @@ impl Emitter<'_> {
         let end_line = self.line_of(node.span.end.saturating_sub(1).max(node.span.start));
         if node.flow {
             let raw = &self.text[node.span.start..node.span.end];
-            let shift = reindent(raw, self.column(node.span.start), indent + 2);
+            let line_start = self.out.rfind('\n').map_or(0, |i| i + 1);
+            let now_at = self.out[line_start..].chars().count();
+            let shift = reindent(raw, self.column(node.span.start), now_at, indent + 2);
             self.out.push_str(&shift);
             return end_line;
         }
@@ -409,15 +431,17 @@ impl Emitter<'_> {
     }
 }
 
-/// Shifts the continuation lines of a multi-line flow collection to a new indentation.
-fn reindent(raw: &str, from: usize, to: usize) -> String {
-    let mut lines = raw.split('\n');
+/// Moves a multi-line flow collection written at column `from` to column `to`: each
+/// continuation line keeps its offset from the opening bracket (so formatting twice changes
+/// nothing), but is indented at least `min` (deeper than the entry it belongs to).
+fn reindent(raw: &str, from: usize, to: usize, min: usize) -> String {
+    let mut lines = raw.split('\n').map(|line| line.trim_end_matches('\r'));
     let mut out = lines.next().unwrap_or_default().to_owned();
     for line in lines {
         out.push('\n');
         let current = line.len() - line.trim_start().len();
-        let keep = current.saturating_sub(from);
-        out.push_str(&" ".repeat(to + keep));
+        let moved = (to + current).saturating_sub(from).max(min);
+        out.push_str(&" ".repeat(moved));
         out.push_str(line.trim_start());
     }
     out

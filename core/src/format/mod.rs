@@ -2,13 +2,14 @@
 //! needed, and every comment kept. The result must parse to the same JSON and keep every
 //! comment, or the file is left as it is with a diagnostic saying why.
 
-mod comments;
+pub(crate) mod comments;
 mod emit;
 
 use crate::diagnostic::Diagnostic;
 use crate::document::Document;
 
 pub use comments::Comment;
+use comments::CommentChange;
 
 /// The spec's order of root properties (§2.1).
 pub const ROOT_ORDER: &[&str] = &[
@@ -43,17 +44,41 @@ pub fn format(text: &str) -> Result<String, Diagnostic> {
     };
     let formatted = emit::emit(&document).map_err(|why| refused(&document, why))?;
     let reparsed = Document::parse(&formatted);
-    let same = reparsed
+    let Some(result) = reparsed
         .document
         .as_ref()
-        .is_some_and(|d| d.json() == document.json());
-    if !same {
+        .filter(|d| d.json() == document.json())
+    else {
         return Err(refused(
             &document,
             "formatting would change the document's meaning".into(),
         ));
+    };
+    // The invariant, checked on the result itself: every comment is still there.
+    let before = comments_of(&document);
+    let after = comments_of(result);
+    if let Err(change) = comments::check_kept(&before, &after, |_| false) {
+        let why = match change {
+            CommentChange::Lost(lost) => format!(
+                "formatting would lose or alter the comment `{}` (line {})",
+                lost.text,
+                document
+                    .line_index()
+                    .line_col(document.text(), lost.offset)
+                    .line
+            ),
+            CommentChange::Appeared(new) => {
+                format!("formatting would turn text into the comment `{}`", new.text)
+            }
+        };
+        return Err(refused(&document, why));
     }
     Ok(formatted)
+}
+
+/// The comments of a document's frontmatter.
+pub(crate) fn comments_of(document: &Document) -> Vec<Comment> {
+    comments::find(document.text(), document.sections().yaml, document.root())
 }
 
 fn refused(document: &Document, why: String) -> Diagnostic {

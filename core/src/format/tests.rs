@@ -53,3 +53,42 @@ fn blank_lines_between_entries_are_kept_once() {
         "---\nspec_version: \"1.0\"\nname: x\n\n# Steps\nsteps:\n  a: {}\n\n  b: {}\n---\n"
     );
 }
+
+/// Issue #13, defect 1: end-of-line comments after quoted scalars, in every place they occur.
+#[test]
+fn trailing_comments_after_quoted_scalars_are_kept() {
+    let text = "---\nspec_version: \"1.0\"\nname: \"x\"  # note\ndescription: 'single'   # after single\nmetadata:\n  list:\n    - \"a\"  # item note\n    - 'b' # single item\n    - key: \"v\" # in an item's map\n      other: 'w'  # second key\n  multi: \"one\n    two\"  # after a multi-line quoted scalar\n  flow: [\"a\", 'b']  # after a flow list\n  map: {\"a\": 'x'} # after a flow map\n  \"quoted key\": \"v\" # after a quoted key's value\n---\n";
+    let formatted = format(text).unwrap();
+    assert_eq!(
+        formatted,
+        "---\nspec_version: \"1.0\"\nname: x # note\ndescription: single # after single\nmetadata:\n  list:\n    - a # item note\n    - b # single item\n    - key: v # in an item's map\n      other: w # second key\n  multi: one two # after a multi-line quoted scalar\n  flow: [\"a\", 'b'] # after a flow list\n  map: {\"a\": 'x'} # after a flow map\n  quoted key: v # after a quoted key's value\n---\n"
+    );
+}
+
+/// Issue #13, defect 2: the reproduction. Quotes stay where a YAML 1.1 reader (PyYAML, js-yaml)
+/// would read the plain form as something other than the same string.
+#[test]
+fn keeps_quotes_that_yaml_1_1_readers_need() {
+    let text = "---\nspec_version: \"1.0\"\nname: \"x\"  # note\ndescription: \"2026-03-31\"\nmetadata:\n  t: \"1:30\"\n  u: \"yes\"\n  list:\n    - \"a\"  # item note\n---\n";
+    assert_eq!(
+        format(text).unwrap(),
+        "---\nspec_version: \"1.0\"\nname: x # note\ndescription: \"2026-03-31\"\nmetadata:\n  t: \"1:30\"\n  u: \"yes\"\n  list:\n    - a # item note\n---\n"
+    );
+}
+
+#[test]
+fn anchor_and_tag_characters_inside_scalars_and_comments_do_not_refuse() {
+    let text = "---\nspec_version: \"1.0\"\nname: \": &x\"  # a comment: &y !z\nmetadata:\n  \"- *k\": '!v'\n---\n";
+    assert_eq!(
+        format(text).unwrap(),
+        "---\nspec_version: \"1.0\"\nname: \": &x\" # a comment: &y !z\nmetadata:\n  \"- *k\": '!v'\n---\n"
+    );
+    for tagged in [
+        "---\nspec_version: \"1.0\"\nname: !!str x\n---\n",
+        "---\nspec_version: \"1.0\"\nname: x\nmetadata: !!map\n  a: 1\n---\n",
+        "---\nspec_version: \"1.0\"\nname: x\nmetadata:\n  a: &a [1]\n---\n",
+        "---\nspec_version: \"1.0\"\nname: x\nmetadata:\n  !!str a: 1\n---\n",
+    ] {
+        assert_eq!(format(tagged).unwrap_err().code, "fmt-refused", "{tagged}");
+    }
+}

@@ -253,11 +253,17 @@ impl Builder<'_> {
         };
         // Block scalars' spans run on over the trailing line breaks and the next line's
         // indentation; end them at their last character instead.
-        let span = if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
-            let raw = self.file.get(span.start..span.end).unwrap_or_default();
-            Span::new(span.start, span.start + raw.trim_end().len())
-        } else {
-            span
+        // Quoted scalars' spans run on over the spaces and comment after the closing quote (a
+        // comment there was lost by every edit and by `fmt`); end them at the closing quote.
+        let raw = self.file.get(span.start..span.end).unwrap_or_default();
+        let span = match style {
+            ScalarStyle::Literal | ScalarStyle::Folded => {
+                Span::new(span.start, span.start + raw.trim_end().len())
+            }
+            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                Span::new(span.start, span.start + quoted_len(raw, style))
+            }
+            ScalarStyle::Plain => span,
         };
         let value = match tag {
             Some(tag) => self.tagged_scalar(text, tag, span),
@@ -511,6 +517,40 @@ impl Builder<'_> {
             }
         }
     }
+}
+
+/// The length of the part of `raw` (a quoted scalar's event text: anchor and tag first, if
+/// any) that runs through the closing quote; all of `raw` when the quotes are not found, which
+/// the scanner would not have accepted.
+fn quoted_len(raw: &str, style: ScalarStyle) -> usize {
+    let quote = if style == ScalarStyle::SingleQuoted {
+        '\''
+    } else {
+        '"'
+    };
+    // The opening quote is the first one at the start or after a space (anchors and tags
+    // end at a space).
+    let Some(open) = raw
+        .char_indices()
+        .find(|&(i, c)| c == quote && (i == 0 || raw[..i].ends_with([' ', '\t', '\n', '\r'])))
+    else {
+        return raw.len();
+    };
+    let mut chars = raw[open.0 + 1..].char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let at = open.0 + 1 + i;
+        match c {
+            '\\' if quote == '"' => {
+                chars.next();
+            }
+            '\'' if quote == '\'' && chars.peek().map(|&(_, c)| c) == Some('\'') => {
+                chars.next();
+            }
+            c if c == quote => return at + 1,
+            _ => {}
+        }
+    }
+    raw.len()
 }
 
 /// Marks a copied alias target: its nodes all sit at the alias in the file.

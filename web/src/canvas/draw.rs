@@ -50,14 +50,6 @@ impl DrawnNode {
             y: node.y,
         }
     }
-
-    pub fn port_type(&self, port: &str, input: bool) -> String {
-        let ports = if input { &self.inputs } else { &self.outputs };
-        ports
-            .iter()
-            .find(|p| p.name == port)
-            .map_or_else(|| "any".to_owned(), |p| p.kind.clone())
-    }
 }
 
 /// A wire as drawn, with its ends in graph coordinates.

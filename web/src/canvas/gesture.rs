@@ -21,7 +21,8 @@ pub enum Gesture {
     },
     Wire {
         from: String,
-        port_type: String,
+        /// The output port the wire leaves.
+        port: String,
         start: (f64, f64),
         end: (f64, f64),
     },

@@ -199,12 +199,11 @@ pub fn Canvas() -> impl IntoView {
             .and_then(|t| t.closest("[data-node-id]").ok().flatten())
             .and_then(|n| n.get_attribute("data-node-id"));
         let next = if let Some(port) = port {
-            let (from, port_name) = split_port(&port);
-            let port_type = port_type_of(studio, &from, &port_name, false);
+            let (from, port) = split_port(&port);
             let start = to_graph(client);
             Gesture::Wire {
                 from,
-                port_type,
+                port,
                 start,
                 end: start,
             }
@@ -271,13 +270,10 @@ pub fn Canvas() -> impl IntoView {
                 dy: (client.1 - start.1) / scale,
             })),
             Gesture::Wire {
-                from,
-                port_type,
-                start,
-                ..
+                from, port, start, ..
             } => gesture.set(Some(Gesture::Wire {
                 from,
-                port_type,
+                port,
                 start,
                 end: to_graph(client),
             })),
@@ -305,12 +301,10 @@ pub fn Canvas() -> impl IntoView {
                     }
                 }
             }
-            Gesture::Wire {
-                from, port_type, ..
-            } => {
+            Gesture::Wire { from, port, .. } => {
                 let dropped_on = port_under(f64::from(ev.client_x()), f64::from(ev.client_y()));
-                if let Some(port) = dropped_on {
-                    connect(studio, &from, &port_type, &port);
+                if let Some(target) = dropped_on {
+                    connect(studio, &from, &port, &target);
                 }
             }
             _ => {}
@@ -402,15 +396,6 @@ fn split_port(data: &str) -> (String, String) {
     (node, port)
 }
 
-fn port_type_of(studio: Studio, id: &str, port: &str, input: bool) -> String {
-    studio.graph.with_untracked(|g| {
-        g.as_ref().and_then(|g| g.node(id)).map_or_else(
-            || "any".to_owned(),
-            |n| DrawnNode::of(n).port_type(port, input),
-        )
-    })
-}
-
 fn port_under(x: f64, y: f64) -> Option<String> {
     let document = web_sys::window()?.document()?;
     let element = document.element_from_point(x as f32, y as f32)?;
@@ -418,10 +403,9 @@ fn port_under(x: f64, y: f64) -> Option<String> {
     port.get_attribute("data-port")
 }
 
-fn connect(studio: Studio, from: &str, port_type: &str, target: &str) {
-    let (to, port) = split_port(target);
-    let target_type = port_type_of(studio, &to, &port, true);
-    let kind = studio.analysis.with_untracked(|a| a.kind);
+/// Asks core to connect the wire's ends; a refusal shows core's reason.
+fn connect(studio: Studio, from: &str, from_port: &str, target: &str) {
+    let (to, to_port) = split_port(target);
     let graph: Option<Arc<Graph>> = studio.graph.get_untracked();
     let result = graph
         .as_deref()
@@ -429,14 +413,13 @@ fn connect(studio: Studio, from: &str, port_type: &str, target: &str) {
         .and_then(|graph| {
             connection(
                 graph,
-                kind,
                 End {
                     node: from,
-                    port_type,
+                    port: from_port,
                 },
                 End {
                     node: &to,
-                    port_type: &target_type,
+                    port: &to_port,
                 },
             )
         });
