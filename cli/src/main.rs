@@ -50,7 +50,7 @@ enum Command {
     /// Obligation analysis: unverified outputs, unbounded cycles, termination, gate branches.
     Check(commands::check::Args),
     /// Run a document or topology: trace, crash-safe state, review pauses (--dry-run to try it).
-    Run(commands::run::Args),
+    Run(Box<commands::run::Args>),
 }
 
 fn main() -> ExitCode {

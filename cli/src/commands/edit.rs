@@ -112,13 +112,16 @@ impl clap::Args for Args {
 }
 
 pub fn run(args: &Args) -> u8 {
-    let text = match std::fs::read_to_string(&args.file) {
+    let stdin = args.file.as_os_str() == "-";
+    if stdin && args.in_place {
+        eprintln!("error: --in-place needs a file; standard input's edited text is printed instead");
+        return EXIT_USAGE;
+    }
+    let text = match super::read_text(&args.file) {
         Ok(text) => text,
-        Err(error) => {
-            eprintln!("error: cannot read {}: {error}", args.file.display());
-            return EXIT_USAGE;
-        }
+        Err(status) => return status,
     };
+    let file = super::each_file::display_name(&args.file);
     let edits = match edits(args) {
         Ok(edits) => edits,
         Err(message) => {
@@ -140,6 +143,11 @@ pub fn run(args: &Args) -> u8 {
                     eprintln!("note: {note}");
                 }
                 current = applied.text;
+            }
+            // A refusal about a place (a reference an expression still makes) shows it.
+            Err(diagnostic) if diagnostic.span.is_some() => {
+                eprintln!("{}", output::human(&file, &current, &[diagnostic]));
+                return EXIT_INVALID;
             }
             Err(diagnostic) => {
                 eprintln!("error[{}]: {}", diagnostic.code, diagnostic.message);

@@ -1,5 +1,6 @@
 //! `logicmd fmt PATH... [--check]`: canonical order and indentation, every comment kept.
 
+use logicmd::analysis::{detect, Kind};
 use logicmd::format::format;
 
 use crate::discover;
@@ -7,7 +8,7 @@ use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Files, directories or glob patterns.
+    /// Files, directories or glob patterns; `-` formats standard input to standard output.
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
     /// Report files that would change; change nothing (exit 1 if any would).
@@ -26,21 +27,26 @@ pub fn run(args: &Args) -> u8 {
         EXIT_USAGE
     };
     for path in files {
-        let name = path.display().to_string();
-        if logicmd::drtl::is_drtl_path(&name) {
-            // The formatter knows LOGIC.md's canonical order; DRTL has none defined yet.
-            eprintln!("note: {name}: DRTL topologies are not formatted; left as is");
-            continue;
-        }
-        let text = match std::fs::read_to_string(&path) {
+        let name = super::each_file::display_name(&path);
+        let stdin = path.as_os_str() == "-";
+        let text = match super::read_text(&path) {
             Ok(text) => text,
-            Err(error) => {
-                eprintln!("error: cannot read {name}: {error}");
-                status = EXIT_USAGE;
+            Err(code) => {
+                status = status.max(code);
                 continue;
             }
         };
+        let shown = (!stdin).then(|| path.to_string_lossy());
+        if detect(&text, shown.as_deref()) == Kind::Drtl {
+            // The formatter knows LOGIC.md's canonical order; DRTL has none defined yet.
+            eprintln!("note: {name}: DRTL topologies are not formatted; left as is");
+            if stdin {
+                print!("{text}");
+            }
+            continue;
+        }
         match format(&text) {
+            Ok(formatted) if stdin && !args.check => print!("{formatted}"),
             Ok(formatted) if formatted == text => {}
             Ok(_) if args.check => {
                 println!("would reformat {name}");
@@ -54,10 +60,7 @@ pub fn run(args: &Args) -> u8 {
                 }
             },
             Err(diagnostic) => {
-                eprintln!(
-                    "{name}:{}:{}: {}",
-                    diagnostic.line, diagnostic.column, diagnostic.message
-                );
+                eprintln!("{}", crate::output::human(&name, &text, &[diagnostic]));
                 status = status.max(EXIT_INVALID);
             }
         }

@@ -40,26 +40,21 @@ impl Current {
         }
     }
 
-    /// A LOGIC.md file (it starts with `---`), else a DRTL topology.
+    /// The text parsed as the front door reads it (`analysis::detect`: frontmatter → LOGIC.md, a
+    /// top-level `nodes:` → DRTL); an edit needs a text that parses without error.
     pub(crate) fn detect(text: &str) -> Result<Current, String> {
-        if text.trim_start_matches('\u{feff}').starts_with("---") {
-            let parsed = Document::parse(text);
-            if let Some(error) = parsed.diagnostics.iter().find(|d| d.is_error()) {
-                return Err(error.message.clone());
-            }
-            return parsed
-                .document
-                .map(Current::Logic)
-                .ok_or_else(|| "the file has no frontmatter".to_owned());
+        let (_, parsed, diagnostics) = crate::analysis::parse(text, &crate::analysis::Options::validate());
+        if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
+            return Err(error.message.clone());
         }
-        match drtl::parse(text) {
-            (Some(topology), diagnostics)
-                if !diagnostics.iter().any(|d| d.is_error())
-                    && drtl::looks_like_drtl(topology.json()) =>
-            {
-                Ok(Current::Drtl(topology))
-            }
-            _ => Err("neither a LOGIC.md file nor a DRTL topology".to_owned()),
+        match parsed {
+            Some(crate::analysis::Parsed::Logic(document)) => Ok(Current::Logic(
+                std::sync::Arc::try_unwrap(document).unwrap_or_else(|shared| (*shared).clone()),
+            )),
+            Some(crate::analysis::Parsed::Drtl(topology)) => Ok(Current::Drtl(
+                std::sync::Arc::try_unwrap(topology).unwrap_or_else(|shared| (*shared).clone()),
+            )),
+            None => Err("neither a LOGIC.md file nor a DRTL topology".to_owned()),
         }
     }
 
