@@ -114,7 +114,9 @@ impl clap::Args for Args {
 pub fn run(args: &Args) -> u8 {
     let stdin = args.file.as_os_str() == "-";
     if stdin && args.in_place {
-        eprintln!("error: --in-place needs a file; standard input's edited text is printed instead");
+        eprintln!(
+            "error: --in-place needs a file; standard input's edited text is printed instead"
+        );
         return EXIT_USAGE;
     }
     let text = match super::read_text(&args.file) {

@@ -43,7 +43,8 @@ impl Current {
     /// The text parsed as the front door reads it (`analysis::detect`: frontmatter → LOGIC.md, a
     /// top-level `nodes:` → DRTL); an edit needs a text that parses without error.
     pub(crate) fn detect(text: &str) -> Result<Current, String> {
-        let (_, parsed, diagnostics) = crate::analysis::parse(text, &crate::analysis::Options::validate());
+        let (_, parsed, diagnostics) =
+            crate::analysis::parse(text, &crate::analysis::Options::validate());
         if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
             return Err(error.message.clone());
         }
