@@ -4,11 +4,22 @@ use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-/// A result as a plain JS object (objects, never `Map`s; integers as numbers).
+/// A result as a plain JS object (objects, never `Map`s; integers as numbers). Every value goes
+/// through `serde_json::Value`, so the JS serializer is instantiated once, for `Value`, instead of
+/// once per result type: that keeps the package small.
 pub fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
+    let value = serde_json::to_value(value)
+        .map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))?;
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))
+}
+
+/// An argument of a known shape (an action, an observation, an edit, a state): read as JSON, then
+/// as `T`; `what` names it in the error.
+pub fn from_js<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
+    let json = json_arg(value, what)?;
+    serde_json::from_value(json).map_err(|e| JsError::new(&format!("{what}: {e}")))
 }
 
 /// A JSON-like argument; `undefined` and `null` are `null`.

@@ -8,7 +8,7 @@ use serde_json::json;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::convert::to_js;
+use crate::convert::{from_js, to_js};
 
 /// Decides the next action for `state`: `{action, attempts, problems}`, or `{action: null,
 /// problems}` when no valid answer came within `maxAttempts` (default 3). `options.provider` is
@@ -19,8 +19,7 @@ pub async fn next_action(
     #[wasm_bindgen(unchecked_param_type = "AgentState")] state: JsValue,
     #[wasm_bindgen(unchecked_param_type = "NextActionOptions")] options: JsValue,
 ) -> Result<JsValue, JsError> {
-    let state: State = serde_wasm_bindgen::from_value(state)
-        .map_err(|e| JsError::new(&format!("state is not an agent state: {e}")))?;
+    let state: State = from_js(state, "state is not an agent state")?;
     let field = |name: &str| {
         js_sys::Reflect::get(&options, &JsValue::from_str(name))
             .map_err(|_| JsError::new("options must be an object"))

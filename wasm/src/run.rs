@@ -10,7 +10,7 @@ use logicmd::run::{
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{json_arg, optional_text_arg, text_arg, to_js};
+use crate::convert::{from_js, json_arg, optional_text_arg, text_arg, to_js};
 use crate::loader::JsLoader;
 
 /// A run of a document. Free it with `free()` when done (it holds WebAssembly memory).
@@ -178,8 +178,7 @@ impl EngineRun {
         #[wasm_bindgen(unchecked_param_type = "Observation")] observation: JsValue,
     ) -> Result<(), JsError> {
         let id = text_arg(&id, "id")?;
-        let observation: Observation = serde_wasm_bindgen::from_value(observation)
-            .map_err(|e| JsError::new(&format!("not an observation: {e}")))?;
+        let observation: Observation = from_js(observation, "not an observation")?;
         let run = self
             .run
             .as_mut()
@@ -237,8 +236,7 @@ impl EngineRun {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "RunAction")] action: JsValue,
     ) -> Result<JsValue, JsError> {
-        let action: Action = serde_wasm_bindgen::from_value(action)
-            .map_err(|e| JsError::new(&format!("not an action: {e}")))?;
+        let action: Action = from_js(action, "not an action")?;
         let Some(provider) = &mut self.synthetic else {
             return to_js(&Value::Null);
         };
