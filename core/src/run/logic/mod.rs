@@ -3,8 +3,6 @@
 //! something chose them; a branch back is a loop, bounded by `reasoning.max_iterations`.
 
 mod context;
-mod fallback;
-mod selfcheck;
 mod step;
 mod tree;
 mod workflow;
@@ -118,6 +116,12 @@ pub(crate) struct StepsProgram {
     choosers_left: Vec<usize>,
     has_choosers: Vec<bool>,
     chosen: Vec<bool>,
+    /// The step whose branch chose each unit (a loop's source included): its output is an input.
+    chooser: Vec<Option<usize>>,
+    /// What each unit chose in its latest run (branch targets, tree routes).
+    choices: Vec<Vec<usize>>,
+    /// The step that finished last: what a forced output falls back to.
+    last_finished: Option<String>,
     step_of: Vec<Option<usize>>,
     tree_of: Vec<Option<usize>>,
     /// Waiter unit numbers of this program start here (a workflow runs several documents).
@@ -189,6 +193,9 @@ impl StepsProgram {
             choosers_left: vec![0; count],
             has_choosers: vec![false; count],
             chosen: vec![false; count],
+            chooser: vec![None; count],
+            choices: vec![Vec::new(); count],
+            last_finished: None,
             step_of: Vec::with_capacity(count),
             tree_of: Vec::with_capacity(count),
             unit_base: 0,
@@ -330,8 +337,55 @@ impl StepsProgram {
             self.finished(kernel, unit, index, Value::Object(joined), 0, 0, candidates);
             return;
         }
-        let run = StepRun::begin(&mut self.shared, kernel, index, self.unit_base + unit);
+        let sources: Vec<(String, Option<Value>)> = self
+            .sources(unit, index)
+            .into_iter()
+            .map(|name| {
+                let output = self.shared.outputs.get(&name).cloned();
+                (name, output)
+            })
+            .collect();
+        let sources: Vec<(String, Option<&Value>)> = sources
+            .iter()
+            .map(|(name, output)| (name.clone(), output.as_ref()))
+            .collect();
+        let run = StepRun::begin(
+            &mut self.shared,
+            kernel,
+            index,
+            self.unit_base + unit,
+            &sources,
+        );
         self.states[unit] = UnitState::Running(Box::new(run));
+    }
+
+    /// The steps whose outputs step `index` (unit `unit`) is given: what it needs, the members
+    /// it joins, and the step whose branch chose it.
+    fn sources(&self, unit: usize, index: usize) -> Vec<String> {
+        let step = &self.shared.spec.steps[index];
+        let mut names: Vec<String> = Vec::new();
+        let members = step.is_parallel().then_some(&step.parallel_steps);
+        let chooser = self.chooser[unit].map(|u| &self.flow.units[u].name);
+        for name in step
+            .needs
+            .iter()
+            .chain(members.into_iter().flatten())
+            .chain(chooser)
+        {
+            if !names.contains(name) && self.flow.index(name, UnitKind::Step).is_some() {
+                names.push(name.clone());
+            }
+        }
+        names
+    }
+
+    /// `chooser` chose `target` (a branch, a tree's route, a loop).
+    fn choose(&mut self, chooser: usize, target: usize) {
+        self.chosen[target] = true;
+        if self.flow.units[chooser].kind == UnitKind::Step {
+            self.chooser[target] = Some(chooser);
+        }
+        self.choices[chooser].push(target);
     }
 
     fn run_tree(
@@ -368,7 +422,7 @@ impl StepsProgram {
                     return;
                 }
                 if let Some(target) = self.flow.index(&walk.action, UnitKind::Step) {
-                    self.chosen[target] = true;
+                    self.choose(unit, target);
                 }
             }
             Err(error) => {
@@ -393,8 +447,10 @@ impl StepsProgram {
 
     /// An observation for one of this program's units.
     pub fn observe(&mut self, kernel: &mut Kernel, waiter: Waiter, observation: Observation) {
-        let unit = waiter.unit - self.unit_base;
-        let UnitState::Running(run) = &mut self.states[unit] else {
+        let Some(unit) = waiter.unit.checked_sub(self.unit_base) else {
+            return;
+        };
+        let Some(UnitState::Running(run)) = self.states.get_mut(unit) else {
             return;
         };
         let Some(settled) = run.observe(&mut self.shared, kernel, waiter.purpose, observation)
@@ -444,6 +500,7 @@ impl StepsProgram {
     ) {
         let name = self.shared.spec.steps[index].name.clone();
         self.shared.outputs.insert(name.clone(), output.clone());
+        self.last_finished = Some(name.clone());
         let route = self.route(kernel, unit, index, &output);
         let node = self.shared.node_id(&name);
         let mut fields = vec![
@@ -463,7 +520,7 @@ impl StepsProgram {
         if let Some((target, true)) = route {
             if let Some(target) = self.flow.index(&target, UnitKind::Step) {
                 self.reset_from(kernel, target);
-                self.chosen[target] = true;
+                self.choose(unit, target);
                 candidates.insert(target);
             }
         }
@@ -481,9 +538,12 @@ impl StepsProgram {
         index: usize,
         output: &Value,
     ) -> Option<(String, bool)> {
-        let step = &self.shared.spec.steps[index];
+        if self.shared.spec.steps[index].branches.is_empty() {
+            return None;
+        }
         let context = self.shared.context(Some(output), 0);
-        for branch in &step.branches {
+        let branches = self.shared.spec.steps[index].branches.clone();
+        for branch in &branches {
             let matches = match &branch.condition {
                 Some(condition) => holds(condition, &context).unwrap_or(false),
                 None => branch.default,
@@ -496,14 +556,14 @@ impl StepsProgram {
             };
             let is_loop = self.flow.loops.iter().any(|e| e.from == unit && e.to == to);
             if !is_loop {
-                self.chosen[to] = true;
+                self.choose(unit, to);
                 return Some((target.to_owned(), false));
             }
             if self.shared.iteration < self.shared.max_iterations {
                 self.shared.iteration += 1;
                 return Some((target.to_owned(), true));
             }
-            let node = self.shared.node_id(&step.name);
+            let node = self.shared.node_id(&self.shared.spec.steps[index].name);
             kernel.event(
                 "gate_evaluated",
                 Some(&node),
@@ -520,7 +580,8 @@ impl StepsProgram {
         None
     }
 
-    /// A loop goes back to `target`: it and everything after it run again.
+    /// A loop goes back to `target`: it and everything after it run again (what is still
+    /// running there is cancelled). Choices made by units outside stay made.
     fn reset_from(&mut self, kernel: &mut Kernel, target: usize) {
         let mut reset = BTreeSet::from([target]);
         let mut stack = vec![target];
@@ -531,16 +592,27 @@ impl StepsProgram {
                 }
             }
         }
+        let target_name = self.flow.units[target].name.clone();
         for &unit in &reset {
             if matches!(self.states[unit], UnitState::Running(_)) {
                 kernel.cancel_unit(self.unit_base + unit);
+                let node = self.shared.node_id(&self.flow.units[unit].name);
+                let reason = format!("a loop went back to `{target_name}` before it finished");
+                kernel.event("node_skipped", Some(&node), vec![("reason", reason.into())]);
             }
             self.states[unit] = UnitState::Pending;
-            self.chosen[unit] = false;
+            self.choices[unit].clear();
         }
         for &unit in &reset {
             let (mut unsettled, mut choosers) = (0, 0);
+            let (mut chosen, mut chooser) = (false, None);
             for edge in self.flow.incoming(unit) {
+                if edge.kind.is_choice() && self.choices[edge.from].contains(&unit) {
+                    chosen = true;
+                    if self.flow.units[edge.from].kind == UnitKind::Step {
+                        chooser = Some(edge.from);
+                    }
+                }
                 if !self.states[edge.from].settled() {
                     if edge.kind.is_choice() {
                         choosers += 1;
@@ -551,6 +623,8 @@ impl StepsProgram {
             }
             self.unsettled[unit] = unsettled;
             self.choosers_left[unit] = choosers;
+            self.chosen[unit] = chosen;
+            self.chooser[unit] = chooser;
         }
     }
 
@@ -617,6 +691,7 @@ impl StepsProgram {
         force
     }
 
+    /// Ends the document's run at once with what it has: every unit not settled is skipped.
     fn force_output(&mut self, kernel: &mut Kernel) {
         for unit in 0..self.states.len() {
             if matches!(self.states[unit], UnitState::Running(_)) {
@@ -633,7 +708,16 @@ impl StepsProgram {
                 self.states[unit] = UnitState::Skipped;
             }
         }
-        self.finish_if_done(kernel);
+        if self.outcome.is_none() {
+            let output = self.document_output().unwrap_or_else(|| {
+                self.last_finished
+                    .as_ref()
+                    .and_then(|name| self.shared.outputs.get(name))
+                    .cloned()
+                    .unwrap_or(Value::Null)
+            });
+            self.outcome = Some(Outcome::Completed(output));
+        }
     }
 
     fn fail(&mut self, _kernel: &mut Kernel, error: String) {
@@ -646,22 +730,25 @@ impl StepsProgram {
         if self.outcome.is_some() || !self.states.iter().all(UnitState::settled) {
             return;
         }
-        let finals: Vec<(String, Value)> = self
+        let output = self.document_output().unwrap_or(Value::Null);
+        self.outcome = Some(Outcome::Completed(output));
+    }
+
+    /// What the document gives back: its one final step's output, or with several final steps
+    /// an object of the outputs of those that produced one, by name. `None` when no final step
+    /// produced output.
+    fn document_output(&self) -> Option<Value> {
+        let finals: Map<String, Value> = self
             .shared
             .finals
             .iter()
             .filter_map(|f| Some((f.clone(), self.shared.outputs.get(f)?.clone())))
             .collect();
-        let output = match finals.len() {
-            0 => Value::Null,
-            1 => finals
-                .into_iter()
-                .next()
-                .map(|(_, v)| v)
-                .unwrap_or_default(),
-            _ => Value::Object(finals.into_iter().collect()),
-        };
-        self.outcome = Some(Outcome::Completed(output));
+        match (self.shared.finals.len(), finals.is_empty()) {
+            (_, true) => None,
+            (1, false) => finals.into_iter().next().map(|(_, output)| output),
+            _ => Some(Value::Object(finals)),
+        }
     }
 }
 

@@ -183,7 +183,7 @@ impl WorkflowProgram {
             let Some(contract) = &edge.contract else {
                 continue;
             };
-            let problems = crate::schema::check_instance(contract, &output);
+            let problems = crate::run::output::problems(contract, &output);
             kernel.event(
                 "gate_evaluated",
                 Some(&name),
@@ -191,13 +191,7 @@ impl WorkflowProgram {
                     ("gate", "contract".into()),
                     ("edge", format!("{} -> {}", edge.from, edge.to).into()),
                     ("passed", problems.is_empty().into()),
-                    (
-                        "errors",
-                        json!(problems
-                            .iter()
-                            .map(|(at, m)| format!("{at}: {m}"))
-                            .collect::<Vec<_>>()),
-                    ),
+                    ("errors", json!(problems)),
                 ],
             );
             if problems.is_empty() {
@@ -240,11 +234,7 @@ impl WorkflowProgram {
                     kernel.end(Ending::Failed(format!(
                         "`{name}` broke the contract of its edge to `{}`: {}",
                         edge.to,
-                        problems
-                            .iter()
-                            .map(|(at, m)| format!("{at}: {m}"))
-                            .collect::<Vec<_>>()
-                            .join("; ")
+                        problems.join("; ")
                     )));
                     return;
                 }
