@@ -186,10 +186,11 @@ fn request(
                 prompt.push_str(&format!("- {item}\n"));
             }
             prompt.push_str("Answer with JSON only: {\"items\": [{\"item\": \"<item>\", \"passed\": true|false}]}, one entry per item, in order.");
+            let count = verification.checklist.len();
             let schema = json!({
                 "type": "object",
                 "required": ["items"],
-                "properties": {"items": {"type": "array", "items": {
+                "properties": {"items": {"type": "array", "minItems": count, "maxItems": count, "items": {
                     "type": "object", "required": ["item", "passed"],
                     "properties": {"item": {"type": "string"}, "passed": {"type": "boolean"}}
                 }}}
