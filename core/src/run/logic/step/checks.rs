@@ -64,7 +64,7 @@ impl StepRun {
     ) -> Option<Progress> {
         let verification = shared.spec.steps[self.index].verification.clone()?;
         let context = shared.context(self.output.as_ref(), self.attempts);
-        let passed = holds(&verification.check, &context);
+        let passed = holds(&verification.check, context);
         let ok = passed.as_ref().is_ok_and(|p| *p);
         let detail = match &passed {
             Err(error) => json!({"error": error}),
@@ -93,7 +93,7 @@ impl StepRun {
     ) -> Option<Progress> {
         let context = shared.context(self.output.as_ref(), self.attempts);
         for gate in gates {
-            let evaluated = holds(&gate.check, &context);
+            let evaluated = holds(&gate.check, context);
             let passed = evaluated.as_ref().is_ok_and(|p| *p);
             let mut fields = vec![
                 ("gate", gate.name.clone().into()),

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 use super::degrade::{self, Recovery};
 use super::{Progress, Settled, Shared, StepRun};
+use crate::model::Escalation;
 use crate::run::action::ActionKind;
 use crate::run::kernel::{Kernel, Purpose};
 use crate::run::logic::context::holds;
@@ -113,13 +114,11 @@ impl StepRun {
         kernel: &mut Kernel,
         reason: &str,
     ) -> Option<Progress> {
-        let mut context = shared.context(self.output.as_ref(), self.attempts);
-        context["reason"] = reason.into();
-        let chain = shared.spec.fallback.chain();
-        let (i, level) = chain.iter().enumerate().find(|(i, level)| {
-            !self.fired_levels.contains(i) && holds(&level.trigger, &context).unwrap_or(false)
+        let chain: Vec<Escalation> = shared.spec.fallback.chain().into_iter().cloned().collect();
+        let context = shared.context_with_reason(self.output.as_ref(), self.attempts, Some(reason));
+        let (i, level) = chain.into_iter().enumerate().find(|(i, level)| {
+            !self.fired_levels.contains(i) && holds(&level.trigger, context).unwrap_or(false)
         })?;
-        let level = (*level).clone();
         self.fired_levels.push(i);
         let detail = json!({"level": level.level, "action": level.action});
         self.gate(kernel, "escalation", &level.trigger, true, detail);
