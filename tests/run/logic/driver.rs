@@ -164,6 +164,20 @@ pub fn drive(run: &mut Run, provider: &mut dyn Provider, max_rounds: usize) -> D
         }
         driven.batches.push(actions.clone());
         for action in actions {
+            let over = matches!(
+                run.status(),
+                Status::Completed | Status::Failed | Status::Refused
+            );
+            if over && !action.kind.is_terminal() {
+                // An earlier action of the batch ended the run: the rest are moot.
+                break;
+            }
+            let cancelled =
+                !action.kind.is_terminal() && !run.outstanding().iter().any(|a| a.id == action.id);
+            if cancelled {
+                // An earlier action of the batch made this one moot (a loop went back).
+                continue;
+            }
             let observation = match &action.kind {
                 ActionKind::Complete { output } => {
                     return ended(driven, End::Completed(output.clone()))
@@ -183,7 +197,7 @@ pub fn drive(run: &mut Run, provider: &mut dyn Provider, max_rounds: usize) -> D
             match observation {
                 Ok(observation) => {
                     if let Err(error) = run.feed(&action.id, observation) {
-                        panic!("feeding {action:?} failed: {error}");
+                        panic!("feeding action {} failed: {error}", action.id);
                     }
                 }
                 Err(reason) if matches!(action.kind, ActionKind::AskReview { .. }) => {
