@@ -593,6 +593,103 @@ fn a_contract_violation_aborts_the_workflow() {
     snapshot("workflow_abort", &driven);
 }
 
+#[test]
+fn below_the_minimum_confidence_retries_and_below_escalate_below_escalates() {
+    let driven = scenario("confidence.logic.md", "confidence.script.yaml", json!({}));
+    assert_eq!(completed(&driven), &json!({"size": 12, "confidence": 0.2}));
+    assert_eq!(waits(&driven), (vec![500], vec![500]));
+    let gates: Vec<(Value, Value)> = driven
+        .events("gate_evaluated")
+        .iter()
+        .map(|e| (e["gate"].clone(), e["check"].clone()))
+        .collect();
+    assert_eq!(
+        gates,
+        [
+            (json!("confidence"), json!("minimum")),
+            (json!("confidence"), json!("escalate_below")),
+            (json!("escalation"), json!("{{ confidence < 0.3 }}")),
+        ]
+    );
+    assert_eq!(driven.events("review_answered")[0]["action"], "accept");
+    snapshot("confidence", &driven);
+}
+
+#[test]
+fn a_broken_invariant_with_force_output_ends_the_run_with_what_it_has() {
+    let driven = scenario("invariant.logic.md", "invariant.script.yaml", json!({}));
+    assert_eq!(completed(&driven), &json!({"enough": true}));
+    assert_eq!(count(&driven, "node_skipped expand"), 1);
+    assert_eq!(count(&driven, "node_skipped report"), 1);
+    assert_eq!(count(&driven, "node_started expand"), 0);
+    let breach = driven
+        .events("gate_evaluated")
+        .into_iter()
+        .find(|e| e["gate"] == "stop_when_enough")
+        .cloned()
+        .unwrap();
+    assert_eq!(breach["on_breach"], "force_output");
+    snapshot("invariant", &driven);
+}
+
+#[test]
+fn a_parallel_join_any_goes_on_after_the_first_member() {
+    let driven = scenario("join-any.logic.md", "join-any.script.yaml", json!({}));
+    assert_eq!(completed(&driven), &json!({"fast": "Fast answer."}));
+    let story = driven.story();
+    let joined = story.iter().position(|l| l == "node_finished first");
+    let slow = story.iter().position(|l| l == "node_finished slow");
+    assert!(joined < slow, "{story:#?}");
+    snapshot("join_any", &driven);
+}
+
+#[test]
+fn a_timeout_degrades_to_the_partial_output() {
+    let driven = scenario("timeout.logic.md", "timeout.script.yaml", json!({}));
+    assert_eq!(
+        completed(&driven),
+        &json!({"summary": "Prices rose.", "confidence": 0.5})
+    );
+    let timeouts: Vec<&ActionKind> = driven
+        .batches
+        .iter()
+        .flatten()
+        .map(|a| &a.kind)
+        .filter(|k| matches!(k, ActionKind::CallModel { .. }))
+        .collect();
+    assert!(timeouts.iter().all(|k| matches!(
+        k,
+        ActionKind::CallModel {
+            timeout_ms: Some(20_000),
+            ..
+        }
+    )));
+    snapshot("timeout", &driven);
+}
+
+#[test]
+fn retry_different_tries_once_more_with_another_strategy() {
+    let driven = scenario(
+        "retry-different.logic.md",
+        "retry-different.script.yaml",
+        json!({}),
+    );
+    assert_eq!(completed(&driven), &json!({"answer": 42, "checked": true}));
+    let switched = driven
+        .events("gate_evaluated")
+        .into_iter()
+        .find(|e| e["gate"] == "fallback")
+        .cloned()
+        .unwrap();
+    assert_eq!(switched["detail"]["new_strategy"], "tot");
+    let system = driven.requests("solve")[1]["request"]["system"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(system.contains("tree of thoughts"), "{system}");
+    snapshot("retry_different", &driven);
+}
+
 /// Same source, input, script and clock: the same trace, byte for byte.
 #[test]
 fn the_same_run_gives_the_same_bytes() {
