@@ -690,6 +690,40 @@ fn retry_different_tries_once_more_with_another_strategy() {
     snapshot("retry_different", &driven);
 }
 
+#[test]
+fn without_fail_fast_a_failed_node_stops_only_what_depends_on_it() {
+    let driven = scenario(
+        "workflow-continue.logic.md",
+        "workflow-continue.script.yaml",
+        json!({}),
+    );
+    assert_eq!(
+        failed(&driven),
+        "nodes failed: `checker`: step `policy` aborted the run: The request breaks the policy"
+    );
+    assert_eq!(count(&driven, "node_finished summarizer"), 1);
+    assert_eq!(count(&driven, "node_skipped publisher"), 1);
+    snapshot("workflow_continue", &driven);
+
+    // The failed node's other call is cancelled, not left for the driver to carry out.
+    let source = prepared("workflow-continue.logic.md");
+    let mut run_ = Run::start(source, json!({}), RunOptions::default()).unwrap();
+    let first = run_.next();
+    let nodes: Vec<Option<&str>> = first.iter().map(|a| a.kind.node()).collect();
+    assert_eq!(
+        nodes,
+        [
+            Some("checker/policy"),
+            Some("checker/style"),
+            Some("summarizer/gather")
+        ]
+    );
+    run_.feed(&first[0].id, Observation::text(r#"{"allowed": false}"#))
+        .unwrap();
+    let outstanding: Vec<String> = run_.outstanding().into_iter().map(|a| a.id).collect();
+    assert_eq!(outstanding, [first[2].id.clone()]);
+}
+
 /// Same source, input, script and clock: the same trace, byte for byte.
 #[test]
 fn the_same_run_gives_the_same_bytes() {

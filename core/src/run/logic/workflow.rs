@@ -244,6 +244,7 @@ impl WorkflowProgram {
     }
 
     fn node_failed(&mut self, kernel: &mut Kernel, unit: usize, error: String) {
+        self.cancel_node(kernel, unit);
         let name = self.name(unit).to_owned();
         kernel.event(
             "node_finished",
@@ -253,6 +254,15 @@ impl WorkflowProgram {
         self.states[unit] = NodeState::Failed(error.clone());
         if self.fail_fast {
             kernel.end(Ending::Failed(format!("node `{name}` failed: {error}")));
+        }
+    }
+
+    /// Drops what node `unit`'s steps still wait for (a failed node's other calls).
+    fn cancel_node(&mut self, kernel: &mut Kernel, unit: usize) {
+        if let NodeState::Running(program) = &self.states[unit] {
+            for waiter in program.unit_base..program.unit_base + program.units().max(1) {
+                kernel.cancel_unit(waiter);
+            }
         }
     }
 
