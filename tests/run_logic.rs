@@ -724,6 +724,42 @@ fn without_fail_fast_a_failed_node_stops_only_what_depends_on_it() {
     assert_eq!(outstanding, [first[2].id.clone()]);
 }
 
+#[test]
+fn a_strict_input_contract_rejects_the_run_and_a_lenient_output_contract_warns() {
+    let rejected = scenario(
+        "contracts.logic.md",
+        "contracts.script.yaml",
+        json!({"q": 1}),
+    );
+    assert_eq!(
+        failed(&rejected),
+        "the input breaks the input contract: missing required property `question`"
+    );
+    assert_eq!(
+        rejected.story(),
+        ["run_started", "gate_evaluated", "run_finished"]
+    );
+    snapshot("contracts_rejected", &rejected);
+
+    let accepted = scenario(
+        "contracts.logic.md",
+        "contracts.script.yaml",
+        json!({"question": "Why is the sky blue?"}),
+    );
+    assert_eq!(
+        completed(&accepted),
+        &json!("Because the sky scatters blue light.")
+    );
+    let validated = accepted.events("output_validated");
+    assert_eq!(
+        validated[0]["contract_warnings"][0]
+            .as_str()
+            .map(|w| w.starts_with("the answer is not JSON")),
+        Some(true)
+    );
+    snapshot("contracts_accepted", &accepted);
+}
+
 /// Same source, input, script and clock: the same trace, byte for byte.
 #[test]
 fn the_same_run_gives_the_same_bytes() {

@@ -6,6 +6,7 @@
 //! a multi-agent workflow runs a document per node (`workflow`).
 
 mod context;
+mod contracts;
 mod finish;
 mod graph;
 mod routing;

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{json, Map, Value};
 
+use super::contracts::{self, Enforcement};
 use super::step::{Settled, StepRun};
 use super::{StepsProgram, UnitState};
 use crate::flow::EdgeKind;
@@ -15,9 +16,42 @@ use crate::run::action::Observation;
 use crate::run::kernel::{Kernel, Waiter};
 
 impl StepsProgram {
+    /// Checks the input against the input contract, then starts what can start.
     pub fn begin(&mut self, kernel: &mut Kernel) {
+        if !self.input_accepted(kernel) {
+            return;
+        }
         let all: BTreeSet<usize> = (0..self.states.len()).collect();
         self.pump(kernel, all);
+    }
+
+    /// Records how the input fares against `contracts.inputs`; `false` when a violation
+    /// rejects the run (it has failed).
+    fn input_accepted(&mut self, kernel: &mut Kernel) -> bool {
+        let contracts = &self.shared.spec.contracts;
+        let enforcement = contracts::input_enforcement(contracts);
+        if enforcement == Enforcement::Off || contracts.inputs.is_empty() {
+            return true;
+        }
+        let problems = contracts::input_problems(contracts, &self.shared.input);
+        let node = self.shared.document_node();
+        kernel.event(
+            "gate_evaluated",
+            node.as_deref(),
+            vec![
+                ("gate", "input_contract".into()),
+                ("passed", problems.is_empty().into()),
+                ("errors", json!(problems)),
+            ],
+        );
+        if problems.is_empty() || enforcement == Enforcement::Record {
+            return true;
+        }
+        self.fail(format!(
+            "the input breaks the input contract: {}",
+            problems.join("; ")
+        ));
+        false
     }
 
     /// Starts every unit in `candidates` (and what they unblock) that can start now.

@@ -76,6 +76,12 @@ impl Shared {
         format!("{}{name}", self.prefix)
     }
 
+    /// The trace node of the document itself: its workflow node, or none for a document run
+    /// on its own.
+    pub fn document_node(&self) -> Option<String> {
+        self.prefix.strip_suffix('/').map(str::to_owned)
+    }
+
     /// Step `name`'s latest output.
     pub fn output(&self, name: &str) -> Option<&Value> {
         self.outputs.get(name)

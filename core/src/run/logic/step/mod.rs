@@ -15,6 +15,7 @@ mod selfcheck;
 use serde_json::{json, Map, Value};
 
 use super::context::task_message;
+use super::contracts::lenient_about_outputs;
 use super::Shared;
 use crate::run::action::{ActionKind, Message, ModelFailure, ModelRequest, Observation, Usage};
 use crate::run::kernel::{Kernel, Purpose, Waiter};
@@ -59,6 +60,8 @@ pub(crate) struct StepRun {
     /// `fallback.strategy: retry_different` was used.
     changed_strategy: bool,
     is_final: bool,
+    /// An answer that breaks only the output contract is accepted with a warning.
+    lenient_output: bool,
     timeout_ms: Option<u64>,
 }
 
@@ -101,6 +104,8 @@ impl StepRun {
             fired_levels: Vec::new(),
             changed_strategy: false,
             is_final: shared.finals.contains(&step.name),
+            lenient_output: step.output_schema.is_none()
+                && lenient_about_outputs(&shared.spec.contracts),
             timeout_ms: step
                 .timeout
                 .as_deref()
@@ -350,37 +355,57 @@ impl StepRun {
         self.recover(shared, kernel, Some(&failure.kind), &reason)
     }
 
-    /// Reads the answer: an invalid one is asked again with the problems as feedback while the
-    /// policy allows, then handled by the step's `verification.on_fail` (the fallback without
-    /// one); a valid one goes through the step's checks.
+    /// Reads the answer; a valid one goes through the step's checks.
     fn on_answer(&mut self, shared: &mut Shared, kernel: &mut Kernel, text: &str) -> Progress {
-        let output = match output::read(text, self.schema.as_ref()) {
-            Ok(output) => output,
-            Err(problems) => {
-                kernel.event(
-                    "output_invalid",
-                    Some(&self.node),
-                    vec![("attempt", self.calls.into()), ("errors", json!(problems))],
-                );
-                let feedback = output::feedback(&problems);
-                if self.ask_again(shared, kernel, text, feedback, "invalid output") {
-                    return None;
-                }
-                let reason = format!("invalid output: {}", problems.join("; "));
-                let on_fail = shared.spec.steps[self.index]
-                    .verification
-                    .as_ref()
-                    .map(|v| v.on_fail);
-                return self.on_check_failed(shared, kernel, on_fail, &reason, text);
-            }
+        let (output, warnings) = match self.read_answer(text) {
+            Ok(read) => read,
+            Err(problems) => return self.invalid(shared, kernel, text, problems),
         };
-        kernel.event(
-            "output_validated",
-            Some(&self.node),
-            vec![("attempt", self.calls.into()), ("output", output.clone())],
-        );
+        let mut fields = vec![("attempt", self.calls.into()), ("output", output.clone())];
+        if !warnings.is_empty() {
+            fields.push(("contract_warnings", json!(warnings)));
+        }
+        kernel.event("output_validated", Some(&self.node), fields);
         self.output = Some(output);
         self.check_output(shared, kernel, text)
+    }
+
+    /// The answer as output, with the output-contract problems a lenient contract lets through.
+    fn read_answer(&self, text: &str) -> Result<(Value, Vec<String>), Vec<String>> {
+        match output::read(text, self.schema.as_ref()) {
+            Ok(output) => Ok((output, Vec::new())),
+            Err(problems) if self.lenient_output => {
+                output::read(text, None).map(|output| (output, problems))
+            }
+            Err(problems) => Err(problems),
+        }
+    }
+
+    /// An answer that is not acceptable output: asked again with the problems as feedback while
+    /// the policy allows, then the step's `verification.on_fail` decides (the fallback without
+    /// one).
+    fn invalid(
+        &mut self,
+        shared: &mut Shared,
+        kernel: &mut Kernel,
+        text: &str,
+        problems: Vec<String>,
+    ) -> Progress {
+        kernel.event(
+            "output_invalid",
+            Some(&self.node),
+            vec![("attempt", self.calls.into()), ("errors", json!(problems))],
+        );
+        let feedback = output::feedback(&problems);
+        if self.ask_again(shared, kernel, text, feedback, "invalid output") {
+            return None;
+        }
+        let reason = format!("invalid output: {}", problems.join("; "));
+        let on_fail = shared.spec.steps[self.index]
+            .verification
+            .as_ref()
+            .map(|v| v.on_fail);
+        self.on_check_failed(shared, kernel, on_fail, &reason, text)
     }
 
     /// The step's accepted output: it finishes.
