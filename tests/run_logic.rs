@@ -172,6 +172,19 @@ fn a_non_retryable_error_is_not_retried() {
 }
 
 #[test]
+fn a_server_retry_after_is_a_floor_on_the_wait() {
+    let script = "- {node: fetch, attempt: 1, error: {kind: RateLimitError, message: slow down, retryable: true, retry_after_ms: 2500}}\n- {node: fetch, attempt: 2, error: {kind: RateLimitError, message: slow down, retryable: true, retry_after_ms: 500}}\n- {node: fetch, attempt: 3, text: done}\n";
+    let driven = run(
+        prepared("retry-backoff.logic.md"),
+        json!({}),
+        &mut Scripted::parse(script).unwrap(),
+        MAX_ROUNDS,
+    );
+    assert_eq!(completed(&driven), &json!("done"));
+    assert_eq!(waits(&driven), (vec![2_500, 2_000], vec![2_500, 2_000]));
+}
+
+#[test]
 fn revise_asks_again_with_the_failure_and_on_fail_message_as_feedback() {
     let driven = scenario(
         "revise.logic.md",

@@ -1,5 +1,5 @@
-//! What a step sees: the expression context of its checks, and the model request built from its
-//! compiled scaffold and its inputs.
+//! What a step sees: how a `{{ }}` check over the context (kept in `shared`) is judged, and the
+//! task message of its model request (the input and the outputs of the steps it runs after).
 
 use serde_json::Value;
 
