@@ -105,8 +105,13 @@ pub fn compile(json: &Value) -> Result<CompiledWorkflow, Vec<Diagnostic>> {
         .enumerate()
         .flat_map(|(i, level)| level.iter().map(move |name| (name.as_str(), i)))
         .collect();
+    // Indexed once: looking each step and its choosers up by scanning made compiling
+    // quadratic in the steps (the runtime compiles every document it starts).
+    let steps_by_name: std::collections::HashMap<&str, &crate::model::Step> =
+        spec.steps.iter().map(|s| (s.name.as_str(), s)).collect();
+    let choosers = choosers_by_step(&flow);
     for name in step_levels.iter().flatten() {
-        let Some(step) = spec.step(name) else {
+        let Some(step) = steps_by_name.get(name.as_str()).copied() else {
             continue;
         };
         let is_final = finals.contains(name);
@@ -125,7 +130,7 @@ pub fn compile(json: &Value) -> Result<CompiledWorkflow, Vec<Diagnostic>> {
             name: name.clone(),
             level: level_of.get(name.as_str()).copied().unwrap_or(0),
             needs: step.needs.clone(),
-            chosen_by: chosen_by(&flow, name),
+            chosen_by: choosers.get(name.as_str()).cloned().unwrap_or_default(),
             scaffold: scaffold::step(&context),
             output_schema,
             allowed_tools: step.allowed_tools.clone(),
@@ -146,21 +151,23 @@ pub fn compile(json: &Value) -> Result<CompiledWorkflow, Vec<Diagnostic>> {
     Ok(compiled)
 }
 
-/// Who chooses `name` through a branch or a decision tree.
-fn chosen_by(flow: &Flow, name: &str) -> Vec<String> {
-    let Some(unit) = flow.index(name, UnitKind::Step) else {
-        return Vec::new();
-    };
-    flow.incoming(unit)
-        .filter(|e| e.kind.is_choice())
-        .map(|e| {
-            let source = &flow.units[e.from];
-            match source.kind {
+/// Who chooses each step through a branch or a decision tree, by step name.
+fn choosers_by_step(flow: &Flow) -> std::collections::HashMap<&str, Vec<String>> {
+    let mut choosers: std::collections::HashMap<&str, Vec<String>> = Default::default();
+    for edge in flow.edges.iter().filter(|e| e.kind.is_choice()) {
+        let (source, target) = (&flow.units[edge.from], &flow.units[edge.to]);
+        if target.kind != UnitKind::Step {
+            continue;
+        }
+        choosers
+            .entry(target.name.as_str())
+            .or_default()
+            .push(match source.kind {
                 UnitKind::Tree => format!("tree:{}", source.name),
                 _ => source.name.clone(),
-            }
-        })
-        .collect()
+            });
+    }
+    choosers
 }
 
 fn cycle_errors(cycles: &[Cycle], code: &'static str, base: &str) -> Vec<Diagnostic> {

@@ -15,6 +15,8 @@ struct Draft {
     units: Vec<Unit>,
     index: FxHashMap<(UnitKind, String), usize>,
     edges: Vec<FlowEdge>,
+    /// The edges already added (scanning `edges` made building quadratic in the steps).
+    added: rustc_hash::FxHashSet<(usize, usize, EdgeKind)>,
     loops: Vec<FlowEdge>,
 }
 
@@ -24,6 +26,7 @@ impl Draft {
             units: Vec::new(),
             index: FxHashMap::default(),
             edges: Vec::new(),
+            added: Default::default(),
             loops: Vec::new(),
         }
     }
@@ -51,7 +54,7 @@ impl Draft {
         let edge = FlowEdge { from, to, kind };
         if from == to {
             self.loops.push(edge);
-        } else if !self.edges.contains(&edge) {
+        } else if self.added.insert((from, to, kind)) {
             self.edges.push(edge);
         }
     }

@@ -22,21 +22,31 @@ pub(crate) fn read(text: &str, schema: Option<&Value>) -> Result<Value, Vec<Stri
             "the answer is not JSON ({error}); answer with a single JSON value and nothing else"
         )]
     })?;
-    let problems: Vec<String> = crate::schema::check_instance(schema, &value)
-        .into_iter()
-        .map(|(at, message)| {
-            if at.is_empty() {
-                message
-            } else {
-                format!("at `{at}`: {message}")
-            }
-        })
-        .collect();
+    let problems = problems(schema, &value);
     if problems.is_empty() {
         Ok(value)
     } else {
         Err(problems)
     }
+}
+
+/// What is wrong with `value` under `schema`, one sentence per problem, each naming its place
+/// in the value (`at `/a/0`: ...`) unless the sentence already does.
+pub(crate) fn problems(schema: &Value, value: &Value) -> Vec<String> {
+    crate::schema::check_instance(schema, value)
+        .into_iter()
+        .map(|(at, message)| {
+            // The schema's sentences call the root "the frontmatter": here it is an answer.
+            let message = message
+                .strip_suffix(" in the frontmatter")
+                .map_or(message.clone(), str::to_owned);
+            if at.is_empty() || message.contains(&format!("`{at}`")) {
+                message
+            } else {
+                format!("at `{at}`: {message}")
+            }
+        })
+        .collect()
 }
 
 /// The text inside a ```json fence, when the whole answer is one.
@@ -81,6 +91,15 @@ mod tests {
         let errors = read("{\"n\": 0}", Some(&schema)).unwrap_err();
         assert_eq!(errors.len(), 1);
         assert!(errors[0].starts_with("at `/n`:"), "{errors:?}");
+        assert_eq!(
+            read("{}", Some(&schema)),
+            Err(vec!["missing required property `n`".into()])
+        );
+        let nested = json!({"type": "object", "properties": {"person": {"type": "object", "required": ["year"]}}});
+        assert_eq!(
+            read("{\"person\": {}}", Some(&nested)),
+            Err(vec!["missing required property `year` in `/person`".into()])
+        );
         assert_eq!(
             read("  ", Some(&schema)),
             Err(vec!["the answer is empty".into()])

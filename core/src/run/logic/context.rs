@@ -1,7 +1,7 @@
-//! What a step sees: the expression context of its checks, and the model request built from its
-//! compiled scaffold and its inputs.
+//! What a step sees: how a `{{ }}` check over the context (kept in `shared`) is judged, and the
+//! task message of its model request (the input and the outputs of the steps it runs after).
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 use crate::expr::Template;
 use crate::run::action::Message;
@@ -16,16 +16,6 @@ pub(crate) fn holds(check: &str, context: &Value) -> Result<bool, String> {
 /// JavaScript truthiness of a JSON value, as the expression language has it.
 pub(crate) fn truthy(value: &Value) -> bool {
     crate::expr::JsValue::from_json(value).truthy()
-}
-
-/// `{"name": {"output": value}}` for the steps that produced output.
-pub(crate) fn steps_view(outputs: &Map<String, Value>) -> Value {
-    Value::Object(
-        outputs
-            .iter()
-            .map(|(name, output)| (name.clone(), json!({ "output": output })))
-            .collect(),
-    )
 }
 
 /// The user message of a step: the task input and the outputs of the steps it needs.

@@ -183,7 +183,7 @@ impl WorkflowProgram {
             let Some(contract) = &edge.contract else {
                 continue;
             };
-            let problems = crate::schema::check_instance(contract, &output);
+            let problems = crate::run::output::problems(contract, &output);
             kernel.event(
                 "gate_evaluated",
                 Some(&name),
@@ -191,13 +191,7 @@ impl WorkflowProgram {
                     ("gate", "contract".into()),
                     ("edge", format!("{} -> {}", edge.from, edge.to).into()),
                     ("passed", problems.is_empty().into()),
-                    (
-                        "errors",
-                        json!(problems
-                            .iter()
-                            .map(|(at, m)| format!("{at}: {m}"))
-                            .collect::<Vec<_>>()),
-                    ),
+                    ("errors", json!(problems)),
                 ],
             );
             if problems.is_empty() {
@@ -240,11 +234,7 @@ impl WorkflowProgram {
                     kernel.end(Ending::Failed(format!(
                         "`{name}` broke the contract of its edge to `{}`: {}",
                         edge.to,
-                        problems
-                            .iter()
-                            .map(|(at, m)| format!("{at}: {m}"))
-                            .collect::<Vec<_>>()
-                            .join("; ")
+                        problems.join("; ")
                     )));
                     return;
                 }
@@ -254,6 +244,7 @@ impl WorkflowProgram {
     }
 
     fn node_failed(&mut self, kernel: &mut Kernel, unit: usize, error: String) {
+        self.cancel_node(kernel, unit);
         let name = self.name(unit).to_owned();
         kernel.event(
             "node_finished",
@@ -263,6 +254,15 @@ impl WorkflowProgram {
         self.states[unit] = NodeState::Failed(error.clone());
         if self.fail_fast {
             kernel.end(Ending::Failed(format!("node `{name}` failed: {error}")));
+        }
+    }
+
+    /// Drops what node `unit`'s steps still wait for (a failed node's other calls).
+    fn cancel_node(&mut self, kernel: &mut Kernel, unit: usize) {
+        if let NodeState::Running(program) = &self.states[unit] {
+            for waiter in program.unit_base..program.unit_base + program.units().max(1) {
+                kernel.cancel_unit(waiter);
+            }
         }
     }
 

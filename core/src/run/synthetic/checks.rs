@@ -65,7 +65,7 @@ fn compare(output: &mut Value, op: BinaryOp, left: &Expr, right: &Expr) {
         };
         if let Some(n) = target.as_f64() {
             if !current.is_some_and(|c| holds(op, c, n)) {
-                resize(output, list, wanted(op, n).clamp(0.0, 1_000.0) as usize);
+                resize(output, list, wanted_length(op, n));
             }
         }
         return;
@@ -109,6 +109,19 @@ fn wanted(op: BinaryOp, n: f64) -> f64 {
         BinaryOp::LooseNotEqual | BinaryOp::StrictNotEqual => n + step,
         _ => n,
     }
+}
+
+/// A length (a whole number, at most 1,000) that makes `length op n` true, as short as sensible.
+fn wanted_length(op: BinaryOp, n: f64) -> usize {
+    let length = match op {
+        BinaryOp::Greater => n.floor() + 1.0,
+        BinaryOp::GreaterEqual => n.ceil(),
+        BinaryOp::Less => n.ceil() - 1.0,
+        BinaryOp::LessEqual => n.floor(),
+        BinaryOp::LooseNotEqual | BinaryOp::StrictNotEqual if n.fract() == 0.0 => n + 1.0,
+        _ => n.round(),
+    };
+    length.clamp(0.0, 1_000.0) as usize
 }
 
 fn mirror(op: BinaryOp) -> BinaryOp {
@@ -245,6 +258,15 @@ mod tests {
             &[
                 "{{ output.sources_cited >= output.competitors.length }}",
                 "{{ output.competitors.length >= 5 }}",
+            ],
+        );
+        check(
+            json!({}),
+            &[
+                "{{ output.findings.length > 0 }}",
+                "{{ output.citations.length > 0.5 }}",
+                "{{ output.notes.length < 2.5 }}",
+                "{{ output.title.length > 0 }}",
             ],
         );
         check(

@@ -1,14 +1,138 @@
-//! Self-verification (spec §6.2) as model calls: reflection (the model reviews and revises its
-//! output), rubric (it scores the output per criterion; the weighted score must reach
-//! `minimum_score`), checklist (it ticks each item), critic (a critical review, like reflection).
+//! Self-verification (spec §6.2) as model calls, for the steps that produce the document's
+//! output: reflection (the model reviews and revises its output), rubric (it scores the output
+//! per criterion; the weighted score must reach `minimum_score`), checklist (it ticks each item),
+//! critic (a critical review, like reflection). A judgement that fails asks for a revision, at
+//! most `max_revisions` times (1 when unset); a failure after the last revision is a failed
+//! check, which the fallback handles. Post-output gates run on the output that passed.
 
 use serde_json::{json, Map, Value};
 
+use super::{Progress, Shared, StepRun};
 use crate::model::SelfVerification;
+use crate::run::action::{Message, ModelFailure};
+use crate::run::kernel::{Kernel, Purpose};
+use crate::run::logic::context::pretty;
 use crate::run::output;
 
+/// Revisions self-verification may ask for.
+pub(super) fn max_revisions(shared: &Shared) -> u64 {
+    shared
+        .spec
+        .quality_gates
+        .self_verification
+        .as_ref()
+        .and_then(|s| s.max_revisions)
+        .unwrap_or(1)
+}
+
+impl StepRun {
+    /// The self-verification call, when the document asks for one on this step; else the
+    /// post-output gates.
+    pub(super) fn self_verify(&mut self, shared: &mut Shared, kernel: &mut Kernel) -> Progress {
+        let verification = shared
+            .spec
+            .quality_gates
+            .self_verification
+            .clone()
+            .filter(|v| v.enabled && self.is_final);
+        let Some(verification) = verification else {
+            return self.after_self_verification(shared, kernel);
+        };
+        let output = self.output.clone().unwrap_or_default();
+        let strategy = strategy_of(&verification);
+        let (prompt, schema) = request(strategy, &verification, self.schema.as_ref());
+        let mut messages = self.messages.clone();
+        messages.push(Message::assistant(pretty(&output)));
+        messages.push(Message::user(prompt));
+        let request = self.request(shared, messages, schema);
+        let label = format!("self_verification:{strategy}");
+        self.issue_call(kernel, request, Purpose::SelfCheck, Some(label));
+        None
+    }
+
+    pub(super) fn on_self_check(
+        &mut self,
+        shared: &mut Shared,
+        kernel: &mut Kernel,
+        answer: Result<&str, &ModelFailure>,
+    ) -> Progress {
+        let Some(verification) = shared.spec.quality_gates.self_verification.clone() else {
+            return self.after_self_verification(shared, kernel);
+        };
+        let strategy = strategy_of(&verification).to_owned();
+        let text = match answer {
+            Ok(text) => text,
+            Err(failure) => {
+                // A self-check that could not be made leaves the output as it was checked.
+                kernel.event(
+                    "gate_evaluated",
+                    Some(&self.node),
+                    vec![
+                        ("gate", "self_verification".into()),
+                        ("kind", strategy.into()),
+                        ("passed", Value::Null),
+                        ("error", failure.message.clone().into()),
+                    ],
+                );
+                return self.after_self_verification(shared, kernel);
+            }
+        };
+        let judged = judge(&strategy, &verification, text, self.schema.as_ref());
+        kernel.event(
+            "gate_evaluated",
+            Some(&self.node),
+            vec![
+                ("gate", "self_verification".into()),
+                ("kind", strategy.clone().into()),
+                ("passed", judged.passed.into()),
+                ("detail", judged.detail.clone()),
+            ],
+        );
+        if let Some(revised) = judged.revised {
+            self.output = Some(revised);
+        }
+        if judged.passed {
+            return self.after_self_verification(shared, kernel);
+        }
+        let reason = format!(
+            "the output did not pass self-verification ({strategy}): {}",
+            judged.feedback
+        );
+        if self.revisions >= self.max_revisions {
+            return self.recover(shared, kernel, None, &reason);
+        }
+        // Revise the main answer with the judgement as feedback; it is checked again.
+        self.revisions += 1;
+        let output = self.output.clone().unwrap_or_default();
+        self.messages.push(Message::assistant(pretty(&output)));
+        self.messages.push(Message::user(format!(
+            "Your output did not pass self-verification ({strategy}): {}\nRevise your output.",
+            judged.feedback
+        )));
+        // A revision is owed whatever the retry policy has used.
+        self.attempt = self.attempt.min(self.policy.max_attempts.saturating_sub(1));
+        self.call(shared, kernel);
+        None
+    }
+
+    fn after_self_verification(&mut self, shared: &mut Shared, kernel: &mut Kernel) -> Progress {
+        if self.is_final {
+            let gates = shared.spec.quality_gates.post_output.clone();
+            let text = pretty(&self.output.clone().unwrap_or_default());
+            if let Some(progress) = self.run_gates(shared, kernel, &gates, "post_output", &text) {
+                return progress;
+            }
+        }
+        self.finish()
+    }
+}
+
+fn strategy_of(verification: &SelfVerification) -> &str {
+    verification.strategy.as_deref().unwrap_or("reflection")
+}
+
 /// What a self-verification answer says.
-pub(crate) struct Judged {
+struct Judged {
     pub passed: bool,
     pub detail: Value,
     /// A reflection's revised output.
@@ -18,7 +142,7 @@ pub(crate) struct Judged {
 }
 
 /// The prompt and the answer's schema of a self-verification call.
-pub(crate) fn request(
+fn request(
     strategy: &str,
     verification: &SelfVerification,
     output_schema: Option<&Value>,
@@ -62,10 +186,11 @@ pub(crate) fn request(
                 prompt.push_str(&format!("- {item}\n"));
             }
             prompt.push_str("Answer with JSON only: {\"items\": [{\"item\": \"<item>\", \"passed\": true|false}]}, one entry per item, in order.");
+            let count = verification.checklist.len();
             let schema = json!({
                 "type": "object",
                 "required": ["items"],
-                "properties": {"items": {"type": "array", "items": {
+                "properties": {"items": {"type": "array", "minItems": count, "maxItems": count, "items": {
                     "type": "object", "required": ["item", "passed"],
                     "properties": {"item": {"type": "string"}, "passed": {"type": "boolean"}}
                 }}}
@@ -89,7 +214,7 @@ pub(crate) fn request(
 }
 
 /// Reads a self-verification answer.
-pub(crate) fn judge(
+fn judge(
     strategy: &str,
     verification: &SelfVerification,
     text: &str,
@@ -115,7 +240,12 @@ pub(crate) fn judge(
                     low.push(format!("{} scored {score}", criterion.name));
                 }
             }
-            let score = if total > 0.0 { weighted / total } else { 1.0 };
+            // Rounded, so that weights like 0.5 × 0.9 + 0.5 × 0.8 reach a minimum of 0.85.
+            let score = if total > 0.0 {
+                (weighted / total * 1e9).round() / 1e9
+            } else {
+                1.0
+            };
             let minimum = verification.minimum_score.unwrap_or(0.0);
             Judged {
                 passed: score >= minimum,

@@ -1,0 +1,128 @@
+//! How a document's run ends: when every unit has settled, with what its final steps produced;
+//! or early, when an invariant (spec §6.1) breaks with `on_breach: force_output` or
+//! `summarize_and_conclude` (the run gives what it has) or `abort` (the run fails). Other
+//! breaches are recorded and the run goes on.
+
+use serde_json::{Map, Value};
+
+use super::context::holds;
+use super::{Outcome, StepsProgram, UnitState};
+use crate::run::kernel::Kernel;
+
+/// What an invariant's breach does.
+enum Breach {
+    Record,
+    Conclude,
+    Abort,
+}
+
+fn breach(on_breach: Option<&str>) -> Breach {
+    match on_breach {
+        Some("force_output" | "summarize_and_conclude" | "conclude") => Breach::Conclude,
+        Some("abort") => Breach::Abort,
+        _ => Breach::Record,
+    }
+}
+
+impl StepsProgram {
+    /// Checks the invariants after step `after` finished: a breach is recorded and may end the
+    /// run. An invariant that cannot be evaluated holds.
+    pub(super) fn check_invariants(&mut self, kernel: &mut Kernel, after: &str) {
+        let invariants = self.shared.spec.quality_gates.invariants.clone();
+        if invariants.is_empty() {
+            return;
+        }
+        let output = self.shared.output(after).cloned();
+        let context = self.shared.context(output.as_ref(), 0);
+        let held: Vec<bool> = invariants
+            .iter()
+            .map(|i| holds(&i.check, context).unwrap_or(true))
+            .collect();
+        let node = self.shared.node_id(after);
+        let (mut abort, mut conclude) = (None, false);
+        for (invariant, held) in invariants.iter().zip(held) {
+            if held {
+                continue;
+            }
+            kernel.event(
+                "gate_evaluated",
+                Some(&node),
+                vec![
+                    ("gate", invariant.name.clone().into()),
+                    ("kind", "invariant".into()),
+                    ("check", invariant.check.clone().into()),
+                    ("passed", false.into()),
+                    ("on_breach", invariant.on_breach.clone().into()),
+                ],
+            );
+            match breach(invariant.on_breach.as_deref()) {
+                Breach::Abort if abort.is_none() => abort = Some(invariant),
+                Breach::Conclude => conclude = true,
+                _ => {}
+            }
+        }
+        if let Some(invariant) = abort {
+            let why = invariant.message.as_deref().unwrap_or(&invariant.check);
+            self.fail(format!("invariant `{}` broke: {why}", invariant.name));
+            self.stop_all(kernel, "an invariant aborted the run");
+        } else if conclude {
+            self.force_output(kernel);
+        }
+    }
+
+    /// Every unit not settled is skipped (`reason`), and what runs is cancelled.
+    fn stop_all(&mut self, kernel: &mut Kernel, reason: &str) {
+        for unit in 0..self.states.len() {
+            if matches!(self.states[unit], UnitState::Running(_)) {
+                kernel.cancel_unit(self.unit_base + unit);
+            }
+            if !self.states[unit].settled() {
+                let node = self.shared.node_id(self.graph.name(unit));
+                kernel.event("node_skipped", Some(&node), vec![("reason", reason.into())]);
+                self.set_state(unit, UnitState::Skipped);
+            }
+        }
+    }
+
+    /// Ends the document's run at once with what it has: the final steps' outputs, else the
+    /// output of the step that finished last.
+    fn force_output(&mut self, kernel: &mut Kernel) {
+        self.stop_all(kernel, "an invariant forced the output");
+        if self.outcome.is_none() {
+            let output = self.document_output().unwrap_or_else(|| {
+                self.last_finished
+                    .as_ref()
+                    .and_then(|name| self.shared.output(name))
+                    .cloned()
+                    .unwrap_or(Value::Null)
+            });
+            self.outcome = Some(Outcome::Completed(output));
+        }
+    }
+
+    /// Once every unit has settled, the run completes with the document's output.
+    pub(super) fn finish_if_done(&mut self) {
+        if self.outcome.is_some() || self.settled < self.states.len() {
+            return;
+        }
+        let output = self.document_output().unwrap_or(Value::Null);
+        self.outcome = Some(Outcome::Completed(output));
+    }
+
+    /// What the document gives back: its one final step's output, or with several final steps
+    /// an object of the outputs of those that produced one, by name. `None` when no final step
+    /// produced output.
+    fn document_output(&self) -> Option<Value> {
+        let finals: Map<String, Value> = self
+            .shared
+            .finals
+            .iter()
+            .filter_map(|f| Some((f.clone(), self.shared.output(f)?.clone())))
+            .collect();
+        match (self.shared.finals.len(), finals.is_empty()) {
+            (_, true) => None,
+            (1, false) => finals.into_iter().next().map(|(_, output)| output),
+            _ => Some(Value::Object(finals)),
+        }
+    }
+}

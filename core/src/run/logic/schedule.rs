@@ -1,0 +1,303 @@
+//! When units start and what settling one unblocks: a unit starts once every unit it runs
+//! after has settled (a parallel step with `join: any | majority` once enough members
+//! finished), and a branch or tree target only when chosen; one nothing chose is skipped once
+//! all its choosers have settled. A step runs even when steps it needs were skipped (their
+//! outputs are absent, §4.1.1 `skip`).
+
+use std::collections::BTreeSet;
+
+use serde_json::{json, Map, Value};
+
+use super::contracts::{self, Enforcement};
+use super::step::{Settled, StepRun};
+use super::{StepsProgram, UnitState};
+use crate::flow::EdgeKind;
+use crate::run::action::Observation;
+use crate::run::kernel::{Kernel, Waiter};
+
+impl StepsProgram {
+    /// Checks the input against the input contract, then starts what can start.
+    pub fn begin(&mut self, kernel: &mut Kernel) {
+        if !self.input_accepted(kernel) {
+            return;
+        }
+        let all: BTreeSet<usize> = (0..self.states.len()).collect();
+        self.pump(kernel, all);
+    }
+
+    /// Records how the input fares against `contracts.inputs`; `false` when a violation
+    /// rejects the run (it has failed).
+    fn input_accepted(&mut self, kernel: &mut Kernel) -> bool {
+        let contracts = &self.shared.spec.contracts;
+        let enforcement = contracts::input_enforcement(contracts);
+        if enforcement == Enforcement::Off || contracts.inputs.is_empty() {
+            return true;
+        }
+        let problems = contracts::input_problems(contracts, &self.shared.input);
+        let node = self.shared.document_node();
+        kernel.event(
+            "gate_evaluated",
+            node.as_deref(),
+            vec![
+                ("gate", "input_contract".into()),
+                ("passed", problems.is_empty().into()),
+                ("errors", json!(problems)),
+            ],
+        );
+        if problems.is_empty() || enforcement == Enforcement::Record {
+            return true;
+        }
+        self.fail(format!(
+            "the input breaks the input contract: {}",
+            problems.join("; ")
+        ));
+        false
+    }
+
+    /// Starts every unit in `candidates` (and what they unblock) that can start now.
+    pub(super) fn pump(&mut self, kernel: &mut Kernel, mut candidates: BTreeSet<usize>) {
+        while let Some(unit) = candidates.pop_first() {
+            if self.outcome.is_some() {
+                return;
+            }
+            if !matches!(self.states[unit], UnitState::Pending) || !self.needs_met(unit) {
+                continue;
+            }
+            if self.has_choosers[unit] && !self.chosen[unit] {
+                if self.choosers_left[unit] == 0 {
+                    let reason = "no branch or decision tree chose it";
+                    self.skip(kernel, unit, reason, &mut candidates);
+                }
+                continue;
+            }
+            self.start(kernel, unit, &mut candidates);
+        }
+        self.finish_if_done();
+    }
+
+    /// Whatever the unit runs after has settled; a parallel step's join is met (§4.3).
+    fn needs_met(&self, unit: usize) -> bool {
+        if self.unsettled[unit] == 0 {
+            return true;
+        }
+        let Some(step) = self.graph.step_of(unit).map(|i| &self.shared.spec.steps[i]) else {
+            return false;
+        };
+        let join = step.join.as_deref().unwrap_or("all");
+        if join == "all" || !step.is_parallel() {
+            return false;
+        }
+        let (mut members, mut done, mut other_unsettled) = (0usize, 0usize, false);
+        for edge in self.graph.incoming(unit).filter(|e| !e.kind.is_choice()) {
+            if edge.kind == EdgeKind::Parallel {
+                members += 1;
+                done += usize::from(matches!(self.states[edge.from], UnitState::Done));
+            } else if !self.states[edge.from].settled() {
+                other_unsettled = true;
+            }
+        }
+        !other_unsettled
+            && match join {
+                "any" => done >= 1,
+                _ => done * 2 > members,
+            }
+    }
+
+    fn start(&mut self, kernel: &mut Kernel, unit: usize, candidates: &mut BTreeSet<usize>) {
+        self.runs += 1;
+        if self.runs > self.max_runs {
+            self.fail(format!(
+                "more than {} step runs: a loop does not end",
+                self.max_runs
+            ));
+            return;
+        }
+        if let Some(tree) = self.graph.tree_of(unit) {
+            self.run_tree(kernel, unit, tree, candidates);
+            return;
+        }
+        let Some(index) = self.graph.step_of(unit) else {
+            self.settle(unit, UnitState::Skipped, candidates);
+            return;
+        };
+        let step = &self.shared.spec.steps[index];
+        if step.is_parallel() && step.instructions.is_none() {
+            self.join_members(kernel, unit, index, candidates);
+            return;
+        }
+        let sources: Vec<(String, Option<Value>)> = self
+            .sources(unit, index)
+            .into_iter()
+            .map(|name| {
+                let output = self.shared.output(&name).cloned();
+                (name, output)
+            })
+            .collect();
+        let sources: Vec<(String, Option<&Value>)> = sources
+            .iter()
+            .map(|(name, output)| (name.clone(), output.as_ref()))
+            .collect();
+        let unit_id = self.unit_base + unit;
+        let run = StepRun::begin(&mut self.shared, kernel, index, unit_id, &sources);
+        self.set_state(unit, UnitState::Running(Box::new(run)));
+    }
+
+    /// A parallel step with nothing to say of its own joins its members' outputs.
+    fn join_members(
+        &mut self,
+        kernel: &mut Kernel,
+        unit: usize,
+        index: usize,
+        candidates: &mut BTreeSet<usize>,
+    ) {
+        let step = &self.shared.spec.steps[index];
+        let node = self.shared.node_id(&step.name);
+        let joined: Map<String, Value> = step
+            .parallel_steps
+            .iter()
+            .filter_map(|m| Some((m.clone(), self.shared.output(m)?.clone())))
+            .collect();
+        kernel.event(
+            "node_started",
+            Some(&node),
+            vec![("inputs", json!({ "parallel": joined }))],
+        );
+        self.finished(
+            kernel,
+            unit,
+            index,
+            Value::Object(joined),
+            (0, 0),
+            candidates,
+        );
+    }
+
+    /// The steps whose outputs step `index` (unit `unit`) is given: what it needs, the members
+    /// it joins, and the step whose branch chose it.
+    fn sources(&self, unit: usize, index: usize) -> Vec<String> {
+        let step = &self.shared.spec.steps[index];
+        let mut names: Vec<String> = Vec::new();
+        let members = step.is_parallel().then_some(&step.parallel_steps);
+        let chooser = self.chooser[unit].map(|u| self.graph.name(u).to_owned());
+        for name in step
+            .needs
+            .iter()
+            .chain(members.into_iter().flatten())
+            .chain(chooser.as_ref())
+        {
+            if !names.contains(name) && self.graph.step_unit(name).is_some() {
+                names.push(name.clone());
+            }
+        }
+        names
+    }
+
+    /// An observation for one of this program's units.
+    pub fn observe(&mut self, kernel: &mut Kernel, waiter: Waiter, observation: Observation) {
+        let Some(unit) = waiter.unit.checked_sub(self.unit_base) else {
+            return;
+        };
+        let Some(UnitState::Running(run)) = self.states.get_mut(unit) else {
+            return;
+        };
+        let Some(settled) = run.observe(&mut self.shared, kernel, waiter.purpose, observation)
+        else {
+            return;
+        };
+        let (index, duration, calls) = (run.index, run.duration(kernel.now), run.calls());
+        let mut candidates = BTreeSet::new();
+        match settled {
+            Settled::Finished(output) => {
+                let timing = (duration, calls);
+                self.finished(kernel, unit, index, output, timing, &mut candidates);
+            }
+            Settled::Skipped(reason) => self.skip(kernel, unit, &reason, &mut candidates),
+            Settled::Failed(error) => {
+                let node = self.shared.node_id(&self.shared.spec.steps[index].name);
+                kernel.event(
+                    "node_finished",
+                    Some(&node),
+                    vec![
+                        ("status", "failed".into()),
+                        ("error", error.clone().into()),
+                        ("duration_ms", duration.into()),
+                    ],
+                );
+                self.fail(error);
+            }
+        }
+        self.pump(kernel, candidates);
+    }
+
+    /// Step `index` finished with `output` (`timing`: its duration and model calls): it is
+    /// recorded, its branches route, then the invariants are checked.
+    fn finished(
+        &mut self,
+        kernel: &mut Kernel,
+        unit: usize,
+        index: usize,
+        output: Value,
+        (duration, calls): (u64, u32),
+        candidates: &mut BTreeSet<usize>,
+    ) {
+        let name = self.shared.spec.steps[index].name.clone();
+        self.shared.record(&name, output.clone());
+        self.last_finished = Some(name.clone());
+        let route = self.route(kernel, unit, index, &output);
+        let node = self.shared.node_id(&name);
+        let mut fields = vec![
+            ("status", "succeeded".into()),
+            ("output", output),
+            ("duration_ms", duration.into()),
+            ("calls", calls.into()),
+        ];
+        if let Some((target, is_loop)) = &route {
+            fields.push((
+                "route",
+                json!({"to": target, "loop": is_loop, "iteration": self.shared.iteration}),
+            ));
+        }
+        kernel.event("node_finished", Some(&node), fields);
+        self.settle(unit, UnitState::Done, candidates);
+        if let Some((target, true)) = route {
+            if let Some(target) = self.graph.step_unit(&target) {
+                self.go_back(kernel, unit, target);
+                candidates.insert(target);
+            }
+        }
+        self.check_invariants(kernel, &name);
+    }
+
+    pub(super) fn skip(
+        &mut self,
+        kernel: &mut Kernel,
+        unit: usize,
+        reason: &str,
+        candidates: &mut BTreeSet<usize>,
+    ) {
+        let name = self.graph.name(unit).to_owned();
+        self.shared.forget(&name);
+        let node = self.shared.node_id(&name);
+        kernel.event("node_skipped", Some(&node), vec![("reason", reason.into())]);
+        self.settle(unit, UnitState::Skipped, candidates);
+    }
+
+    /// Unit `unit` settled in `state`: what runs after it has one wait less.
+    pub(super) fn settle(
+        &mut self,
+        unit: usize,
+        state: UnitState,
+        candidates: &mut BTreeSet<usize>,
+    ) {
+        self.set_state(unit, state);
+        for edge in self.graph.outgoing(unit) {
+            let waits = if edge.kind.is_choice() {
+                &mut self.choosers_left[edge.to]
+            } else {
+                &mut self.unsettled[edge.to]
+            };
+            *waits = waits.saturating_sub(1);
+            candidates.insert(edge.to);
+        }
+    }
+}

@@ -1,0 +1,437 @@
+//! One step's run (spec §4.1, §6, §8): the model call with its inputs, the answer read and
+//! checked against the step's schema, then its checks (`checks`), and when the step cannot
+//! produce an accepted output, the fallback (`recovery`, `degrade`); for the steps that produce
+//! the document's output, self-verification (`selfcheck`).
+//!
+//! Attempts come in series: a series is what the retry policy bounds (`max_attempts` calls);
+//! a change of strategy, a review's `retry` or dropping the tools starts a new one. Checks read
+//! `attempts` as every main-answer call of the step run, across series.
+
+mod checks;
+mod degrade;
+mod recovery;
+mod selfcheck;
+
+use serde_json::{json, Map, Value};
+
+use super::context::task_message;
+use super::contracts::lenient_about_outputs;
+use super::Shared;
+use crate::run::action::{ActionKind, Message, ModelFailure, ModelRequest, Observation, Usage};
+use crate::run::kernel::{Kernel, Purpose, Waiter};
+use crate::run::output;
+use crate::run::retry::RetryPolicy;
+
+/// How a step ended.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Settled {
+    Finished(Value),
+    Skipped(String),
+    /// The step failed and nothing recovered it: the run fails.
+    Failed(String),
+}
+
+/// What happened to a step after an event: still going (`None`), or settled.
+pub(crate) type Progress = Option<Settled>;
+
+pub(crate) struct StepRun {
+    pub index: usize,
+    pub name: String,
+    pub node: String,
+    unit: usize,
+    policy: RetryPolicy,
+    /// Main-answer calls in the current series (what the retry policy bounds).
+    attempt: u32,
+    /// Main-answer calls of this step run across every series: `attempts` in checks.
+    attempts: u32,
+    /// Model calls of every kind (answers and self-verification): the trace's attempt number.
+    calls: u32,
+    messages: Vec<Message>,
+    system: String,
+    schema: Option<Value>,
+    started_at: u64,
+    /// The latest accepted (schema-valid) output.
+    output: Option<Value>,
+    /// Self-verification revisions made, and allowed.
+    revisions: u64,
+    max_revisions: u64,
+    /// Escalation levels already used (each fires once per step run).
+    fired_levels: Vec<usize>,
+    /// `fallback.strategy: retry_different` was used.
+    changed_strategy: bool,
+    is_final: bool,
+    /// An answer that breaks only the output contract is accepted with a warning.
+    lenient_output: bool,
+    timeout_ms: Option<u64>,
+}
+
+impl StepRun {
+    /// Starts step `index`, whose inputs are the outputs of `sources` (name, output if any).
+    pub fn begin(
+        shared: &mut Shared,
+        kernel: &mut Kernel,
+        index: usize,
+        unit: usize,
+        sources: &[(String, Option<&Value>)],
+    ) -> StepRun {
+        let step = &shared.spec.steps[index];
+        let compiled = shared.compiled.get(&step.name);
+        let inputs = json!({
+            "input": shared.input,
+            "steps": sources
+                .iter()
+                .map(|(name, output)| (name.clone(), output.cloned().unwrap_or(Value::Null)))
+                .collect::<Map<_, _>>(),
+        });
+        let node = shared.node_id(&step.name);
+        kernel.event("node_started", Some(&node), vec![("inputs", inputs)]);
+        let mut run = StepRun {
+            index,
+            name: step.name.clone(),
+            node,
+            unit,
+            policy: RetryPolicy::of(step.retry.as_ref()),
+            attempt: 0,
+            attempts: 0,
+            calls: 0,
+            messages: vec![task_message(&shared.input, sources)],
+            system: compiled.map(|c| c.scaffold.clone()).unwrap_or_default(),
+            schema: compiled.and_then(|c| c.output_schema.clone()),
+            started_at: kernel.now,
+            output: None,
+            revisions: 0,
+            max_revisions: selfcheck::max_revisions(shared),
+            fired_levels: Vec::new(),
+            changed_strategy: false,
+            is_final: shared.finals.contains(&step.name),
+            lenient_output: step.output_schema.is_none()
+                && lenient_about_outputs(&shared.spec.contracts),
+            timeout_ms: step
+                .timeout
+                .as_deref()
+                .and_then(|t| crate::duration::parse_duration(t).ok())
+                .map(|d| d.as_millis().min(u64::MAX as u128) as u64),
+        };
+        run.call(shared, kernel);
+        run
+    }
+
+    fn waiter(&self, purpose: Purpose) -> Waiter {
+        Waiter {
+            unit: self.unit,
+            purpose,
+        }
+    }
+
+    fn request(
+        &self,
+        shared: &Shared,
+        messages: Vec<Message>,
+        schema: Option<Value>,
+    ) -> ModelRequest {
+        ModelRequest {
+            system: self.system.clone(),
+            messages,
+            json: schema.is_some(),
+            response_schema: schema,
+            temperature: shared.spec.reasoning.temperature,
+            max_tokens: None,
+            allowed_tools: if shared.tools_disabled.contains(&self.index) {
+                Vec::new()
+            } else {
+                shared.spec.steps[self.index].allowed_tools.clone()
+            },
+            model: None,
+        }
+    }
+
+    /// Issues a model call for `purpose` and records it.
+    fn issue_call(
+        &mut self,
+        kernel: &mut Kernel,
+        request: ModelRequest,
+        purpose: Purpose,
+        label: Option<String>,
+    ) {
+        self.calls += 1;
+        let kind = ActionKind::CallModel {
+            node: self.node.clone(),
+            attempt: self.calls,
+            request: request.clone(),
+            timeout_ms: self.timeout_ms,
+        };
+        let id = kernel.issue(kind, self.waiter(purpose));
+        let mut fields = vec![("action", id.into()), ("attempt", self.calls.into())];
+        if let Some(label) = label {
+            fields.push(("purpose", label.into()));
+        }
+        fields.push((
+            "request",
+            serde_json::to_value(&request).unwrap_or_default(),
+        ));
+        kernel.event("model_requested", Some(&self.node), fields);
+    }
+
+    /// Issues the next attempt at the main answer.
+    fn call(&mut self, shared: &Shared, kernel: &mut Kernel) {
+        self.attempt += 1;
+        self.attempts += 1;
+        let request = self.request(shared, self.messages.clone(), self.schema.clone());
+        self.issue_call(kernel, request, Purpose::Model(0), None);
+    }
+
+    /// Starts a new series of attempts on the same inputs (a change of strategy, a review's
+    /// `retry`, dropping the tools).
+    fn new_series(&mut self, shared: &Shared, kernel: &mut Kernel) {
+        self.attempt = 0;
+        self.messages.truncate(1);
+        self.call(shared, kernel);
+    }
+
+    /// One more attempt on the same inputs after the backoff, when the policy allows one;
+    /// `false` when it does not.
+    fn retry_after_backoff(&mut self, kernel: &mut Kernel, reason: &str, at_least_ms: u64) -> bool {
+        if self.attempt >= self.policy.max_attempts {
+            return false;
+        }
+        let wait = self.policy.backoff_ms(self.attempt + 1).max(at_least_ms);
+        kernel.event(
+            "retried",
+            Some(&self.node),
+            vec![
+                ("attempt", (self.calls + 1).into()),
+                ("wait_ms", wait.into()),
+                ("reason", reason.into()),
+            ],
+        );
+        self.messages.truncate(1);
+        kernel.issue(
+            ActionKind::Wait {
+                node: self.node.clone(),
+                ms: wait,
+            },
+            self.waiter(Purpose::Backoff),
+        );
+        true
+    }
+
+    /// Asks again at once with `feedback` after the rejected answer `answer` (invalid output,
+    /// `revise`); `false` when the policy allows no more attempts.
+    fn ask_again(
+        &mut self,
+        shared: &Shared,
+        kernel: &mut Kernel,
+        answer: &str,
+        feedback: String,
+        reason: &str,
+    ) -> bool {
+        if self.attempt >= self.policy.max_attempts {
+            return false;
+        }
+        kernel.event(
+            "retried",
+            Some(&self.node),
+            vec![
+                ("attempt", (self.calls + 1).into()),
+                ("wait_ms", 0.into()),
+                ("reason", reason.into()),
+                ("feedback", feedback.clone().into()),
+            ],
+        );
+        self.messages.push(Message::assistant(answer));
+        self.messages.push(Message::user(feedback));
+        self.call(shared, kernel);
+        true
+    }
+
+    pub fn observe(
+        &mut self,
+        shared: &mut Shared,
+        kernel: &mut Kernel,
+        purpose: Purpose,
+        observation: Observation,
+    ) -> Progress {
+        match (purpose, observation) {
+            (Purpose::Backoff, Observation::Waited) => {
+                self.call(shared, kernel);
+                None
+            }
+            (
+                Purpose::Model(_),
+                Observation::ModelResponse {
+                    text,
+                    usage,
+                    latency_ms,
+                },
+            ) => {
+                self.responded(shared, kernel, &text, usage, latency_ms);
+                self.on_answer(shared, kernel, &text)
+            }
+            (Purpose::Model(_), Observation::ModelError(failure)) => {
+                self.failed_call(kernel, &failure);
+                self.on_model_error(shared, kernel, failure)
+            }
+            (
+                Purpose::SelfCheck,
+                Observation::ModelResponse {
+                    text,
+                    usage,
+                    latency_ms,
+                },
+            ) => {
+                self.responded(shared, kernel, &text, usage, latency_ms);
+                self.on_self_check(shared, kernel, Ok(&text))
+            }
+            (Purpose::SelfCheck, Observation::ModelError(failure)) => {
+                self.failed_call(kernel, &failure);
+                self.on_self_check(shared, kernel, Err(&failure))
+            }
+            (Purpose::Review, Observation::ReviewAnswer { action, note }) => {
+                kernel.event(
+                    "review_answered",
+                    Some(&self.node),
+                    vec![("action", action.clone().into()), ("note", note.into())],
+                );
+                self.on_review(shared, kernel, &action)
+            }
+            (_, other) => Some(Settled::Failed(format!(
+                "step `{}`: unexpected observation {other:?}",
+                self.name
+            ))),
+        }
+    }
+
+    /// Records a model's answer (every call's, so that a trace replays as a script).
+    fn responded(
+        &self,
+        shared: &mut Shared,
+        kernel: &mut Kernel,
+        text: &str,
+        usage: Option<Usage>,
+        latency_ms: Option<u64>,
+    ) {
+        if let Some(usage) = usage {
+            shared.tokens_used += usage.input_tokens + usage.output_tokens;
+        }
+        kernel.event(
+            "model_responded",
+            Some(&self.node),
+            vec![
+                ("attempt", self.calls.into()),
+                ("text", text.into()),
+                ("usage", serde_json::to_value(usage).unwrap_or_default()),
+                (
+                    "latency_ms",
+                    serde_json::to_value(latency_ms).unwrap_or_default(),
+                ),
+            ],
+        );
+    }
+
+    fn failed_call(&self, kernel: &mut Kernel, failure: &ModelFailure) {
+        kernel.event(
+            "model_responded",
+            Some(&self.node),
+            vec![
+                ("attempt", self.calls.into()),
+                ("error", serde_json::to_value(failure).unwrap_or_default()),
+            ],
+        );
+    }
+
+    fn on_model_error(
+        &mut self,
+        shared: &mut Shared,
+        kernel: &mut Kernel,
+        failure: ModelFailure,
+    ) -> Progress {
+        let retryable = self.policy.is_retryable(&failure.kind, failure.retryable);
+        let reason = format!("{}: {}", failure.kind, failure.message);
+        if retryable
+            && self.retry_after_backoff(kernel, &reason, failure.retry_after_ms.unwrap_or(0))
+        {
+            return None;
+        }
+        self.recover(shared, kernel, Some(&failure.kind), &reason)
+    }
+
+    /// Reads the answer; a valid one goes through the step's checks.
+    fn on_answer(&mut self, shared: &mut Shared, kernel: &mut Kernel, text: &str) -> Progress {
+        let (output, warnings) = match self.read_answer(text) {
+            Ok(read) => read,
+            Err(problems) => return self.invalid(shared, kernel, text, problems),
+        };
+        let mut fields = vec![("attempt", self.calls.into()), ("output", output.clone())];
+        if !warnings.is_empty() {
+            fields.push(("contract_warnings", json!(warnings)));
+        }
+        kernel.event("output_validated", Some(&self.node), fields);
+        self.output = Some(output);
+        self.check_output(shared, kernel, text)
+    }
+
+    /// The answer as output, with the output-contract problems a lenient contract lets through.
+    fn read_answer(&self, text: &str) -> Result<(Value, Vec<String>), Vec<String>> {
+        match output::read(text, self.schema.as_ref()) {
+            Ok(output) => Ok((output, Vec::new())),
+            Err(problems) if self.lenient_output => {
+                output::read(text, None).map(|output| (output, problems))
+            }
+            Err(problems) => Err(problems),
+        }
+    }
+
+    /// An answer that is not acceptable output: asked again with the problems as feedback while
+    /// the policy allows, then the step's `verification.on_fail` decides (the fallback without
+    /// one).
+    fn invalid(
+        &mut self,
+        shared: &mut Shared,
+        kernel: &mut Kernel,
+        text: &str,
+        problems: Vec<String>,
+    ) -> Progress {
+        kernel.event(
+            "output_invalid",
+            Some(&self.node),
+            vec![("attempt", self.calls.into()), ("errors", json!(problems))],
+        );
+        let feedback = output::feedback(&problems);
+        if self.ask_again(shared, kernel, text, feedback, "invalid output") {
+            return None;
+        }
+        let reason = format!("invalid output: {}", problems.join("; "));
+        let on_fail = shared.spec.steps[self.index]
+            .verification
+            .as_ref()
+            .map(|v| v.on_fail);
+        self.on_check_failed(shared, kernel, on_fail, &reason, text)
+    }
+
+    /// The step's accepted output: it finishes.
+    fn finish(&self) -> Progress {
+        Some(Settled::Finished(
+            self.output.clone().unwrap_or(Value::Null),
+        ))
+    }
+
+    fn gate(&self, kernel: &mut Kernel, gate: &str, check: &str, passed: bool, detail: Value) {
+        let mut fields = vec![
+            ("gate", gate.into()),
+            ("check", check.into()),
+            ("passed", passed.into()),
+        ];
+        if !detail.is_null() {
+            fields.push(("detail", detail));
+        }
+        kernel.event("gate_evaluated", Some(&self.node), fields);
+    }
+
+    pub fn duration(&self, now: u64) -> u64 {
+        now.saturating_sub(self.started_at)
+    }
+
+    pub fn calls(&self) -> u32 {
+        self.calls
+    }
+}
