@@ -207,7 +207,11 @@ fn resize(output: &mut Value, path: &[String], length: usize) {
     let template = items.first().cloned();
     while items.len() < length {
         let item = match &template {
-            Some(Value::String(_)) | None => Value::String(format!("{name} {}", items.len() + 1)),
+            Some(Value::String(_)) | None => Value::String(format!(
+                "{} {}",
+                super::values::singular(&name),
+                items.len() + 1
+            )),
             Some(other) => other.clone(),
         };
         items.push(item);

@@ -92,7 +92,7 @@ fn array(schema: &Map<String, Value>, seed: u64, label: &str, depth: usize) -> V
         .get("items")
         .cloned()
         .unwrap_or(json!({"type": "string"}));
-    let singular = label.strip_suffix('s').unwrap_or(label);
+    let singular = singular(label);
     Value::Array(
         (0..count)
             .map(|i| {
@@ -128,6 +128,17 @@ fn number(schema: &Map<String, Value>, integer: bool) -> f64 {
     }
 }
 
+/// The name of one item of a list called `plural` (`competitors` → `competitor`).
+pub(super) fn singular(plural: &str) -> String {
+    if let Some(stem) = plural.strip_suffix("ies") {
+        format!("{stem}y")
+    } else if plural.ends_with("ss") {
+        plural.to_owned()
+    } else {
+        plural.strip_suffix('s').unwrap_or(plural).to_owned()
+    }
+}
+
 fn string(schema: &Map<String, Value>, seed: u64, label: &str) -> String {
     let mut text = match schema.get("format").and_then(Value::as_str) {
         Some("uri" | "url" | "uri-reference") => {
@@ -136,6 +147,8 @@ fn string(schema: &Map<String, Value>, seed: u64, label: &str) -> String {
         Some("email") => format!("{}@example.com", slug(label)),
         Some("date") => "2026-01-01".to_owned(),
         Some("date-time") => "2026-01-01T00:00:00Z".to_owned(),
+        // An item already numbered ("competitor 2") is its own label.
+        _ if label.ends_with(|c: char| c.is_ascii_digit()) => label.to_owned(),
         _ => format!("{label} {}", 1 + seed % 9),
     };
     let min = schema.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
