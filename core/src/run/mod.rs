@@ -19,6 +19,7 @@
 mod action;
 mod kernel;
 mod logic;
+pub mod openai;
 mod output;
 mod prepare;
 mod provider;
