@@ -5,6 +5,9 @@ mod discover;
 mod fs_loader;
 mod input;
 mod output;
+// Used by `logicmd run` once it is wired (`--provider openai`); tested in cli/tests/openai.rs.
+#[allow(dead_code, unused_imports)]
+mod providers;
 
 use std::process::ExitCode;
 

@@ -95,14 +95,16 @@ impl Client {
             (Some(model), _) if self.config.model_overrides_document => model,
             (_, Some(model)) => model,
             (Some(model), None) => model,
-            (None, None) => return Err(ModelFailure {
-                kind: failure::kind::BAD_REQUEST.to_owned(),
-                message: format!(
+            (None, None) => {
+                return Err(ModelFailure {
+                    kind: failure::kind::BAD_REQUEST.to_owned(),
+                    message: format!(
                     "no model to ask for `{node}`: the document names none and none is configured"
                 ),
-                retryable: false,
-                retry_after_ms: None,
-            }),
+                    retryable: false,
+                    retry_after_ms: None,
+                })
+            }
         };
         let (body, format) = body::chat_body(
             request,

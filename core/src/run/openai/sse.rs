@@ -27,6 +27,8 @@ pub struct StreamParser {
     done: bool,
     received: usize,
     events: usize,
+    /// How much of `text` has been handed out as deltas (bytes).
+    shown: usize,
     secret: Option<Secret>,
 }
 
@@ -83,6 +85,46 @@ impl StreamParser {
             )));
         }
         Ok(deltas)
+    }
+
+    /// The text held back at the end of the stream (it could have been the start of the key),
+    /// redacted: call once the stream has ended, before [`StreamParser::finish`].
+    pub fn flush_withheld(&mut self) -> Option<String> {
+        let rest = redact(self.secret.as_ref(), &self.text[self.shown..]);
+        self.shown = self.text.len();
+        (!rest.is_empty()).then_some(rest)
+    }
+
+    /// The text that can be shown now, redacted. With a key, the end of the text that could
+    /// be the key's beginning is held back until what follows tells, so a key split across
+    /// deltas is never shown in pieces; so is an occurrence that would be cut in two.
+    fn release(&mut self) -> Option<String> {
+        let Some(secret) = &self.secret else {
+            let ready = self.text[self.shown..].to_owned();
+            self.shown = self.text.len();
+            return (!ready.is_empty()).then_some(ready);
+        };
+        let key = secret.expose();
+        let text = self.text.as_str();
+        let back = |from: usize| {
+            let mut at = from.max(self.shown);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            at
+        };
+        let mut end = (back(text.len().saturating_sub(key.len() - 1))..text.len())
+            .find(|&i| text.is_char_boundary(i) && key.starts_with(&text[i..]))
+            .unwrap_or(text.len());
+        // An occurrence that `end` would cut moves `end` to its start (each move goes back).
+        while let Some(start) =
+            overlapping_start(text, back(end.saturating_sub(key.len() - 1)), end, key)
+        {
+            end = start;
+        }
+        let ready = secret.redact(&text[self.shown..end]);
+        self.shown = end;
+        (!ready.is_empty()).then_some(ready)
     }
 
     /// `[DONE]` has arrived: the driver may stop reading.
@@ -198,7 +240,9 @@ impl StreamParser {
                 .filter(|d| !d.is_empty())
             {
                 self.text.push_str(delta);
-                deltas.push(redact(self.secret.as_ref(), delta));
+                if let Some(ready) = self.release() {
+                    deltas.push(ready);
+                }
             }
             if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
                 self.finish_reason = Some(reason.to_owned());
@@ -206,6 +250,14 @@ impl StreamParser {
         }
         Ok(())
     }
+}
+
+/// The start of an occurrence of `key` in `text` that begins in `from..end` and ends after
+/// `end`.
+fn overlapping_start(text: &str, from: usize, end: usize, key: &str) -> Option<usize> {
+    (from..end).find(|&at| {
+        text.is_char_boundary(at) && text[at..].starts_with(key) && end < at + key.len()
+    })
 }
 
 #[cfg(test)]
@@ -358,7 +410,60 @@ mod tests {
         assert_eq!(read_in(text.as_bytes(), &[]).1.unwrap().text, "a");
     }
 
+    /// Feeds `deltas` as a stream with `key` set; what is shown, including the tail.
+    fn shown_with_key(key: &str, deltas: &[String]) -> (String, Completion) {
+        let mut parser = StreamParser::new(Secret::new(key));
+        let mut shown = String::new();
+        for delta in deltas {
+            shown.extend(parser.push(chunk(delta).as_bytes()).unwrap());
+        }
+        shown.extend(parser.push(END.as_bytes()).unwrap());
+        shown.extend(parser.flush_withheld());
+        (shown, parser.finish().unwrap())
+    }
+
+    #[test]
+    fn a_key_split_across_deltas_is_never_shown() {
+        let key = "sk-abc-123";
+        let deltas: Vec<String> = ["my key: sk-", "abc", "-1", "23 ok sk-ab", "x done"]
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+        let (shown, completion) = shown_with_key(key, &deltas);
+        assert_eq!(shown, "my key: [redacted] ok sk-abx done");
+        assert_eq!(completion.text, shown);
+    }
+
     proptest! {
+        /// Wherever the key falls in the deltas, split or whole, repeated or overlapping, no
+        /// shown text and no answer contains it; and a text without the key is shown whole.
+        #[test]
+        fn the_key_is_never_shown_however_the_deltas_cut_it(
+            key in "[ab-]{2,6}",
+            pieces in proptest::collection::vec(("[abc -]{0,5}", any::<bool>()), 1..8),
+            cuts in proptest::collection::vec(0usize..100, 0..8),
+        ) {
+            let text: String = pieces
+                .iter()
+                .map(|(filler, with_key)| if *with_key { format!("{filler}{key}") } else { filler.clone() })
+                .collect();
+            let mut points: Vec<usize> = cuts.iter().map(|c| c % (text.len() + 1)).collect();
+            points.sort_unstable();
+            points.push(text.len());
+            let mut deltas = Vec::new();
+            let mut at = 0;
+            for point in points {
+                deltas.push(text[at..point].to_owned());
+                at = point;
+            }
+            let (shown, completion) = shown_with_key(&key, &deltas);
+            prop_assert!(!shown.contains(&key), "shown {:?} for {:?}", shown, text);
+            prop_assert!(!completion.text.contains(&key));
+            if !text.contains(&key) {
+                prop_assert_eq!(&shown, &text);
+            }
+        }
+
         /// However the bytes are cut into chunks, the same deltas come out and the same answer.
         #[test]
         fn chunking_does_not_change_what_is_read(
