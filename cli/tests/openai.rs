@@ -96,7 +96,7 @@ pub struct Driven {
 }
 
 /// Runs to the end with `provider`, as `logicmd run` does: every action handed out is carried
-/// out, waits advance the clock (no real sleeping), streamed tokens are collected.
+/// out, waits advance the driver's clock (no real sleeping), streamed tokens are collected.
 pub fn drive(source: Source, input: Value, provider: &mut dyn Provider) -> Driven {
     let mut run = Run::start(source, input, RunOptions::default()).expect("the run starts");
     let mut trace = run.take_events();
@@ -121,9 +121,13 @@ pub fn drive(source: Source, input: Value, provider: &mut dyn Provider) -> Drive
                     tokens,
                 };
             }
+            // The driver waits (here on a clock of its own); the provider only calls models.
             if let ActionKind::Wait { ms, .. } = action.kind {
                 clock += ms;
                 run.set_clock(clock);
+                run.feed(&action.id, Observation::Waited)
+                    .expect("a wait is answered by waiting");
+                continue;
             }
             match provider.answer(&action, &mut |t| tokens.push(t.to_owned())) {
                 Answer::Observed(observation) => run

@@ -320,12 +320,12 @@ impl Provider for OpenAiProvider {
                 // The one gate before the engine and its trace: nothing leaves with the key.
                 Answer::Observed(self.client.redact_observation(observation))
             }
-            ActionKind::Wait { .. } => Answer::Observed(Observation::Waited),
             other => Answer::Unanswered(format!(
                 "the OpenAI-compatible provider answers model calls only, not `{}`",
                 match other {
                     ActionKind::CallTool { name, .. } => format!("tool {name}"),
                     ActionKind::AskReview { node, .. } => format!("review at {node}"),
+                    ActionKind::Wait { node, ms } => format!("a wait of {ms} ms at {node}"),
                     _ => "the run's ending".to_owned(),
                 }
             )),

@@ -91,14 +91,7 @@ impl Settings {
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Resolved, String> {
         let env = |name: &str| env(name).filter(|v| !v.trim().is_empty());
-        let start = match document {
-            Some(path) => path
-                .parent()
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| PathBuf::from(".")),
-            None => PathBuf::from("."),
-        };
-        let (file, table) = match nearest_settings_file(&start) {
+        let (file, table) = match nearest_settings_file(&search_start(document)) {
             Some(file) => {
                 let table = read_settings_file(&file)?;
                 (Some(file), table)
@@ -129,7 +122,9 @@ impl Settings {
             (DEFAULT_API_KEY_ENV.to_owned(), None)
         };
         let api_key = match (env(&variable), named_by) {
-            (Some(key), _) => Secret::new(key),
+            // Keys hold no white space: a trailing newline from `$(cat key-file)` is not part
+            // of it (and would make the header invalid).
+            (Some(key), _) => Secret::new(key.trim()),
             (None, Some(named_by)) => {
                 return Err(format!(
                     "the API key variable `{variable}` (named by {named_by}) is not set"
@@ -160,6 +155,15 @@ impl Settings {
             stream: !self.no_stream && table.stream.unwrap_or(true),
         })
     }
+}
+
+/// Where the search for logicmd.toml starts: the document's directory (the working directory
+/// for a bare file name, and for standard input).
+pub fn search_start(document: Option<&Path>) -> PathBuf {
+    document
+        .and_then(Path::parent)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
 /// The nearest logicmd.toml in `start` or an ancestor.

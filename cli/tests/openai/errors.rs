@@ -261,11 +261,26 @@ fn other_actions_are_left_to_the_driver() {
             actions: vec!["accept".into()],
         },
     };
-    let answer = logicmd::run::Provider::answer(&mut provider, &review, &mut |_| {});
+    let wait = logicmd::run::Action {
+        id: "a10".into(),
+        kind: logicmd::run::ActionKind::Wait {
+            node: "step".into(),
+            ms: 3_000,
+        },
+    };
+    let answers: Vec<logicmd::run::Answer> = [review, wait]
+        .iter()
+        .map(|action| logicmd::run::Provider::answer(&mut provider, action, &mut |_| {}))
+        .collect();
     assert_eq!(
-        answer,
-        logicmd::run::Answer::Unanswered(
-            "the OpenAI-compatible provider answers model calls only, not `review at gate`".into()
-        )
+        answers,
+        [
+            logicmd::run::Answer::Unanswered(
+                "the OpenAI-compatible provider answers model calls only, not `review at gate`".into()
+            ),
+            logicmd::run::Answer::Unanswered(
+                "the OpenAI-compatible provider answers model calls only, not `a wait of 3000 ms at step`".into()
+            ),
+        ]
     );
 }

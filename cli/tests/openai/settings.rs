@@ -228,9 +228,27 @@ fn mistakes_are_named_with_their_place() {
 }
 
 #[test]
-fn standard_input_looks_from_the_working_directory() {
-    let resolved = Settings::default()
-        .resolve(None, &|_| None)
-        .expect("no settings file above the tests' directory names anything wrong");
-    assert!(!Path::new(&resolved.base_url).as_os_str().is_empty());
+fn the_search_starts_in_the_documents_directory() {
+    use crate::providers::settings::search_start;
+    assert_eq!(
+        search_start(Some(Path::new("a/b/doc.logic.md"))),
+        PathBuf::from("a/b")
+    );
+    assert_eq!(
+        search_start(Some(Path::new("doc.logic.md"))),
+        PathBuf::from(".")
+    );
+    assert_eq!(search_start(None), PathBuf::from("."), "standard input");
+}
+
+#[test]
+fn a_key_is_read_without_surrounding_white_space() {
+    let project = Project::new("trim", None);
+    let resolved = project
+        .resolve(&Settings::default(), &[("OPENAI_API_KEY", "sk-abc\n")])
+        .unwrap();
+    assert_eq!(
+        resolved.api_key.map(|k| k.expose().to_owned()),
+        Some("sk-abc".to_owned())
+    );
 }
