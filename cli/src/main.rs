@@ -5,6 +5,7 @@ mod discover;
 mod fs_loader;
 mod input;
 mod output;
+mod providers;
 mod run;
 
 use std::process::ExitCode;

@@ -45,6 +45,7 @@ error, 3 paused for a review (the state is written and the command to resume is 
 Examples:
   logicmd run examples/competitive-analyst.logic.md --dry-run
   logicmd run agent.logic.md --provider scripted:answers.yaml --input @in.json --trace run.jsonl
+  logicmd run agent.logic.md --provider openai --base-url http://127.0.0.1:11434/v1 --model llama3.1
   logicmd run flow.drtl.yaml --dry-run --state run.state.json
   logicmd run flow.drtl.yaml --resume run.state.json --answer approve")]
 pub struct Args {
@@ -61,10 +62,13 @@ pub struct Args {
     /// the document states (minItems, minimum, `length >= n`).
     #[arg(long, conflicts_with = "provider")]
     dry_run: bool,
-    /// Who answers model calls: scripted:FILE (a YAML list or JSON Lines of answers by node,
-    /// attempt, tool rule or review; a trace works too).
-    #[arg(long, value_name = "scripted:FILE")]
+    /// Who answers model calls: `openai` (an OpenAI-compatible server: OpenAI, Ollama, llama.cpp
+    /// server, vLLM, LM Studio; see the provider options below), or scripted:FILE (a YAML list or
+    /// JSON Lines of answers by node, attempt, tool rule or review; a trace works too).
+    #[arg(long, value_name = "openai|scripted:FILE")]
     provider: Option<String>,
+    #[command(flatten)]
+    openai: crate::providers::Settings,
     /// Seed of the synthetic answers of --dry-run.
     #[arg(long, value_name = "N", requires = "dry_run")]
     seed: Option<u64>,
@@ -259,16 +263,20 @@ fn provider_choice(args: &Args) -> Result<ProviderChoice, Stop> {
         });
     }
     match args.provider.as_deref() {
+        Some("openai") => Ok(ProviderChoice::OpenAi {
+            settings: args.openai.clone(),
+            document: args.file.as_deref().filter(|f| f.as_os_str() != "-").map(state::absolute),
+        }),
         Some(spec) => match spec.split_once(':') {
             Some(("scripted", path)) if !path.is_empty() => Ok(ProviderChoice::Scripted {
                 script: state::absolute(Path::new(path)),
             }),
             _ => Err(Stop::usage(format!(
-                "unknown provider `{spec}`: use `scripted:FILE`, or --dry-run"
+                "unknown provider `{spec}`: use `openai`, `scripted:FILE`, or --dry-run"
             ))),
         },
         None => Err(Stop::usage(
-            "say who answers model calls: --dry-run (synthetic answers) or --provider scripted:FILE",
+            "say who answers model calls: --dry-run (synthetic answers), --provider openai or --provider scripted:FILE",
         )),
     }
 }

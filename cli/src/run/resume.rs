@@ -25,6 +25,9 @@ pub fn provider(choice: &ProviderChoice, source: &Source) -> Result<Box<dyn Prov
                 .map_err(|problem| format!("{}: {problem}", script.display()))?;
             Ok(Box::new(scripted))
         }
+        ProviderChoice::OpenAi { settings, document } => Ok(Box::new(
+            crate::providers::OpenAiProvider::from_settings(settings, document.as_deref())?,
+        )),
     }
 }
 

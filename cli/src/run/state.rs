@@ -20,6 +20,12 @@ pub enum ProviderChoice {
     Synthetic { seed: u64 },
     /// `--provider scripted:FILE` (an absolute path).
     Scripted { script: PathBuf },
+    /// `--provider openai`: an OpenAI-compatible server; the document's path finds logicmd.toml.
+    #[serde(rename = "openai")]
+    OpenAi {
+        settings: crate::providers::Settings,
+        document: Option<PathBuf>,
+    },
 }
 
 /// How the driver carries actions out.

@@ -20,6 +20,7 @@ mod action;
 mod drtl;
 mod kernel;
 mod logic;
+pub mod openai;
 mod output;
 mod prepare;
 mod provider;
