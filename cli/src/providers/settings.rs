@@ -22,8 +22,8 @@ pub const SETTINGS_FILE: &str = "logicmd.toml";
 
 /// The flags of the OpenAI-compatible provider, for a command to flatten. (`--provider` is
 /// the command's own choice of provider.)
-/// They are kept in a paused run's state file (never the key: it is read from the environment
-/// again on `--resume`).
+// They are kept in a paused run's state file (never the key: it is read from the environment
+// again on `--resume`).
 #[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
 #[command(next_help_heading = "OpenAI-compatible provider")]
 pub struct Settings {
