@@ -52,6 +52,8 @@ enum Command {
     Check(commands::check::Args),
     /// Run a document or topology: trace, crash-safe state, review pauses (--dry-run to try it).
     Run(Box<commands::run::Args>),
+    /// Decide an agent's next action from its state (execute_tool, ask_user or complete_task).
+    NextAction(Box<commands::next_action::Args>),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Command::Graph(args) => commands::graph::graph(&args),
         Command::Check(args) => commands::check::run(&args),
         Command::Run(args) => commands::run::run(&args),
+        Command::NextAction(args) => commands::next_action::run(&args),
     };
     ExitCode::from(status)
 }

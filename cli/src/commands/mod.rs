@@ -10,6 +10,7 @@ pub mod fmt;
 mod front;
 pub mod graph;
 pub mod lint;
+pub mod next_action;
 pub mod run;
 pub mod validate;
 

@@ -118,17 +118,29 @@ impl Decision {
 
     fn accept(&self, answer: &str) -> Result<NextAction, Vec<String>> {
         let value = crate::run::read_output(answer, Some(&serde_json::json!({"type": "object"})))?;
-        // Checked against the one form its `action` names, so the feedback is precise.
-        let form = value
-            .get("action")
-            .and_then(Value::as_str)
-            .and_then(|name| prompt::form(&self.state, name))
-            .ok_or_else(|| {
-                vec![
-                    "`action` must be one of \"execute_tool\", \"ask_user\", \"complete_task\""
-                        .to_owned(),
-                ]
-            })?;
+        // Checked against the one form its `action` (and `tool_name`) names: precise feedback.
+        let action = value.get("action").and_then(Value::as_str);
+        let tool = value.get("tool_name").and_then(Value::as_str);
+        let form = match (action, tool) {
+            (Some("execute_tool"), Some(tool)) if self.state.tool(tool).is_none() => {
+                return Err(vec![format!(
+                    "there is no tool `{tool}`; the tools are: {}",
+                    self.state.tool_names().join(", ")
+                )])
+            }
+            (Some(action), _) => prompt::form(&self.state, action, tool),
+            (None, _) => None,
+        }
+        .ok_or_else(|| {
+            vec![match action {
+                Some("execute_tool") => {
+                    "`execute_tool` needs a `tool_name` (a string) naming one of the tools"
+                        .to_owned()
+                }
+                _ => "`action` must be one of \"execute_tool\", \"ask_user\", \"complete_task\""
+                    .to_owned(),
+            }]
+        })?;
         let problems: Vec<String> = crate::schema::check_instance(&form, &value)
             .into_iter()
             .map(|(at, message)| {
@@ -144,25 +156,6 @@ impl Decision {
         }
         let action: NextAction = serde_json::from_value(value.clone())
             .map_err(|e| vec![format!("not one of the three actions: {e}")])?;
-        if let NextAction::ExecuteTool {
-            tool_name,
-            parameters,
-        } = &action
-        {
-            let tool = self.state.tool(tool_name).ok_or_else(|| {
-                vec![format!(
-                    "there is no tool `{tool_name}`; the tools are: {}",
-                    self.state.tool_names().join(", ")
-                )]
-            })?;
-            let problems: Vec<String> = crate::schema::check_instance(&tool.schema(), parameters)
-                .into_iter()
-                .map(|(at, message)| format!("parameters{at}: {message}"))
-                .collect();
-            if !problems.is_empty() {
-                return Err(problems);
-            }
-        }
         self.gates(&value).map(|()| action)
     }
 

@@ -9,20 +9,23 @@ use serde_json::{json, Value};
 use super::state::State;
 use crate::run::{Message, ModelRequest};
 
-/// The schema of one action form (`execute_tool` only when the state has tools).
-pub(crate) fn form(state: &State, action: &str) -> Option<Value> {
-    let names: Vec<&str> = state.tool_names();
+/// The schema of one action form: `ask_user`, `complete_task`, or `execute_tool` of the tool
+/// named `tool` (with that tool's parameter schema).
+pub(crate) fn form(state: &State, action: &str, tool: Option<&str>) -> Option<Value> {
     match action {
-        "execute_tool" if !names.is_empty() => Some(json!({
-            "type": "object",
-            "required": ["action", "tool_name", "parameters"],
-            "additionalProperties": false,
-            "properties": {
-                "action": {"const": "execute_tool"},
-                "tool_name": {"enum": names},
-                "parameters": {"type": "object"}
-            }
-        })),
+        "execute_tool" => {
+            let tool = state.tool(tool?)?;
+            Some(json!({
+                "type": "object",
+                "required": ["action", "tool_name", "parameters"],
+                "additionalProperties": false,
+                "properties": {
+                    "action": {"const": "execute_tool"},
+                    "tool_name": {"const": tool.name},
+                    "parameters": tool.schema()
+                }
+            }))
+        }
         "ask_user" => Some(json!({
             "type": "object",
             "required": ["action", "question"],
@@ -39,13 +42,17 @@ pub(crate) fn form(state: &State, action: &str) -> Option<Value> {
     }
 }
 
-/// The JSON Schema an answer must satisfy: one of the three actions, a tool named by the state.
+/// The JSON Schema an answer must satisfy: a tool call of one of the state's tools (with its
+/// parameters), a question, or the end of the task.
 pub(crate) fn action_schema(state: &State) -> Value {
-    let choices: Vec<Value> = ["execute_tool", "ask_user", "complete_task"]
+    let tools = state
+        .available_tools
         .iter()
-        .filter_map(|action| form(state, action))
-        .collect();
-    json!({ "oneOf": choices })
+        .filter_map(|tool| form(state, "execute_tool", Some(&tool.name)));
+    let others = ["ask_user", "complete_task"]
+        .iter()
+        .filter_map(|action| form(state, action, None));
+    json!({ "oneOf": tools.chain(others).collect::<Vec<_>>() })
 }
 
 pub(crate) fn request(state: &State, spec: Option<&Value>) -> ModelRequest {
