@@ -103,7 +103,7 @@ fn decide(args: &Args) -> Result<u8, String> {
 }
 
 /// The frontmatter (imports not followed) of the document at `path`, which must validate.
-fn spec_of(path: &PathBuf) -> Result<serde_json::Value, String> {
+fn spec_of(path: &std::path::Path) -> Result<serde_json::Value, String> {
     let document = super::load_document(path)
         .map_err(|_| format!("{} cannot be used as --spec (see above)", path.display()))?;
     Ok(document.json().clone())
