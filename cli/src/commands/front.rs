@@ -111,20 +111,20 @@ pub fn compile_file(path: &Path, text: &str, root: Option<&Path>) -> Compiled {
     compiled
 }
 
-/// What a run of the text read from `path` needs (`logicmd::run::prepare`: lint-clean, imports
-/// merged, workflow nodes and prompt files loaded), with the loader placed as for
-/// [`analyze_file`].
+/// What a run of the text read from `path` needs (`logicmd::run::prepare_reporting`: no error
+/// that stops a run, imports merged, workflow nodes and prompt files loaded) and the errors the
+/// run can do without, with the loader placed as for [`analyze_file`].
 pub fn prepare_run(
     path: &Path,
     text: &str,
     root: Option<&Path>,
-) -> Result<logicmd::run::Source, Vec<Diagnostic>> {
+) -> Result<logicmd::run::Prepared, Vec<Diagnostic>> {
     let name = path.to_string_lossy();
     let place = place(path, root);
     if let Some(problem) = place.problem {
         return Err(vec![problem]);
     }
-    logicmd::run::prepare(
+    logicmd::run::prepare_reporting(
         text,
         &options(&name, &place.id, Depth::Lint),
         &*place.loader,

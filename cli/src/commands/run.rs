@@ -213,13 +213,21 @@ fn started(args: &Args) -> Result<(Driver, String), Stop> {
     }
     let provider = provider_choice(args)?;
     let text = super::read_text(file).map_err(|status| Stop(String::new(), status))?;
-    let source = front::prepare_run(file, &text, args.root.as_deref()).map_err(|problems| {
+    let prepared = front::prepare_run(file, &text, args.root.as_deref()).map_err(|problems| {
         eprintln!("{}", output::human(&document, &text, &problems));
         Stop(
             format!("{document} was not run: fix the errors above first"),
             EXIT_INVALID,
         )
     })?;
+    if !prepared.tolerated.is_empty() {
+        eprintln!("{}", output::human(&document, &text, &prepared.tolerated));
+        eprintln!(
+            "note: {document} runs despite these errors: a route to a missing step is never taken, \
+             a missing need is ignored, a check that does not parse fails (`logicmd lint` lists them)"
+        );
+    }
+    let source = prepared.source;
     let input = run_input(args, &source)?;
     let settings = Settings {
         provider,

@@ -36,7 +36,7 @@ pub use action::{
     Action, ActionKind, Message, ModelFailure, ModelRequest, Observation, Unmet, Usage, Verdict,
 };
 pub(crate) use output::{feedback, read as read_output};
-pub use prepare::{prepare, Source};
+pub use prepare::{does_not_block, prepare, prepare_reporting, Prepared, Source, TOLERATED_ERRORS};
 pub use provider::{Answer, Provider};
 pub use retry::RetryPolicy;
 pub use scripted::Scripted;

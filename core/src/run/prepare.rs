@@ -79,25 +79,80 @@ impl Source {
     }
 }
 
-/// Checks `text` (lint depth: a document with errors does not run) and gathers what its run
-/// needs through `loader`.
+/// A document ready to run, and the problems lint found that the run can do without.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub source: Source,
+    /// Errors that do not stop a run (see [`does_not_block`]), to show before it starts.
+    pub tolerated: Vec<Diagnostic>,
+}
+
+/// Lint errors a LOGIC.md run can go on with, each in a documented way: a branch or tree route to a
+/// step that does not exist is never taken; a `needs` or `parallel_steps` entry naming no step is
+/// ignored (as the flow ignores it); a check that does not parse fails when it is evaluated; a
+/// threshold or interval out of order is used as written. Everything else — parse and schema errors,
+/// cycles, files that cannot be loaded, any error in a DRTL topology — stops the run before it
+/// starts. *Why:* a document a user is still writing (the spec's own §11 example branches to steps it
+/// never defines) should be runnable to see what it does, with its problems in plain view.
+pub const TOLERATED_ERRORS: &[&str] = &[
+    "unknown-branch-target",
+    "unknown-tree-target",
+    "unknown-need",
+    "unknown-parallel-step",
+    "unknown-step-reference",
+    "empty-branch-target",
+    "branch-without-target",
+    "expression-syntax",
+    "confidence-order",
+    "retry-interval-order",
+    "tool-allowed-and-denied",
+];
+
+/// Whether an error of a LOGIC.md document lets a run go on.
+pub fn does_not_block(diagnostic: &Diagnostic) -> bool {
+    TOLERATED_ERRORS.contains(&diagnostic.code.as_str())
+}
+
+/// Checks `text` at lint depth and gathers what its run needs through `loader`; errors that stop a
+/// run are `Err`, those it can do without are ignored here ([`prepare_reporting`] lists them).
 pub fn prepare(
     text: &str,
     options: &Options<'_>,
     loader: &dyn Loader,
 ) -> Result<Source, Vec<Diagnostic>> {
+    prepare_reporting(text, options, loader).map(|prepared| prepared.source)
+}
+
+/// [`prepare`], with the errors the run can do without.
+pub fn prepare_reporting(
+    text: &str,
+    options: &Options<'_>,
+    loader: &dyn Loader,
+) -> Result<Prepared, Vec<Diagnostic>> {
     let options = Options {
         depth: Depth::Lint,
         ..*options
     };
     let analysis = analyze(text, &options, loader);
-    if analysis.has_errors() {
-        return Err(analysis
-            .diagnostics
-            .into_iter()
-            .filter(Diagnostic::is_error)
-            .collect());
+    let is_logic = matches!(analysis.parsed, Some(Parsed::Logic(_)));
+    let (tolerated, blocking): (Vec<Diagnostic>, Vec<Diagnostic>) = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .partition(|d| is_logic && does_not_block(d));
+    if !blocking.is_empty() {
+        return Err(blocking);
     }
+    let source = source_of(analysis, &options, loader)?;
+    Ok(Prepared { source, tolerated })
+}
+
+fn source_of(
+    analysis: crate::analysis::Analysis,
+    options: &Options<'_>,
+    loader: &dyn Loader,
+) -> Result<Source, Vec<Diagnostic>> {
     match analysis.parsed {
         Some(Parsed::Logic(document)) => {
             let spec = resolve(&document, options.id, loader).value;

@@ -77,10 +77,19 @@ fn compare(output: &mut Value, op: BinaryOp, left: &Expr, right: &Expr) {
             if current.is_some_and(|c| holds(op, c, n)) {
                 return;
             }
-            set(output, &path, json!(wanted(op, n)));
+            set(output, &path, number(wanted(op, n)));
         }
         (_, BinaryOp::LooseEqual | BinaryOp::StrictEqual) => set(output, &path, target),
         _ => {}
+    }
+}
+
+/// A whole number as a JSON integer (`5`, not `5.0`), else as it is.
+fn number(value: f64) -> Value {
+    if value.fract() == 0.0 && value.abs() < 9.0e15 {
+        json!(value as i64)
+    } else {
+        json!(value)
     }
 }
 
