@@ -243,8 +243,11 @@ impl<'p> Tracker<'p> {
                 self.record_choice(view, i, node, view.events[i].pointer("/route/to"));
             }
             "node_skipped" => {
-                self.states[node].life = Life::Skipped;
-                self.states[node].chosen = false;
+                // A skipped node hands nothing over: what failed on its output stays behind.
+                let state = &mut self.states[node];
+                state.life = Life::Skipped;
+                state.chosen = false;
+                state.failures.clear();
             }
             "gate_evaluated" if view.text(i, "gate") == Some("decision_tree") => {
                 self.start(node);
@@ -350,7 +353,10 @@ impl<'p> Tracker<'p> {
                     self.id(need),
                     life.describe()
                 ));
-            } else if let Some(failure) = self.blocking_for(need, node).filter(|_| !resolves) {
+            } else if let Some(failure) = self
+                .blocking_for(need, node)
+                .filter(|_| life == Life::Succeeded && !resolves)
+            {
                 problems.push(format!(
                     "`{id}` started at event {i} although `{}` did not pass its blocking check `{}` (failed at event {})",
                     self.id(need),
@@ -470,62 +476,75 @@ fn verified_output(view: &View, plan: &Plan) -> Vec<(usize, String)> {
     found
 }
 
+/// A review waiting for its answer.
+struct Waiting {
+    node: usize,
+    /// The event that requested it.
+    asked: usize,
+    /// What must not go on before the answer: the plan's closure after the node.
+    holds_back: Vec<bool>,
+    /// Whether something already went on (one violation per review is enough).
+    reported: bool,
+}
+
 fn reviews_answered(view: &View, plan: &Plan) -> Vec<(usize, String)> {
-    // (node, the event that requested its review, what must wait for the answer)
-    let mut pending: Vec<(usize, usize, Vec<bool>)> = Vec::new();
+    let mut waiting: Vec<Waiting> = Vec::new();
     let mut found = Vec::new();
     for i in 0..view.len() {
         let node = view.nodes[i].and_then(|id| plan.node(id));
         match (view.names[i], node) {
             ("review_requested", Some(node)) => {
-                if let Some((_, asked, _)) = pending.iter().find(|(n, _, _)| *n == node) {
+                if let Some(review) = waiting.iter().find(|w| w.node == node) {
                     found.push((
                         i,
                         format!(
-                            "`{}` asked for a review again at event {i} before the one requested at event {asked} was answered",
-                            plan.nodes[node].id
+                            "`{}` asked for a review again at event {i} before the one requested at event {} was answered",
+                            plan.nodes[node].id, review.asked
                         ),
                     ));
                     continue;
                 }
-                pending.push((node, i, plan.after_closure(node)));
+                waiting.push(Waiting {
+                    node,
+                    asked: i,
+                    holds_back: plan.after_closure(node),
+                    reported: false,
+                });
             }
-            ("review_answered", Some(node)) => {
-                match pending.iter().position(|(n, _, _)| *n == node) {
-                    Some(at) => {
-                        pending.remove(at);
-                    }
-                    None => found.push((
-                        i,
-                        format!(
-                            "`{}` answered a review at event {i} that was not requested (or was answered already)",
-                            plan.nodes[node].id
-                        ),
-                    )),
+            ("review_answered", Some(node)) => match waiting.iter().position(|w| w.node == node) {
+                Some(at) => {
+                    waiting.remove(at);
                 }
-            }
+                None => found.push((
+                    i,
+                    format!(
+                        "`{}` answered a review at event {i} that was not requested (or was answered already)",
+                        plan.nodes[node].id
+                    ),
+                )),
+            },
             ("run_finished", _) if view.text(i, "status") == Some("completed") => {
-                for (node, asked, _) in &pending {
+                for review in waiting.iter().filter(|w| !w.reported) {
                     found.push((
                         i,
                         format!(
-                            "the run completed at event {i} with the review `{}` requested at event {asked} unanswered",
-                            plan.nodes[*node].id
+                            "the run completed at event {i} with the review `{}` requested at event {} unanswered",
+                            plan.nodes[review.node].id, review.asked
                         ),
                     ));
                 }
             }
             (name, Some(node)) => {
-                for (reviewed, asked, waits) in &pending {
+                for review in waiting.iter_mut().filter(|w| !w.reported) {
                     let is_container = name == "node_finished"
-                        && plan.with_ancestors(*reviewed).skip(1).any(|a| a == node);
-                    if node == *reviewed || waits[node] || is_container {
+                        && plan.with_ancestors(review.node).skip(1).any(|a| a == node);
+                    if node == review.node || review.holds_back[node] || is_container {
+                        review.reported = true;
                         found.push((
                             i,
                             format!(
-                                "`{name}` on `{}` at event {i} went on while the review `{}` requested at event {asked} was unanswered",
-                                plan.nodes[node].id,
-                                plan.nodes[*reviewed].id
+                                "`{name}` on `{}` at event {i} went on while the review `{}` requested at event {} was unanswered",
+                                plan.nodes[node].id, plan.nodes[review.node].id, review.asked
                             ),
                         ));
                     }

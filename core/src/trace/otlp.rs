@@ -104,14 +104,20 @@ pub fn export(events: &[Value], options: &ExportOptions) -> Value {
     builder.to_json()
 }
 
-/// FNV-1a, 64 bits: stable across platforms and versions, unlike the standard hasher.
+/// FNV-1a, 64 bits, then the splitmix64 finaliser so that inputs differing in their last
+/// bytes give ids that differ everywhere: stable across platforms and versions, unlike the
+/// standard hasher.
 fn fnv1a(bytes: &[u8], seed: u64) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325 ^ seed;
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
     for &byte in bytes {
         hash ^= u64::from(byte);
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
-    hash
+    hash ^= hash >> 30;
+    hash = hash.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    hash ^= hash >> 27;
+    hash = hash.wrapping_mul(0x94d0_49bb_1331_11eb);
+    hash ^ (hash >> 31)
 }
 
 /// All-zero ids are invalid in OTLP.

@@ -97,7 +97,15 @@ impl Plan {
             .filter_map(Value::as_str)
             .map(str::to_owned)
             .collect();
-        ids.iter().map(|id| self.intern(id)).collect()
+        // A workflow edge and `depends_on` may both name the same source.
+        let mut nodes: Vec<usize> = Vec::with_capacity(ids.len());
+        for id in &ids {
+            let node = self.intern(id);
+            if !nodes.contains(&node) {
+                nodes.push(node);
+            }
+        }
+        nodes
     }
 
     fn read_entry(&mut self, entry: &Value) {
@@ -190,7 +198,7 @@ mod tests {
     fn reads_the_plan_with_dependents_and_parents() {
         let events = [json!({"event": "run_started", "plan": {"nodes": [
             {"id": "a", "kind": "node", "after": [], "chosen_by": [], "max_attempts": 3},
-            {"id": "b", "kind": "node", "after": ["a"], "chosen_by": []},
+            {"id": "b", "kind": "node", "after": ["a", "a"], "chosen_by": []},
             {"id": "a/x", "kind": "step", "after": [], "chosen_by": []},
             {"id": "a/tree:t", "kind": "tree", "after": ["a/x"], "chosen_by": []},
             {"id": "a/y", "kind": "step", "after": [], "chosen_by": ["a/tree:t"], "join": "any", "join_of": ["a/x"]},
@@ -200,6 +208,7 @@ mod tests {
         let id = |n: usize| plan.nodes[n].id.as_str();
         let a = plan.node("a").unwrap();
         assert_eq!(plan.nodes[a].max_attempts, Some(3));
+        assert_eq!(plan.nodes[plan.node("b").unwrap()].after, [a]);
         assert_eq!(
             plan.nodes[a]
                 .dependents
