@@ -48,6 +48,8 @@ enum Command {
     Graph(commands::graph::GraphArgs),
     /// Obligation analysis: unverified outputs, unbounded cycles, termination, gate branches.
     Check(commands::check::Args),
+    /// Check a run's trace against temporal obligations, or export it as OpenTelemetry spans.
+    Trace(commands::trace::Args),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
         Command::Fmt(args) => commands::fmt::run(&args),
         Command::Graph(args) => commands::graph::graph(&args),
         Command::Check(args) => commands::check::run(&args),
+        Command::Trace(args) => commands::trace::run(&args),
     };
     ExitCode::from(status)
 }

@@ -1,6 +1,6 @@
 //! What the trace tests share: the scenario documents under `tests/trace/scenarios/`, and a
 //! driver that runs one with the scripted (or synthetic) provider to its end or a pause.
-//! Included by `trace_builtins.rs` and `trace_otlp.rs` (`#[path]`).
+//! Included by `trace_builtins.rs`, `trace_otlp.rs` and the CLI's `tests/trace.rs` (`#[path]`).
 
 #![allow(dead_code)]
 
@@ -12,8 +12,9 @@ use logicmd::loader::MemoryLoader;
 use logicmd::run::{prepare, ActionKind, Answer, Provider, Run, RunOptions, Scripted, Synthetic};
 use serde_json::{json, Value};
 
+/// `tests/trace/scenarios`, from the tests crate and from the CLI's tests alike.
 pub fn scenarios_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("trace/scenarios")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/trace/scenarios")
 }
 
 pub enum Answers {

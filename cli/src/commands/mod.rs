@@ -10,6 +10,7 @@ pub mod fmt;
 mod front;
 pub mod graph;
 pub mod lint;
+pub mod trace;
 pub mod validate;
 
 use std::path::Path;
