@@ -66,7 +66,12 @@ impl Atom {
     /// Whether the atom holds at `event`, whose `event` name is `name` (read once per event by
     /// the caller).
     pub fn matches(&self, name: &str, event: &Value) -> bool {
-        name == self.event && self.tests.iter().all(|test| test.holds(event))
+        name == self.event && self.fields_hold(event)
+    }
+
+    /// Whether every field test holds at `event` (its name aside).
+    pub fn fields_hold(&self, event: &Value) -> bool {
+        self.tests.iter().all(|test| test.holds(event))
     }
 }
 

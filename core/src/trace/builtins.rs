@@ -11,17 +11,23 @@
 //!
 //! The dedicated checkers are one pass over the trace each, O(events) with a table per node.
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
-use super::check::{View, Violation};
+use super::check::{Planned, View, Violation};
 use super::ltl::Formula;
 use super::plan::Plan;
+use super::view::Kind;
+
+/// What a checker found: each violation's event and message.
+type Found = Vec<(usize, String)>;
 
 /// `<>(all_complete | abandoned)`, and nothing happens after the run finished. Not checked
 /// on a paused trace (a review is waiting), whose end is still to come.
 pub const TERMINATES: &str = "F(run_finished(status=\"completed\") | run_finished(status=\"refused\") | run_finished(status=\"failed\")) & G(run_finished -> !X true)";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Builtin {
     NeedsBeforeStart,
     VerifiedOutput,
@@ -68,25 +74,62 @@ impl Builtin {
     pub fn formula(self) -> Option<&'static str> {
         (self == Builtin::Terminates).then_some(TERMINATES)
     }
+}
 
-    pub(crate) fn check(self, view: &View, plan: Result<&Plan, &String>) -> Vec<Violation> {
-        let found = match (self, plan) {
-            (Builtin::Terminates, _) => terminates(view),
-            (_, Err(missing)) => vec![(0, format!("cannot check: {missing}"))],
-            (Builtin::NeedsBeforeStart, Ok(plan)) => needs_before_start(view, plan),
-            (Builtin::VerifiedOutput, Ok(plan)) => verified_output(view, plan),
-            (Builtin::ReviewsAnswered, Ok(plan)) => reviews_answered(view, plan),
-            (Builtin::RetriesBounded, Ok(plan)) => retries_bounded(view, plan),
-        };
-        found
-            .into_iter()
-            .map(|(index, message)| Violation {
-                rule: self.name().to_owned(),
-                index,
-                message,
-            })
-            .collect()
+/// The violations of each of `builtins` (each checked once; the two that replay the nodes'
+/// lifecycles share one pass).
+pub(crate) fn check_all(
+    view: &View,
+    planned: Result<&Planned, &String>,
+    builtins: &[Builtin],
+) -> BTreeMap<Builtin, Vec<Violation>> {
+    let wants = |b: Builtin| builtins.contains(&b);
+    let mut found: BTreeMap<Builtin, Found> = BTreeMap::new();
+    if wants(Builtin::Terminates) {
+        found.insert(Builtin::Terminates, terminates(view));
     }
+    match planned {
+        Err(missing) => {
+            for builtin in builtins.iter().filter(|b| **b != Builtin::Terminates) {
+                found.insert(*builtin, vec![(0, format!("cannot check: {missing}"))]);
+            }
+        }
+        Ok(planned) => {
+            let (needs, verified) = (
+                wants(Builtin::NeedsBeforeStart),
+                wants(Builtin::VerifiedOutput),
+            );
+            if needs || verified {
+                let (starts, outputs) = lifecycles(view, planned, needs, verified);
+                if needs {
+                    found.insert(Builtin::NeedsBeforeStart, starts);
+                }
+                if verified {
+                    found.insert(Builtin::VerifiedOutput, outputs);
+                }
+            }
+            if wants(Builtin::ReviewsAnswered) {
+                found.insert(Builtin::ReviewsAnswered, reviews_answered(view, planned));
+            }
+            if wants(Builtin::RetriesBounded) {
+                found.insert(Builtin::RetriesBounded, retries_bounded(view, planned));
+            }
+        }
+    }
+    found
+        .into_iter()
+        .map(|(builtin, found)| {
+            let violations = found
+                .into_iter()
+                .map(|(index, message)| Violation {
+                    rule: builtin.name().to_owned(),
+                    index,
+                    message,
+                })
+                .collect();
+            (builtin, violations)
+        })
+        .collect()
 }
 
 /// Where a node is, as far as the trace has told.
@@ -112,30 +155,62 @@ impl Life {
     }
 }
 
+/// Which blocking check an event reports on: a gate (with its kind, `pre_output`…), an edge
+/// contract (with its edge), or a DRTL obligation (with its target). Borrowed from the trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CheckKey<'a> {
+    Gate(&'a str, Option<&'a str>),
+    Edge(&'a str, &'a str),
+    Obligation(&'a str, Option<&'a str>),
+}
+
+impl std::fmt::Display for CheckKey<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckKey::Gate(gate, None) => f.write_str(gate),
+            CheckKey::Gate(gate, Some(kind)) => write!(f, "{gate} ({kind})"),
+            CheckKey::Edge(gate, edge) => write!(f, "{gate} {edge}"),
+            CheckKey::Obligation(rule, None) => f.write_str(rule),
+            CheckKey::Obligation(rule, Some(target)) => write!(f, "{rule} on `{target}`"),
+        }
+    }
+}
+
 /// A blocking check that failed on a node's current output.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Failure {
-    key: String,
+struct Failure<'a> {
+    key: CheckKey<'a>,
     at: usize,
     /// For an edge contract, the node the edge leads to: the check guards that edge only.
-    edge_to: Option<String>,
+    edge_to: Option<&'a str>,
 }
 
 #[derive(Debug, Clone)]
-struct NodeState {
+struct NodeState<'a> {
     life: Life,
     /// Something chose the node since it last started.
     chosen: bool,
-    failures: Vec<Failure>,
+    failures: Vec<Failure<'a>>,
     /// The last event that answered a review on this node.
     last_review: Option<usize>,
 }
 
 /// What a check event says: a blocking check's key, whether it passed, and the edge it guards.
 struct Checked<'a> {
-    key: String,
+    key: CheckKey<'a>,
     passed: bool,
     edge_to: Option<&'a str>,
+}
+
+/// The fields `keys` of `event`, read in one pass over its fields.
+fn fields<'a, const N: usize>(event: &'a Value, keys: [&str; N]) -> [Option<&'a Value>; N] {
+    let mut found = [None; N];
+    for (key, value) in event.as_object().into_iter().flatten() {
+        if let Some(at) = keys.iter().position(|k| k == key) {
+            found[at] = Some(value);
+        }
+    }
+    found
 }
 
 /// The blocking check event `i` reports, if any. Blocking: a step's `verification`, its
@@ -144,38 +219,40 @@ struct Checked<'a> {
 /// degradations do not block.
 fn blocking_check<'a>(view: &View<'a>, i: usize) -> Option<Checked<'a>> {
     let event = &view.events[i];
-    match view.names[i] {
-        "gate_evaluated" => {
-            let gate = view.text(i, "gate")?;
-            let blocking = match (view.text(i, "severity"), view.text(i, "kind")) {
+    let text = |value: Option<&'a Value>| value.and_then(Value::as_str);
+    match view.kinds[i] {
+        Kind::GateEvaluated => {
+            let gate = view.gates[i]?;
+            let [severity, kind, passed, edge] =
+                fields(event, ["severity", "kind", "passed", "edge"]);
+            let (kind, edge) = (text(kind), text(edge));
+            let blocking = match (text(severity), kind) {
                 (_, Some("invariant")) => false,
                 (Some(severity), _) => severity == "error",
                 (None, _) => matches!(gate, "verification" | "confidence" | "contract"),
             };
-            let passed = event.get("passed")?.as_bool()?;
-            let edge = view.text(i, "edge");
+            let passed = passed?.as_bool()?;
             blocking.then(|| Checked {
-                key: match (view.text(i, "kind"), edge) {
-                    (_, Some(edge)) => format!("{gate} {edge}"),
-                    (Some(kind), None) => format!("{gate} ({kind})"),
-                    (None, None) => gate.to_owned(),
+                key: match edge {
+                    Some(edge) => CheckKey::Edge(gate, edge),
+                    None => CheckKey::Gate(gate, kind),
                 },
                 passed,
                 edge_to: edge.and_then(|e| e.split(" -> ").nth(1)),
             })
         }
-        "obligation_updated" if view.text(i, "mode") == Some("block") => {
-            let passed = match view.text(i, "status")? {
+        Kind::ObligationUpdated => {
+            let [mode, rule, target] = fields(event, ["mode", "rule", "target"]);
+            if text(mode) != Some("block") {
+                return None;
+            }
+            let passed = match view.statuses[i]? {
                 "satisfied" | "discharged" => true,
                 "failed" => false,
                 _ => return None,
             };
-            let rule = view.text(i, "rule").unwrap_or("?");
             Some(Checked {
-                key: match view.text(i, "target") {
-                    Some(target) => format!("{rule} on `{target}`"),
-                    None => rule.to_owned(),
-                },
+                key: CheckKey::Obligation(text(rule).unwrap_or("?"), text(target)),
                 passed,
                 edge_to: None,
             })
@@ -185,15 +262,19 @@ fn blocking_check<'a>(view: &View<'a>, i: usize) -> Option<Checked<'a>> {
 }
 
 /// The nodes' lifecycles, replayed event by event.
-struct Tracker<'p> {
-    plan: &'p Plan,
-    states: Vec<NodeState>,
+struct Tracker<'a> {
+    plan: &'a Plan,
+    /// The plan node of each event.
+    nodes: &'a [Option<usize>],
+    states: Vec<NodeState<'a>>,
 }
 
-impl<'p> Tracker<'p> {
-    fn new(plan: &'p Plan) -> Tracker<'p> {
+impl<'a> Tracker<'a> {
+    fn new(planned: &'a Planned) -> Tracker<'a> {
+        let plan = &planned.plan;
         Tracker {
             plan,
+            nodes: &planned.nodes,
             states: vec![
                 NodeState {
                     life: Life::Pending,
@@ -206,50 +287,49 @@ impl<'p> Tracker<'p> {
         }
     }
 
-    fn id(&self, node: usize) -> &'p str {
+    fn id(&self, node: usize) -> &'a str {
         &self.plan.nodes[node].id
     }
 
-    fn node_of(&self, view: &View, i: usize) -> Option<usize> {
-        self.plan.node(view.nodes[i]?)
+    fn node_of(&self, i: usize) -> Option<usize> {
+        self.nodes[i]
     }
 
     /// The node event `i` starts: `node_started`, or a decision tree's evaluation (a tree
     /// starts and settles in its one `gate_evaluated`).
     fn starting(&self, view: &View, i: usize) -> Option<usize> {
-        match view.names[i] {
-            "node_started" => self.node_of(view, i),
-            "gate_evaluated" if view.text(i, "gate") == Some("decision_tree") => {
-                self.node_of(view, i)
-            }
+        match view.kinds[i] {
+            Kind::NodeStarted => self.node_of(i),
+            Kind::GateEvaluated if view.gates[i] == Some("decision_tree") => self.node_of(i),
             _ => None,
         }
     }
 
     /// Updates the states with event `i`.
-    fn apply(&mut self, view: &View, i: usize) {
-        let Some(node) = self.node_of(view, i) else {
+    fn apply(&mut self, view: &View<'a>, i: usize) {
+        let Some(node) = self.node_of(i) else {
             return;
         };
-        match view.names[i] {
-            "node_started" => self.start(node),
-            "node_finished" => {
-                let failed = view.text(i, "status") == Some("failed");
+        match view.kinds[i] {
+            Kind::NodeStarted => self.start(node),
+            Kind::NodeFinished => {
+                let failed = view.statuses[i] == Some("failed");
                 self.states[node].life = if failed {
                     Life::Failed
                 } else {
                     Life::Succeeded
                 };
-                self.record_choice(view, i, node, view.events[i].pointer("/route/to"));
+                let route = view.events[i].get("route");
+                self.record_choice(node, route.map(|r| r.get("to").and_then(Value::as_str)));
             }
-            "node_skipped" => {
+            Kind::NodeSkipped => {
                 // A skipped node hands nothing over: what failed on its output stays behind.
                 let state = &mut self.states[node];
                 state.life = Life::Skipped;
                 state.chosen = false;
                 state.failures.clear();
             }
-            "gate_evaluated" if view.text(i, "gate") == Some("decision_tree") => {
+            Kind::GateEvaluated if view.gates[i] == Some("decision_tree") => {
                 self.start(node);
                 let passed = view.events[i].get("passed").and_then(Value::as_bool);
                 self.states[node].life = if passed == Some(false) {
@@ -257,10 +337,11 @@ impl<'p> Tracker<'p> {
                 } else {
                     Life::Succeeded
                 };
-                self.record_choice(view, i, node, view.events[i].get("action"));
+                let action = view.events[i].get("action");
+                self.record_choice(node, action.map(Value::as_str));
             }
-            "output_validated" => self.states[node].failures.clear(),
-            "review_answered" => {
+            Kind::OutputValidated => self.states[node].failures.clear(),
+            Kind::ReviewAnswered => {
                 // A decision covers what failed before it ([h]).
                 self.states[node].failures.clear();
                 self.states[node].last_review = Some(i);
@@ -274,7 +355,7 @@ impl<'p> Tracker<'p> {
                 failures.push(Failure {
                     key: checked.key,
                     at: i,
-                    edge_to: checked.edge_to.map(str::to_owned),
+                    edge_to: checked.edge_to,
                 });
             }
         }
@@ -298,35 +379,35 @@ impl<'p> Tracker<'p> {
         state.failures.clear();
     }
 
-    /// `chooser` finished; `route` is the target it names, if its event records one. A
-    /// chooser that records no route is taken to have chosen its targets (a program that does
-    /// not record routes); one that names a route chose that node only.
-    fn record_choice(&mut self, view: &View, i: usize, chooser: usize, route: Option<&Value>) {
-        match route.and_then(Value::as_str) {
-            Some(name) => {
+    /// `chooser` finished. `route` is `None` when its event records no route (a program that
+    /// does not record them: it is taken to have chosen its targets), else the target it
+    /// names, if any: then it chose that node only.
+    fn record_choice(&mut self, chooser: usize, route: Option<Option<&str>>) {
+        match route {
+            Some(Some(name)) => {
                 if let Some(target) = self.plan.sibling(chooser, name) {
                     self.states[target].chosen = true;
                 }
             }
-            None if view.events[i].get("route").is_none() => {
+            Some(None) => {}
+            None => {
                 for &target in &self.plan.nodes[chooser].dependents {
                     if self.plan.nodes[target].chosen_by.contains(&chooser) {
                         self.states[target].chosen = true;
                     }
                 }
             }
-            None => {}
         }
     }
 
     /// The failures of `need` that block `node`: its own checks, and contracts on the edge to
     /// `node`.
-    fn blocking_for(&self, need: usize, node: usize) -> Option<&Failure> {
+    fn blocking_for(&self, need: usize, node: usize) -> Option<&Failure<'a>> {
         let to = self.id(node);
         self.states[need]
             .failures
             .iter()
-            .find(|f| f.edge_to.as_deref().is_none_or(|edge_to| edge_to == to))
+            .find(|f| f.edge_to.is_none_or(|edge_to| edge_to == to))
     }
 
     /// What is wrong with `node` starting at event `i`.
@@ -427,36 +508,44 @@ impl<'p> Tracker<'p> {
     }
 }
 
-fn needs_before_start(view: &View, plan: &Plan) -> Vec<(usize, String)> {
-    let mut tracker = Tracker::new(plan);
-    let mut found = Vec::new();
+/// `needs-before-start` (at each start) and `verified-output` (when the output leaves), in one
+/// replay of the nodes' lifecycles.
+fn lifecycles<'a>(
+    view: &View<'a>,
+    planned: &'a Planned,
+    needs: bool,
+    verified: bool,
+) -> (Found, Found) {
+    let mut tracker = Tracker::new(planned);
+    let (mut starts, mut outputs) = (Vec::new(), Vec::new());
     for i in 0..view.len() {
-        if let Some(node) = tracker.starting(view, i) {
-            found.extend(tracker.start_problems(node, i).into_iter().map(|m| (i, m)));
+        if needs {
+            if let Some(node) = tracker.starting(view, i) {
+                starts.extend(tracker.start_problems(node, i).into_iter().map(|m| (i, m)));
+            }
         }
         tracker.apply(view, i);
+        if verified && view.kinds[i] == Kind::RunFinished && view.statuses[i] == Some("completed") {
+            outputs.extend(tracker.unverified_output(i));
+        }
     }
-    found
+    (starts, outputs)
 }
 
-fn verified_output(view: &View, plan: &Plan) -> Vec<(usize, String)> {
-    let mut tracker = Tracker::new(plan);
-    let mut found = Vec::new();
-    for i in 0..view.len() {
-        tracker.apply(view, i);
-        if view.names[i] != "run_finished" || view.text(i, "status") != Some("completed") {
-            continue;
-        }
-        let on_path = tracker.output_path();
+impl Tracker<'_> {
+    /// What on the output's path did not pass a blocking check, when the output leaves at `i`.
+    fn unverified_output(&self, i: usize) -> Vec<(usize, String)> {
+        let plan = self.plan;
+        let on_path = self.output_path();
         let reviewed = (0..plan.nodes.len())
             .filter(|&n| on_path[n])
-            .filter_map(|n| tracker.states[n].last_review)
+            .filter_map(|n| self.states[n].last_review)
             .max();
+        let mut found = Vec::new();
         for node in (0..plan.nodes.len()).filter(|&n| on_path[n]) {
-            for failure in &tracker.states[node].failures {
+            for failure in &self.states[node].failures {
                 let guards_path = failure
                     .edge_to
-                    .as_deref()
                     .is_none_or(|to| plan.node(to).is_some_and(|to| on_path[to]));
                 let decided = reviewed.is_some_and(|r| r > failure.at);
                 if guards_path && !decided {
@@ -464,7 +553,7 @@ fn verified_output(view: &View, plan: &Plan) -> Vec<(usize, String)> {
                         i,
                         format!(
                             "the output left the run at event {i}, but `{}` did not pass its blocking check `{}` (failed at event {}) and no review decided after it",
-                            tracker.id(node),
+                            self.id(node),
                             failure.key,
                             failure.at
                         ),
@@ -472,8 +561,8 @@ fn verified_output(view: &View, plan: &Plan) -> Vec<(usize, String)> {
                 }
             }
         }
+        found
     }
-    found
 }
 
 /// A review waiting for its answer.
@@ -481,19 +570,22 @@ struct Waiting {
     node: usize,
     /// The event that requested it.
     asked: usize,
-    /// What must not go on before the answer: the plan's closure after the node.
-    holds_back: Vec<bool>,
+    /// What must not go on before the answer: the plan's closure after the node, computed
+    /// when an event of another node comes before the answer (rarely: the answer usually
+    /// follows at once).
+    holds_back: Option<Vec<bool>>,
     /// Whether something already went on (one violation per review is enough).
     reported: bool,
 }
 
-fn reviews_answered(view: &View, plan: &Plan) -> Vec<(usize, String)> {
+fn reviews_answered(view: &View, planned: &Planned) -> Vec<(usize, String)> {
+    let plan = &planned.plan;
     let mut waiting: Vec<Waiting> = Vec::new();
     let mut found = Vec::new();
     for i in 0..view.len() {
-        let node = view.nodes[i].and_then(|id| plan.node(id));
-        match (view.names[i], node) {
-            ("review_requested", Some(node)) => {
+        let node = planned.nodes[i];
+        match (view.kinds[i], node) {
+            (Kind::ReviewRequested, Some(node)) => {
                 if let Some(review) = waiting.iter().find(|w| w.node == node) {
                     found.push((
                         i,
@@ -507,11 +599,11 @@ fn reviews_answered(view: &View, plan: &Plan) -> Vec<(usize, String)> {
                 waiting.push(Waiting {
                     node,
                     asked: i,
-                    holds_back: plan.after_closure(node),
+                    holds_back: None,
                     reported: false,
                 });
             }
-            ("review_answered", Some(node)) => match waiting.iter().position(|w| w.node == node) {
+            (Kind::ReviewAnswered, Some(node)) => match waiting.iter().position(|w| w.node == node) {
                 Some(at) => {
                     waiting.remove(at);
                 }
@@ -523,7 +615,7 @@ fn reviews_answered(view: &View, plan: &Plan) -> Vec<(usize, String)> {
                     ),
                 )),
             },
-            ("run_finished", _) if view.text(i, "status") == Some("completed") => {
+            (Kind::RunFinished, _) if view.statuses[i] == Some("completed") => {
                 for review in waiting.iter().filter(|w| !w.reported) {
                     found.push((
                         i,
@@ -534,11 +626,16 @@ fn reviews_answered(view: &View, plan: &Plan) -> Vec<(usize, String)> {
                     ));
                 }
             }
-            (name, Some(node)) => {
+            (kind, Some(node)) => {
+                let name = view.names[i];
                 for review in waiting.iter_mut().filter(|w| !w.reported) {
-                    let is_container = name == "node_finished"
+                    let is_container = kind == Kind::NodeFinished
                         && plan.with_ancestors(review.node).skip(1).any(|a| a == node);
-                    if node == review.node || review.holds_back[node] || is_container {
+                    let holds_back = node != review.node
+                        && review
+                            .holds_back
+                            .get_or_insert_with(|| plan.after_closure(review.node))[node];
+                    if node == review.node || holds_back || is_container {
                         review.reported = true;
                         found.push((
                             i,
@@ -560,10 +657,10 @@ fn reviews_answered(view: &View, plan: &Plan) -> Vec<(usize, String)> {
 pub(crate) fn paused(view: &View) -> bool {
     let mut waiting: Vec<&str> = Vec::new();
     for i in 0..view.len() {
-        match (view.names[i], view.nodes[i]) {
-            ("run_finished", _) => return false,
-            ("review_requested", Some(node)) => waiting.push(node),
-            ("review_answered", Some(node)) => {
+        match (view.kinds[i], view.nodes[i]) {
+            (Kind::RunFinished, _) => return false,
+            (Kind::ReviewRequested, Some(node)) => waiting.push(node),
+            (Kind::ReviewAnswered, Some(node)) => {
                 if let Some(at) = waiting.iter().position(|n| *n == node) {
                     waiting.remove(at);
                 }
@@ -579,34 +676,32 @@ fn terminates(view: &View) -> Vec<(usize, String)> {
         return Vec::new();
     }
     match Formula::parse(TERMINATES) {
-        Ok(formula) => formula
-            .first_failure(&view.names, view.events)
-            .into_iter()
-            .collect(),
+        Ok(formula) => formula.first_failure_in(view).into_iter().collect(),
         Err(error) => vec![(0, format!("the rule does not parse: {error}"))],
     }
 }
 
-fn retries_bounded(view: &View, plan: &Plan) -> Vec<(usize, String)> {
+fn retries_bounded(view: &View, planned: &Planned) -> Vec<(usize, String)> {
+    let plan = &planned.plan;
     let mut retries = vec![0u64; plan.nodes.len()];
     let mut found = Vec::new();
     for i in 0..view.len() {
-        let Some(node) = view.nodes[i].and_then(|id| plan.node(id)) else {
+        let Some(node) = planned.nodes[i] else {
             continue;
         };
         let entry = &plan.nodes[node];
         // What gives a node a fresh budget: a new run (a workflow node's re-runs are its
         // retries, so not for those), a review's decision, an escalation or a degradation.
-        let fresh = match view.names[i] {
-            "node_started" => entry.kind != "node",
-            "review_answered" => true,
-            "gate_evaluated" => matches!(view.text(i, "gate"), Some("escalation" | "degradation")),
+        let fresh = match view.kinds[i] {
+            Kind::NodeStarted => entry.kind != "node",
+            Kind::ReviewAnswered => true,
+            Kind::GateEvaluated => matches!(view.gates[i], Some("escalation" | "degradation")),
             _ => false,
         };
         if fresh {
             retries[node] = 0;
         }
-        if view.names[i] != "retried" {
+        if view.kinds[i] != Kind::Retried {
             continue;
         }
         retries[node] += 1;

@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::builtins::Builtin;
 use super::ltl::{Formula, ParseError};
 use super::plan::Plan;
+pub(crate) use super::view::View;
 
 /// A rule checked on a trace.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,49 +77,28 @@ pub struct Violation {
     pub message: String,
 }
 
-/// The trace as the rules read it: each event's name and node, read once.
-pub(crate) struct View<'a> {
-    pub events: &'a [Value],
-    pub names: Vec<&'a str>,
-    pub nodes: Vec<Option<&'a str>>,
-}
-
-impl<'a> View<'a> {
-    pub fn new(events: &'a [Value]) -> View<'a> {
-        let text = |event: &'a Value, key: &str| event.get(key).and_then(Value::as_str);
-        View {
-            events,
-            names: events
-                .iter()
-                .map(|e| text(e, "event").unwrap_or(""))
-                .collect(),
-            nodes: events.iter().map(|e| text(e, "node")).collect(),
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.events.len()
-    }
-
-    /// A string field of event `i`.
-    pub fn text(&self, i: usize, key: &str) -> Option<&'a str> {
-        self.events[i].get(key).and_then(Value::as_str)
-    }
-}
-
 /// Checks every rule on `events`; violations come rule by rule, in event order.
 pub fn check(events: &[Value], rules: &[Rule]) -> Vec<Violation> {
     let view = View::new(events);
-    let mut plan: Option<Result<Plan, String>> = None;
+    let builtins: Vec<Builtin> = rules
+        .iter()
+        .filter_map(|rule| match rule {
+            Rule::Builtin(builtin) => Some(*builtin),
+            Rule::Formula { .. } => None,
+        })
+        .collect();
+    let mut found = if builtins.is_empty() {
+        Default::default()
+    } else {
+        let planned = Planned::of(&view);
+        super::builtins::check_all(&view, planned.as_ref(), &builtins)
+    };
     let mut violations = Vec::new();
     for rule in rules {
         match rule {
-            Rule::Builtin(builtin) => {
-                let plan = plan.get_or_insert_with(|| Plan::of_trace(events));
-                violations.extend(builtin.check(&view, plan.as_ref()));
-            }
+            Rule::Builtin(builtin) => violations.extend(found.remove(builtin).unwrap_or_default()),
             Rule::Formula { name, formula } => {
-                if let Some((index, message)) = formula.first_failure(&view.names, events) {
+                if let Some((index, message)) = formula.first_failure_in(&view) {
                     violations.push(Violation {
                         rule: name.clone(),
                         index,
@@ -129,6 +109,24 @@ pub fn check(events: &[Value], rules: &[Rule]) -> Vec<Violation> {
         }
     }
     violations
+}
+
+/// The plan, and the plan node each event concerns (looked up once for all rules).
+pub(crate) struct Planned {
+    pub plan: Plan,
+    pub nodes: Vec<Option<usize>>,
+}
+
+impl Planned {
+    fn of(view: &View) -> Result<Planned, String> {
+        let plan = Plan::of_trace(view.events)?;
+        let nodes = view
+            .nodes
+            .iter()
+            .map(|node| node.and_then(|id| plan.node(id)))
+            .collect();
+        Ok(Planned { plan, nodes })
+    }
 }
 
 #[cfg(test)]

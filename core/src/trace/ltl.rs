@@ -24,6 +24,7 @@
 use serde_json::Value;
 
 use super::atoms::{self, Atom};
+use super::view::View;
 
 /// The longest formula text read.
 pub const MAX_FORMULA_BYTES: usize = 8 * 1024;
@@ -138,29 +139,32 @@ impl Formula {
         self.text[node.start..node.end].trim()
     }
 
-    /// Whether the formula holds at every event (index = position in the trace). `names[i]` is
-    /// event `i`'s `event` name.
-    pub fn evaluate(&self, names: &[&str], events: &[Value]) -> Vec<bool> {
-        let mut values = self.values(names, events);
+    /// Whether the formula holds at each event (index = position in the trace).
+    pub fn evaluate(&self, events: &[Value]) -> Vec<bool> {
+        let mut values = self.values(&View::new(events));
         values.pop().unwrap_or_default()
     }
 
     /// Whether the trace satisfies the formula (it holds at event 0; on an empty trace, what
     /// the operators mean when no event is left: `G` and `H` hold, atoms, `F`, `P`, `X`, `Y`,
     /// `U` and `S` do not).
-    pub fn holds(&self, names: &[&str], events: &[Value]) -> bool {
-        self.first_failure(names, events).is_none()
+    pub fn holds(&self, events: &[Value]) -> bool {
+        self.first_failure(events).is_none()
     }
 
     /// Where the trace fails the formula and why: the event that makes it false (for a `G`,
     /// the first event where its operand fails; for an `F` that never comes true, the last
     /// event) and a sentence naming the subformula. `None` when the trace satisfies it.
-    pub fn first_failure(&self, names: &[&str], events: &[Value]) -> Option<(usize, String)> {
-        if events.is_empty() {
+    pub fn first_failure(&self, events: &[Value]) -> Option<(usize, String)> {
+        self.first_failure_in(&View::new(events))
+    }
+
+    pub(crate) fn first_failure_in(&self, view: &View) -> Option<(usize, String)> {
+        if view.len() == 0 {
             return (!self.on_empty(self.root()))
                 .then(|| (0, "the trace has no events".to_owned()));
         }
-        let values = self.values(names, events);
+        let values = self.values(view);
         if values[self.root()][0] {
             return None;
         }
@@ -168,19 +172,21 @@ impl Formula {
     }
 
     /// Truth of every subformula at every event.
-    fn values(&self, names: &[&str], events: &[Value]) -> Vec<Vec<bool>> {
-        let n = events.len();
+    fn values(&self, view: &View) -> Vec<Vec<bool>> {
+        let n = view.len();
         let mut values: Vec<Vec<bool>> = Vec::with_capacity(self.nodes.len());
         for node in &self.nodes {
             let v = |i: usize| -> &Vec<bool> { &values[i] };
             let column: Vec<bool> = match &node.op {
                 Op::True => vec![true; n],
                 Op::False => vec![false; n],
-                Op::Atom(atom) => names
-                    .iter()
-                    .zip(events)
-                    .map(|(name, event)| atom.matches(name, event))
-                    .collect(),
+                // Names compare as numbers; fields are read only where the name matches.
+                Op::Atom(atom) => match view.id(&atom.event) {
+                    None => vec![false; n],
+                    Some(id) => (0..n)
+                        .map(|i| view.ids[i] == id && atom.fields_hold(&view.events[i]))
+                        .collect(),
+                },
                 Op::Not(a) => v(*a).iter().map(|x| !x).collect(),
                 Op::And(a, b) => zip(v(*a), v(*b), |x, y| x && y),
                 Op::Or(a, b) => zip(v(*a), v(*b), |x, y| x || y),

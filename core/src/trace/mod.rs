@@ -16,6 +16,7 @@ mod ltl;
 mod otlp;
 mod plan;
 mod read;
+mod view;
 
 pub use atoms::{Atom, Compare, FieldTest};
 pub use builtins::{Builtin, TERMINATES};

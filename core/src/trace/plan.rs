@@ -47,23 +47,12 @@ impl Plan {
             .and_then(Value::as_array)
             .ok_or("`run_started` has no `plan.nodes` list to check against")?;
         let mut plan = Plan {
-            nodes: Vec::new(),
+            nodes: Vec::with_capacity(nodes.len()),
             index: FxHashMap::default(),
         };
         for (i, entry) in nodes.iter().enumerate() {
-            let id = entry
-                .get("id")
-                .and_then(Value::as_str)
+            plan.read_entry(entry)
                 .ok_or_else(|| format!("`run_started.plan.nodes[{i}]` has no `id`"))?;
-            let node = plan.intern(id);
-            plan.nodes[node].kind = entry
-                .get("kind")
-                .and_then(Value::as_str)
-                .unwrap_or("unknown")
-                .to_owned();
-        }
-        for entry in nodes {
-            plan.read_entry(entry);
         }
         plan.link();
         Ok(plan)
@@ -88,18 +77,16 @@ impl Plan {
         self.nodes.len() - 1
     }
 
-    fn ids(&mut self, entry: &Value, key: &str) -> Vec<usize> {
-        let ids: Vec<String> = entry
-            .get(key)
+    /// The nodes named by a list of ids (each once: a workflow edge and `depends_on` may both
+    /// name the same source).
+    fn ids(&mut self, list: Option<&Value>) -> Vec<usize> {
+        let ids = list
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect();
-        // A workflow edge and `depends_on` may both name the same source.
-        let mut nodes: Vec<usize> = Vec::with_capacity(ids.len());
-        for id in &ids {
+            .filter_map(Value::as_str);
+        let mut nodes: Vec<usize> = Vec::new();
+        for id in ids {
             let node = self.intern(id);
             if !nodes.contains(&node) {
                 nodes.push(node);
@@ -108,22 +95,36 @@ impl Plan {
         nodes
     }
 
-    fn read_entry(&mut self, entry: &Value) {
-        let Some(id) = entry.get("id").and_then(Value::as_str) else {
-            return;
-        };
-        let node = self.intern(id);
-        let after = self.ids(entry, "after");
-        let chosen_by = self.ids(entry, "chosen_by");
-        let join_of = self.ids(entry, "join_of");
+    /// Reads one entry, its fields in one pass; `None` when it has no `id`.
+    fn read_entry(&mut self, entry: &Value) -> Option<()> {
+        let (mut id, mut kind, mut after, mut chosen_by) = (None, None, None, None);
+        let (mut max_attempts, mut join, mut join_of) = (None, None, None);
+        for (key, value) in entry.as_object()? {
+            match key.as_str() {
+                "id" => id = value.as_str(),
+                "kind" => kind = value.as_str(),
+                "after" => after = Some(value),
+                "chosen_by" => chosen_by = Some(value),
+                "max_attempts" => max_attempts = value.as_u64(),
+                "join" => join = value.as_str(),
+                "join_of" => join_of = Some(value),
+                _ => {}
+            }
+        }
+        let node = self.intern(id?);
+        let after = self.ids(after);
+        let chosen_by = self.ids(chosen_by);
+        let join_of = self.ids(join_of);
         let node = &mut self.nodes[node];
+        node.kind = kind.unwrap_or("unknown").to_owned();
         node.after = after;
         node.chosen_by = chosen_by;
-        node.max_attempts = entry.get("max_attempts").and_then(Value::as_u64);
-        node.join = entry.get("join").and_then(Value::as_str).map(|mode| Join {
+        node.max_attempts = max_attempts;
+        node.join = join.map(|mode| Join {
             any: mode == "any",
             of: join_of,
         });
+        Some(())
     }
 
     /// Dependents, and parents: the longest proper prefix `p/` of an id that is a node.

@@ -12,19 +12,12 @@ fn trace(names: &str) -> Vec<Value> {
         .collect()
 }
 
-fn names_of(events: &[Value]) -> Vec<&str> {
-    events
-        .iter()
-        .map(|e| e["event"].as_str().unwrap_or(""))
-        .collect()
-}
-
 /// The formula's truth at every event, as a string of `1` and `0`.
 fn truth(formula: &str, names: &str) -> String {
     let events = trace(names);
     let parsed = Formula::parse(formula).unwrap_or_else(|e| panic!("{formula}: {e}"));
     parsed
-        .evaluate(&names_of(&events), &events)
+        .evaluate(&events)
         .iter()
         .map(|&b| if b { '1' } else { '0' })
         .collect()
@@ -32,9 +25,7 @@ fn truth(formula: &str, names: &str) -> String {
 
 fn failure(formula: &str, names: &str) -> Option<(usize, String)> {
     let events = trace(names);
-    Formula::parse(formula)
-        .unwrap()
-        .first_failure(&names_of(&events), &events)
+    Formula::parse(formula).unwrap().first_failure(&events)
 }
 
 #[test]
@@ -367,10 +358,9 @@ proptest! {
             .iter()
             .map(|(name, x)| json!({"event": name.to_string(), "x": x}))
             .collect();
-        let names = names_of(&events);
         let expected: Vec<bool> = (0..trace.len()).map(|i| naive(&ast, &trace, i)).collect();
-        prop_assert_eq!(formula.evaluate(&names, &events), expected, "{}", text);
-        let failure = formula.first_failure(&names, &events);
+        prop_assert_eq!(formula.evaluate(&events), expected, "{}", text);
+        let failure = formula.first_failure(&events);
         prop_assert_eq!(failure.is_none(), naive(&ast, &trace, 0), "{}", text);
         if let Some((index, message)) = failure {
             prop_assert!(index < trace.len().max(1), "{} blames event {}", text, index);
