@@ -153,3 +153,74 @@ fn model_errors_and_retries_export_as_failed_calls_and_events() {
     decode(&exported);
     insta::assert_json_snapshot!("retry", exported);
 }
+
+mod arbitrary {
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+
+    use super::decode;
+    use logicmd::trace::{export, ExportOptions};
+
+    fn event() -> impl Strategy<Value = Value> {
+        let names = proptest::sample::select(
+            &[
+                "run_started",
+                "node_started",
+                "model_requested",
+                "model_responded",
+                "gate_evaluated",
+                "obligation_updated",
+                "retried",
+                "review_requested",
+                "node_skipped",
+                "node_finished",
+                "run_finished",
+                "custom",
+            ][..],
+        );
+        let nodes = proptest::option::of(proptest::sample::select(&["a", "b", "a/x"][..]));
+        let values = prop_oneof![
+            Just(json!("failed")),
+            Just(json!(-3)),
+            Just(json!(u64::MAX)),
+            Just(json!(2.5)),
+            Just(json!(true)),
+            Just(json!(null)),
+            Just(json!({"model": "p/m", "temperature": 0.1, "json": true})),
+            Just(json!({"input_tokens": 3, "output_tokens": 4})),
+            Just(json!({"kind": "Timeout", "message": "late"})),
+            Just(json!([1, "two"])),
+        ];
+        let keys = proptest::sample::select(
+            &[
+                "status", "attempt", "request", "usage", "error", "rule", "verdict", "t", "seq",
+                "output",
+            ][..],
+        );
+        (
+            names,
+            nodes,
+            proptest::collection::vec((keys, values), 0..4),
+        )
+            .prop_map(|(name, node, fields)| {
+                let mut event = json!({"event": name});
+                if let Some(node) = node {
+                    event["node"] = node.into();
+                }
+                for (key, value) in fields {
+                    event[key] = value;
+                }
+                event
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn any_trace_exports_as_otlp_json(events in proptest::collection::vec(event(), 0..30), base in 0u64..u64::MAX / 2_000_000) {
+            let exported = export(&events, &ExportOptions { base_time_ms: base, ..ExportOptions::default() });
+            decode(&exported);
+        }
+    }
+}

@@ -691,3 +691,135 @@ fn every_builtin_has_a_name_a_description_and_the_formula_parses() {
         }
     }
 }
+
+// ---- Any trace, however malformed, is checked and exported without a panic. ----
+
+mod arbitrary {
+    use proptest::prelude::*;
+    use serde_json::{json, Map, Value};
+
+    use crate::trace::check::{check, Rule};
+    use crate::trace::otlp::{export, ExportOptions};
+
+    const NAMES: [&str; 17] = [
+        "run_started",
+        "node_started",
+        "model_requested",
+        "model_responded",
+        "output_validated",
+        "output_invalid",
+        "retried",
+        "gate_evaluated",
+        "obligation_updated",
+        "review_requested",
+        "review_answered",
+        "node_skipped",
+        "node_finished",
+        "refused",
+        "run_finished",
+        "custom",
+        "",
+    ];
+    const IDS: [&str; 5] = ["a", "b", "a/x", "tree:t", "c"];
+
+    fn text() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(json!("failed")),
+            Just(json!("succeeded")),
+            Just(json!("completed")),
+            Just(json!("decision_tree")),
+            Just(json!("verification")),
+            Just(json!("contract")),
+            Just(json!("escalation")),
+            Just(json!("block")),
+            Just(json!("error")),
+            Just(json!("a -> b")),
+            Just(json!("a")),
+            Just(json!("x")),
+            Just(json!(true)),
+            Just(json!(false)),
+            Just(json!(3)),
+            Just(json!(null)),
+            Just(json!({"to": "b", "loop": true})),
+            Just(json!([1]))
+        ]
+    }
+
+    fn event() -> impl Strategy<Value = Value> {
+        let keys = prop_oneof![
+            Just("status"),
+            Just("gate"),
+            Just("passed"),
+            Just("kind"),
+            Just("severity"),
+            Just("edge"),
+            Just("route"),
+            Just("action"),
+            Just("mode"),
+            Just("rule"),
+            Just("target"),
+            Just("attempt"),
+            Just("t"),
+            Just("seq"),
+            Just("usage"),
+            Just("request")
+        ];
+        (
+            proptest::sample::select(&NAMES[..]),
+            proptest::option::of(proptest::sample::select(&IDS[..])),
+            proptest::collection::vec((keys, text()), 0..5),
+        )
+            .prop_map(|(name, node, fields)| {
+                let mut event = Map::new();
+                event.insert("event".into(), name.into());
+                if let Some(node) = node {
+                    event.insert("node".into(), node.into());
+                }
+                for (key, value) in fields {
+                    event.insert(key.into(), value);
+                }
+                Value::Object(event)
+            })
+    }
+
+    fn plan() -> impl Strategy<Value = Value> {
+        let entry = (
+            proptest::sample::select(&IDS[..]),
+            proptest::sample::select(&["step", "tree", "node", "gate", "review"][..]),
+            proptest::collection::vec(proptest::sample::select(&IDS[..]), 0..3),
+            proptest::collection::vec(proptest::sample::select(&IDS[..]), 0..2),
+            proptest::option::of(0u64..4),
+            proptest::option::of(proptest::sample::select(&["any", "majority"][..])),
+        )
+            .prop_map(|(id, kind, after, chosen_by, max, join)| {
+                json!({"id": id, "kind": kind, "after": after, "chosen_by": chosen_by, "max_attempts": max, "join": join, "join_of": after})
+            });
+        proptest::collection::vec(entry, 0..6)
+            .prop_map(|nodes| json!({"event": "run_started", "plan": {"nodes": nodes}}))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        #[test]
+        fn any_trace_is_checked_and_exported_without_a_panic(
+            start in proptest::option::of(plan()),
+            events in proptest::collection::vec(event(), 0..40),
+        ) {
+            let events: Vec<Value> = start.into_iter().chain(events).collect();
+            let mut rules = Rule::builtins();
+            rules.push(Rule::parse("G(node_started -> P run_started) & F(run_finished) | H !review_answered(node=a) S gate_evaluated(passed=false)").unwrap());
+            let names: Vec<String> = rules.iter().map(|r| r.name().to_owned()).collect();
+            for violation in check(&events, &rules) {
+                prop_assert!(violation.index < events.len().max(1), "{violation:?}");
+                prop_assert!(names.contains(&violation.rule));
+                prop_assert!(!violation.message.is_empty());
+            }
+            let exported = export(&events, &ExportOptions::default());
+            for span in exported["resourceSpans"][0]["scopeSpans"][0]["spans"].as_array().unwrap() {
+                let time = |key: &str| span[key].as_str().unwrap().parse::<u64>().unwrap();
+                prop_assert!(time("endTimeUnixNano") >= time("startTimeUnixNano"));
+            }
+        }
+    }
+}
