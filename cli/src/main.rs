@@ -54,6 +54,8 @@ enum Command {
     Run(Box<commands::run::Args>),
     /// Decide an agent's next action from its state (execute_tool, ask_user or complete_task).
     NextAction(Box<commands::next_action::Args>),
+    /// Check a run's trace against temporal obligations, or export it as OpenTelemetry spans.
+    Trace(commands::trace::Args),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +82,7 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check::run(&args),
         Command::Run(args) => commands::run::run(&args),
         Command::NextAction(args) => commands::next_action::run(&args),
+        Command::Trace(args) => commands::trace::run(&args),
     };
     ExitCode::from(status)
 }

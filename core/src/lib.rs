@@ -41,6 +41,7 @@ pub mod run;
 pub mod schema;
 pub mod share;
 pub mod source;
+pub mod trace;
 pub mod trees;
 pub mod validate;
 pub mod workflow;

@@ -12,6 +12,7 @@ pub mod graph;
 pub mod lint;
 pub mod next_action;
 pub mod run;
+pub mod trace;
 pub mod validate;
 
 use std::path::Path;

@@ -16,10 +16,10 @@ mod step;
 mod tree;
 mod workflow;
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use crate::compile::compile;
-use crate::flow::Flow;
+use crate::flow::{EdgeKind, Flow, UnitKind};
 use crate::model::Spec;
 use crate::run::action::Observation;
 use crate::run::kernel::{Ending, Kernel, Waiter};
@@ -159,10 +159,19 @@ impl StepsProgram {
         self.graph.len()
     }
 
-    /// The plan entries of this document's units (ids with the program's prefix, see
-    /// [`Program::plan`]).
+    /// The plan entries of this document's units (ids with `prefix`, see [`Program::plan`]),
+    /// each step's with its retry bound and, for a parallel step that does not wait for all its
+    /// members, its join.
     pub fn plan_nodes(&self) -> Vec<Value> {
-        plan_of(self.graph.flow(), &self.shared.prefix)
+        let flow = self.graph.flow();
+        let mut nodes = plan_of(flow, &self.shared.prefix);
+        for (unit, entry) in nodes.iter_mut().enumerate() {
+            let step = self.graph.step_of(unit).map(|i| &self.shared.spec.steps[i]);
+            if let (Some(step), Value::Object(entry)) = (step, entry) {
+                entry.extend(step_plan(flow, unit, step, &self.shared.prefix));
+            }
+        }
+        nodes
     }
 
     /// Unit `unit` is now in `state`, counted among the settled ones when it is.
@@ -210,13 +219,41 @@ fn whole_document_step(spec: &Value) -> Option<Value> {
     Some(spec)
 }
 
+/// What a step's plan entry adds: `max_attempts` (model calls for one output, so a trace
+/// check can bound its `retried` events) and, for a parallel step joining `any` or `majority`,
+/// `join` with `join_of` (the members it may start before all of them settle, §4.3).
+fn step_plan(
+    flow: &Flow,
+    unit: usize,
+    step: &crate::model::Step,
+    prefix: &str,
+) -> Map<String, Value> {
+    let mut fields = Map::new();
+    let policy = crate::run::RetryPolicy::of(step.retry.as_ref());
+    fields.insert("max_attempts".into(), policy.max_attempts.into());
+    let join = step.join.as_deref().unwrap_or("all");
+    if step.is_parallel() && join != "all" {
+        // As `needs_met` reads it: `any`, and every other join is a majority.
+        let mode = if join == "any" { "any" } else { "majority" };
+        let members: Vec<String> = flow
+            .incoming(unit)
+            .filter(|e| e.kind == EdgeKind::Parallel)
+            .map(|e| format!("{prefix}{}", flow.units[e.from].name))
+            .collect();
+        fields.insert("join".into(), mode.into());
+        fields.insert("join_of".into(), json!(members));
+    }
+    fields
+}
+
 /// The plan entries of a flow's units: trace ids (`prefix` + name; trees as `tree:NAME`), what
-/// each runs after, and what may choose it.
+/// each runs after, and what may choose it; a workflow node's carries `max_attempts`, its runs
+/// at most (`retry_source` runs it again when its output breaks an edge contract).
 pub(crate) fn plan_of(flow: &Flow, prefix: &str) -> Vec<Value> {
     let id = |unit: usize| {
         let unit = &flow.units[unit];
         match unit.kind {
-            crate::flow::UnitKind::Tree => format!("{prefix}tree:{}", unit.name),
+            UnitKind::Tree => format!("{prefix}tree:{}", unit.name),
             _ => format!("{prefix}{}", unit.name),
         }
     };
@@ -224,12 +261,16 @@ pub(crate) fn plan_of(flow: &Flow, prefix: &str) -> Vec<Value> {
         .map(|unit| {
             let (choices, orders): (Vec<_>, Vec<_>) =
                 flow.incoming(unit).partition(|e| e.kind.is_choice());
-            json!({
+            let mut entry = json!({
                 "id": id(unit),
                 "kind": flow.units[unit].kind,
                 "after": orders.iter().map(|e| id(e.from)).collect::<Vec<_>>(),
                 "chosen_by": choices.iter().map(|e| id(e.from)).collect::<Vec<_>>(),
-            })
+            });
+            if flow.units[unit].kind == UnitKind::Node {
+                entry["max_attempts"] = (workflow::CONTRACT_RETRIES + 1).into();
+            }
+            entry
         })
         .collect()
 }

@@ -14,7 +14,7 @@ use crate::run::kernel::{Ending, Kernel, Waiter};
 use crate::run::{Program, RunError, RunOptions};
 
 /// How often a node is run again because its output broke an edge contract (`retry_source`).
-const CONTRACT_RETRIES: u32 = 2;
+pub(super) const CONTRACT_RETRIES: u32 = 2;
 
 enum NodeState {
     Pending,
