@@ -51,7 +51,7 @@ test("invalid answers are asked again with the reason, and give up after maxAtte
   assert.equal(result.attempts, 3);
   assert.ok(result.problems.some((p) => p.includes("parameters")), result.problems.join("; "));
   assert.match(requests[1].messages.at(-1).content, /not JSON/);
-  assert.match(requests[2].messages.at(-1).content, /tool_name/);
+  assert.match(requests[2].messages.at(-1).content, /there is no tool `rm_rf`; the tools are: file_system_manager\.create_file/);
 });
 
 test("a LOGIC.md document's strategy and gates apply to the decision", async () => {

@@ -67,15 +67,25 @@ test("a snapshot resumes the run exactly: same trace, no call repeated", async (
   resumed.free();
 });
 
-test("a document with errors gives its diagnostics and a run that fails at once", () => {
-  const broken = '---\nspec_version: "1.0"\nname: b\nsteps:\n  a:\n    needs: [ghost]\n---\n';
-  const run = logicmd.createRun(broken, {}, null);
-  assert.equal(run.diagnostics[0].code, "unknown-need");
+test("a document with errors that stop a run gives its diagnostics and a run that fails at once", () => {
+  const cyclic = '---\nspec_version: "1.0"\nname: b\nsteps:\n  a:\n    needs: [b]\n  b:\n    needs: [a]\n---\n';
+  const run = logicmd.createRun(cyclic, {}, null);
+  assert.deepEqual(run.diagnostics.map((d) => d.code), ["step-cycle"]);
   const [ending] = run.next();
   assert.equal(ending.action, "fail");
-  assert.match(ending.error, /ghost/);
+  assert.match(ending.error, /a -> b -> a/);
   assert.deepEqual(run.next(), []);
   assert.equal(run.status(), "failed");
+  run.free();
+});
+
+test("errors a run can go past are listed, and the run goes on as the CLI's does", () => {
+  const broken = '---\nspec_version: "1.0"\nname: b\nsteps:\n  a:\n    needs: [ghost]\n---\n';
+  const run = logicmd.createRun(broken, {}, null);
+  assert.deepEqual(run.diagnostics.map((d) => [d.code, d.line, d.column]), [["unknown-need", 6, 13]]);
+  const [call] = run.next();
+  assert.equal(call.action, "call_model");
+  assert.equal(call.node, "a");
   run.free();
 });
 

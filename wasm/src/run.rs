@@ -5,7 +5,8 @@
 use logicmd::analysis::{Options, DEFAULT_ID};
 use logicmd::diagnostic::Diagnostic;
 use logicmd::run::{
-    prepare, Action, ActionKind, Answer, Observation, Provider, Run, RunOptions, Source, Synthetic,
+    prepare_reporting, Action, ActionKind, Answer, Observation, Provider, Run, RunOptions, Source,
+    Synthetic,
 };
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -26,7 +27,9 @@ pub struct EngineRun {
 
 /// Starts a run of `text` on `input`. `options`: `{path, files, maxParallelism, startMs, seed}`
 /// (`files` resolves imports, workflow nodes and prompt files like `lint`'s). A document with errors
-/// gives a run whose `diagnostics` list them and whose `next()` fails at once.
+/// that stop a run gives a run whose `diagnostics` list them and whose `next()` fails at once; errors
+/// a run can do without (a route to a missing step, a missing need: `logicmd::run::TOLERATED_ERRORS`)
+/// are listed in `diagnostics` and the run goes on, as `logicmd run` does.
 #[wasm_bindgen(js_name = createRun)]
 pub fn create_run(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -45,15 +48,15 @@ pub fn create_run(
     if let Some(path) = &settings.path {
         analysis_options = analysis_options.with_path(path);
     }
-    let source = match prepare(&text, &analysis_options, &loader) {
-        Ok(source) => source,
+    let (source, tolerated) = match prepare_reporting(&text, &analysis_options, &loader) {
+        Ok(prepared) => (prepared.source, prepared.tolerated),
         Err(diagnostics) => return Ok(EngineRun::refused(diagnostics)),
     };
     let synthetic = Synthetic::new(&source, settings.run.seed);
     match Run::start(source, input, settings.run) {
         Ok(run) => Ok(EngineRun {
             run: Some(run),
-            diagnostics: Vec::new(),
+            diagnostics: tolerated,
             refusal: None,
             synthetic: Some(synthetic),
         }),
@@ -223,7 +226,7 @@ impl EngineRun {
         to_js(&self.run.as_ref().map_or(Value::Null, Run::snapshot))
     }
 
-    /// Why the document cannot run; empty when it runs.
+    /// The document's errors: why it cannot run, or (when it runs) those the run goes on past.
     #[wasm_bindgen(getter, unchecked_return_type = "Diagnostic[]")]
     pub fn diagnostics(&self) -> Result<JsValue, JsError> {
         to_js(&self.diagnostics)
