@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use crate::analysis::Kind;
 use crate::diagnostic::Diagnostic;
 use crate::document::Document;
 use crate::drtl::{self, Topology};
@@ -15,8 +16,23 @@ pub(crate) enum Current {
 }
 
 impl Current {
-    /// Parses `text` as the same kind of document; `Err` names the first problem.
+    /// Parses `text` as the same kind of document; `Err` names the first problem. The front door
+    /// must still read `text` as this kind (`analysis::detect`), or the next edit — the inverse of
+    /// this one, say — would find a document of another kind that does not parse.
     pub(crate) fn reparse(&self, text: &str) -> Result<Current, String> {
+        let kind = crate::analysis::detect(text, None);
+        match (self, kind) {
+            (Current::Logic(_), Kind::Drtl) => {
+                return Err("the text would read as a DRTL topology instead".to_owned())
+            }
+            (Current::Drtl(_), Kind::Logic) => {
+                return Err(
+                    "the text would no longer read as a DRTL topology (no top-level `nodes:` line)"
+                        .to_owned(),
+                )
+            }
+            _ => {}
+        }
         match self {
             Current::Logic(_) => {
                 let parsed = Document::parse(text);

@@ -428,11 +428,11 @@ impl Session {
             text: replacement.to_owned(),
         };
         let new_text = patch::apply_patch(text, &patch);
-        let Ok(document) = self.current.reparse(&new_text) else {
-            return Err(refused(
-                "the replacement would leave text that does not parse",
-            ));
-        };
+        let document = self.current.reparse(&new_text).map_err(|why| {
+            refused(format!(
+                "the replacement would leave text that does not parse: {why}"
+            ))
+        })?;
         patch::compose(&mut self.merged, self.current.text(), &patch);
         self.comments = document.comments();
         self.current = document;

@@ -723,3 +723,48 @@ fn drtl_connect_refuses_self_wires() {
     let json = crate::drtl::parse(&back.text).0.unwrap().json().clone();
     assert_eq!(json["edges"][2], json!({"from": "check", "to": "draft"}));
 }
+
+/// A text replacement must leave a document the front door reads as the same kind, or its own
+/// inverse (which goes through that door) would be refused: found by the fuzzer renaming `nodes`.
+#[test]
+fn a_replacement_that_changes_the_document_kind_is_refused() {
+    let at = TOPOLOGY.find("nodes:").unwrap();
+    for replacement in ["n@", "", "(", "V1e400 e`"] {
+        let err = apply(
+            TOPOLOGY,
+            &Edit::ReplaceText {
+                start: at,
+                end: at + 2,
+                text: replacement.into(),
+            },
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.message,
+            "the replacement would leave text that does not parse: the text would no longer read as a DRTL topology (no top-level `nodes:` line)"
+        );
+    }
+    let err = apply(
+        DOC,
+        &Edit::ReplaceText {
+            start: 0,
+            end: DOC.len(),
+            text: TOPOLOGY.into(),
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.message,
+        "the replacement would leave text that does not parse: the text would read as a DRTL topology instead"
+    );
+    // Every replacement that is applied can be undone.
+    let applied = edit(
+        TOPOLOGY,
+        Edit::ReplaceText {
+            start: at + "nodes:".len(),
+            end: at + "nodes:".len(),
+            text: "  # all of them".into(),
+        },
+    );
+    assert_eq!(undo(&applied), TOPOLOGY);
+}

@@ -34,8 +34,9 @@ pub fn find(text: &str, region: Span, root: &Node) -> Vec<Comment> {
     let mut comments = Vec::new();
     let mut line_start = region.start;
     while line_start < region.end {
+        // YAML ends a line at `\n`, `\r\n` or a lone `\r`: a comment never runs past one.
         let line_end = text[line_start..region.end]
-            .find('\n')
+            .find(['\n', '\r'])
             .map_or(region.end, |i| line_start + i);
         let line = &text[line_start..line_end];
         let mut previous_blank = true;
@@ -52,7 +53,7 @@ pub fn find(text: &str, region: Span, root: &Node) -> Vec<Comment> {
             }
             previous_blank = c == ' ' || c == '\t';
         }
-        line_start = line_end + 1;
+        line_start = line_end + if text[line_end..].starts_with("\r\n") { 2 } else { 1 };
     }
     comments
 }

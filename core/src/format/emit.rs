@@ -72,6 +72,10 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
         out: String::new(),
     };
     for comment in head {
+        // Blank lines between the head comments stay (one each), as between any others.
+        if emitter.blank_line_before(comment.offset) && !emitter.out.is_empty() {
+            emitter.out.push('\n');
+        }
         emitter.out.push_str(&comment.text);
         emitter.out.push('\n');
         emitter.emitted.insert(comment.offset);
@@ -316,7 +320,12 @@ impl Emitter<'_> {
                     let inner_pad = " ".repeat(indent + 2);
                     let mut placed = false;
                     for line in nested.split_inclusive('\n') {
-                        if !placed && !line.trim_start().starts_with('#') {
+                        if !placed && line.trim_start().starts_with('#') {
+                            // A comment of the item's first key goes above the dash, so it
+                            // reads (and formats again) as the item's own comment.
+                            self.out.push_str(&pad);
+                            self.out.push_str(line.trim_start());
+                        } else if !placed {
                             self.out.push_str(&pad);
                             self.out.push_str("- ");
                             self.out.push_str(

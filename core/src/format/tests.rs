@@ -92,3 +92,31 @@ fn anchor_and_tag_characters_inside_scalars_and_comments_do_not_refuse() {
         assert_eq!(format(tagged).unwrap_err().code, "fmt-refused", "{tagged}");
     }
 }
+
+/// The fuzzer's finds, one per family: each formats to the whole expected text, and formatting
+/// that again changes nothing.
+#[test]
+fn comments_format_the_same_the_second_time() {
+    let cases = [
+        (
+            // A comment of a sequence item's first key (after reordering) goes above the dash.
+            "---\nspec_version: \"1.0\"\nname: x\nedges:\n  - frm: y\n    # about to\n    to: w\n---\n",
+            "---\nspec_version: \"1.0\"\nname: x\nedges:\n  # about to\n  - to: w\n    frm: y\n---\n",
+        ),
+        (
+            // A blank line between comments above the first key stays.
+            "---\n# one\nzeta: 1\n\n# two\nspec_version: \"1.0\"\nname: x\n---\n",
+            "---\n# one\n\n# two\nspec_version: \"1.0\"\nname: x\nzeta: 1\n---\n",
+        ),
+        (
+            // A lone carriage return ends a comment's line, as YAML reads it.
+            "---\nspec_version: \"1.0\"\nname: x\n# note\rdescription: d\n---\n",
+            "---\nspec_version: \"1.0\"\nname: x\n# note\ndescription: d\n---\n",
+        ),
+    ];
+    for (text, expected) in cases {
+        let once = format(text).unwrap();
+        assert_eq!(once, expected, "{text:?}");
+        assert_eq!(format(&once).unwrap(), once, "{text:?}");
+    }
+}
