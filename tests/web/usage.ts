@@ -3,6 +3,7 @@
 import init, {
   applyEdit,
   check,
+  checkTrace,
   createRun,
   nextAction,
   resumeRun,
@@ -27,6 +28,8 @@ import init, {
   type Observation,
   type RunAction,
   type TraceEvent,
+  type TraceCheckResult,
+  type TraceViolation,
 } from "logicmd";
 
 /** Asks a model (here a stand-in) for the next action of an agent. */
@@ -52,6 +55,9 @@ export function runOffline(text: string): TraceEvent[] {
       if (answer !== null) run.feed(action.id, answer);
     }
   }
+  const checked: TraceCheckResult = checkTrace(trace, ["G !run_finished(status=\"failed\")"], { builtins: true });
+  const broken: TraceViolation[] = checked.violations;
+  if (broken.length > 0) throw new Error(`${broken[0].rule} fails at event ${broken[0].index}`);
   const again = resumeRun(run.snapshot());
   again.free();
   run.free();

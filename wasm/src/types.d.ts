@@ -427,3 +427,26 @@ export interface NextActionResult {
   /** Why the last answer was refused, when no action was decided. */
   problems: string[];
 }
+
+export interface TraceCheckOptions {
+  /** Check the five built-in obligations as well as the given rules (default true). */
+  builtins?: boolean;
+}
+
+/** A rule that does not hold on the trace, and the event (0-based index) where it fails. */
+export interface TraceViolation {
+  rule: string;
+  index: number;
+  message: string;
+}
+
+export interface TraceCheckResult {
+  /** Empty when every rule holds. */
+  violations: TraceViolation[];
+  /** The names of the rules checked, built-ins first. */
+  rules: string[];
+  /** How many events were read. */
+  events: number;
+  /** An unreadable trace or a formula that does not parse (then nothing was checked). */
+  diagnostics: Diagnostic[];
+}
