@@ -15,8 +15,8 @@ use wasm_bindgen::prelude::*;
 pub use documents::{check, compile, format, graph, lint, parse, validate};
 pub use next_action::next_action;
 pub use run::{create_run, resume_run, EngineRun};
-pub use trace::check_trace;
 pub use tools::{apply_edit, decode_share_link, discover, encode_share_link, eval_tree, evaluate};
+pub use trace::check_trace;
 
 /// The result and argument types, written once here and checked by `tsc` in the JS tests.
 #[wasm_bindgen(typescript_custom_section)]

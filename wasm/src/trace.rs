@@ -25,7 +25,11 @@ pub fn check_trace(
         .and_then(Value::as_bool)
         .unwrap_or(true);
     let mut diagnostics = Vec::new();
-    let mut checked = if builtins { Rule::builtins() } else { Vec::new() };
+    let mut checked = if builtins {
+        Rule::builtins()
+    } else {
+        Vec::new()
+    };
     for (i, text) in formulas.iter().enumerate() {
         match Rule::parse(text) {
             Ok(rule) => checked.push(rule),

@@ -53,7 +53,12 @@ pub fn find(text: &str, region: Span, root: &Node) -> Vec<Comment> {
             }
             previous_blank = c == ' ' || c == '\t';
         }
-        line_start = line_end + if text[line_end..].starts_with("\r\n") { 2 } else { 1 };
+        line_start = line_end
+            + if text[line_end..].starts_with("\r\n") {
+                2
+            } else {
+                1
+            };
     }
     comments
 }
