@@ -25,9 +25,9 @@ use crate::document::Document;
 use crate::imports::{resolve, Resolved};
 use crate::loader::Loader;
 
-pub use context::LintContext;
+pub(crate) use context::LintContext;
 pub use rules::Rule;
-pub use structure::FALLBACK_MODES;
+pub(crate) use structure::FALLBACK_MODES;
 
 /// Lints `document` (id `id` for relative imports), loading other files through `loader`.
 /// Schema errors are not repeated here; call [`crate::validate`] for those.
