@@ -4,10 +4,14 @@
 
 use crate::diagnostic::Severity;
 
+/// A lint rule: the constants of this module, listed in [`ALL`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rule {
+    /// The stable code its diagnostics carry (`unknown-need`, ...).
     pub code: &'static str,
+    /// The severity its diagnostics get.
     pub severity: Severity,
+    /// What the rule finds, in one line.
     pub summary: &'static str,
     /// Why the rule exists: what goes wrong at run time, or where the spec says so.
     pub reason: &'static str,
@@ -15,7 +19,8 @@ pub struct Rule {
 
 macro_rules! rules {
     ($($name:ident: $code:literal, $severity:ident, $summary:literal, $reason:literal;)*) => {
-        $(pub const $name: Rule = Rule {
+        $(#[doc = concat!("`", $code, "`: ", $summary)]
+        pub const $name: Rule = Rule {
             code: $code,
             severity: Severity::$severity,
             summary: $summary,
