@@ -24,7 +24,7 @@
 //! | [`trace`] | temporal checks on a run's trace, OTLP export | [`trace::check`], [`trace::export`] |
 //! | [`next_action`] | the seed's one-action decision engine | [`next_action::Decision`] |
 //! | [`edit`] | structured, lossless edits as minimal text patches | [`edit::apply`] |
-//! | [`format`] | canonical formatting that keeps every comment | [`format::format`] |
+//! | [`format`](mod@format) | canonical formatting that keeps every comment | [`format::format`] |
 //! | [`graph`] | the drawable graph of a document, its layout, DOT/Mermaid/SVG | [`graph::from_document`], [`graph::layout`] |
 //! | [`flow`] | the execution order over every edge kind | [`flow::Flow::of_steps`] |
 //! | [`model`] | a typed, lenient view of a LOGIC.md frontmatter | [`model::Spec::read`] |

@@ -30,7 +30,7 @@ pub use rules::Rule;
 pub(crate) use structure::FALLBACK_MODES;
 
 /// Lints `document` (id `id` for relative imports), loading other files through `loader`.
-/// Schema errors are not repeated here; call [`crate::validate`] for those.
+/// Schema errors are not repeated here; call [`crate::validate()`] for those.
 pub fn lint(document: &Document, id: &str, loader: &dyn Loader) -> Vec<Diagnostic> {
     lint_resolved(document, &resolve(document, id, loader), id, loader)
 }

@@ -19,7 +19,10 @@ pub struct Rule {
 
 macro_rules! rules {
     ($($name:ident: $code:literal, $severity:ident, $summary:literal, $reason:literal;)*) => {
+        // A summary is plain text for `logicmd lint --rules`, not markdown: brackets in it
+        // (`[A-Za-z_]`) are not links.
         $(#[doc = concat!("`", $code, "`: ", $summary)]
+        #[allow(rustdoc::broken_intra_doc_links)]
         pub const $name: Rule = Rule {
             code: $code,
             severity: Severity::$severity,

@@ -66,7 +66,7 @@ pub enum AfterError {
     /// prompt only) and send it once more. Happens at most once per client.
     RetryWithoutFormat,
     /// Give up on this call with this failure; feed it to the run as
-    /// [`Observation::ModelError`](crate::run::Observation::ModelError).
+    /// [`crate::run::Observation::ModelError`].
     Fail(ModelFailure),
 }
 
