@@ -42,7 +42,8 @@ pub struct ClientConfig {
     pub model_overrides_document: bool,
     /// Ask for a streamed answer (server-sent events).
     pub stream: bool,
-    /// The API key, sent as a bearer token; redacted wherever a response or error could echo it.
+    /// The API key, sent as `Authorization: Bearer`; redacted wherever a response or error could
+    /// echo it. `None` sends no `Authorization` header (a local server).
     pub api_key: Option<Secret>,
 }
 

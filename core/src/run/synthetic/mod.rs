@@ -18,7 +18,8 @@ use crate::flow::{Flow, UnitKind};
 use crate::model::Spec;
 
 /// The synthetic [`Provider`]: deterministic model answers that fit each step's output schema and
-/// stated checks, for runs without a model. Tool calls and reviews stay [`Answer::Unanswered`].
+/// stated checks, for runs without a model. A wait ends at once; tool calls and reviews stay
+/// [`Answer::Unanswered`].
 pub struct Synthetic {
     seed: u64,
     /// The checks each trace node's output should pass, by node id.
