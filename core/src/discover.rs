@@ -23,7 +23,7 @@ pub struct NodeDefinition {
     pub description: Option<String>,
     /// `visual.category`, or [`DEFAULT_CATEGORY`].
     pub category: String,
-    /// `visual.icon`.
+    /// `visual.icon`: the icon name the palette shows.
     pub icon: Option<String>,
     /// `visual.color`, as CSS colour text.
     pub color: Option<String>,
@@ -31,7 +31,7 @@ pub struct NodeDefinition {
     pub inspector: Vec<InspectorField>,
     /// The node's typed inputs and outputs.
     pub ports: Ports,
-    /// `reasoning.strategy`.
+    /// `reasoning.strategy` (`cot`, `react`, ...), shown on the palette entry.
     pub strategy: Option<String>,
 }
 

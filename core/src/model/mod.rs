@@ -69,7 +69,7 @@ impl OnFail {
 pub struct Reasoning {
     /// `strategy` (`cot`, `react`, `tot`, ...), as written.
     pub strategy: Option<String>,
-    /// `max_iterations`.
+    /// `max_iterations`: the bound on loops (branches that go back) in a run.
     pub max_iterations: Option<u64>,
     /// `temperature` for model calls.
     pub temperature: Option<f64>,
@@ -95,7 +95,7 @@ pub struct Import {
 pub struct Spec {
     /// `name`; empty when absent.
     pub name: String,
-    /// `description`.
+    /// `description`: what the document is for, for people and the prompt.
     pub description: Option<String>,
     /// `imports`; entries without both `ref` and `as` are left out.
     pub imports: Vec<Import>,

@@ -14,7 +14,7 @@ pub struct Step {
     pub name: String,
     /// JSON Pointer of the step's entry (`/steps/NAME`).
     pub pointer: String,
-    /// `description`.
+    /// `description`: what the step does, for people and the prompt.
     pub description: Option<String>,
     /// `needs`: the steps that must finish first, as written.
     pub needs: Vec<String>,

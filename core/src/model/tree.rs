@@ -12,7 +12,7 @@ pub struct DecisionTree {
     pub name: String,
     /// JSON Pointer of the tree's entry.
     pub pointer: String,
-    /// `description`.
+    /// `description`: what the tree decides.
     pub description: Option<String>,
     /// `root`: the name of the node evaluated first.
     pub root: Option<String>,

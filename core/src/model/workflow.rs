@@ -26,13 +26,13 @@ pub struct Contracts {
 pub struct ContractField {
     /// JSON Pointer of the field's entry.
     pub pointer: String,
-    /// `name`.
+    /// `name`: the key of the value in the input or output object.
     pub name: String,
     /// `type` (a JSON Schema type name), when given.
     pub kind: Option<String>,
     /// `required: true` (the field must be present).
     pub required: bool,
-    /// `description`.
+    /// `description`: what the value means, for people and the prompt.
     pub description: Option<String>,
     /// The field as written, for building its JSON Schema.
     pub raw: Map<String, Value>,
