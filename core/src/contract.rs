@@ -6,18 +6,18 @@ use serde_json::Value;
 
 /// One named, typed field: a `contracts.inputs[]`/`outputs[]` entry or a schema property.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Field {
-    pub name: String,
-    pub kind: Option<String>,
-    pub required: bool,
+pub(crate) struct Field {
+    pub(crate) name: String,
+    pub(crate) kind: Option<String>,
+    pub(crate) required: bool,
 }
 
 /// A reason two sides do not fit, in words naming both.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Mismatch(pub String);
+pub(crate) struct Mismatch(pub(crate) String);
 
 /// The fields of a contract list (`contracts.inputs` or `contracts.outputs`).
-pub fn fields_of_list(list: Option<&Value>) -> Vec<Field> {
+pub(crate) fn fields_of_list(list: Option<&Value>) -> Vec<Field> {
     list.and_then(Value::as_array)
         .map(|items| {
             items
@@ -35,7 +35,7 @@ pub fn fields_of_list(list: Option<&Value>) -> Vec<Field> {
 }
 
 /// The properties of an object JSON Schema, with `required` applied.
-pub fn fields_of_schema(schema: &Value) -> Vec<Field> {
+pub(crate) fn fields_of_schema(schema: &Value) -> Vec<Field> {
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)
@@ -75,7 +75,7 @@ fn type_of(value: &Value) -> Option<String> {
 }
 
 /// Whether a value of type `produced` is acceptable where `expected` is required.
-pub fn type_fits(produced: Option<&str>, expected: Option<&str>) -> bool {
+pub(crate) fn type_fits(produced: Option<&str>, expected: Option<&str>) -> bool {
     match (produced, expected) {
         (None, _) | (_, None) => true,
         (Some(p), Some(e)) => p == e || (p == "integer" && e == "number"),
@@ -84,7 +84,7 @@ pub fn type_fits(produced: Option<&str>, expected: Option<&str>) -> bool {
 
 /// Does `produced` (by `producer`) give every required field of `required` (by `consumer`),
 /// with fitting types?
-pub fn satisfies(
+pub(crate) fn satisfies(
     produced: &[Field],
     producer: &str,
     required: &[Field],
@@ -122,17 +122,17 @@ pub fn satisfies(
 /// One end of a wire, as far as it is known: what messages call it, its schema type, and its
 /// named fields (`None` when unknown: an agent whose file was not loaded, a step without schema).
 #[derive(Debug, Clone, PartialEq)]
-pub struct WireEnd {
-    pub name: String,
-    pub kind: Option<String>,
-    pub fields: Option<Vec<Field>>,
+pub(crate) struct WireEnd {
+    pub(crate) name: String,
+    pub(crate) kind: Option<String>,
+    pub(crate) fields: Option<Vec<Field>>,
 }
 
 impl WireEnd {
     /// A step's end of a `needs` wire: the type of its `output_schema` (`producing`) or its
     /// `input_schema`. Properties are not compared: a step with several needs assembles its input
     /// from all of them and the workflow's input.
-    pub fn step(name: &str, step: &Value, producing: bool) -> WireEnd {
+    pub(crate) fn step(name: &str, step: &Value, producing: bool) -> WireEnd {
         let schema = if producing {
             "output_schema"
         } else {
@@ -147,7 +147,7 @@ impl WireEnd {
 
     /// A workflow node's end of an edge: its `contracts.outputs` (`producing`) or
     /// `contracts.inputs`, when its document (`loaded`, overrides applied) is known.
-    pub fn agent(name: &str, loaded: Option<&Value>, producing: bool) -> WireEnd {
+    pub(crate) fn agent(name: &str, loaded: Option<&Value>, producing: bool) -> WireEnd {
         let side = if producing { "outputs" } else { "inputs" };
         WireEnd {
             name: format!("node `{name}`"),
@@ -162,7 +162,7 @@ impl WireEnd {
 /// contract requires, and the contract's required properties every input the consumer requires
 /// (without a contract, the outputs every required input). Lint reports each reason as
 /// `contract-mismatch`; the graph draws the wire compatible exactly when there is none.
-pub fn wire_mismatches(
+pub(crate) fn wire_mismatches(
     producer: &WireEnd,
     consumer: &WireEnd,
     contract: Option<&Value>,

@@ -1,9 +1,6 @@
-//! The step dependency graph (`needs`, spec §4.1, §15.2): cycle detection with the cycle's path,
-//! and parallel execution levels by Kahn layering.
-//!
-//! Levels: a step's level is one more than the highest level among the steps it needs (0 when
-//! it needs none). Inside a level, steps keep their declaration order, so output is stable and
-//! reads like the file. `needs` naming unknown steps are ignored here; the linter reports them.
+//! The step dependency graph (`needs`, spec §4.1, §15.2): cycle detection with the cycle's path.
+//! (Execution levels are the flow's: `flow::Flow`.) `needs` naming unknown steps are ignored
+//! here; the linter reports them.
 
 use std::collections::HashMap;
 
@@ -12,7 +9,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 
 /// Steps in declaration order with their `needs`.
 #[derive(Debug, Clone)]
-pub struct StepDag {
+pub(crate) struct StepDag {
     names: Vec<String>,
     /// Edge `need → step`: the need must complete first.
     graph: DiGraph<usize, ()>,
@@ -23,7 +20,7 @@ pub struct StepDag {
 pub struct Cycle(pub Vec<String>);
 
 impl Cycle {
-    /// `a -> b -> a`
+    /// The cycle as one line, the steps joined by arrows: `a -> b -> a`.
     pub fn display(&self) -> String {
         self.0.join(" -> ")
     }
@@ -31,7 +28,7 @@ impl Cycle {
 
 impl StepDag {
     /// Builds the graph from `(step, needs)` pairs in declaration order.
-    pub fn new<'a>(steps: impl IntoIterator<Item = (&'a str, Vec<&'a str>)>) -> StepDag {
+    pub(crate) fn new<'a>(steps: impl IntoIterator<Item = (&'a str, Vec<&'a str>)>) -> StepDag {
         let steps: Vec<(&str, Vec<&str>)> = steps.into_iter().collect();
         let mut graph = DiGraph::with_capacity(steps.len(), steps.len());
         let mut index: HashMap<&str, NodeIndex> = HashMap::with_capacity(steps.len());
@@ -59,7 +56,7 @@ impl StepDag {
 
     /// Every dependency cycle, one per strongly connected component, in declaration order of
     /// their first step. Self-needs are cycles of one step.
-    pub fn cycles(&self) -> Vec<Cycle> {
+    pub(crate) fn cycles(&self) -> Vec<Cycle> {
         let mut cycles: Vec<(usize, Cycle)> = tarjan_scc(&self.graph)
             .into_iter()
             .filter(|component| {
@@ -123,53 +120,6 @@ impl StepDag {
     fn name(&self, node: NodeIndex) -> String {
         self.names[self.graph[node]].clone()
     }
-
-    /// Parallel execution levels, or the cycles that prevent them.
-    pub fn levels(&self) -> Result<Vec<Vec<String>>, Vec<Cycle>> {
-        let cycles = self.cycles();
-        if !cycles.is_empty() {
-            return Err(cycles);
-        }
-        let count = self.graph.node_count();
-        let mut remaining: Vec<usize> = self
-            .graph
-            .node_indices()
-            .map(|n| {
-                self.graph
-                    .neighbors_directed(n, petgraph::Direction::Incoming)
-                    .count()
-            })
-            .collect();
-        let mut level_of = vec![0usize; count];
-        let mut ready: Vec<NodeIndex> = self
-            .graph
-            .node_indices()
-            .filter(|n| remaining[n.index()] == 0)
-            .collect();
-        while let Some(node) = ready.pop() {
-            for next in self.graph.neighbors(node) {
-                level_of[next.index()] = level_of[next.index()].max(level_of[node.index()] + 1);
-                remaining[next.index()] -= 1;
-                if remaining[next.index()] == 0 {
-                    ready.push(next);
-                }
-            }
-        }
-        let depth = level_of.iter().copied().max().map_or(0, |d| d + 1);
-        let mut levels = vec![Vec::new(); if count == 0 { 0 } else { depth }];
-        let mut nodes: Vec<NodeIndex> = self.graph.node_indices().collect();
-        nodes.sort_by_key(|&n| self.graph[n]);
-        for node in nodes {
-            levels[level_of[node.index()]].push(self.name(node));
-        }
-        Ok(levels)
-    }
-
-    /// A topological order: the levels, one after the other.
-    pub fn order(&self) -> Result<Vec<String>, Vec<Cycle>> {
-        self.levels()
-            .map(|levels| levels.into_iter().flatten().collect())
-    }
 }
 
 #[cfg(test)]
@@ -181,41 +131,9 @@ mod tests {
     }
 
     #[test]
-    fn levels_follow_dependencies_then_declaration_order() {
-        let d = dag(&[
-            ("report", &["analyze", "verify"]),
-            ("gather", &[]),
-            ("verify", &["gather"]),
-            ("analyze", &["gather"]),
-            ("notes", &[]),
-        ]);
-        assert_eq!(
-            d.levels().unwrap(),
-            vec![
-                vec!["gather", "notes"],
-                vec!["verify", "analyze"],
-                vec!["report"]
-            ]
-        );
-        assert_eq!(
-            d.order().unwrap(),
-            ["gather", "notes", "verify", "analyze", "report"]
-        );
-    }
-
-    #[test]
-    fn level_is_longest_path_not_first_reach() {
-        let d = dag(&[("a", &[]), ("b", &["a"]), ("c", &["b"]), ("d", &["a", "c"])]);
-        assert_eq!(
-            d.levels().unwrap(),
-            vec![vec!["a"], vec!["b"], vec!["c"], vec!["d"]]
-        );
-    }
-
-    #[test]
     fn cycles_are_reported_with_their_path() {
         let d = dag(&[("a", &["c"]), ("b", &["a"]), ("c", &["b"]), ("x", &[])]);
-        let cycles = d.levels().unwrap_err();
+        let cycles = d.cycles();
         assert_eq!(cycles.len(), 1);
         assert_eq!(cycles[0].display(), "a -> c -> b -> a");
     }
@@ -236,7 +154,7 @@ mod tests {
     #[test]
     fn unknown_needs_are_ignored_here() {
         let d = dag(&[("a", &["ghost"])]);
-        assert_eq!(d.levels().unwrap(), vec![vec!["a"]]);
-        assert!(dag(&[]).levels().unwrap().is_empty());
+        assert!(d.cycles().is_empty());
+        assert!(dag(&[]).cycles().is_empty());
     }
 }

@@ -15,26 +15,37 @@ pub const DEFAULT_CATEGORY: &str = "reasoning";
 /// One palette entry.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NodeDefinition {
+    /// The file's path, as given.
     pub path: String,
+    /// The document's `name`; empty when absent.
     pub name: String,
+    /// The document's `description`.
     pub description: Option<String>,
+    /// `visual.category`, or [`DEFAULT_CATEGORY`].
     pub category: String,
+    /// `visual.icon`: the icon name the palette shows.
     pub icon: Option<String>,
+    /// `visual.color`, as CSS colour text.
     pub color: Option<String>,
     /// `visual.inspector`, each field bound to its document pointer and current value.
     pub inspector: Vec<InspectorField>,
+    /// The node's typed inputs and outputs.
     pub ports: Ports,
+    /// `reasoning.strategy` (`cot`, `react`, ...), shown on the palette entry.
     pub strategy: Option<String>,
 }
 
+/// The typed ports of a palette node.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Ports {
+    /// From `visual.ports.inputs`, else `contracts.inputs`.
     pub inputs: Vec<Port>,
+    /// From `visual.ports.outputs`, else `contracts.outputs`.
     pub outputs: Vec<Port>,
 }
 
 /// Whether `path` follows §13's naming: `LOGIC.md`, `*.logic.md`, or `.logic/index.md`.
-pub fn is_logic_path(path: &str) -> bool {
+pub(crate) fn is_logic_path(path: &str) -> bool {
     let path = path.replace('\\', "/");
     let file = path.rsplit('/').next().unwrap_or(&path);
     file == "LOGIC.md" || file.ends_with(".logic.md") || path.ends_with(".logic/index.md")

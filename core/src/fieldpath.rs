@@ -6,18 +6,18 @@ use serde_json::{Map, Value};
 use crate::json::pointer_push;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Segment {
+pub(crate) enum Segment {
     Key(String),
     Index(usize),
 }
 
 /// A parsed dotted path.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FieldPath(pub Vec<Segment>);
+pub(crate) struct FieldPath(pub(crate) Vec<Segment>);
 
 impl FieldPath {
     /// Parses `a.b[0].c`. Keys are non-empty and may not contain `.`, `[` or `]`.
-    pub fn parse(text: &str) -> Result<FieldPath, String> {
+    pub(crate) fn parse(text: &str) -> Result<FieldPath, String> {
         let mut segments = Vec::new();
         if text.is_empty() {
             return Err("empty field path".to_owned());
@@ -54,7 +54,7 @@ impl FieldPath {
     }
 
     /// The JSON Pointer of this path.
-    pub fn to_pointer(&self) -> String {
+    pub(crate) fn to_pointer(&self) -> String {
         self.0
             .iter()
             .fold(String::new(), |pointer, segment| match segment {
@@ -65,7 +65,7 @@ impl FieldPath {
 
     /// Sets the value at this path in `target`, creating missing objects along the way. An index
     /// must address an existing item (or the next one, to append).
-    pub fn set(&self, target: &mut Value, value: Value) -> Result<(), String> {
+    pub(crate) fn set(&self, target: &mut Value, value: Value) -> Result<(), String> {
         let mut current = target;
         for (position, segment) in self.0.iter().enumerate() {
             let last = position + 1 == self.0.len();
@@ -113,11 +113,6 @@ impl FieldPath {
             };
         }
         Ok(())
-    }
-
-    /// The value at this path, if present.
-    pub fn get<'v>(&self, target: &'v Value) -> Option<&'v Value> {
-        target.pointer(&self.to_pointer())
     }
 
     fn prefix(&self, end: usize) -> String {

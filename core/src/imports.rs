@@ -36,6 +36,8 @@ pub struct Resolved {
     pub files: Vec<String>,
     /// For each import entry of the root document: the names it contributed, namespaced.
     pub contributed: Vec<Contribution>,
+    /// Problems with the imports (files that cannot be loaded or are invalid, cycles,
+    /// conflicts), each with the JSON Pointer of the `imports` entry it is about.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -44,10 +46,13 @@ pub struct Resolved {
 pub struct Contribution {
     /// The entry's position in `imports`.
     pub index: usize,
+    /// The entry's `as`.
     pub alias: String,
     /// The file was found, valid, and merged.
     pub loaded: bool,
+    /// The names of the steps it added, namespaced (`alias.step`), sorted.
     pub steps: Vec<String>,
+    /// The other top-level sections it added to, in file order.
     pub sections: Vec<String>,
 }
 
@@ -169,7 +174,7 @@ impl AliasProblem<'_> {
 /// Whether `alias` can prefix imported names: a letter or `_`, then letters, digits, `_`, `-`.
 /// A `.` would make `a.b.step` ambiguous with nested imports; spaces and other characters
 /// cannot be written in a `needs` list or an expression path.
-pub fn is_plain_alias(alias: &str) -> bool {
+pub(crate) fn is_plain_alias(alias: &str) -> bool {
     let mut chars = alias.chars();
     chars
         .next()
@@ -285,7 +290,7 @@ fn own_sections(json: &Value) -> Value {
 
 /// Deep merge: `over` wins; objects merge key by key; workflow `edges` (a list of connections,
 /// not a setting) are concatenated.
-pub fn merge(base: &mut Value, over: Value) {
+pub(crate) fn merge(base: &mut Value, over: Value) {
     match (base, over) {
         (Value::Object(base), Value::Object(over)) => {
             for (key, value) in over {

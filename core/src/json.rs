@@ -26,7 +26,7 @@ pub fn to_json(node: &Node) -> Value {
 }
 
 /// Splits a JSON Pointer into its unescaped reference tokens ("" → no tokens).
-pub fn pointer_tokens(pointer: &str) -> Vec<String> {
+pub(crate) fn pointer_tokens(pointer: &str) -> Vec<String> {
     if pointer.is_empty() {
         return Vec::new();
     }
@@ -45,7 +45,7 @@ pub fn pointer_tokens(pointer: &str) -> Vec<String> {
 }
 
 /// Escapes one reference token for a JSON Pointer.
-pub fn escape_token(token: &str) -> String {
+pub(crate) fn escape_token(token: &str) -> String {
     let mut out = String::with_capacity(token.len());
     push_escaped(&mut out, token);
     out
@@ -81,7 +81,7 @@ pub fn node_at<'n>(root: &'n Node, pointer: &str) -> Option<&'n Node> {
 }
 
 /// The deepest node on the way to `pointer`: where to point when the path itself is absent.
-pub fn nearest_node<'n>(root: &'n Node, pointer: &str) -> &'n Node {
+pub(crate) fn nearest_node<'n>(root: &'n Node, pointer: &str) -> &'n Node {
     let mut node = root;
     for token in pointer_tokens(pointer) {
         match child(node, &token) {

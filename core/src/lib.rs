@@ -7,6 +7,44 @@
 //! let report = logicmd::validate("---\nspec_version: \"1.0\"\nname: demo\n---\n");
 //! assert!(report.valid);
 //! ```
+//!
+//! # Map of the public modules
+//!
+//! Start at [`analysis`]: it detects the kind of a text and runs the one validate → lint
+//! policy every caller shares. The other modules, each with its entry point:
+//!
+//! | module | what it is for | entry point |
+//! |---|---|---|
+//! | [`analysis`] | the front door: kind detection, parse, schema, imports, rules | [`analysis::analyze`] |
+//! | [`validate`](mod@validate) | parse and schema-validate a LOGIC.md text in one call | [`validate()`], [`validate_bytes`] |
+//! | [`lint`] | semantic rules beyond the schema, each with a stable code | [`lint::lint`], [`lint::rules::ALL`] |
+//! | [`check`] | static obligations: unverified output, termination | [`check::check_topology`], [`analysis::obligations`] |
+//! | [`compile`] | a document as reasoning scaffolds, execution levels and order | [`compile::compile`], [`analysis::compile_text`] |
+//! | [`run`] | the sans-IO runtime: actions out, observations in, a trace | [`run::prepare`], [`run::Run`] |
+//! | [`trace`] | temporal checks on a run's trace, OTLP export | [`trace::check`], [`trace::export`] |
+//! | [`next_action`] | the seed's one-action decision engine | [`next_action::Decision`] |
+//! | [`edit`] | structured, lossless edits as minimal text patches | [`edit::apply`] |
+//! | [`format`](mod@format) | canonical formatting that keeps every comment | [`format::format`] |
+//! | [`graph`] | the drawable graph of a document, its layout, DOT/Mermaid/SVG | [`graph::from_document`], [`graph::layout`] |
+//! | [`flow`] | the execution order over every edge kind | [`flow::Flow::of_steps`] |
+//! | [`model`] | a typed, lenient view of a LOGIC.md frontmatter | [`model::Spec::read`] |
+//! | [`drtl`] | DRTL topologies: parse, validate, their nodes and routes | [`drtl::validate`] |
+//! | [`imports`] | import resolution and merging | [`imports::resolve`] |
+//! | [`loader`] | how core reaches other files without I/O | [`loader::Loader`], [`loader::MemoryLoader`] |
+//! | [`discover`] | palette entries for LOGIC.md files (visual builders) | [`discover::discover`] |
+//! | [`expr`] | the `{{ }}` expression language | [`expr::Template`], [`expr::eval_str`] |
+//! | [`trees`] | walking a decision tree on an input | [`trees::eval_tree`] |
+//! | [`share`] | share links for a document | [`share::encode`], [`share::decode`] |
+//! | [`diagnostic`] | problems as values | [`Diagnostic`] |
+//! | [`render`] | a diagnostic as rustc-style text with the source line | [`render::render`] |
+//! | [`document`] | a parsed LOGIC.md file with spans | [`Document`] |
+//! | [`frontmatter`] | splitting a file into frontmatter and body | [`frontmatter::split`] |
+//! | [`yaml`] | YAML with a source span on every key and value | [`yaml::parse_file`] |
+//! | [`json`] | the spanned YAML tree as JSON; nodes by JSON Pointer | [`json::to_json`], [`json::node_at`] |
+//! | [`schema`] | the canonical LOGIC.md JSON Schema and its validator | [`schema::validate`](fn@schema::validate) |
+//! | [`source`] | byte offsets ↔ lines, columns and UTF-16 offsets | [`source::LineIndex`] |
+//! | [`duration`] | durations as documents write them (`"1m30s"`) | [`duration::parse_duration`] |
+//! | [`limits`] | bounds on untrusted input and how sizes are told | [`Limits`] |
 
 // Core does no I/O: nothing printed (see also core/clippy.toml for the clock, files, network).
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
@@ -15,8 +53,8 @@
 pub mod analysis;
 pub mod check;
 pub mod compile;
-pub mod contract;
-pub mod dag;
+mod contract;
+mod dag;
 pub mod diagnostic;
 pub mod discover;
 pub mod document;
@@ -24,7 +62,7 @@ pub mod drtl;
 pub mod duration;
 pub mod edit;
 pub mod expr;
-pub mod fieldpath;
+mod fieldpath;
 pub mod flow;
 pub mod format;
 pub mod frontmatter;
@@ -44,7 +82,7 @@ pub mod source;
 pub mod trace;
 pub mod trees;
 pub mod validate;
-pub mod workflow;
+mod workflow;
 pub mod yaml;
 
 pub use diagnostic::{Diagnostic, Severity};

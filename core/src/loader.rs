@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 /// Why a file could not be loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadError {
+    /// What went wrong, for a person to read.
     pub message: String,
     /// The reference climbs above the project root: a loader that knows where its root is can
     /// say so (core does not know what the root is on the caller's side).
@@ -13,6 +14,7 @@ pub struct LoadError {
 }
 
 impl LoadError {
+    /// A load error with this message.
     pub fn new(message: impl Into<String>) -> Self {
         LoadError {
             message: message.into(),
@@ -44,6 +46,7 @@ pub struct MemoryLoader {
 }
 
 impl MemoryLoader {
+    /// An empty loader.
     pub fn new() -> Self {
         MemoryLoader::default()
     }
@@ -55,6 +58,8 @@ impl MemoryLoader {
         Ok(())
     }
 
+    /// Adds a file as [`MemoryLoader::insert`] does, for chaining; a path that cannot be normalized
+    /// (it climbs above the root) is left out.
     pub fn with(mut self, path: &str, text: impl Into<String>) -> Self {
         let _ = self.insert(path, text);
         self

@@ -13,6 +13,8 @@ pub const MAX_DECODED: usize = 1 << 20;
 /// Longest link accepted.
 pub const MAX_LINK: usize = 512 * 1024;
 
+/// The share link payload of `text`: [`PREFIX`] then the text deflated and base64url-encoded (no
+/// padding). Decodes back to `text` exactly.
 pub fn encode(text: &str) -> String {
     format!(
         "{PREFIX}{}",
@@ -20,6 +22,10 @@ pub fn encode(text: &str) -> String {
     )
 }
 
+/// The text behind a share link. Accepts the bare payload, `share=` plus the payload, or a whole
+/// URL whose fragment holds either; refuses, with the reason, a link longer than [`MAX_LINK`], one
+/// without [`PREFIX`], corrupted data, text that expands beyond [`MAX_DECODED`] bytes, and text
+/// that is not UTF-8.
 pub fn decode(link: &str) -> Result<String, String> {
     let link = link.trim();
     let payload = link.rsplit_once('#').map_or(link, |(_, fragment)| fragment);

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 use crate::expr::Template;
 
+/// Where a decision tree walk ended and how it got there.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TreeOutcome {
     /// The nodes visited, from the root.

@@ -9,21 +9,25 @@ use crate::validate::validate;
 
 /// Why a node could not be loaded, and where in the node's entry the fault is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NodeProblem {
+pub(crate) struct NodeProblem {
     /// Pointer relative to the node entry: `/logic_ref` or `/overrides/KEY`.
-    pub at: String,
-    pub kind: NodeProblemKind,
-    pub message: String,
+    pub(crate) at: String,
+    pub(crate) kind: NodeProblemKind,
+    pub(crate) message: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NodeProblemKind {
+pub(crate) enum NodeProblemKind {
     Unresolved,
     Override,
 }
 
 /// The node's own LOGIC.md with its overrides applied, validated again afterwards.
-pub fn load_node(node: &Value, from: &str, loader: &dyn Loader) -> Result<Value, Vec<NodeProblem>> {
+pub(crate) fn load_node(
+    node: &Value,
+    from: &str,
+    loader: &dyn Loader,
+) -> Result<Value, Vec<NodeProblem>> {
     let Some(reference) = node.get("logic_ref").and_then(Value::as_str) else {
         return Err(Vec::new());
     };

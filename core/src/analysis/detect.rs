@@ -13,6 +13,7 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The lowercase name: `logic` or `drtl`.
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Logic => "logic",

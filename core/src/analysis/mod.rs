@@ -47,7 +47,9 @@ pub struct Options<'a> {
     pub path: Option<&'a str>,
     /// The document's id for its loader: relative imports resolve against it.
     pub id: &'a str,
+    /// How far to analyse.
     pub depth: Depth,
+    /// Size limits the text must respect.
     pub limits: Limits,
 }
 
@@ -70,6 +72,7 @@ impl<'a> Options<'a> {
         }
     }
 
+    /// The same options for the file at `path` (as the user wrote it), which may decide the kind.
     pub fn with_path(mut self, path: &'a str) -> Self {
         self.path = Some(path);
         self
@@ -83,11 +86,14 @@ pub const DEFAULT_ID: &str = "document.logic.md";
 /// and the deferred checks).
 #[derive(Debug, Clone)]
 pub enum Parsed {
+    /// A LOGIC.md document.
     Logic(Arc<Document>),
+    /// A DRTL topology.
     Drtl(Arc<Topology>),
 }
 
 impl Parsed {
+    /// Which kind of document it is.
     pub fn kind(&self) -> Kind {
         match self {
             Parsed::Logic(_) => Kind::Logic,
@@ -103,6 +109,7 @@ impl Parsed {
         }
     }
 
+    /// The whole original text.
     pub fn text(&self) -> &str {
         match self {
             Parsed::Logic(document) => document.text(),
@@ -114,6 +121,7 @@ impl Parsed {
 /// Everything the front door found.
 #[derive(Debug, Clone)]
 pub struct Analysis {
+    /// Which kind the text was taken for.
     pub kind: Kind,
     /// `None` when the text does not parse (see the diagnostics).
     pub parsed: Option<Parsed>,
@@ -124,10 +132,12 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         has_errors(&self.diagnostics)
     }
 
+    /// The LOGIC.md document, when the text is one and parses.
     pub fn document(&self) -> Option<&Document> {
         match &self.parsed {
             Some(Parsed::Logic(document)) => Some(document),
@@ -135,6 +145,7 @@ impl Analysis {
         }
     }
 
+    /// The DRTL topology, when the text is one and parses.
     pub fn topology(&self) -> Option<&Topology> {
         match &self.parsed {
             Some(Parsed::Drtl(topology)) => Some(topology),
@@ -314,7 +325,9 @@ pub fn obligations(text: &str, options: &Options<'_>, loader: &dyn Loader) -> Ob
 /// problem found on the way (the same checks as lint).
 #[derive(Debug, Clone)]
 pub struct Compiled {
+    /// The compiled workflow; `None` when any diagnostic is an error.
     pub workflow: Option<CompiledWorkflow>,
+    /// The lint-depth analysis, with the problems compilation found added.
     pub analysis: Analysis,
 }
 

@@ -18,15 +18,18 @@ use crate::schema::Source;
 
 pub(crate) use drtl_rules::branch_kind;
 pub use drtl_rules::check_topology;
-pub use logic_rules::check_document;
+pub(crate) use logic_rules::check_document;
 
+/// One obligation that a document or topology does not meet, found before anything runs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Finding {
     /// `unverified-output`, `human-override`, `unbounded-cycle`, `no-exit`, `unreachable`,
     /// `cannot-terminate`, `gate-branch-missing`, `unverified-contract`,
     /// `escalation-never-fires`, `unknown-fallback`.
     pub rule: &'static str,
+    /// How serious it is.
     pub severity: Severity,
+    /// What is wrong, for a person to read.
     pub message: String,
     /// Node ids (or step names) along the offending path.
     pub path: Vec<String>,

@@ -22,9 +22,11 @@ pub use nodes::{compile_nodes, CompiledNode, NodeInput};
 /// One step, compiled.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CompiledStep {
+    /// The step's name.
     pub name: String,
     /// Parallel execution level (0 runs first).
     pub level: usize,
+    /// The steps it needs, as written.
     pub needs: Vec<String>,
     /// Steps whose branches choose this one (it runs only when chosen), and decision trees that
     /// route to it as `tree:NAME`.
@@ -34,7 +36,9 @@ pub struct CompiledStep {
     /// The JSON Schema the step's output must satisfy: its own `output_schema`, or, for a step
     /// that produces the document's output, the document's `contracts.outputs`.
     pub output_schema: Option<Value>,
+    /// The tools the step may use.
     pub allowed_tools: Vec<String>,
+    /// The tools the step must not use.
     pub denied_tools: Vec<String>,
 }
 
@@ -42,22 +46,30 @@ pub struct CompiledStep {
 /// `reasoning.max_iterations` or the steps' retry policies).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Loop {
+    /// The step the branch leaves.
     pub from: String,
+    /// The step it goes back to.
     pub to: String,
 }
 
 /// A whole document, compiled.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CompiledWorkflow {
+    /// The document's `name`.
     pub name: String,
+    /// The document's `description`.
     pub description: Option<String>,
+    /// `reasoning.strategy`, when given.
     pub strategy: Option<String>,
     /// Step names per level.
     pub levels: Vec<Vec<String>>,
+    /// Step names in execution order: the levels one after the other.
     pub order: Vec<String>,
+    /// The branches that go back, in declaration order.
     pub loops: Vec<Loop>,
     /// The steps nothing runs after: they produce what the document gives back.
     pub final_steps: Vec<String>,
+    /// Every step, in execution order.
     pub steps: Vec<CompiledStep>,
     /// The nodes of a multi-agent workflow in edge order, each with its level ([`compile_nodes`]
     /// fills in what each node's own document compiles to).

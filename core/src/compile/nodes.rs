@@ -14,22 +14,31 @@ use crate::model::Spec;
 /// Data a node receives over an edge.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NodeInput {
+    /// The node the data comes from.
     pub from: String,
+    /// The edge's `contract`: what the data must look like.
     pub contract: Option<Value>,
+    /// The edge's `on_contract_violation`, as written.
     pub on_contract_violation: Option<String>,
 }
 
+/// A node of a multi-agent workflow, compiled.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CompiledNode {
+    /// The node's name.
     pub name: String,
+    /// Its execution level (0 runs first).
     pub level: usize,
+    /// `logic_ref`: the path of the document it runs.
     pub logic_ref: Option<String>,
     /// Every node this one runs after (`depends_on` and edge sources).
     pub after: Vec<String>,
+    /// The data it receives over edges, in edge order.
     pub inputs: Vec<NodeInput>,
     /// The node's own document with its overrides applied, compiled; `None` until
     /// [`compile_nodes`] loads it, or when it cannot be loaded (see `problem`).
     pub workflow: Option<Box<CompiledWorkflow>>,
+    /// Why the node's document could not be loaded or compiled, when it could not.
     pub problem: Option<String>,
 }
 
@@ -98,6 +107,8 @@ pub fn compile_nodes(compiled: &mut CompiledWorkflow, json: &Value, id: &str, lo
 }
 
 impl CompiledNode {
+    /// The node as a markdown section (`## Node: NAME`): its reference, what it runs after,
+    /// its inputs and their contracts, and its compiled document, headings nested under it.
     pub fn to_markdown(&self) -> String {
         let mut out = format!("## Node: {}\n\n", self.name);
         if let Some(reference) = &self.logic_ref {

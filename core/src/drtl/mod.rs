@@ -15,8 +15,8 @@ use crate::schema::{validate_source, EmbeddedSchema, Source};
 use crate::source::LineIndex;
 use crate::yaml::{parse_file, Node};
 
-pub use checks::{lint, STANDARD_RULES};
-pub use expressions::VARIABLES;
+pub(crate) use checks::lint;
+pub(crate) use expressions::VARIABLES;
 pub use model::{DrtlNode, Route, RouteKind, TERMINATE};
 
 /// The DRTL v0.1.1 JSON Schema, as shipped in this crate.
@@ -24,6 +24,7 @@ pub const SCHEMA_JSON: &str = include_str!("drtl-0.1.1.schema.json");
 
 static DRTL: EmbeddedSchema = EmbeddedSchema::new(SCHEMA_JSON);
 
+/// The DRTL schema ([`SCHEMA_JSON`]) as JSON, parsed once.
 pub fn schema() -> &'static Value {
     DRTL.value()
 }
@@ -50,10 +51,12 @@ impl Source for Topology {
 }
 
 impl Topology {
+    /// The topology as JSON (what the schema and the checks see).
     pub fn json(&self) -> &Value {
         &self.json
     }
 
+    /// The whole original text.
     pub fn text(&self) -> &str {
         &self.text
     }
@@ -62,8 +65,11 @@ impl Topology {
 /// The result of validating a topology.
 #[derive(Debug, Clone)]
 pub struct DrtlReport {
+    /// The topology, when the text parses (even if it is invalid).
     pub topology: Option<Topology>,
+    /// Every problem found, sorted by position.
     pub diagnostics: Vec<Diagnostic>,
+    /// Whether it parses and no diagnostic is an error.
     pub valid: bool,
 }
 

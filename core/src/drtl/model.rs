@@ -9,21 +9,28 @@ use super::Topology;
 /// nodes that route to review or termination"), unless a node is named so.
 pub const TERMINATE: &str = "terminate";
 
+/// What kind of way out a [`Route`] is; serialised in snake_case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RouteKind {
+    /// An entry of `edges` from the node (its label is the edge's `if`).
     Edge,
+    /// A gate's `on_pass`.
     Pass,
+    /// A gate's `on_fail`.
     Fail,
+    /// A review action that routes to a node.
     Action,
 }
 
 /// A way out of a node.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Route {
+    /// The id of the node it goes to, or [`TERMINATE`].
     pub target: String,
     /// The edge condition, the action label, or "pass"/"fail".
     pub label: Option<String>,
+    /// What kind of route it is.
     pub kind: RouteKind,
     /// JSON Pointer of the route's target in the file.
     pub pointer: String,
@@ -31,13 +38,20 @@ pub struct Route {
     pub ends_run: bool,
 }
 
+/// A DRTL node with every way out of it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DrtlNode {
+    /// The node's `id`.
     pub id: String,
+    /// The node's `type` (`generate`, `gate`, `review`, ...); empty when absent.
     pub kind: String,
+    /// JSON Pointer of the node's entry (`/nodes/INDEX`).
     pub pointer: String,
+    /// `output_key`: the state key the node's output is stored under.
     pub output_key: Option<String>,
+    /// `output_format` (`text`, `json`), as written.
     pub output_format: Option<String>,
+    /// Its routes: gate pass/fail first, then review actions, then edges in file order.
     pub routes: Vec<Route>,
     /// Review action labels that route nowhere (handled outside the topology).
     pub terminal_actions: Vec<String>,

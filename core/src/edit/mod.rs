@@ -24,13 +24,12 @@ use crate::json::pointer_push;
 use crate::source::LineIndex;
 use current::Current;
 use ops::Change;
-pub use ops::Patch;
+pub(crate) use ops::Patch;
 pub use patch::TextPatch;
-pub use plain::plain_is_safe;
-pub use render::Quote;
+pub(crate) use plain::plain_is_safe;
 
 /// The offset of the `-` of a block sequence item.
-pub fn dash_offset(text: &str, item: &crate::yaml::Node) -> Option<usize> {
+pub(crate) fn dash_offset(text: &str, item: &crate::yaml::Node) -> Option<usize> {
     ops::item_dash(text, item)
 }
 
@@ -40,40 +39,67 @@ pub fn dash_offset(text: &str, item: &crate::yaml::Node) -> Option<usize> {
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Edit {
     /// Set the value at a path, creating missing mapping entries.
-    Set { path: String, value: Value },
+    Set {
+        /// Where: a JSON Pointer or a dotted path.
+        path: String,
+        /// The new value.
+        value: Value,
+    },
     /// Remove the entry or list item at a path (with its leading comment).
-    Remove { path: String },
+    Remove {
+        /// What: a JSON Pointer or a dotted path.
+        path: String,
+    },
     /// Insert into the list at a path; `index` defaults to the end.
     Insert {
+        /// The list: a JSON Pointer or a dotted path.
         path: String,
+        /// The position the new item takes (0 is first); the end when absent.
         #[serde(default)]
         index: Option<usize>,
+        /// The new item.
         value: Value,
     },
     /// Replace a byte range of the text (what undo produces). The result must parse; unlike
     /// structural edits it may leave the document invalid.
     ReplaceText {
+        /// Byte offset of the range's start, on a character boundary.
         start: usize,
+        /// Byte offset just past the range, on a character boundary, not before `start`.
         end: usize,
+        /// The text that takes the range's place.
         text: String,
     },
     /// Add a step after `after` (or at the end).
     AddStep {
+        /// The new step's name; refused if a step has it already.
         name: String,
+        /// The step it goes after; the end when absent.
         #[serde(default)]
         after: Option<String>,
+        /// The step's body (a mapping); an empty step when absent.
         #[serde(default)]
         step: Value,
     },
     /// Remove a step and drop it from other steps' `needs`.
-    RemoveStep { name: String },
+    RemoveStep {
+        /// The step to remove.
+        name: String,
+    },
     /// Rename a step and every reference to it.
-    RenameStep { from: String, to: String },
+    RenameStep {
+        /// The step's current name.
+        from: String,
+        /// Its new name; refused if a step has it already.
+        to: String,
+    },
     /// Make `to` need `from` (LOGIC.md), or add an edge from `from` to `to` (DRTL). Refused
     /// when it wires a node to itself, touches anything but steps in LOGIC.md, joins ports
     /// whose types do not fit, or closes a `needs` cycle (the message names the path).
     Connect {
+        /// The upstream step or node.
         from: String,
+        /// The downstream step or node.
         to: String,
         /// The output port of `from` the wire leaves; its first port when absent.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -83,21 +109,42 @@ pub enum Edit {
         to_port: Option<String>,
     },
     /// Remove `from` from the `needs` of `to`.
-    Disconnect { from: String, to: String },
+    Disconnect {
+        /// The step that is needed.
+        from: String,
+        /// The step whose `needs` loses `from`.
+        to: String,
+    },
     /// Record a node's canvas position (under `metadata.logicmd.positions`).
-    SetPosition { node: String, x: f64, y: f64 },
+    SetPosition {
+        /// The node's name in the document (a step name, a DRTL node id), as in
+        /// [`crate::graph::GraphNode::name`].
+        node: String,
+        /// Canvas x of the node's left edge; finite, stored to one decimal.
+        x: f64,
+        /// Canvas y of the node's top edge; finite, stored to one decimal.
+        y: f64,
+    },
     /// DRTL: add a node (an object with `id` and `type`) after node `after`, or at the end.
     AddNode {
+        /// The node: a mapping with at least `id` and `type`.
         node: Value,
+        /// The id of the node it goes after; the end when absent.
         #[serde(default)]
         after: Option<String>,
     },
     /// DRTL: remove a node and the edges that touch it.
-    RemoveNode { id: String },
+    RemoveNode {
+        /// The node's `id`.
+        id: String,
+    },
     /// DRTL: point a gate's `on_pass`/`on_fail`, or a review action, at `target`.
     SetRoute {
+        /// The gate or review node's `id`.
         node: String,
+        /// `on_pass`, `on_fail`, or the review action's name.
         route: String,
+        /// The id of the node the route goes to.
         target: String,
     },
 }
@@ -105,6 +152,7 @@ pub enum Edit {
 /// The outcome of an edit.
 #[derive(Debug, Clone, Serialize)]
 pub struct Applied {
+    /// The whole new text.
     pub text: String,
     /// Changes against the original text, sorted and disjoint.
     pub patches: Vec<TextPatch>,
@@ -183,7 +231,7 @@ fn refused(message: impl Into<String>) -> Diagnostic {
 }
 
 /// Turns a dotted path or JSON Pointer into a JSON Pointer.
-pub fn to_pointer(path: &str) -> Result<String, Diagnostic> {
+pub(crate) fn to_pointer(path: &str) -> Result<String, Diagnostic> {
     if path.is_empty() || path.starts_with('/') {
         return Ok(path.to_owned());
     }

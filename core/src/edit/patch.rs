@@ -9,10 +9,15 @@ use crate::source::utf16_offset;
 /// A change to the original text, in bytes and in UTF-16 code units (what browser editors use).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TextPatch {
+    /// Byte offset where the replaced range starts.
     pub start: usize,
+    /// Byte offset just past the replaced range.
     pub end: usize,
+    /// `start` in UTF-16 code units.
     pub start_utf16: usize,
+    /// `end` in UTF-16 code units.
     pub end_utf16: usize,
+    /// The text that replaces the range.
     pub text: String,
 }
 

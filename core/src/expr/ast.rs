@@ -2,20 +2,31 @@
 
 use std::ops::Range;
 
+/// A parsed expression node: what it is and where it stands in the source.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expr {
+    /// The node's kind and children.
     pub kind: ExprKind,
+    /// Byte range of the node in the expression text.
     pub span: Range<usize>,
 }
 
+/// The kinds of expression node (the JavaScript subset of spec §9).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExprKind {
+    /// A number literal (all numbers are IEEE doubles, as in JavaScript).
     Number(f64),
+    /// A string literal, escapes resolved.
     String(String),
+    /// `true` or `false`.
     Bool(bool),
+    /// `null`.
     Null,
+    /// `undefined`.
     Undefined,
+    /// An array literal `[a, b]`.
     Array(Vec<Expr>),
+    /// A bare name, looked up in the evaluation context.
     Identifier(String),
     /// `object.name`
     Member(Box<Expr>, String),
@@ -23,40 +34,66 @@ pub enum ExprKind {
     Index(Box<Expr>, Box<Expr>),
     /// `object.method(args)`
     Call(Box<Expr>, String, Vec<Expr>),
+    /// A prefix operator applied to its operand.
     Unary(UnaryOp, Box<Expr>),
+    /// An arithmetic, comparison or equality operator with its left and right operands.
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// A short-circuiting operator with its left and right operands.
     Logical(LogicalOp, Box<Expr>, Box<Expr>),
+    /// `condition ? then : otherwise`.
     Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
+/// Prefix operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnaryOp {
+    /// `!x`: logical negation of `x`'s truthiness.
     Not,
+    /// `-x`: numeric negation.
     Negate,
+    /// `+x`: conversion to a number.
     Plus,
 }
 
+/// Binary operators, with JavaScript's semantics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BinaryOp {
+    /// `*`: numeric multiplication.
     Multiply,
+    /// `/` (division by zero gives an infinity or NaN, as in JavaScript).
     Divide,
+    /// `%`: the remainder with the sign of the dividend.
     Remainder,
+    /// `+`: numeric addition, or concatenation when either side is a string.
     Add,
+    /// `-`: numeric subtraction.
     Subtract,
+    /// `<`: less than (numbers by value, two strings by code unit).
     Less,
+    /// `<=`: less than or equal.
     LessEqual,
+    /// `>`: greater than.
     Greater,
+    /// `>=`: greater than or equal.
     GreaterEqual,
+    /// `==`: equality after JavaScript's type coercions.
     LooseEqual,
+    /// `!=`: the negation of `==`.
     LooseNotEqual,
+    /// `===`: equality without coercion.
     StrictEqual,
+    /// `!==`: the negation of `===`.
     StrictNotEqual,
 }
 
+/// Short-circuiting operators; each yields one of its operands, not a boolean.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LogicalOp {
+    /// `&&`: the left operand if it is falsy, else the right.
     And,
+    /// `||`: the left operand if it is truthy, else the right.
     Or,
+    /// `??`: the left operand unless it is `null` or `undefined`, else the right.
     Nullish,
 }
 

@@ -10,10 +10,10 @@ mod template;
 mod value;
 
 pub use ast::{BinaryOp, Expr, ExprKind, LogicalOp, UnaryOp};
-pub use eval::evaluate;
+pub(crate) use eval::evaluate;
 pub use parser::parse_expression;
 pub use template::{Segment, Template};
-pub use value::JsValue;
+pub(crate) use value::JsValue;
 
 /// Bounds on untrusted expressions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +29,7 @@ pub struct ExprLimits {
 }
 
 impl ExprLimits {
+    /// 4 KiB of source, depth 64, 100,000 steps, 1 MiB strings.
     pub const DEFAULT: ExprLimits = ExprLimits {
         max_source: 4096,
         max_depth: 64,
@@ -47,9 +48,15 @@ impl Default for ExprLimits {
 /// the text the expression was parsed from (the whole template string).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExprError {
+    /// Stable code: `expression-syntax`, `expression-type`, `expression-too-deep`,
+    /// `expression-too-long`, `expression-too-costly`, `expression-not-finite`, `expression-call`
+    /// or `expression-unknown-method`.
     pub code: &'static str,
+    /// What went wrong, for a person to read.
     pub message: String,
+    /// Byte offset of the offending token in the template text.
     pub offset: usize,
+    /// Length of the offending token in bytes.
     pub len: usize,
 }
 
@@ -76,7 +83,7 @@ impl std::fmt::Display for ExprError {
 }
 
 /// The methods an expression may call.
-pub const METHODS: &[&str] = &[
+pub(crate) const METHODS: &[&str] = &[
     "includes",
     "contains",
     "every",

@@ -8,12 +8,16 @@ use super::eval::evaluate;
 use super::parser::parse_expression;
 use super::{ExprError, ExprLimits};
 
+/// A piece of an interpolated template.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Segment {
+    /// Literal text, kept as written.
     Text(String),
+    /// A `{{ }}` expression; its span is in the whole template's text.
     Expression(Expr),
 }
 
+/// A string parsed for `{{ }}` expressions (spec §9).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Template {
     /// No `{{` at all.
@@ -25,10 +29,13 @@ pub enum Template {
 }
 
 impl Template {
+    /// Parses `text` with [`ExprLimits::DEFAULT`]; an unclosed `{{` or a bad expression is an error
+    /// placed in `text`.
     pub fn parse(text: &str) -> Result<Template, ExprError> {
         Template::parse_with(text, ExprLimits::DEFAULT)
     }
 
+    /// Parses `text` with the given limits.
     pub fn parse_with(text: &str, limits: ExprLimits) -> Result<Template, ExprError> {
         if !text.contains("{{") {
             return Ok(Template::Literal(text.to_owned()));
@@ -96,10 +103,14 @@ impl Template {
         }
     }
 
+    /// Evaluates against `context` (a JSON object of the names in scope) with
+    /// [`ExprLimits::DEFAULT`]: a literal gives its text, a whole-string expression its JSON value,
+    /// an interpolation the text with each value inserted.
     pub fn evaluate(&self, context: &Value) -> Result<Value, ExprError> {
         self.evaluate_with(context, ExprLimits::DEFAULT)
     }
 
+    /// Evaluates with the given limits.
     pub fn evaluate_with(&self, context: &Value, limits: ExprLimits) -> Result<Value, ExprError> {
         match self {
             Template::Literal(text) => Ok(Value::String(text.clone())),

@@ -5,18 +5,27 @@ use serde_json::{Map, Number, Value};
 
 use super::ExprError;
 
+/// A JavaScript value, as expressions compute with it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsValue {
+    /// `undefined`: what a missing member or variable reads as.
     Undefined,
+    /// `null`.
     Null,
+    /// A boolean.
     Bool(bool),
+    /// A number (an IEEE double, possibly NaN or infinite).
     Number(f64),
+    /// A string.
     String(String),
+    /// An array.
     Array(Vec<JsValue>),
+    /// An object, kept as JSON (its members convert when read).
     Object(Map<String, Value>),
 }
 
 impl JsValue {
+    /// The JavaScript value of a JSON value; numbers become doubles.
     pub fn from_json(value: &Value) -> JsValue {
         match value {
             Value::Null => JsValue::Null,
@@ -56,6 +65,8 @@ impl JsValue {
         }
     }
 
+    /// The `typeof`-like name used in messages: `undefined`, `null`, `boolean`, `number`, `string`,
+    /// `array` or `object`.
     pub fn type_name(&self) -> &'static str {
         match self {
             JsValue::Undefined => "undefined",
@@ -68,10 +79,13 @@ impl JsValue {
         }
     }
 
+    /// Whether it is `null` or `undefined` (what `??` replaces).
     pub fn is_nullish(&self) -> bool {
         matches!(self, JsValue::Undefined | JsValue::Null)
     }
 
+    /// JavaScript truthiness (ToBoolean): false for `undefined`, `null`, `false`, `0`, NaN and
+    /// `""`.
     pub fn truthy(&self) -> bool {
         match self {
             JsValue::Undefined | JsValue::Null => false,
@@ -90,6 +104,7 @@ impl JsValue {
         }
     }
 
+    /// JavaScript ToNumber: `undefined` and unparsable strings give NaN, `null` gives 0.
     pub fn to_number(&self) -> f64 {
         match self {
             JsValue::Undefined => f64::NAN,
@@ -101,6 +116,8 @@ impl JsValue {
         }
     }
 
+    /// JavaScript ToString: numbers as JavaScript prints them, arrays joined by commas, objects as
+    /// `[object Object]`.
     pub fn to_js_string(&self) -> String {
         match self {
             JsValue::Undefined => "undefined".to_owned(),

@@ -25,20 +25,31 @@ pub use crate::dag::Cycle;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UnitKind {
+    /// A step of a LOGIC.md document.
     Step,
+    /// A decision tree of a LOGIC.md document.
     Tree,
+    /// A node of a multi-agent workflow (§9.1).
     Node,
 }
 
+/// Why one unit runs after another; serialised in snake_case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EdgeKind {
+    /// `needs`: a step after a step it needs.
     Needs,
+    /// `parallel_steps`: a parallel step after each of its members.
     Parallel,
+    /// A branch's `then`: the chosen step after the step that chose it.
     Branch,
+    /// A decision tree's route: a step after the tree that chose it.
     Tree,
+    /// A decision tree after a step whose output its conditions read.
     Reads,
+    /// Workflow `depends_on`: a node after a node it depends on.
     DependsOn,
+    /// Workflow `edges`: a node after the node that feeds it.
     Edge,
 }
 
@@ -49,23 +60,31 @@ impl EdgeKind {
     }
 }
 
+/// A step, decision tree or workflow node of the flow.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Unit {
+    /// Its name in the document.
     pub name: String,
+    /// What it is.
     pub kind: UnitKind,
 }
 
+/// An ordering edge: `to` runs after `from`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FlowEdge {
     /// Indices into [`Flow::units`].
     pub from: usize,
+    /// Index into [`Flow::units`] of the unit that runs after.
     pub to: usize,
+    /// Why it runs after.
     pub kind: EdgeKind,
 }
 
 /// The units, the ordering edges between them and the loops, scheduled into levels.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Flow {
+    /// The steps in declaration order, then the decision trees (or the workflow nodes); edges
+    /// and levels index into it.
     pub units: Vec<Unit>,
     /// Ordering edges (loops excluded), in the order they were declared.
     pub edges: Vec<FlowEdge>,
@@ -87,6 +106,7 @@ impl Flow {
         build::of_workflow(spec)
     }
 
+    /// The index of the unit with this name and kind, if the flow has one.
     pub fn index(&self, name: &str, kind: UnitKind) -> Option<usize> {
         self.units
             .iter()

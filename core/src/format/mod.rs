@@ -8,11 +8,11 @@ mod emit;
 use crate::diagnostic::Diagnostic;
 use crate::document::Document;
 
-pub use comments::Comment;
+pub(crate) use comments::Comment;
 use comments::CommentChange;
 
 /// The spec's order of root properties (§2.1).
-pub const ROOT_ORDER: &[&str] = &[
+pub(crate) const ROOT_ORDER: &[&str] = &[
     "spec_version",
     "name",
     "description",

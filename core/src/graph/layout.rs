@@ -7,11 +7,16 @@ use std::collections::HashMap;
 
 use super::Graph;
 
+/// Sizes of the layout grid, in canvas units (CSS pixels in the studio).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LayoutOptions {
+    /// Width of every node's box.
     pub node_width: f64,
+    /// Height of every node's box.
     pub node_height: f64,
+    /// Space between neighbours in a layer.
     pub horizontal_gap: f64,
+    /// Space between layers.
     pub vertical_gap: f64,
 }
 
@@ -26,6 +31,9 @@ impl Default for LayoutOptions {
     }
 }
 
+/// Positions every node that is not pinned (layers top to bottom, a layer's nodes left to right)
+/// and marks the edges that go back as `back`. Deterministic: the same graph gives the same
+/// positions.
 pub fn layout(graph: &mut Graph, options: LayoutOptions) {
     let count = graph.nodes.len();
     let index: HashMap<&str, usize> = graph

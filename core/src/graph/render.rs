@@ -10,6 +10,7 @@ fn dot_escape(text: &str) -> String {
         .replace('\n', "\\n")
 }
 
+/// The graph as a Graphviz DOT digraph (top to bottom, rounded boxes), labels escaped.
 pub fn to_dot(graph: &Graph) -> String {
     let mut out =
         String::from("digraph logicmd {\n  rankdir=TB;\n  node [shape=box, style=rounded];\n");

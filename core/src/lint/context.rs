@@ -56,10 +56,6 @@ impl<'d> LintContext<'d> {
         }
     }
 
-    pub fn push(&mut self, diagnostic: Diagnostic) {
-        self.diagnostics.push(diagnostic);
-    }
-
     pub fn finish(self) -> Vec<Diagnostic> {
         self.diagnostics
     }

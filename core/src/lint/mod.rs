@@ -25,12 +25,12 @@ use crate::document::Document;
 use crate::imports::{resolve, Resolved};
 use crate::loader::Loader;
 
-pub use context::LintContext;
+pub(crate) use context::LintContext;
 pub use rules::Rule;
-pub use structure::FALLBACK_MODES;
+pub(crate) use structure::FALLBACK_MODES;
 
 /// Lints `document` (id `id` for relative imports), loading other files through `loader`.
-/// Schema errors are not repeated here; call [`crate::validate`] for those.
+/// Schema errors are not repeated here; call [`crate::validate()`] for those.
 pub fn lint(document: &Document, id: &str, loader: &dyn Loader) -> Vec<Diagnostic> {
     lint_resolved(document, &resolve(document, id, loader), id, loader)
 }

@@ -4,10 +4,14 @@
 
 use crate::diagnostic::Severity;
 
+/// A lint rule: the constants of this module, listed in [`ALL`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rule {
+    /// The stable code its diagnostics carry (`unknown-need`, ...).
     pub code: &'static str,
+    /// The severity its diagnostics get.
     pub severity: Severity,
+    /// What the rule finds, in one line.
     pub summary: &'static str,
     /// Why the rule exists: what goes wrong at run time, or where the spec says so.
     pub reason: &'static str,
@@ -15,7 +19,11 @@ pub struct Rule {
 
 macro_rules! rules {
     ($($name:ident: $code:literal, $severity:ident, $summary:literal, $reason:literal;)*) => {
-        $(pub const $name: Rule = Rule {
+        // A summary is plain text for `logicmd lint --rules`, not markdown: brackets in it
+        // (`[A-Za-z_]`) are not links.
+        $(#[doc = concat!("`", $code, "`: ", $summary)]
+        #[allow(rustdoc::broken_intra_doc_links)]
+        pub const $name: Rule = Rule {
             code: $code,
             severity: Severity::$severity,
             summary: $summary,

@@ -4,33 +4,51 @@ use serde::Serialize;
 
 use super::read::At;
 
+/// `fallback` (§8): what happens when a step cannot succeed. Empty when the document has none.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Fallback {
+    /// `strategy`, as written.
     pub strategy: Option<String>,
     /// Ordered as written; [`Fallback::chain`] orders by level.
     pub escalation: Vec<Escalation>,
+    /// `degradation` rules, in order.
     pub degradation: Vec<Degradation>,
 }
 
+/// One `escalation` level; entries without `level`, `trigger` and `action` are left out.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Escalation {
+    /// JSON Pointer of the level's entry.
     pub pointer: String,
+    /// `level`: lower levels are tried first.
     pub level: i64,
+    /// `trigger`: the condition that escalates to this level, as written.
     pub trigger: String,
     /// Free text; the spec names `retry_with_different_strategy`, `request_human_review`, `abort`.
     pub action: String,
+    /// `new_strategy`: the reasoning strategy to retry with.
     pub new_strategy: Option<String>,
+    /// `message`, shown with the escalation.
     pub message: Option<String>,
+    /// `include_reasoning_trace`: hand the reasoning so far to whoever takes over.
     pub include_reasoning_trace: bool,
 }
 
+/// One `degradation` rule: a reduced output to give when the full one cannot be had; entries
+/// without `when` and `fallback_to` are left out.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Degradation {
+    /// JSON Pointer of the rule's entry.
     pub pointer: String,
+    /// `when`: the condition under which output degrades, as written.
     pub when: String,
+    /// `fallback_to`: what the output degrades to, as written.
     pub fallback_to: String,
+    /// `message`, given with the degraded output.
     pub message: Option<String>,
+    /// `include_fields`: the output fields kept.
     pub include_fields: Vec<String>,
+    /// `exclude_fields`: the output fields dropped.
     pub exclude_fields: Vec<String>,
 }
 

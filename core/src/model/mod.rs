@@ -26,14 +26,21 @@ use read::At;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OnFail {
+    /// Try the step again (within its retry policy).
     Retry,
+    /// Hand the decision to the fallback's escalation.
     Escalate,
+    /// Skip the step and go on without its output.
     Skip,
+    /// Stop the run.
     Abort,
+    /// Have the model revise its answer with the failure as feedback.
     Revise,
 }
 
 impl OnFail {
+    /// Reads the spec's spelling (`retry`, `escalate`, `skip`, `abort`, `revise`); `None` for
+    /// anything else.
     pub fn parse(text: &str) -> Option<OnFail> {
         Some(match text {
             "retry" => OnFail::Retry,
@@ -45,6 +52,7 @@ impl OnFail {
         })
     }
 
+    /// The spec's spelling, the inverse of [`OnFail::parse`].
     pub fn as_str(self) -> &'static str {
         match self {
             OnFail::Retry => "retry",
@@ -59,36 +67,55 @@ impl OnFail {
 /// Global reasoning configuration (§3).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Reasoning {
+    /// `strategy` (`cot`, `react`, `tot`, ...), as written.
     pub strategy: Option<String>,
+    /// `max_iterations`: the bound on loops (branches that go back) in a run.
     pub max_iterations: Option<u64>,
+    /// `temperature` for model calls.
     pub temperature: Option<f64>,
+    /// `thinking_budget`, in tokens.
     pub thinking_budget: Option<u64>,
+    /// `strategy_config`: the strategy's own settings, as written; empty when absent.
     pub strategy_config: Map<String, Value>,
 }
 
 /// An `imports` entry (§2.2).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Import {
+    /// JSON Pointer of the import's entry.
     pub pointer: String,
+    /// `ref`: the path of the imported file, relative to the importing one.
     pub reference: String,
+    /// `as`: the alias its parts are referred to by.
     pub alias: String,
 }
 
 /// The typed view of one document's frontmatter.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Spec {
+    /// `name`; empty when absent.
     pub name: String,
+    /// `description`: what the document is for, for people and the prompt.
     pub description: Option<String>,
+    /// `imports`; entries without both `ref` and `as` are left out.
     pub imports: Vec<Import>,
+    /// `reasoning`; all absent when the document has none.
     pub reasoning: Reasoning,
     /// In declaration order.
     pub steps: Vec<Step>,
+    /// `contracts`; empty when absent.
     pub contracts: Contracts,
+    /// `quality_gates`; empty when absent.
     pub quality_gates: QualityGates,
+    /// `fallback`; empty when absent.
     pub fallback: Fallback,
+    /// `decision_trees`, in declaration order; entries that are not mappings are left out.
     pub decision_trees: Vec<DecisionTree>,
+    /// `global` limits of a multi-agent workflow; all absent when absent.
     pub global: Global,
+    /// `nodes` of a multi-agent workflow (§9.1), in declaration order.
     pub nodes: Vec<WorkflowNode>,
+    /// `edges` of a multi-agent workflow, in order; entries without `from` and `to` are left out.
     pub edges: Vec<WorkflowEdge>,
 }
 
@@ -141,6 +168,7 @@ impl Spec {
         }
     }
 
+    /// The step named `name`, if the document declares it.
     pub fn step(&self, name: &str) -> Option<&Step> {
         self.steps.iter().find(|s| s.name == name)
     }

@@ -5,39 +5,59 @@ use serde_json::Value;
 
 use super::read::At;
 
+/// One entry of `decision_trees` (§7).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DecisionTree {
+    /// The tree's key in `decision_trees`.
     pub name: String,
+    /// JSON Pointer of the tree's entry.
     pub pointer: String,
+    /// `description`: what the tree decides.
     pub description: Option<String>,
+    /// `root`: the name of the node evaluated first.
     pub root: Option<String>,
+    /// `nodes`, in declaration order; entries without a `condition` are left out.
     pub nodes: Vec<TreeNode>,
+    /// `terminals`, in declaration order; entries without an `action` are left out.
     pub terminals: Vec<Terminal>,
 }
 
+/// A decision node: a condition whose value picks a branch.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TreeNode {
+    /// The node's key in the tree's `nodes`.
     pub name: String,
+    /// JSON Pointer of the node's entry.
     pub pointer: String,
+    /// `condition`: the expression (spec §9) whose value the branches are matched against.
     pub condition: String,
+    /// `branches`, in order; entries without `next` are left out.
     pub branches: Vec<TreeBranch>,
 }
 
+/// One branch of a decision node.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TreeBranch {
+    /// JSON Pointer of the branch's entry.
     pub pointer: String,
     /// The value the condition's result is compared with; `None` for the default branch.
     pub value: Option<Value>,
+    /// `default: true`: taken when no value matches.
     pub default: bool,
+    /// `next`: the node or terminal to go to.
     pub next: String,
 }
 
+/// An end of a decision tree: what to do when the walk reaches it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Terminal {
+    /// The terminal's key in the tree's `terminals`.
     pub name: String,
+    /// JSON Pointer of the terminal's entry.
     pub pointer: String,
     /// A step name or a built-in action (`request_clarification`, `escalate`, ...).
     pub action: String,
+    /// `message`, shown with the action.
     pub message: Option<String>,
 }
 

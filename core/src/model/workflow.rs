@@ -6,50 +6,76 @@ use serde_json::{Map, Value};
 
 use super::read::At;
 
+/// `contracts` (§5): the document's declared inputs and outputs and how violations are handled.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Contracts {
+    /// `inputs`, in order; entries without a `name` are left out.
     pub inputs: Vec<ContractField>,
+    /// `outputs`, in order; entries without a `name` are left out.
     pub outputs: Vec<ContractField>,
+    /// `validation.mode` (e.g. `strict`, `warn`), as written.
     pub mode: Option<String>,
+    /// `validation.on_input_violation`, as written.
     pub on_input_violation: Option<String>,
+    /// `validation.on_output_violation`, as written.
     pub on_output_violation: Option<String>,
 }
 
 /// A contract field: a name and a JSON Schema-like description of its value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ContractField {
+    /// JSON Pointer of the field's entry.
     pub pointer: String,
+    /// `name`: the key of the value in the input or output object.
     pub name: String,
+    /// `type` (a JSON Schema type name), when given.
     pub kind: Option<String>,
     /// `required: true` (the field must be present).
     pub required: bool,
+    /// `description`: what the value means, for people and the prompt.
     pub description: Option<String>,
     /// The field as written, for building its JSON Schema.
     pub raw: Map<String, Value>,
 }
 
+/// `global` (§9.1): limits over a whole multi-agent workflow.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Global {
+    /// `max_total_time`, as written (`"10m"`).
     pub max_total_time: Option<String>,
+    /// `max_total_cost`, in the document's cost unit.
     pub max_total_cost: Option<f64>,
+    /// `fail_fast`: stop the whole workflow at the first failed node.
     pub fail_fast: Option<bool>,
+    /// `max_parallelism`: how many nodes may run at once.
     pub max_parallelism: Option<u64>,
 }
 
+/// One entry of `nodes` (§9.1): an agent that runs another LOGIC.md file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WorkflowNode {
+    /// The node's key in `nodes`.
     pub name: String,
+    /// JSON Pointer of the node's entry.
     pub pointer: String,
+    /// `logic_ref`: the path of the LOGIC.md file the node runs, relative to this one.
     pub logic_ref: Option<String>,
+    /// `depends_on`: the nodes that must finish first.
     pub depends_on: Vec<String>,
+    /// `overrides`: settings laid over the referenced document's, as written; empty when absent.
     pub overrides: Map<String, Value>,
 }
 
+/// One entry of `edges` (§9.1): data passed from one node to another.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WorkflowEdge {
+    /// JSON Pointer of the edge's entry.
     pub pointer: String,
+    /// `from`: the producing node.
     pub from: String,
+    /// `to`: the consuming node.
     pub to: String,
+    /// `contract`, when it is a mapping: what the passed value must look like.
     pub contract: Option<Value>,
     /// `retry_source | skip | abort` (free text in the schema).
     pub on_contract_violation: Option<String>,

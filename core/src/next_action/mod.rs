@@ -21,14 +21,21 @@ pub use state::{State, Tool};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 pub enum NextAction {
+    /// Run one of the state's tools.
     ExecuteTool {
+        /// The tool's name, one of the state's `available_tools`.
         tool_name: String,
+        /// The arguments, valid against the tool's parameter schema.
         parameters: Value,
     },
+    /// Ask the user something before going on.
     AskUser {
+        /// What to ask.
         question: String,
     },
+    /// The task is done.
     CompleteTask {
+        /// What to tell the user.
         final_message: String,
     },
 }
@@ -58,7 +65,9 @@ pub enum Step {
     Done(NextAction),
     /// The answer was not acceptable: ask again with this request (it carries the feedback).
     Retry {
+        /// The next request to send.
         request: ModelRequest,
+        /// What was wrong with the answer, one problem per entry.
         problems: Vec<String>,
     },
     /// No acceptable answer within the attempts: why the last one was refused.
@@ -92,6 +101,7 @@ impl Decision {
         Ok((decision, request))
     }
 
+    /// Model requests issued so far, the first included (1 right after [`Decision::start`]).
     pub fn attempts(&self) -> u32 {
         self.attempts
     }

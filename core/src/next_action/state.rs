@@ -3,13 +3,16 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+/// The seed's `state` dictionary (§3.2): everything the model decides the next action from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
+    /// What the user asked for; empty when absent.
     #[serde(default)]
     pub user_input: String,
     /// `{id, title, status}` in the seed; any JSON is shown as it is.
     #[serde(default)]
     pub current_task: Value,
+    /// The tools the model may call; names must be unique.
     #[serde(default)]
     pub available_tools: Vec<Tool>,
     /// Earlier turns: `{role, content}`, `{role, action}`, `{role, observation}`.
@@ -17,9 +20,12 @@ pub struct State {
     pub short_term_memory: Vec<Value>,
 }
 
+/// A tool the model may call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tool {
+    /// The tool's name, as the action names it.
     pub name: String,
+    /// What the tool does, for the model; empty when absent.
     #[serde(default)]
     pub description: String,
     /// A JSON Schema of the parameters, or the seed's shorthand `{"name": "type"}`.
@@ -61,10 +67,12 @@ const SHORTHAND_TYPES: &[&str] = &[
 ];
 
 impl State {
+    /// The tool named `name`, if the state offers one.
     pub fn tool(&self, name: &str) -> Option<&Tool> {
         self.available_tools.iter().find(|t| t.name == name)
     }
 
+    /// The names of the state's tools, in order.
     pub fn tool_names(&self) -> Vec<&str> {
         self.available_tools
             .iter()

@@ -78,17 +78,22 @@ impl Default for RunOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
+    /// Actions are outstanding (or about to be issued): the run goes on when they are fed.
     Running,
     /// Only reviews are outstanding: the run waits for a decision.
     Paused,
+    /// The run finished with output.
     Completed,
+    /// The run refused to give output: obligations are unmet.
     Refused,
+    /// The run failed (an error, exhausted retries, an abort).
     Failed,
 }
 
 /// Why `start`, `feed` or `resume` refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunError {
+    /// What was wrong, for a person to read.
     pub message: String,
 }
 
@@ -205,6 +210,7 @@ impl Run {
         self.kernel.seq()
     }
 
+    /// Where the run is now.
     pub fn status(&self) -> Status {
         match &self.kernel.ending {
             Some(Ending::Completed(_)) => Status::Completed,

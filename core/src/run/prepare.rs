@@ -22,19 +22,25 @@ pub enum Source {
     /// A LOGIC.md document (imports merged); for a multi-agent workflow, its nodes' documents
     /// by node name, overrides applied.
     Logic {
+        /// The frontmatter as JSON, imports merged.
         spec: Value,
+        /// The documents of a workflow's nodes, by node name, overrides applied; empty for a single
+        /// document.
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         nodes: BTreeMap<String, Value>,
     },
     /// A DRTL topology, with the text of every prompt file it references by path.
     Drtl {
+        /// The topology as JSON.
         topology: Value,
+        /// The text of each prompt file the topology references, by the path it is referenced by.
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         artifacts: BTreeMap<String, String>,
     },
 }
 
 impl Source {
+    /// `logic`, `workflow` (a LOGIC.md document with `nodes`) or `drtl`.
     pub fn kind(&self) -> &'static str {
         match self {
             Source::Logic { spec, .. } if spec.get("nodes").is_some() => "workflow",
@@ -82,6 +88,7 @@ impl Source {
 /// A document ready to run, and the problems lint found that the run can do without.
 #[derive(Debug, Clone)]
 pub struct Prepared {
+    /// The document to run.
     pub source: Source,
     /// Errors that do not stop a run (see [`does_not_block`]), to show before it starts.
     pub tolerated: Vec<Diagnostic>,

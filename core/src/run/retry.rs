@@ -11,8 +11,11 @@ use crate::model::Retry;
 pub struct RetryPolicy {
     /// Model calls for one output, the first included.
     pub max_attempts: u32,
+    /// The wait before the first retry, in milliseconds.
     pub initial_interval_ms: u64,
+    /// Each wait is the previous one times this.
     pub backoff_coefficient: f64,
+    /// The longest wait, in milliseconds.
     pub maximum_interval_ms: u64,
     /// Error kinds never retried.
     pub non_retryable_errors: Vec<String>,
@@ -78,6 +81,8 @@ impl RetryPolicy {
         }
     }
 
+    /// Whether a failure of error class `kind` is tried again: the provider says it may help
+    /// (`retryable`) and the policy does not list `kind` as non-retryable.
     pub fn is_retryable(&self, kind: &str, retryable: bool) -> bool {
         retryable && !self.non_retryable_errors.iter().any(|e| e == kind)
     }

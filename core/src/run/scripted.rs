@@ -49,6 +49,8 @@ impl Entry {
     }
 }
 
+/// The scripted [`Provider`](super::Provider): answers each action from a script (see the module
+/// docs); built by [`Scripted::parse`].
 pub struct Scripted {
     entries: Vec<(Entry, bool)>,
 }

@@ -10,15 +10,15 @@ use super::ltl::ParseError;
 
 /// One field test of an atom.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FieldTest {
+pub(crate) struct FieldTest {
     /// The dotted path, split (`output.ok` → `["output", "ok"]`).
-    pub path: Vec<String>,
-    pub op: Compare,
-    pub value: Value,
+    pub(crate) path: Vec<String>,
+    pub(crate) op: Compare,
+    pub(crate) value: Value,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compare {
+pub(crate) enum Compare {
     Eq,
     Ne,
     Lt,
@@ -42,9 +42,9 @@ impl Compare {
 
 /// `event_name(field=value, …)`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Atom {
-    pub event: String,
-    pub tests: Vec<FieldTest>,
+pub(crate) struct Atom {
+    pub(crate) event: String,
+    pub(crate) tests: Vec<FieldTest>,
 }
 
 impl std::fmt::Display for Atom {
@@ -63,14 +63,8 @@ impl std::fmt::Display for Atom {
 }
 
 impl Atom {
-    /// Whether the atom holds at `event`, whose `event` name is `name` (read once per event by
-    /// the caller).
-    pub fn matches(&self, name: &str, event: &Value) -> bool {
-        name == self.event && self.fields_hold(event)
-    }
-
     /// Whether every field test holds at `event` (its name aside).
-    pub fn fields_hold(&self, event: &Value) -> bool {
+    pub(crate) fn fields_hold(&self, event: &Value) -> bool {
         self.tests.iter().all(|test| test.holds(event))
     }
 }
@@ -98,7 +92,7 @@ impl FieldTest {
 }
 
 /// The value at a dotted path; a segment of digits indexes an array.
-pub fn field<'a>(event: &'a Value, path: &[String]) -> Option<&'a Value> {
+pub(crate) fn field<'a>(event: &'a Value, path: &[String]) -> Option<&'a Value> {
     let mut at = event;
     for segment in path {
         at = match at {
@@ -130,7 +124,7 @@ fn is_name_char(c: char) -> bool {
 }
 
 /// Reads a name (`[A-Za-z_][A-Za-z0-9_]*`) at byte `at`; its end, or `None`.
-pub fn name_end(text: &str, at: usize) -> Option<usize> {
+pub(crate) fn name_end(text: &str, at: usize) -> Option<usize> {
     let rest = &text[at..];
     let first = rest.chars().next()?;
     if !is_name_start(first) {
@@ -148,7 +142,7 @@ fn skip_spaces(text: &str, at: usize) -> usize {
 
 /// Reads the field tests of an atom: `text[at]` is `(`. Returns the tests and the byte after
 /// the closing `)`.
-pub fn parse_tests(text: &str, at: usize) -> Result<(Vec<FieldTest>, usize), ParseError> {
+pub(crate) fn parse_tests(text: &str, at: usize) -> Result<(Vec<FieldTest>, usize), ParseError> {
     let mut tests = Vec::new();
     let mut at = skip_spaces(text, at + 1);
     if text[at..].starts_with(')') {
@@ -330,7 +324,8 @@ mod tests {
 
     fn holds(text: &str, event: Value) -> bool {
         let name = event["event"].as_str().unwrap_or("").to_owned();
-        atom(text).matches(&name, &event)
+        let atom = atom(text);
+        name == atom.event && atom.fields_hold(&event)
     }
 
     #[test]

@@ -27,16 +27,25 @@ type Found = Vec<(usize, String)>;
 /// on a paused trace (a review is waiting), whose end is still to come.
 pub const TERMINATES: &str = "F(run_finished(status=\"completed\") | run_finished(status=\"refused\") | run_finished(status=\"failed\")) & G(run_finished -> !X true)";
 
+/// The five built-in obligations a run's trace is checked against; [`Builtin::description`] says
+/// what each requires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Builtin {
+    /// `needs-before-start`: a node starts only after what it runs after has finished and passed.
     NeedsBeforeStart,
+    /// `verified-output`: output leaves the run only after passing its blocking checks (or a
+    /// review).
     VerifiedOutput,
+    /// `reviews-answered`: every review requested is answered before work goes on.
     ReviewsAnswered,
+    /// `terminates`: the run ends, and nothing follows its end ([`TERMINATES`]).
     Terminates,
+    /// `retries-bounded`: no node is retried past its plan's `max_attempts`.
     RetriesBounded,
 }
 
 impl Builtin {
+    /// Every built-in, in the order reports list them.
     pub const ALL: [Builtin; 5] = [
         Builtin::NeedsBeforeStart,
         Builtin::VerifiedOutput,
@@ -45,6 +54,7 @@ impl Builtin {
         Builtin::RetriesBounded,
     ];
 
+    /// The rule's name as the CLI and reports spell it (`needs-before-start`, ...).
     pub fn name(self) -> &'static str {
         match self {
             Builtin::NeedsBeforeStart => "needs-before-start",
@@ -55,6 +65,7 @@ impl Builtin {
         }
     }
 
+    /// The built-in with this name, if one has it (the inverse of [`Builtin::name`]).
     pub fn from_name(name: &str) -> Option<Builtin> {
         Builtin::ALL.into_iter().find(|b| b.name() == name)
     }

@@ -12,15 +12,19 @@ pub(crate) use super::view::View;
 /// A rule checked on a trace.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Rule {
+    /// One of the built-in obligations.
     Builtin(Builtin),
     /// A user's formula; unnamed ones are named by their text.
     Formula {
+        /// The rule's name: the name given before `=`, or the formula's text.
         name: String,
+        /// The parsed formula.
         formula: Formula,
     },
 }
 
 impl Rule {
+    /// The name violations report: a built-in's name, or the formula's.
     pub fn name(&self) -> &str {
         match self {
             Rule::Builtin(builtin) => builtin.name(),
@@ -72,8 +76,11 @@ fn named(text: &str) -> Option<(&str, usize)> {
 /// (0-based).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Violation {
+    /// The [`Rule::name`] of the rule that fails.
     pub rule: String,
+    /// The 0-based position of the event where it fails in the trace.
     pub index: usize,
+    /// What fails there, for a person to read.
     pub message: String,
 }
 

@@ -35,8 +35,11 @@ pub const MAX_DEPTH: usize = 100;
 /// was expected.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
+    /// Byte offset in the formula text where the problem is.
     pub offset: usize,
+    /// 1-based character column of `offset`.
     pub column: usize,
+    /// What was found and what was expected.
     pub message: String,
 }
 
@@ -61,7 +64,7 @@ impl std::error::Error for ParseError {}
 
 /// An operator and its operands (indices of earlier nodes).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Op {
+pub(crate) enum Op {
     True,
     False,
     Atom(Atom),
@@ -97,6 +100,8 @@ pub struct Formula {
 }
 
 impl Formula {
+    /// Parses a formula (grammar in the module docs); refused past [`MAX_FORMULA_BYTES`] or
+    /// [`MAX_DEPTH`].
     pub fn parse(text: &str) -> Result<Formula, ParseError> {
         if text.len() > MAX_FORMULA_BYTES {
             return Err(ParseError::at(
@@ -125,6 +130,7 @@ impl Formula {
         })
     }
 
+    /// The formula's text as given.
     pub fn text(&self) -> &str {
         &self.text
     }

@@ -18,9 +18,8 @@ mod plan;
 mod read;
 mod view;
 
-pub use atoms::{Atom, Compare, FieldTest};
 pub use builtins::{Builtin, TERMINATES};
 pub use check::{check, Rule, Violation};
-pub use ltl::{Formula, Op, ParseError, MAX_DEPTH, MAX_FORMULA_BYTES};
+pub use ltl::{Formula, ParseError, MAX_DEPTH, MAX_FORMULA_BYTES};
 pub use otlp::{export, ExportOptions};
 pub use read::{read_jsonl, ReadError, Trace, TraceLimits};

@@ -7,7 +7,9 @@ use serde_json::Value;
 /// Bounds on a trace read from outside.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TraceLimits {
+    /// The largest trace text read, in bytes.
     pub max_bytes: usize,
+    /// The most events read.
     pub max_events: usize,
 }
 
@@ -22,14 +24,18 @@ impl TraceLimits {
 /// A trace: its events, and the line of the file each came from (1-based).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Trace {
+    /// The events in file order, each a JSON object with an `event` name.
     pub events: Vec<Value>,
+    /// For each event, the 1-based line of the file it came from (blank lines are skipped).
     pub lines: Vec<usize>,
 }
 
 /// Why a trace could not be read; `line` is 1-based when a line is to blame.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadError {
+    /// The 1-based line to blame, if one is.
     pub line: Option<usize>,
+    /// What is wrong, for a person to read.
     pub message: String,
 }
 

@@ -9,7 +9,9 @@ use crate::run::action::{ModelFailure, Observation, Usage};
 /// An answer, streamed or not.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Completion {
+    /// The answer's text (`content`), whole.
     pub text: String,
+    /// Token counts, when the server reported them.
     pub usage: Option<Usage>,
     /// `stop`, `length`, `content_filter`, ... as the server said.
     pub finish_reason: Option<String>,

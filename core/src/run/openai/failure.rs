@@ -39,6 +39,7 @@ pub mod kind {
 /// The parts of an HTTP error response that decide the failure.
 #[derive(Debug, Clone, Copy)]
 pub struct HttpError<'a> {
+    /// The HTTP status code.
     pub status: u16,
     /// The `Retry-After` header.
     pub retry_after: Option<&'a str>,

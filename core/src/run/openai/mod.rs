@@ -42,6 +42,8 @@ pub struct ClientConfig {
     pub model_overrides_document: bool,
     /// Ask for a streamed answer (server-sent events).
     pub stream: bool,
+    /// The API key, sent as `Authorization: Bearer`; redacted wherever a response or error could
+    /// echo it. `None` sends no `Authorization` header (a local server).
     pub api_key: Option<Secret>,
 }
 
@@ -50,8 +52,11 @@ pub struct ClientConfig {
 pub struct Call {
     /// The JSON body.
     pub body: String,
+    /// Whether to read the answer as a stream ([`StreamParser`]) or whole ([`parse_completion`]).
     pub stream: bool,
+    /// How the body asks for the answer's shape (a strict JSON Schema, JSON mode, or free text).
     pub format: ResponseFormat,
+    /// The model the body names.
     pub model: String,
 }
 
@@ -61,6 +66,8 @@ pub enum AfterError {
     /// The server refused `response_format`: build the call again (it now asks for JSON in the
     /// prompt only) and send it once more. Happens at most once per client.
     RetryWithoutFormat,
+    /// Give up on this call with this failure; feed it to the run as
+    /// [`crate::run::Observation::ModelError`].
     Fail(ModelFailure),
 }
 
@@ -73,6 +80,7 @@ pub struct Client {
 }
 
 impl Client {
+    /// A client for one server, nothing refused yet.
     pub fn new(config: ClientConfig) -> Client {
         Client {
             config,
@@ -80,6 +88,7 @@ impl Client {
         }
     }
 
+    /// The configuration it was made with.
     pub fn config(&self) -> &ClientConfig {
         &self.config
     }

@@ -15,6 +15,8 @@ const MAX_LINE: usize = 4 * 1024 * 1024;
 /// The most a stream may send in all.
 const MAX_STREAM: usize = 32 * 1024 * 1024;
 
+/// The incremental reader of one streamed chat completion (see the module docs); bounded at 4 MiB a
+/// line and 32 MiB a stream.
 #[derive(Debug, Default)]
 pub struct StreamParser {
     /// Bytes of a line not yet ended.
@@ -33,6 +35,7 @@ pub struct StreamParser {
 }
 
 impl StreamParser {
+    /// A parser for one stream; `secret`, when given, is redacted from any error text.
     pub fn new(secret: Option<Secret>) -> StreamParser {
         StreamParser {
             secret,

@@ -17,6 +17,9 @@ use super::Source;
 use crate::flow::{Flow, UnitKind};
 use crate::model::Spec;
 
+/// The synthetic [`Provider`]: deterministic model answers that fit each step's output schema and
+/// stated checks, for runs without a model. A wait ends at once; tool calls and reviews stay
+/// [`Answer::Unanswered`].
 pub struct Synthetic {
     seed: u64,
     /// The checks each trace node's output should pass, by node id.
@@ -26,6 +29,7 @@ pub struct Synthetic {
 }
 
 impl Synthetic {
+    /// A provider for `source`; the same seed gives the same answers.
     pub fn new(source: &Source, seed: u64) -> Synthetic {
         let mut checks = HashMap::new();
         match source {
