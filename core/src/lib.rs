@@ -50,37 +50,62 @@
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 #![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
+#[deny(missing_docs)]
 pub mod analysis;
+#[deny(missing_docs)]
 pub mod check;
+#[deny(missing_docs)]
 pub mod compile;
 mod contract;
 mod dag;
+#[deny(missing_docs)]
 pub mod diagnostic;
+#[deny(missing_docs)]
 pub mod discover;
 pub mod document;
+#[deny(missing_docs)]
 pub mod drtl;
+#[deny(missing_docs)]
 pub mod duration;
+#[deny(missing_docs)]
 pub mod edit;
+#[deny(missing_docs)]
 pub mod expr;
 mod fieldpath;
+#[deny(missing_docs)]
 pub mod flow;
+#[deny(missing_docs)]
 pub mod format;
+#[deny(missing_docs)]
 pub mod frontmatter;
+#[deny(missing_docs)]
 pub mod graph;
+#[deny(missing_docs)]
 pub mod imports;
+#[deny(missing_docs)]
 pub mod json;
 pub mod limits;
+#[deny(missing_docs)]
 pub mod lint;
+#[deny(missing_docs)]
 pub mod loader;
+#[deny(missing_docs)]
 pub mod model;
+#[deny(missing_docs)]
 pub mod next_action;
+#[deny(missing_docs)]
 pub mod render;
+#[deny(missing_docs)]
 pub mod run;
 pub mod schema;
+#[deny(missing_docs)]
 pub mod share;
 pub mod source;
+#[deny(missing_docs)]
 pub mod trace;
+#[deny(missing_docs)]
 pub mod trees;
+#[deny(missing_docs)]
 pub mod validate;
 mod workflow;
 pub mod yaml;
