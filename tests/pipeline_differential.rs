@@ -105,12 +105,16 @@ fn logic_md_output(text: &str) -> String {
     out
 }
 
-/// Everything the DRTL pipeline says about `text`.
+/// Everything the DRTL pipeline says about `text`, and its YAML tree.
 fn drtl_output(text: &str) -> String {
     let report = logicmd::drtl::validate(text);
     let mut out = String::new();
     for d in &report.diagnostics {
         diagnostic_line(&mut out, d);
+    }
+    let file = logicmd::yaml::parse_file(text, logicmd::Limits::DEFAULT);
+    if let Some(root) = &file.root {
+        tree_lines(&mut out, root, "", None);
     }
     out
 }
