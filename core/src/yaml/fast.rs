@@ -53,21 +53,24 @@ pub(crate) fn read(file: &str, yaml: Span, limits: Limits) -> Option<Node> {
         return None;
     }
     let mut lines = Vec::with_capacity(text.len() / 24);
-    let mut start = yaml.start;
-    for piece in text.split_inclusive('\n') {
-        let content = piece.strip_suffix('\n').unwrap_or(piece);
-        let indent = content.bytes().take_while(|&b| b == b' ').count();
-        let line = Line {
-            start,
-            end: start + content.len(),
-            indent,
-        };
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while from < bytes.len() {
+        let end = bytes[from..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| from + i);
+        let content = &text[from..end];
         // Document markers and directives start a line; the builder reports them.
         if content.starts_with("---") || content.starts_with("...") || content.starts_with('%') {
             return None;
         }
-        lines.push(line);
-        start += piece.len();
+        lines.push(Line {
+            start: yaml.start + from,
+            end: yaml.start + end,
+            indent: content.bytes().take_while(|&b| b == b' ').count(),
+        });
+        from = end + 1;
     }
     let mut reader = Reader {
         text: file,
@@ -301,14 +304,13 @@ impl<'t> Reader<'t> {
     fn plain_block(&mut self, at: usize) -> Read<Node> {
         let end = self.line_end();
         let rest = &self.text[at..end];
-        let text = rest
-            .find(" #")
+        let text = comment_start(rest)
             .map_or(rest, |i| &rest[..i])
             .trim_end_matches(' ');
         if text.is_empty()
             || starts_with_indicator(text)
-            || text.contains(": ")
             || text.ends_with(':')
+            || text.as_bytes().windows(2).any(|pair| pair == b": ")
         {
             return Err(GiveUp);
         }
@@ -626,6 +628,14 @@ impl<'t> Keys<'t> {
         }
         true
     }
+}
+
+/// Where ` #` (a comment after a value) starts in `rest`.
+fn comment_start(rest: &str) -> Option<usize> {
+    let bytes = rest.as_bytes();
+    (1..bytes.len())
+        .find(|&i| bytes[i] == b'#' && bytes[i - 1] == b' ')
+        .map(|i| i - 1)
 }
 
 /// A character that gives a plain scalar's first position another meaning.
