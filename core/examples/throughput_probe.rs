@@ -3,7 +3,7 @@
 //!   `steps-5000.logic.md`) for the npm bench (`wasm/bench/throughput.mjs`);
 //! - `throughput_probe heap` prints the peak heap of parse + validate per document, against the
 //!   document's size (a counting allocator);
-//! - `throughput_probe run WHAT [TIMES]` validates `steps-1000`, `steps-5000` or `corpus` once (or
+//! - `throughput_probe run WHAT [TIMES]` validates `steps-1000`, `steps-5000`, `corpus` or a file once (or
 //!   TIMES times), for instruction counts:
 //!   `valgrind --tool=callgrind --toggle-collect='*validate_all*' target/release/examples/throughput_probe run corpus`
 //!
@@ -93,6 +93,9 @@ fn documents(what: &str) -> Vec<String> {
     match what {
         "steps-1000" => vec![generate::generated(1_000)],
         "steps-5000" => vec![generate::generated(5_000)],
+        path if std::path::Path::new(path).is_file() => {
+            vec![std::fs::read_to_string(path).expect("a UTF-8 file")]
+        }
         _ => corpus::corpus(true).into_iter().map(|(_, t)| t).collect(),
     }
 }
