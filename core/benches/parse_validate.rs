@@ -1,78 +1,23 @@
-//! Parse + validate throughput: over the fixture corpus, and over generated documents of
-//! 1,000 and 5,000 steps, plus compile, lint, graph + layout, one edit (apply + re-validate) and
-//! one keystroke's reparse of those. Run with
+//! Parse + validate throughput (issue #17): over the corpus (fixtures, examples, conformance
+//! suite), and over the generated documents of 1,000 and 5,000 steps (`support/generate.rs`),
+//! plus compile, lint, graph + layout, one edit (apply + re-validate) and one keystroke's reparse
+//! of those. Run with
 //! `cargo bench -p logicmd --bench parse_validate`.
 
-// A benchmark program reads its corpus from disk; core itself never does (core/clippy.toml).
-#![allow(clippy::disallowed_methods)]
-
-use std::fs;
-use std::path::{Path, PathBuf};
+#[path = "support/corpus.rs"]
+mod corpus;
+#[path = "support/generate.rs"]
+mod generate;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-/// A document with `steps` steps in a chain with fan-in every tenth step.
-fn generated(steps: usize) -> String {
-    let mut text = String::from(
-        "---\nspec_version: \"1.0\"\nname: generated\ndescription: Generated benchmark document\nreasoning:\n  strategy: cot\n  max_iterations: 3\nsteps:\n",
-    );
-    for i in 0..steps {
-        text.push_str(&format!(
-            "  step_{i}:\n    description: Step number {i} of the chain\n"
-        ));
-        text.push_str(&format!(
-            "    instructions: |\n      Read the output of the previous step.\n      Produce a short summary for step {i}.\n"
-        ));
-        if i > 0 {
-            let mut needs = vec![format!("step_{}", i - 1)];
-            if i % 10 == 0 && i >= 10 {
-                needs.push(format!("step_{}", i - 10));
-            }
-            text.push_str(&format!("    needs: [{}]\n", needs.join(", ")));
-        }
-        text.push_str("    confidence:\n      minimum: 0.6\n");
-        text.push_str("    timeout: 30s\n");
-    }
-    text.push_str("---\n# Generated\n");
-    text
-}
-
-fn fixture_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            fixture_files(&path, out);
-        } else if path.to_string_lossy().ends_with(".logic.md") {
-            out.push(path);
-        }
-    }
-}
-
-/// The fixture texts; `typical` leaves out the ones built to hit a limit (alias bombs, deep
-/// nesting), whose cost is the cost of reaching the limit.
-fn corpus(typical: bool) -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut paths = Vec::new();
-    fixture_files(&root.join("tests/fixtures"), &mut paths);
-    fixture_files(&root.join("../shared/conformance"), &mut paths);
-    paths.sort();
-    paths
-        .iter()
-        .filter(|p| {
-            let name = p.to_string_lossy();
-            !typical || !(name.contains("alias-bomb") || name.contains("/deep-"))
-        })
-        .filter_map(|p| fs::read_to_string(p).ok())
-        .collect()
-}
-
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("parse_validate");
-    for (label, typical) in [("fixtures", false), ("typical_fixtures", true)] {
-        let corpus = corpus(typical);
+    for (label, typical) in [("corpus", false), ("typical_corpus", true)] {
+        let corpus: Vec<String> = corpus::corpus(typical)
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect();
         let bytes: usize = corpus.iter().map(String::len).sum();
         group.throughput(Throughput::Bytes(bytes as u64));
         group.bench_function(BenchmarkId::new(label, corpus.len()), |b| {
@@ -85,7 +30,7 @@ fn bench(c: &mut Criterion) {
         });
     }
     for steps in [1_000, 5_000] {
-        let text = generated(steps);
+        let text = generate::generated(steps);
         let report = logicmd::validate(&text);
         assert!(
             report.valid,
@@ -102,7 +47,7 @@ fn bench(c: &mut Criterion) {
         });
         let document = logicmd::Document::parse(&text).document.expect("parses");
         // A keystroke in a description: derived from the previous parse instead of parsing.
-        let typed = text.replacen("Step number 1 of", "Step number 1x of", 1);
+        let typed = text.replacen("Step 1 combines", "Step 1x combines", 1);
         assert!(document.reparse(&typed).is_some());
         group.bench_function(BenchmarkId::new("reparse_keystroke", steps), |b| {
             b.iter(|| document.reparse(&typed).map(|d| d.text().len()))

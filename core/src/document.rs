@@ -2,6 +2,8 @@
 
 mod reparse;
 
+use std::sync::OnceLock;
+
 use serde_json::Value;
 
 use crate::diagnostic::{has_errors, sort_diagnostics, Diagnostic};
@@ -12,15 +14,28 @@ use crate::source::{LineIndex, Span};
 use crate::yaml::{self, Node, NodeValue};
 
 /// A LOGIC.md file whose frontmatter parsed into a mapping.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Document {
     text: String,
     index: LineIndex,
     sections: Sections,
     root: Node,
-    json: Value,
+    /// The JSON view of `root`, made on first use: validation reads the tree itself, so a
+    /// document that is only validated never pays for the copy.
+    json: OnceLock<Value>,
     /// Parsing found no problem at all (what [`Document::reparse`] needs to derive the next parse).
     clean: bool,
+}
+
+/// Equal documents have equal trees; the JSON view follows from the tree, made or not.
+impl PartialEq for Document {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+            && self.index == other.index
+            && self.sections == other.sections
+            && self.root == other.root
+            && self.clean == other.clean
+    }
 }
 
 /// What parsing produced: the document when the frontmatter is a readable mapping, and every
@@ -93,13 +108,12 @@ impl Document {
             }
             None => return finish(None, diagnostics),
         };
-        let json = json::to_json(&root);
         let document = Document {
             text: text.to_owned(),
             index,
             sections,
             root,
-            json,
+            json: OnceLock::new(),
             clean: diagnostics.is_empty(),
         };
         finish(Some(document), diagnostics)
@@ -124,7 +138,12 @@ impl Document {
 
     /// The frontmatter as JSON, as the schema sees it.
     pub fn json(&self) -> &Value {
-        &self.json
+        self.json.get_or_init(|| json::to_json(&self.root))
+    }
+
+    /// Parsing found no problem at all (no duplicate key, no syntax error).
+    pub fn is_clean(&self) -> bool {
+        self.clean
     }
 
     /// The markdown body after the frontmatter.

@@ -53,11 +53,16 @@ pub fn split(text: &str, index: &LineIndex) -> Result<Sections, Box<Diagnostic>>
     let open = Span::new(start, first_end.min(start + first_line.trim_end().len()));
     let yaml_start = (first_end + 1).min(text.len());
 
-    let mut line_start = yaml_start;
-    while line_start < text.len() {
-        let line_end = text[line_start..]
-            .find('\n')
-            .map_or(text.len(), |i| line_start + i);
+    // Walk the line index rather than searching for each line break again.
+    let mut number = index.line_of(yaml_start);
+    while let Some(line_start) = index.line_start(number).filter(|&s| s < text.len()) {
+        if line_start < yaml_start {
+            number += 1;
+            continue;
+        }
+        let line_end = index
+            .line_start(number + 1)
+            .map_or(text.len(), |next| next - 1);
         let line = &text[line_start..line_end];
         if is_delimiter(line) {
             let yaml = Span::new(yaml_start, line_start);
@@ -77,7 +82,7 @@ pub fn split(text: &str, index: &LineIndex) -> Result<Sections, Box<Diagnostic>>
                 body_line,
             });
         }
-        line_start = line_end + 1;
+        number += 1;
     }
     Err(Box::new(
         Diagnostic::error(

@@ -225,17 +225,25 @@ impl Document {
         }
         node.span = span;
         node.value = value;
-        let new_json = crate::json::to_json(node);
-        let mut json = self.json.clone();
-        let mut place = &mut json;
-        for token in &path {
-            place = match place {
-                serde_json::Value::Object(map) => map.get_mut(token)?,
-                serde_json::Value::Array(items) => items.get_mut(token.parse::<usize>().ok()?)?,
-                _ => return None,
-            };
-        }
-        *place = new_json;
+        // A JSON view already made is patched at the one place; otherwise it stays to be made.
+        let json = match self.json.get() {
+            Some(json) => {
+                let mut json = json.clone();
+                let mut place = &mut json;
+                for token in &path {
+                    place = match place {
+                        serde_json::Value::Object(map) => map.get_mut(token)?,
+                        serde_json::Value::Array(items) => {
+                            items.get_mut(token.parse::<usize>().ok()?)?
+                        }
+                        _ => return None,
+                    };
+                }
+                *place = crate::json::to_json(node);
+                std::sync::OnceLock::from(json)
+            }
+            None => std::sync::OnceLock::new(),
+        };
         let mut sections = self.sections;
         sections.yaml = moved(sections.yaml, old, delta);
         sections.close = moved(sections.close, old, delta);

@@ -138,7 +138,7 @@ pub fn parse_with(text: &str, limits: Limits) -> (Option<Topology>, Vec<Diagnost
 
 /// The topology's schema diagnostics alone (what an editor must keep valid).
 pub fn validate_schema(topology: &Topology) -> Vec<Diagnostic> {
-    validate_source(schema(), topology.json(), topology)
+    validate_source(&DRTL, topology)
 }
 
 /// Parses and validates against the DRTL schema, then runs the semantic checks.

@@ -139,3 +139,27 @@ fn sizes_count_characters_items_and_entries() {
         vec![(String::new(), "maxProperties")]
     );
 }
+
+#[test]
+fn a_reference_that_leads_only_back_to_itself_is_a_bad_reference() {
+    let itself =
+        json!({"$ref": "#/definitions/a", "definitions": {"a": {"$ref": "#/definitions/a"}}});
+    assert_eq!(kinds(&itself, &json!(1)), vec![(String::new(), "$ref")]);
+    let cycle = json!({
+        "properties": {"x": {"$ref": "#/definitions/a"}},
+        "definitions": {"a": {"$ref": "#/definitions/b"}, "b": {"$ref": "#/definitions/a"}}
+    });
+    assert_eq!(
+        kinds(&cycle, &json!({"x": 1})),
+        vec![("/x".to_owned(), "$ref")]
+    );
+    // A recursive schema that does reach keywords is fine.
+    let tree = json!({
+        "$ref": "#/definitions/node",
+        "definitions": {"node": {"type": "object", "properties": {"child": {"$ref": "#/definitions/node"}}}}
+    });
+    assert_eq!(
+        kinds(&tree, &json!({"child": {"child": 3}})),
+        vec![("/child/child".to_owned(), "type")]
+    );
+}

@@ -45,7 +45,7 @@ fn place(path: &str) -> String {
 
 /// A sentence saying what is wrong with the value, in the user's terms.
 pub(super) fn describe(error: &SchemaError<'_>) -> String {
-    let instance = error.instance;
+    let instance = &*error.instance;
     let value = short(instance);
     match &error.kind {
         ErrorKind::Required { property } => format!(

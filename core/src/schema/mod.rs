@@ -4,10 +4,16 @@
 //! rule (`crate::lint`).
 
 mod engine;
+mod evaluate;
+mod instance;
 mod messages;
+mod program;
+#[doc(hidden)]
+pub mod reference;
 mod suggest;
 
 pub use engine::{unsupported_keywords, ErrorKind, Evaluator, SchemaError};
+pub use program::Program;
 
 pub use suggest::{allows_path, closest, known_properties, property_order};
 
@@ -32,6 +38,7 @@ static LOGIC_MD: EmbeddedSchema = EmbeddedSchema::new(SCHEMA_JSON);
 pub struct EmbeddedSchema {
     text: &'static str,
     value: OnceLock<Value>,
+    program: OnceLock<Program<'static>>,
 }
 
 impl EmbeddedSchema {
@@ -39,7 +46,13 @@ impl EmbeddedSchema {
         EmbeddedSchema {
             text,
             value: OnceLock::new(),
+            program: OnceLock::new(),
         }
+    }
+
+    /// The schema compiled, once per process.
+    pub fn program(&'static self) -> &'static Program<'static> {
+        self.program.get_or_init(|| Program::compile(self.value()))
     }
 
     /// The schema; a schema that does not parse (a build defect, caught by the unit tests)
@@ -57,7 +70,7 @@ pub fn schema() -> &'static Value {
 
 /// Validates the document's frontmatter against the schema.
 pub fn validate(document: &Document) -> Vec<Diagnostic> {
-    validate_source(schema(), document.json(), document)
+    validate_source(&LOGIC_MD, document)
 }
 
 /// A parsed source the schema's findings are placed in: its tree, text and line index.
@@ -65,6 +78,11 @@ pub trait Source {
     fn root(&self) -> &crate::yaml::Node;
     fn text(&self) -> &str;
     fn line_index(&self) -> &crate::source::LineIndex;
+    /// Whether a mapping of the tree may repeat a key (the parse reported problems); only the
+    /// first entry of a repeated key then counts, as in the JSON view.
+    fn may_repeat_keys(&self) -> bool {
+        true
+    }
 
     /// The span of the node at `pointer`, or of the nearest existing ancestor.
     fn span_at(&self, pointer: &str) -> crate::source::Span {
@@ -86,13 +104,21 @@ impl Source for Document {
     fn line_index(&self) -> &crate::source::LineIndex {
         Document::line_index(self)
     }
+    fn may_repeat_keys(&self) -> bool {
+        !self.is_clean()
+    }
 }
 
-/// Validates `instance` (the JSON of `source`) against `schema`, placing every finding.
-pub fn validate_source(schema: &Value, instance: &Value, source: &dyn Source) -> Vec<Diagnostic> {
+/// Validates the tree of `source` against `schema`, placing every finding. The tree is read as
+/// the JSON it stands for; no JSON copy is made.
+pub fn validate_source(schema: &'static EmbeddedSchema, source: &dyn Source) -> Vec<Diagnostic> {
+    let tree = instance::TreeInstance {
+        node: source.root(),
+        repeats: source.may_repeat_keys(),
+    };
     let mut diagnostics = Vec::new();
-    for error in Evaluator::new(schema).errors(instance) {
-        diagnostics.extend(diagnose(source, schema, &error));
+    for error in evaluate::errors(schema.program(), tree) {
+        diagnostics.extend(diagnose(source, schema.value(), &error));
     }
     sort_diagnostics(&mut diagnostics);
     diagnostics
@@ -100,7 +126,10 @@ pub fn validate_source(schema: &Value, instance: &Value, source: &dyn Source) ->
 
 /// Validates a bare JSON value (no source to point into): `(instance pointer, message)` pairs.
 pub fn validate_value(value: &Value) -> Vec<(String, String)> {
-    check_instance(schema(), value)
+    evaluate::errors(LOGIC_MD.program(), value)
+        .iter()
+        .map(|error| (error.instance_path.clone(), messages::describe(error)))
+        .collect()
 }
 
 /// Validates `instance` against any JSON Schema of the keyword subset we evaluate (a step's
@@ -113,7 +142,11 @@ pub fn check_instance(schema: &Value, instance: &Value) -> Vec<(String, String)>
         .collect()
 }
 
-fn diagnose(document: &dyn Source, schema: &Value, error: &SchemaError<'_>) -> Vec<Diagnostic> {
+pub(crate) fn diagnose(
+    document: &dyn Source,
+    schema: &Value,
+    error: &SchemaError<'_>,
+) -> Vec<Diagnostic> {
     let path = error.instance_path.clone();
     let keyword = error.kind.keyword();
     let root = document.root();

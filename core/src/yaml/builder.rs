@@ -95,6 +95,23 @@ struct Builder<'a> {
 
 /// Builds the tree of the frontmatter, the `yaml` range of the original `file`.
 pub(crate) fn build(file: &str, index: &LineIndex, yaml: Span, limits: Limits) -> Built {
+    // The common subset, read directly; anything else (and every problem) is read below.
+    if let Some(root) = super::fast::read(file, yaml, limits) {
+        return Built {
+            root: Some(root),
+            problems: Vec::new(),
+        };
+    }
+    build_from_events(file, index, yaml, limits)
+}
+
+/// Builds the tree from saphyr's events: any YAML, every problem found and worded.
+pub(crate) fn build_from_events(
+    file: &str,
+    index: &LineIndex,
+    yaml: Span,
+    limits: Limits,
+) -> Built {
     let base = yaml.start;
     let yaml = &file[yaml.start..yaml.end];
     let mut builder = Builder {

@@ -1,6 +1,7 @@
 //! YAML 1.2 (core schema) parsing into a tree where every key and value carries its source span.
 
 mod builder;
+mod fast;
 mod node;
 mod offsets;
 mod scalar;

@@ -1,0 +1,146 @@
+//! The throughput probe (issue #17), beside the criterion bench:
+//! - `throughput_probe write DIR` writes the generated documents (`steps-1000.logic.md`,
+//!   `steps-5000.logic.md`) for the npm bench (`wasm/bench/throughput.mjs`);
+//! - `throughput_probe heap` prints the peak heap of parse + validate per document, against the
+//!   document's size (a counting allocator);
+//! - `throughput_probe run WHAT [TIMES]` validates `steps-1000`, `steps-5000`, `corpus` or a file once (or
+//!   TIMES times), for instruction counts:
+//!   `valgrind --tool=callgrind --toggle-collect='*validate_all*' target/release/examples/throughput_probe run corpus`
+//!
+//! `cargo run --release -p logicmd --example throughput_probe -- heap`
+
+// A probe program reads and writes files and prints; core itself never does (core/clippy.toml).
+#![allow(clippy::disallowed_methods, clippy::print_stdout)]
+
+#[path = "../benches/support/corpus.rs"]
+mod corpus;
+#[path = "../benches/support/generate.rs"]
+mod generate;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The system allocator, counting live and peak bytes.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+        PEAK.fetch_max(live, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if new_size > layout.size() {
+            let grown = new_size - layout.size();
+            let live = LIVE.fetch_add(grown, Ordering::Relaxed) + grown;
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        } else {
+            LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+        }
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Peak bytes allocated while validating `text`, above what was live before.
+fn peak_of(text: &str) -> usize {
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let report = logicmd::validate(text);
+    let peak = PEAK.load(Ordering::Relaxed) - before;
+    drop(report);
+    peak
+}
+
+fn heap() {
+    println!("document          bytes   peak heap   peak / size");
+    for steps in [1_000, 5_000] {
+        let text = generate::generated(steps);
+        let peak = peak_of(&text);
+        let ratio = peak as f64 / text.len() as f64;
+        println!(
+            "steps-{steps:<6} {:>10} {peak:>11} {ratio:>12.1}×",
+            text.len()
+        );
+    }
+    let corpus = corpus::corpus(true);
+    let (largest, text) = corpus
+        .iter()
+        .max_by_key(|(_, text)| text.len())
+        .expect("the corpus is not empty");
+    let peak = peak_of(text);
+    let name = largest.file_name().unwrap_or_default().to_string_lossy();
+    let ratio = peak as f64 / text.len() as f64;
+    println!(
+        "{name} (largest in corpus) {} {peak} {ratio:.1}×",
+        text.len()
+    );
+}
+
+fn documents(what: &str) -> Vec<String> {
+    match what {
+        "steps-1000" => vec![generate::generated(1_000)],
+        "steps-5000" => vec![generate::generated(5_000)],
+        path if std::path::Path::new(path).is_file() => {
+            vec![std::fs::read_to_string(path).expect("a UTF-8 file")]
+        }
+        _ => corpus::corpus(true).into_iter().map(|(_, t)| t).collect(),
+    }
+}
+
+/// Validates every text `times` times: the function callgrind's `--toggle-collect` counts (the
+/// schema's one-time parse included, as a process pays it once).
+#[inline(never)]
+fn validate_all(texts: &[String], times: usize) -> usize {
+    let mut errors = 0;
+    for _ in 0..times {
+        for text in texts {
+            errors += logicmd::validate(text).diagnostics.len();
+        }
+    }
+    errors
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["write", dir] => {
+            for steps in [1_000, 5_000] {
+                let path = std::path::Path::new(dir).join(format!("steps-{steps}.logic.md"));
+                std::fs::write(&path, generate::generated(steps)).expect("writes the document");
+                println!("{}", path.display());
+            }
+        }
+        ["heap"] => heap(),
+        ["run", what, rest @ ..] => {
+            let times: usize = rest.first().and_then(|t| t.parse().ok()).unwrap_or(1);
+            let texts = documents(what);
+            let bytes: usize = texts.iter().map(String::len).sum();
+            let errors = validate_all(&texts, times);
+            println!(
+                "{} documents, {bytes} bytes, x{times}: {errors} diagnostics",
+                texts.len()
+            );
+        }
+        _ => println!(
+            "usage: throughput_probe write DIR | heap | run steps-1000|steps-5000|corpus [TIMES]"
+        ),
+    }
+}

@@ -1,0 +1,266 @@
+//! A JSON Schema compiled once into a program: one [`Rule`] per schema object, its keywords read
+//! out of the JSON, property names sorted for lookup and every local `$ref` resolved to the rule
+//! it names. Evaluating a document then walks the document only, never the schema's JSON.
+
+use rustc_hash::FxHashMap;
+use serde_json::{Map, Number, Value};
+
+/// Index of a rule in its [`Program`].
+pub(crate) type RuleId = u32;
+
+/// A compiled schema: its rules, the first being the root.
+#[derive(Debug)]
+pub struct Program<'s> {
+    pub(crate) rules: Vec<Rule<'s>>,
+}
+
+#[derive(Debug)]
+pub(crate) enum Rule<'s> {
+    /// `true` (or `{}`): everything is allowed.
+    Anything,
+    /// `false`, or a value that is not a schema: nothing is allowed.
+    Nothing,
+    /// A `$ref` the schema does not define, or one that leads only back to itself.
+    BadReference(&'s str),
+    Keywords(Box<Keywords<'s>>),
+}
+
+/// A numeric bound: the schema's number (for messages) and its value.
+pub(crate) type Bound<'s> = Option<(&'s Number, f64)>;
+
+/// The keywords of one schema object, in the order they are evaluated.
+#[derive(Debug, Default)]
+pub(crate) struct Keywords<'s> {
+    /// The `type` keyword's value (a name or a list of names), when it restricts anything.
+    pub types: Option<Types<'s>>,
+    pub enumeration: Option<&'s Value>,
+    pub constant: Option<&'s Value>,
+    pub minimum: Bound<'s>,
+    pub maximum: Bound<'s>,
+    pub exclusive_minimum: Bound<'s>,
+    pub exclusive_maximum: Bound<'s>,
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    pub min_items: Option<u64>,
+    pub max_items: Option<u64>,
+    pub min_properties: Option<u64>,
+    pub max_properties: Option<u64>,
+    pub required: Vec<&'s str>,
+    /// `properties`, sorted by name.
+    pub properties: Vec<(&'s str, RuleId)>,
+    pub additional: Additional,
+    pub items: Option<RuleId>,
+    pub unique_items: bool,
+    pub all_of: Vec<RuleId>,
+    pub any_of: Option<Vec<RuleId>>,
+    pub one_of: Option<Vec<RuleId>>,
+    pub not: Option<RuleId>,
+    /// `if`, with `then` and `else`.
+    pub condition: Option<(RuleId, Option<RuleId>, Option<RuleId>)>,
+}
+
+impl Keywords<'_> {
+    /// Whether any keyword that only applies to objects is present.
+    pub fn has_object_keywords(&self) -> bool {
+        !self.required.is_empty()
+            || !self.properties.is_empty()
+            || !matches!(self.additional, Additional::Absent)
+    }
+
+    pub fn property(&self, name: &str) -> Option<RuleId> {
+        self.properties
+            .binary_search_by(|(key, _)| (*key).cmp(name))
+            .ok()
+            .map(|i| self.properties[i].1)
+    }
+}
+
+/// The `type` keyword: the names it lists, for matching and for messages.
+#[derive(Debug)]
+pub(crate) struct Types<'s> {
+    pub names: Vec<&'s str>,
+}
+
+/// What `additionalProperties` says of a key outside `properties`.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) enum Additional {
+    /// No `additionalProperties`: anything goes, unchecked.
+    #[default]
+    Absent,
+    /// `false`: the key is reported as unknown.
+    Refused,
+    Checked(RuleId),
+}
+
+impl<'s> Program<'s> {
+    /// Compiles `root`. Every schema object becomes one rule, shared by every `$ref` to it.
+    pub fn compile(root: &'s Value) -> Program<'s> {
+        let mut compiler = Compiler {
+            root,
+            program: Program { rules: Vec::new() },
+            references: FxHashMap::default(),
+        };
+        compiler.rule(root);
+        compiler.program
+    }
+
+    pub(crate) fn rule(&self, id: RuleId) -> &Rule<'s> {
+        &self.rules[id as usize]
+    }
+}
+
+struct Compiler<'s> {
+    root: &'s Value,
+    program: Program<'s>,
+    /// The rule of each `$ref` target compiled so far, by reference text.
+    references: FxHashMap<&'s str, RuleId>,
+}
+
+impl<'s> Compiler<'s> {
+    fn push(&mut self, rule: Rule<'s>) -> RuleId {
+        self.program.rules.push(rule);
+        (self.program.rules.len() - 1) as RuleId
+    }
+
+    /// The rule for `schema`, compiled now (a slot is taken first, so children come after it).
+    fn rule(&mut self, schema: &'s Value) -> RuleId {
+        let map = match schema {
+            Value::Bool(true) => return self.push(Rule::Anything),
+            Value::Object(map) => map,
+            _ => return self.push(Rule::Nothing),
+        };
+        // Draft-07: a `$ref` replaces its siblings.
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+            return self.reference(reference);
+        }
+        let id = self.push(Rule::Anything);
+        let keywords = self.keywords(map);
+        self.program.rules[id as usize] = Rule::Keywords(Box::new(keywords));
+        id
+    }
+
+    /// The rule a `$ref` names; the same rule for every `$ref` with the same text, so recursive
+    /// schemas compile to a finite program.
+    fn reference(&mut self, reference: &'s str) -> RuleId {
+        if let Some(&id) = self.references.get(reference) {
+            return id;
+        }
+        let target = reference
+            .strip_prefix('#')
+            .and_then(|pointer| self.root.pointer(pointer));
+        let Some(target) = target else {
+            return self.push(Rule::BadReference(reference));
+        };
+        // The target may itself be a `$ref`: follow the chain; one that comes back to a
+        // reference already on it never reaches a schema.
+        let mut chain = vec![reference];
+        let mut target = target;
+        while let Some(next) = target.get("$ref").and_then(Value::as_str) {
+            if chain.contains(&next) {
+                let id = self.push(Rule::BadReference(reference));
+                self.references.insert(reference, id);
+                return id;
+            }
+            if let Some(&id) = self.references.get(next) {
+                self.references.insert(reference, id);
+                return id;
+            }
+            chain.push(next);
+            match next.strip_prefix('#').and_then(|p| self.root.pointer(p)) {
+                Some(found) => target = found,
+                None => {
+                    let id = self.push(Rule::BadReference(next));
+                    for link in chain {
+                        self.references.insert(link, id);
+                    }
+                    return id;
+                }
+            }
+        }
+        // Reserve the rule before compiling the target, so a `$ref` to it inside finds it.
+        let id = match target {
+            Value::Object(_) => self.push(Rule::Anything),
+            other => return self.rule(other),
+        };
+        for link in &chain {
+            self.references.insert(link, id);
+        }
+        if let Value::Object(map) = target {
+            let keywords = self.keywords(map);
+            self.program.rules[id as usize] = Rule::Keywords(Box::new(keywords));
+        }
+        id
+    }
+
+    fn keywords(&mut self, map: &'s Map<String, Value>) -> Keywords<'s> {
+        let limit = |key: &str| map.get(key).and_then(Value::as_u64);
+        let bound = |key: &str| match map.get(key) {
+            Some(Value::Number(n)) => Some((n, n.as_f64().unwrap_or(f64::NAN))),
+            _ => None,
+        };
+        let list = |key: &str| map.get(key).and_then(Value::as_array);
+        let mut keywords = Keywords {
+            types: map.get("type").and_then(types),
+            enumeration: map.get("enum"),
+            constant: map.get("const"),
+            minimum: bound("minimum"),
+            maximum: bound("maximum"),
+            exclusive_minimum: bound("exclusiveMinimum"),
+            exclusive_maximum: bound("exclusiveMaximum"),
+            min_length: limit("minLength"),
+            max_length: limit("maxLength"),
+            min_items: limit("minItems"),
+            max_items: limit("maxItems"),
+            min_properties: limit("minProperties"),
+            max_properties: limit("maxProperties"),
+            required: list("required")
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect(),
+            unique_items: map.get("uniqueItems") == Some(&Value::Bool(true)),
+            ..Keywords::default()
+        };
+        if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+            for (name, schema) in properties {
+                let id = self.rule(schema);
+                keywords.properties.push((name.as_str(), id));
+            }
+            keywords.properties.sort_by(|a, b| a.0.cmp(b.0));
+        }
+        keywords.additional = match map.get("additionalProperties") {
+            None => Additional::Absent,
+            Some(Value::Bool(false)) => Additional::Refused,
+            Some(schema) => Additional::Checked(self.rule(schema)),
+        };
+        keywords.items = map.get("items").map(|schema| self.rule(schema));
+        keywords.all_of = self.rules(list("allOf")).unwrap_or_default();
+        keywords.any_of = self.rules(list("anyOf"));
+        keywords.one_of = self.rules(list("oneOf"));
+        keywords.not = map.get("not").map(|schema| self.rule(schema));
+        if let Some(condition) = map.get("if") {
+            let condition = self.rule(condition);
+            let then = map.get("then").map(|schema| self.rule(schema));
+            let otherwise = map.get("else").map(|schema| self.rule(schema));
+            keywords.condition = Some((condition, then, otherwise));
+        }
+        keywords
+    }
+
+    fn rules(&mut self, schemas: Option<&'s Vec<Value>>) -> Option<Vec<RuleId>> {
+        schemas.map(|schemas| schemas.iter().map(|schema| self.rule(schema)).collect())
+    }
+}
+
+/// The names a `type` keyword allows; `None` when it restricts nothing (not a name or a list).
+fn types(value: &Value) -> Option<Types<'_>> {
+    match value {
+        Value::String(name) => Some(Types {
+            names: vec![name.as_str()],
+        }),
+        Value::Array(names) => Some(Types {
+            names: names.iter().filter_map(Value::as_str).collect(),
+        }),
+        _ => None,
+    }
+}

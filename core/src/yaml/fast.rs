@@ -1,0 +1,810 @@
+//! A fast reader for the YAML that LOGIC.md files are written in: block mappings and sequences,
+//! one-line plain and quoted scalars, literal block scalars and one-line flow collections.
+//! It builds the same spanned tree the saphyr builder builds, or gives up (`None`) at anything
+//! else and at anything wrong — then the builder reads the text, so every problem is still
+//! found and worded in one place. Giving up is always safe; reading differently is not, which
+//! `tests/pipeline_differential.rs` holds it to.
+
+use rustc_hash::FxHashSet;
+
+use super::node::{Entry, Node, NodeValue, ScalarStyle};
+use super::scalar::resolve_plain;
+use crate::limits::Limits;
+use crate::source::Span;
+
+/// Why reading stopped: the text is outside the subset (or wrong); the builder reads it.
+struct GiveUp;
+
+type Read<T> = Result<T, GiveUp>;
+
+/// One line of the YAML text: where it starts, where its content ends (before the break).
+#[derive(Clone, Copy)]
+struct Line {
+    start: usize,
+    end: usize,
+    /// Leading spaces.
+    indent: usize,
+}
+
+impl Line {
+    /// Whether only spaces, or a comment, are on it.
+    fn is_empty(self, text: &[u8]) -> bool {
+        let first = self.start + self.indent;
+        first >= self.end || text[first] == b'#'
+    }
+}
+
+struct Reader<'t> {
+    /// The whole file; offsets are the file's.
+    text: &'t str,
+    bytes: &'t [u8],
+    lines: Vec<Line>,
+    /// The next line to read.
+    line: usize,
+    limits: Limits,
+    nodes: usize,
+    depth: usize,
+}
+
+/// The tree of the frontmatter `yaml` (a range of `file`), or `None` when the builder must read it.
+pub(crate) fn read(file: &str, yaml: Span, limits: Limits) -> Option<Node> {
+    let text = file.get(yaml.start..yaml.end)?;
+    if !plain_text(text) {
+        return None;
+    }
+    let mut lines = Vec::with_capacity(text.len() / 24);
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while from < bytes.len() {
+        let end = bytes[from..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| from + i);
+        let content = &text[from..end];
+        // Document markers and directives start a line; the builder reports them.
+        if content.starts_with("---") || content.starts_with("...") || content.starts_with('%') {
+            return None;
+        }
+        lines.push(Line {
+            start: yaml.start + from,
+            end: yaml.start + end,
+            indent: content.bytes().take_while(|&b| b == b' ').count(),
+        });
+        from = end + 1;
+    }
+    let mut reader = Reader {
+        text: file,
+        bytes: file.as_bytes(),
+        lines,
+        line: 0,
+        limits,
+        nodes: 0,
+        depth: 0,
+    };
+    reader.document().ok()
+}
+
+/// No tab, carriage return, control character, byte-order mark or Unicode line break: the
+/// places where YAML's rules get subtle are left to the builder.
+fn plain_text(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.iter().any(|&b| (b < 0x20 && b != b'\n') || b == 0x7f) {
+        return false;
+    }
+    text.is_ascii()
+        || !text.chars().any(|c| {
+            matches!(
+                c,
+                '\u{80}'
+                    ..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}' | '\u{2028}' | '\u{2029}'
+            )
+        })
+}
+
+impl<'t> Reader<'t> {
+    fn document(&mut self) -> Read<Node> {
+        let first = self.next_content().ok_or(GiveUp)?;
+        let indent = self.lines[first].indent;
+        let at = self.lines[first].start + indent;
+        let root = if self.is_sequence_item(at) {
+            self.block_sequence(indent, false)?
+        } else {
+            self.block_mapping(indent, at)?
+        };
+        // Anything left must be blank or comments.
+        if self.next_content().is_some() {
+            return Err(GiveUp);
+        }
+        Ok(root)
+    }
+
+    /// The next line with content, from the current one (which becomes it).
+    fn next_content(&mut self) -> Option<usize> {
+        while self.line < self.lines.len() {
+            if !self.lines[self.line].is_empty(self.bytes) {
+                return Some(self.line);
+            }
+            self.line += 1;
+        }
+        None
+    }
+
+    fn byte(&self, at: usize) -> Option<u8> {
+        self.bytes.get(at).copied()
+    }
+
+    fn line_end(&self) -> usize {
+        self.lines[self.line].end
+    }
+
+    /// `-` followed by a space or the end of the line.
+    fn is_sequence_item(&self, at: usize) -> bool {
+        self.byte(at) == Some(b'-') && matches!(self.byte(at + 1), Some(b' ' | b'\n') | None)
+    }
+
+    fn charge(&mut self) -> Read<()> {
+        self.nodes += 1;
+        if self.nodes > self.limits.max_nodes {
+            return Err(GiveUp);
+        }
+        Ok(())
+    }
+
+    fn enter(&mut self) -> Read<()> {
+        if self.depth >= self.limits.max_depth {
+            return Err(GiveUp);
+        }
+        self.depth += 1;
+        self.charge()
+    }
+
+    /// A block mapping whose keys sit at `indent`; the first key starts at `first` on the
+    /// current line (mid-line after `- ` in a sequence).
+    fn block_mapping(&mut self, indent: usize, first: usize) -> Read<Node> {
+        self.enter()?;
+        let mut entries: Vec<Entry> = Vec::new();
+        let mut keys = Keys::default();
+        let mut at = first;
+        loop {
+            let (key, key_span) = self.key(at)?;
+            if !keys.insert(key) {
+                return Err(GiveUp);
+            }
+            let value = self.mapping_value(indent, key_span.end + 1)?;
+            entries.push(Entry {
+                key: key.to_owned(),
+                key_span,
+                value,
+            });
+            let Some(next) = self.next_content() else {
+                break;
+            };
+            let line = self.lines[next];
+            if line.indent < indent {
+                break;
+            }
+            at = line.start + line.indent;
+            if line.indent > indent || self.is_sequence_item(at) {
+                return Err(GiveUp);
+            }
+        }
+        self.depth -= 1;
+        let start = entries.first().map_or(first, |e| e.key_span.start);
+        let end = entries
+            .last()
+            .map_or(start, |e| e.value.span.end.max(e.key_span.end));
+        Ok(collection(
+            NodeValue::Map(entries),
+            Span::new(start, end),
+            false,
+        ))
+    }
+
+    /// A plain key at `at` followed by `:` and a space or the end of the line.
+    fn key(&self, at: usize) -> Read<(&'t str, Span)> {
+        let end = self.line_end();
+        let rest = &self.text[at..end];
+        let colon = rest.find(':').ok_or(GiveUp)?;
+        let key = &rest[..colon];
+        let after = at + colon + 1;
+        if key.is_empty()
+            || after != end && self.bytes[after] != b' '
+            || key.ends_with(' ')
+            || starts_with_indicator(key)
+            || key.contains(['[', ']', '{', '}', ',', '#', '"', '\''])
+        {
+            return Err(GiveUp);
+        }
+        Ok((key, Span::new(at, at + colon)))
+    }
+
+    /// The value after a mapping key's `:` at `after`, on this line or nested below it.
+    fn mapping_value(&mut self, indent: usize, after: usize) -> Read<Node> {
+        let at = self.skip_spaces(after);
+        if at < self.line_end() && self.bytes[at] != b'#' {
+            return self.inline_value(indent, at);
+        }
+        self.line += 1;
+        let next = self.next_content().ok_or(GiveUp)?;
+        let line = self.lines[next];
+        let start = line.start + line.indent;
+        if line.indent > indent {
+            if self.is_sequence_item(start) {
+                self.block_sequence(line.indent, false)
+            } else {
+                self.block_mapping(line.indent, start)
+            }
+        } else if line.indent == indent && self.is_sequence_item(start) {
+            self.block_sequence(indent, true)
+        } else {
+            // An empty value is null; its span is the builder's to say.
+            Err(GiveUp)
+        }
+    }
+
+    /// A value that starts at `at` on the current line, in a collection indented `indent`;
+    /// moves to the next line.
+    fn inline_value(&mut self, indent: usize, at: usize) -> Read<Node> {
+        let node = match self.bytes[at] {
+            b'|' => return self.literal(indent, at),
+            b'[' | b'{' => {
+                let (node, end) = self.flow(at)?;
+                self.line_rest(end)?;
+                node
+            }
+            b'"' | b'\'' => {
+                let (node, end) = self.quoted(at)?;
+                self.line_rest(end)?;
+                node
+            }
+            _ => self.plain_block(at)?,
+        };
+        self.line += 1;
+        self.no_continuation(indent)?;
+        Ok(node)
+    }
+
+    /// After a one-line value: only spaces and a comment may follow on its line.
+    fn line_rest(&self, end: usize) -> Read<()> {
+        let at = self.skip_spaces(end);
+        let line_end = self.line_end();
+        if at == line_end || (at > end && self.bytes[at] == b'#') {
+            Ok(())
+        } else {
+            Err(GiveUp)
+        }
+    }
+
+    /// A line indented deeper than the collection would continue the value: left to the builder.
+    fn no_continuation(&mut self, indent: usize) -> Read<()> {
+        let mut line = self.line;
+        while line < self.lines.len() {
+            let next = self.lines[line];
+            if next.start + next.indent < next.end {
+                return if next.indent > indent {
+                    Err(GiveUp)
+                } else {
+                    Ok(())
+                };
+            }
+            line += 1;
+        }
+        Ok(())
+    }
+
+    fn skip_spaces(&self, mut at: usize) -> usize {
+        let end = self.line_end();
+        while at < end && self.bytes[at] == b' ' {
+            at += 1;
+        }
+        at
+    }
+
+    /// A plain scalar running to a comment or the end of the line.
+    fn plain_block(&mut self, at: usize) -> Read<Node> {
+        let end = self.line_end();
+        let rest = &self.text[at..end];
+        let text = comment_start(rest)
+            .map_or(rest, |i| &rest[..i])
+            .trim_end_matches(' ');
+        if text.is_empty()
+            || starts_with_indicator(text)
+            || text.ends_with(':')
+            || text.as_bytes().windows(2).any(|pair| pair == b": ")
+        {
+            return Err(GiveUp);
+        }
+        self.scalar(text, at)
+    }
+
+    fn scalar(&mut self, text: &str, at: usize) -> Read<Node> {
+        self.charge()?;
+        let value = resolve_plain(text);
+        if matches!(value, NodeValue::Float(f) if !f.is_finite()) {
+            return Err(GiveUp);
+        }
+        Ok(scalar(
+            value,
+            Span::new(at, at + text.len()),
+            ScalarStyle::Plain,
+        ))
+    }
+
+    /// A block sequence whose `-` sit at `indent`; `indentless` when it sits at its mapping
+    /// key's indentation (then it starts, as the builder has it, where its first item does).
+    fn block_sequence(&mut self, indent: usize, indentless: bool) -> Read<Node> {
+        self.enter()?;
+        let first = self.lines[self.line].start + indent;
+        let mut items = Vec::new();
+        loop {
+            let dash = self.lines[self.line].start + indent;
+            let at = self.skip_spaces(dash + 1);
+            let item = if at >= self.line_end() || self.bytes[at] == b'#' || at == dash + 1 {
+                // `-` alone on its line (or glued to its value): left to the builder.
+                return Err(GiveUp);
+            } else if self.is_sequence_item(at) {
+                return Err(GiveUp);
+            } else if self.starts_key(at) {
+                let column = at - self.lines[self.line].start;
+                self.block_mapping(column, at)?
+            } else {
+                self.inline_value(indent, at)?
+            };
+            items.push(item);
+            let Some(next) = self.next_content() else {
+                break;
+            };
+            let line = self.lines[next];
+            let start = line.start + line.indent;
+            if line.indent < indent || line.indent == indent && !self.is_sequence_item(start) {
+                break;
+            }
+            if line.indent > indent {
+                return Err(GiveUp);
+            }
+        }
+        self.depth -= 1;
+        let end = items.last().map_or(first, |n: &Node| n.span.end);
+        let start = match items.first() {
+            Some(item) if indentless => item.span.start,
+            _ => first,
+        };
+        Ok(collection(
+            NodeValue::Seq(items),
+            Span::new(start, end),
+            false,
+        ))
+    }
+
+    /// Whether a mapping key starts at `at`: a `:` followed by a space or the line's end comes
+    /// before any quote or flow bracket.
+    fn starts_key(&self, at: usize) -> bool {
+        let rest = &self.text[at..self.line_end()];
+        if starts_with_indicator(rest) || rest.starts_with(['"', '\'', '[', '{', '|', '>']) {
+            return false;
+        }
+        let bytes = rest.as_bytes();
+        bytes
+            .iter()
+            .enumerate()
+            .any(|(i, &b)| b == b':' && matches!(bytes.get(i + 1), Some(b' ') | None))
+    }
+
+    /// A literal block scalar (`|`, `|-`) whose header is at `at`; its lines are indented
+    /// deeper than `indent`.
+    fn literal(&mut self, indent: usize, at: usize) -> Read<Node> {
+        let mut header = at + 1;
+        let strip = match self.byte(header) {
+            Some(b'-') => {
+                header += 1;
+                true
+            }
+            _ => false,
+        };
+        self.line_rest(header)?;
+        self.line += 1;
+        let first = *self.lines.get(self.line).ok_or(GiveUp)?;
+        let content_indent = first.indent;
+        if content_indent <= indent || first.start + first.indent >= first.end {
+            return Err(GiveUp);
+        }
+        let mut value = String::new();
+        let mut blank = 0;
+        let mut last_end = first.start + content_indent;
+        while let Some(&line) = self.lines.get(self.line) {
+            if line.start == line.end {
+                blank += 1;
+            } else if line.indent < content_indent {
+                if line.start + line.indent >= line.end {
+                    // A line of spaces only: its spaces are content or not by rules left to
+                    // the builder.
+                    return Err(GiveUp);
+                }
+                break;
+            } else {
+                if self.text[line.start..line.end].trim_end_matches(' ').len() <= content_indent {
+                    return Err(GiveUp);
+                }
+                for _ in 0..blank {
+                    value.push('\n');
+                }
+                blank = 0;
+                value.push_str(&self.text[line.start + content_indent..line.end]);
+                value.push('\n');
+                last_end = line.start + self.text[line.start..line.end].trim_end_matches(' ').len();
+            }
+            self.line += 1;
+        }
+        if strip {
+            value.pop();
+        }
+        self.charge()?;
+        let span = Span::new(first.start + content_indent, last_end);
+        Ok(scalar(NodeValue::String(value), span, ScalarStyle::Literal))
+    }
+
+    /// A quoted scalar opening at `at`, closed on the same line; and where it ends.
+    fn quoted(&mut self, at: usize) -> Read<(Node, usize)> {
+        let quote = self.bytes[at];
+        let end = self.line_end();
+        let mut value = String::new();
+        let mut i = at + 1;
+        let mut run = i;
+        loop {
+            if i >= end {
+                return Err(GiveUp);
+            }
+            let b = self.bytes[i];
+            if b == quote {
+                value.push_str(&self.text[run..i]);
+                if quote == b'\'' && self.byte(i + 1) == Some(b'\'') {
+                    value.push('\'');
+                    i += 2;
+                    run = i;
+                    continue;
+                }
+                break;
+            }
+            if b == b'\\' && quote == b'"' {
+                value.push_str(&self.text[run..i]);
+                let escaped = match self.byte(i + 1) {
+                    Some(b'\\') => '\\',
+                    Some(b'"') => '"',
+                    Some(b'/') => '/',
+                    Some(b'n') => '\n',
+                    Some(b't') => '\t',
+                    _ => return Err(GiveUp),
+                };
+                value.push(escaped);
+                i += 2;
+                run = i;
+                continue;
+            }
+            i += 1;
+        }
+        self.charge()?;
+        let style = if quote == b'"' {
+            ScalarStyle::DoubleQuoted
+        } else {
+            ScalarStyle::SingleQuoted
+        };
+        let span = Span::new(at, i + 1);
+        Ok((scalar(NodeValue::String(value), span, style), i + 1))
+    }
+
+    /// A flow collection opening at `at`, closed on the same line; and where it ends.
+    fn flow(&mut self, at: usize) -> Read<(Node, usize)> {
+        self.enter()?;
+        let map = self.bytes[at] == b'{';
+        let close = if map { b'}' } else { b']' };
+        let mut items = Vec::new();
+        let mut entries: Vec<Entry> = Vec::new();
+        let mut keys = Keys::default();
+        let mut i = self.skip_spaces(at + 1);
+        if self.byte(i) == Some(close) {
+            i += 1;
+        } else {
+            loop {
+                if map {
+                    let (key, key_span) = self.flow_key(i)?;
+                    if !keys.insert(key) {
+                        return Err(GiveUp);
+                    }
+                    let start = self.skip_spaces(key_span.end + 1);
+                    if start == key_span.end + 1 {
+                        return Err(GiveUp);
+                    }
+                    let (value, end) = self.flow_item(start)?;
+                    entries.push(Entry {
+                        key: key.to_owned(),
+                        key_span,
+                        value,
+                    });
+                    i = end;
+                } else {
+                    let (item, end) = self.flow_item(i)?;
+                    items.push(item);
+                    i = end;
+                }
+                i = self.skip_spaces(i);
+                match self.byte(i) {
+                    Some(b',') if i < self.line_end() => {
+                        i = self.skip_spaces(i + 1);
+                        if matches!(self.byte(i), Some(b']' | b'}')) || i >= self.line_end() {
+                            return Err(GiveUp);
+                        }
+                    }
+                    Some(b) if b == close && i < self.line_end() => {
+                        i += 1;
+                        break;
+                    }
+                    _ => return Err(GiveUp),
+                }
+            }
+        }
+        self.depth -= 1;
+        let value = if map {
+            NodeValue::Map(entries)
+        } else {
+            NodeValue::Seq(items)
+        };
+        Ok((collection(value, Span::new(at, i), true), i))
+    }
+
+    /// A plain key in a flow mapping: up to `:` and a space.
+    fn flow_key(&self, at: usize) -> Read<(&'t str, Span)> {
+        let end = self.line_end();
+        let mut i = at;
+        while i < end
+            && !matches!(
+                self.bytes[i],
+                b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'"' | b'\''
+            )
+        {
+            i += 1;
+        }
+        let key = &self.text[at..i];
+        if key.is_empty()
+            || self.byte(i) != Some(b':')
+            || self.byte(i + 1) != Some(b' ')
+            || key.ends_with(' ')
+            || starts_with_indicator(key)
+        {
+            return Err(GiveUp);
+        }
+        Ok((key, Span::new(at, i)))
+    }
+
+    /// A value inside a flow collection.
+    fn flow_item(&mut self, at: usize) -> Read<(Node, usize)> {
+        match self.byte(at) {
+            Some(b'[' | b'{') => self.flow(at),
+            Some(b'"' | b'\'') => self.quoted(at),
+            _ => {
+                let end = self.line_end();
+                let mut i = at;
+                while i < end
+                    && !matches!(
+                        self.bytes[i],
+                        b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'"' | b'\''
+                    )
+                {
+                    i += 1;
+                }
+                let text = self.text[at..i].trim_end_matches(' ');
+                if text.is_empty()
+                    || starts_with_indicator(text)
+                    || matches!(self.byte(i), Some(b':' | b'#' | b'"' | b'\''))
+                {
+                    return Err(GiveUp);
+                }
+                let node = self.scalar(text, at)?;
+                Ok((node, at + text.len()))
+            }
+        }
+    }
+}
+
+/// The keys of one mapping so far, to find a repeated one (the builder reports it).
+#[derive(Default)]
+struct Keys<'t> {
+    list: Vec<&'t str>,
+    /// Built once a mapping grows past a few keys.
+    set: Option<FxHashSet<&'t str>>,
+}
+
+impl<'t> Keys<'t> {
+    /// Adds `key`; `false` when it was there already.
+    fn insert(&mut self, key: &'t str) -> bool {
+        if let Some(set) = &mut self.set {
+            return set.insert(key);
+        }
+        if self.list.contains(&key) {
+            return false;
+        }
+        self.list.push(key);
+        if self.list.len() >= 8 {
+            self.set = Some(self.list.drain(..).collect());
+        }
+        true
+    }
+}
+
+/// Where ` #` (a comment after a value) starts in `rest`.
+fn comment_start(rest: &str) -> Option<usize> {
+    let bytes = rest.as_bytes();
+    (1..bytes.len())
+        .find(|&i| bytes[i] == b'#' && bytes[i - 1] == b' ')
+        .map(|i| i - 1)
+}
+
+/// A character that gives a plain scalar's first position another meaning.
+fn starts_with_indicator(text: &str) -> bool {
+    matches!(
+        text.as_bytes().first(),
+        Some(
+            b'-' | b'?'
+                | b':'
+                | b','
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'#'
+                | b'&'
+                | b'*'
+                | b'!'
+                | b'|'
+                | b'>'
+                | b'\''
+                | b'"'
+                | b'%'
+                | b'@'
+                | b'`'
+                | b' '
+        )
+    ) && !is_negative_number(text)
+}
+
+/// `-1`, `-0.5`: a plain scalar may start with `-` when a non-space follows.
+fn is_negative_number(text: &str) -> bool {
+    text.len() > 1 && text.starts_with('-') && text.as_bytes()[1].is_ascii_digit()
+}
+
+fn scalar(value: NodeValue, span: Span, style: ScalarStyle) -> Node {
+    Node {
+        value,
+        span,
+        style: Some(style),
+        flow: false,
+        from_alias: false,
+    }
+}
+
+fn collection(value: NodeValue, span: Span, flow: bool) -> Node {
+    Node {
+        value,
+        span,
+        style: None,
+        flow,
+        from_alias: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::source::LineIndex;
+    use crate::yaml::builder::build_from_events;
+
+    /// The fast reader's tree for `yaml`, and the builder's (with its problems).
+    fn both(yaml: &str) -> (Option<Node>, Option<Node>, usize) {
+        let file = format!("---\n{yaml}---\n");
+        let span = Span::new(4, 4 + yaml.len());
+        let fast = read(&file, span, Limits::DEFAULT);
+        let built = build_from_events(&file, &LineIndex::new(&file), span, Limits::DEFAULT);
+        (fast, built.root, built.problems.len())
+    }
+
+    #[test]
+    fn reads_the_shapes_logic_md_is_written_in() {
+        let yaml = "spec_version: \"1.0\"\nname: x # note\nsteps:\n  a:\n    needs: [b, 'c''d', {k: -1.5}]\n    instructions: |\n      one\n\n        two  \n    list:\n    - p: 1\n      q: {}\n    - \"s\\n\"\n  b:\n    text: |-\n      kept\n";
+        let (fast, built, problems) = both(yaml);
+        assert_eq!(problems, 0);
+        assert!(fast.is_some(), "the reader gave up");
+        assert_eq!(fast, built);
+    }
+
+    #[test]
+    fn gives_up_on_what_it_does_not_read() {
+        for yaml in [
+            "a: &x 1\nb: *x\n",
+            "a: !!str 1\n",
+            "a:\n",
+            "a: >\n  folded\n",
+            "a: b\n  continued\n",
+            "a: 1\na: 2\n",
+            "a: [1,\n  2]\n",
+            "? a\n: b\n",
+            "a: \"\\u00e9\"\n",
+            "a:\tb\n",
+            "a: .inf\n",
+            "- a\n- b\n...\n",
+        ] {
+            assert_eq!(both(yaml).0, None, "{yaml:?}");
+        }
+    }
+
+    fn line() -> impl Strategy<Value = String> {
+        let indent = prop_oneof![
+            Just(""),
+            Just("  "),
+            Just("    "),
+            Just("- "),
+            Just("  - "),
+            Just(" ")
+        ];
+        let key = prop_oneof![
+            Just("a"),
+            Just("b"),
+            Just("needs"),
+            Just("x y"),
+            Just("k:"),
+            Just("-k"),
+            Just("\"q\"")
+        ];
+        let value = prop_oneof![
+            Just(""),
+            Just(" 1"),
+            Just(" -2.5"),
+            Just(" text here"),
+            Just(" a: b"),
+            Just(" [a, b]"),
+            Just(" {a: 1, b: [c]}"),
+            Just(" [a, {b: c}, \"d\"]"),
+            Just(" \"x\\\"y\""),
+            Just(" 'it''s'"),
+            Just(" |"),
+            Just(" |-"),
+            Just(" >"),
+            Just(" # c"),
+            Just(" [a,"),
+            Just(" {a: }"),
+            Just(" []"),
+            Just(" x #y"),
+            Just(" ~"),
+            Just(" true"),
+            Just(" é😀"),
+            Just(" &a v"),
+            Just(" *a"),
+            Just(" \"unterminated"),
+            Just(" [a b, c]"),
+            Just(" {a: 1, a: 2}"),
+            Just(" 0x1F"),
+        ];
+        prop_oneof![
+            4 => (indent.clone(), key, value).prop_map(|(i, k, v)| format!("{i}{k}:{v}\n")),
+            1 => indent.clone().prop_map(|i| format!("{i}text line\n")),
+            1 => Just("\n".to_owned()),
+            1 => Just("# comment\n".to_owned()),
+            1 => indent.prop_map(|i| format!("{i}- item\n")),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// Whenever the reader reads, it reads what the builder builds, and the builder found no problem.
+        #[test]
+        fn reads_exactly_what_the_builder_builds(lines in prop::collection::vec(line(), 1..12)) {
+            let yaml: String = lines.concat();
+            let (fast, built, problems) = both(&yaml);
+            if let Some(fast) = fast {
+                prop_assert_eq!(problems, 0, "{:?}", yaml);
+                prop_assert_eq!(Some(fast), built, "{:?}", yaml);
+            }
+        }
+    }
+}
