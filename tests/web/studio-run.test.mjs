@@ -236,3 +236,51 @@ test("the run panel keeps the page within 1024 px", async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** `n` steps, each needing the one before. */
+function chain(n) {
+  const steps = Array.from({ length: n }, (_, i) => `  s${i}:\n    description: step ${i}${i ? `\n    needs: [s${i - 1}]` : ""}`);
+  return `---\nspec_version: "1.0"\nname: big\nsteps:\n${steps.join("\n")}\n---\n`;
+}
+
+test("performance: frame times while a 1,000-step document runs (figures in target/studio-run-perf.json)", { timeout: 300_000 }, async () => {
+  const { page, errors, context } = await studio();
+  await load(page, chain(1000));
+  await page.waitForFunction(() => document.querySelector('[data-testid="canvas"]').dataset.nodes === "1000");
+  await page.evaluate(() => {
+    const frames = [];
+    window.__frames = frames;
+    const tick = (t) => {
+      frames.push(t);
+      if (window.__frames === frames) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const started = Date.now();
+  await page.click('[data-testid="run"]');
+  await phase(page, "completed");
+  const runMs = Date.now() - started;
+  const frames = await page.evaluate(() => {
+    const frames = window.__frames;
+    window.__frames = null;
+    return frames;
+  });
+  const deltas = frames.slice(1).map((t, i) => t - frames[i]).sort((a, b) => a - b);
+  const [engineFrames, engineMedian, engineMax] = (await page.getAttribute(STATUS, "data-engine-ms")).split(" ").map(Number);
+  const figures = {
+    run_wall_ms_1000_steps: runMs,
+    frames_during_run: deltas.length,
+    frame_ms_median: deltas[Math.floor(deltas.length / 2)],
+    frame_ms_p95: deltas[Math.floor(deltas.length * 0.95)],
+    frame_ms_max: deltas.at(-1),
+    engine_frames: engineFrames,
+    engine_ms_per_frame_median: engineMedian,
+    engine_ms_per_frame_max: engineMax,
+    events: Number((await page.textContent(STATUS)).match(/(\d+) events/)[1]),
+  };
+  writeFileSync(`${repo}target/studio-run-perf.json`, JSON.stringify(figures, null, 2) + "\n");
+  assert.equal(await page.getAttribute('[data-node-id="step:s999"]', "data-run-state"), "succeeded");
+  assert.ok(engineFrames > 1, "the run was spread over frames");
+  assert.deepEqual(errors, []);
+  await context.close();
+});

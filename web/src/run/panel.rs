@@ -53,7 +53,8 @@ pub fn RunPanel() -> impl IntoView {
                     <button data-testid="run-stop" on:click=move |_| run.stop() disabled=move || !active()>"■ Stop"</button>
                 </div>
                 <p class="run-status" data-testid="run-status" data-phase=move || run.phase.get().label()
-                    data-changes=move || run.states.with(|s| s.changes()) role="status">
+                    data-changes=move || run.states.with(|s| s.changes())
+                    data-engine-ms=move || run.frame_ms.with(|f| engine_summary(f)) role="status">
                     {move || run.phase.get().label()}
                     " · "
                     {move || run.events.with(Vec::len)} " events"
@@ -155,4 +156,13 @@ fn Refusal() -> impl IntoView {
             </div>
         })
     }
+}
+
+/// The engine's milliseconds per frame of the run: `frames median max` (for the measurements).
+fn engine_summary(frames: &[f64]) -> String {
+    let mut sorted = frames.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
+    let max = sorted.last().copied().unwrap_or(0.0);
+    format!("{} {median:.2} {max:.2}", sorted.len())
 }
