@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { after, before, test } from "node:test";
+import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 
 import { launch, open, serve } from "./support.mjs";
@@ -283,4 +284,88 @@ test("performance: frame times while a 1,000-step document runs (figures in targ
   assert.ok(engineFrames > 1, "the run was spread over frames");
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+const KEY = "sk-test-loopback-4d3c2b1a";
+const hello = `---\nspec_version: "1.0"\nname: hello\nsteps:\n  greet:\n    description: Say hello\n---\n`;
+
+/** An OpenAI-compatible server on 127.0.0.1 (CORS, server-sent events, one token every 120 ms);
+ * it closes itself after a minute even if the test does not. */
+function loopback(answer) {
+  const requests = [];
+  const cors = {
+    "access-control-allow-origin": "*",
+    "access-control-allow-headers": "content-type, authorization, accept",
+    "access-control-allow-methods": "POST, OPTIONS",
+  };
+  const server = createServer((request, response) => {
+    if (request.method === "OPTIONS") return response.writeHead(204, cors).end();
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", async () => {
+      requests.push({ url: request.url, authorization: request.headers.authorization, body: JSON.parse(body) });
+      response.writeHead(200, { ...cors, "content-type": "text/event-stream" });
+      for (const token of answer.match(/\S+\s*/g)) {
+        response.write(`data: ${JSON.stringify({ choices: [{ delta: { content: token } }] })}\n\n`);
+        await new Promise((done) => setTimeout(done, 120));
+      }
+      response.write(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: "stop" }], usage: { prompt_tokens: 12, completion_tokens: 9 } })}\n\n`);
+      response.end("data: [DONE]\n\n");
+    });
+  });
+  const stop = setTimeout(() => server.close(), 60_000);
+  stop.unref();
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}`,
+        requests,
+        close: () => new Promise((done) => { clearTimeout(stop); server.close(done); }),
+      }),
+    );
+  });
+}
+
+test("a run against a loopback OpenAI-compatible server streams tokens into the node card; the key is never stored, shared or traced", async () => {
+  const answer = `Hello there, this answer arrives one token at a time, and it quotes the key ${KEY} which must be redacted.`;
+  const endpoint = await loopback(answer);
+  const { page, errors, context } = await studio();
+  try {
+    await load(page, hello);
+    await page.waitForSelector('[data-node-id="step:greet"]');
+    await page.click('[data-node-id="step:greet"] .node-title');
+    await page.selectOption('[data-testid="run-provider"]', "openai");
+    await page.fill('[data-testid="run-base-url"]', `${endpoint.url}/v1`);
+    await page.fill('[data-testid="run-model"]', "loopback-model");
+    await page.fill('[data-testid="run-key"]', KEY);
+    await page.click('[data-testid="run"]');
+    // Part of the answer is shown before the server has sent all of it.
+    await page.waitForFunction(() => /Hello there/.test(document.querySelector('[data-testid="card-stream"]')?.textContent ?? ""));
+    const partial = await page.textContent('[data-testid="card-stream"]');
+    assert.ok(!partial.includes("redacted."), `streamed, not whole: ${partial}`);
+    await page.screenshot({ path: `${shots}/run-streaming-light.png` });
+    await phase(page, "completed");
+    const shown = await page.textContent('[data-testid="card-stream"]');
+    assert.ok(shown.endsWith("must be redacted."), shown);
+    assert.ok(!shown.includes(KEY), "the key is redacted from the streamed tokens");
+    assert.equal(endpoint.requests.length, 1);
+    assert.equal(endpoint.requests[0].url, "/v1/chat/completions");
+    assert.equal(endpoint.requests[0].authorization, `Bearer ${KEY}`);
+    assert.equal(endpoint.requests[0].body.model, "loopback-model");
+    assert.equal(endpoint.requests[0].body.stream, true);
+    const trace = await downloadTrace(page);
+    assert.equal(trace.find((e) => e.event === "model_responded").usage.output_tokens, 9);
+    assert.ok(!JSON.stringify(trace).includes(KEY), "the key is not in the trace");
+    await page.click('[data-testid="share"]');
+    const link = await page.inputValue('[data-testid="share-link"]');
+    assert.ok(!link.includes(KEY) && !decodeURIComponent(link).includes(KEY), "the key is not in a share link");
+    assert.ok(!page.url().includes(KEY), "the key is not in the address");
+    await page.waitForTimeout(500); // past the autosave's delay
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
+    assert.ok(!stored.includes(KEY), "the key is not in the browser's storage");
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    await endpoint.close();
+  }
 });

@@ -12,7 +12,7 @@ use crate::state::Studio;
 /// The parts of a node's card, from its events (in order).
 pub fn card_parts(events: &[&Value]) -> Vec<(&'static str, Value)> {
     let of = |name: &'static str| events.iter().filter(move |e| e["event"] == name);
-    let last = |name: &'static str, field: &str| of(name).last().map(|e| e[field].clone());
+    let last = |name: &'static str, field: &str| of(name).next_back().map(|e| e[field].clone());
     let mut parts = Vec::new();
     let mut push = |part: &'static str, value: Option<Value>| {
         if let Some(value) = value.filter(|v| !v.is_null()) {
@@ -38,7 +38,7 @@ pub fn card_parts(events: &[&Value]) -> Vec<(&'static str, Value)> {
     push(
         "timing",
         of("node_finished")
-            .last()
+            .next_back()
             .map(|e| json!({"duration_ms": e["duration_ms"], "calls": e["calls"]})),
     );
     let (mut input, mut output_tokens) = (0, 0);
@@ -121,6 +121,15 @@ pub fn NodeCard() -> impl IntoView {
                         " Pause before this node runs"
                     </label>
                 }.into_any(),
+            }}
+            {move || {
+                let streamed = run.streamed.get().filter(|(node, _)| name.with(|n| n.as_deref() == Some(node.as_str())));
+                streamed.map(|(_, text)| view! {
+                    <details class="run-part" open data-part="stream">
+                        <summary>"streamed tokens"</summary>
+                        <pre data-testid="card-stream">{text}</pre>
+                    </details>
+                })
             }}
             {move || parts.get().map(|parts| parts.into_iter().map(|(part, value)| part_view(part, value)).collect_view())}
         </section>

@@ -10,6 +10,7 @@ use logicmd::run::{
 };
 use serde_json::Value;
 
+use super::openai::Endpoint;
 use crate::analysis::{bundled_files, DOCUMENT_ID};
 
 /// Who answers model calls.
@@ -19,6 +20,8 @@ pub enum ProviderChoice {
     Synthetic,
     /// Answers from a script (YAML list or JSON Lines, or a trace), as `--provider scripted:FILE`.
     Scripted(String),
+    /// An OpenAI-compatible server, called from the page with `fetch`.
+    OpenAi(Endpoint),
 }
 
 /// Why a slice stopped before its time ran out.
@@ -32,6 +35,8 @@ pub enum Halt {
     Finished,
     /// The provider could not answer (a script without the answer, for instance).
     Stuck(String),
+    /// A model call for the server: the run goes on once [`Driver::feed`] gives its answer.
+    Call(Action),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -47,6 +52,8 @@ pub struct Driver {
     run: Run,
     synthetic: Synthetic,
     script: Option<Scripted>,
+    /// Model calls go to this server (the studio's `fetch` carries them out).
+    pub endpoint: Option<Endpoint>,
     queue: VecDeque<Action>,
     /// Nodes whose breakpoint has fired (each fires once a run).
     released: BTreeSet<String>,
@@ -65,7 +72,7 @@ impl Driver {
             format!("The document cannot run: {}", listed.join("; "))
         })?;
         let script = match provider {
-            ProviderChoice::Synthetic => None,
+            ProviderChoice::Synthetic | ProviderChoice::OpenAi(_) => None,
             ProviderChoice::Scripted(text) => {
                 Some(Scripted::parse(text).map_err(|e| format!("The script cannot be read: {e}"))?)
             }
@@ -77,6 +84,10 @@ impl Driver {
             run,
             synthetic,
             script,
+            endpoint: match provider {
+                ProviderChoice::OpenAi(endpoint) => Some(endpoint.clone()),
+                _ => None,
+            },
             queue: VecDeque::new(),
             released: BTreeSet::new(),
             over: false,
@@ -133,6 +144,9 @@ impl Driver {
             }
         }
         self.queue.pop_front();
+        if self.endpoint.is_some() && matches!(action.kind, ActionKind::CallModel { .. }) {
+            return Some(Halt::Call(action));
+        }
         match self.observe(&action) {
             Ok(Some(observation)) => match self.run.feed(&action.id, observation) {
                 Ok(()) => None,
@@ -183,6 +197,11 @@ impl Driver {
                 Answer::Unanswered(reason) => Err(reason),
             },
         }
+    }
+
+    /// Feeds the answer to a model call handed out by [`Halt::Call`].
+    pub fn feed(&mut self, id: &str, observation: Observation) -> Result<(), String> {
+        self.run.feed(id, observation).map_err(|e| e.message)
     }
 
     /// Answers the review `id` with `choice`; the run goes on from there.

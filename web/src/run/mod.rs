@@ -6,6 +6,7 @@ pub mod canvas;
 mod card;
 mod driver;
 mod input;
+mod openai;
 mod panel;
 pub mod states;
 mod trace;
@@ -17,6 +18,7 @@ use serde_json::Value;
 
 pub use driver::ProviderChoice;
 use driver::{Driver, Halt, Review};
+pub use openai::Endpoint;
 pub use panel::RunPanel;
 use states::RunStates;
 
@@ -61,7 +63,13 @@ pub struct RunState {
     pub breakpoints: RwSignal<BTreeSet<String>>,
     /// Frame times of the run (ms spent in the engine per frame), for the measurements.
     pub frame_ms: RwSignal<Vec<f64>>,
+    /// The node a server is answering, and the tokens streamed so far (kept after the answer).
+    pub streamed: RwSignal<Option<(String, String)>>,
+    /// A model call is in flight (the frame loop waits for it).
+    in_flight: RwSignal<bool>,
     driver: StoredValue<Option<Driver>, LocalStorage>,
+    /// The server's protocol state (whether it refused `response_format`), kept across calls.
+    client: StoredValue<Option<logicmd::run::openai::Client>, LocalStorage>,
 }
 
 impl RunState {
@@ -73,7 +81,10 @@ impl RunState {
             review: RwSignal::new(None),
             breakpoints: RwSignal::new(BTreeSet::new()),
             frame_ms: RwSignal::new(Vec::new()),
+            streamed: RwSignal::new(None),
+            in_flight: RwSignal::new(false),
             driver: StoredValue::new_local(None),
+            client: StoredValue::new_local(None),
         }
     }
 
@@ -83,6 +94,12 @@ impl RunState {
         self.states.set(RunStates::default());
         self.review.set(None);
         self.frame_ms.set(Vec::new());
+        self.streamed.set(None);
+        self.in_flight.set(false);
+        self.client.set_value(match provider {
+            ProviderChoice::OpenAi(endpoint) => Some(endpoint.client()),
+            _ => None,
+        });
         match Driver::start(text, input, provider) {
             Ok(driver) => {
                 self.driver.set_value(Some(driver));
@@ -156,15 +173,53 @@ impl RunState {
 
     fn schedule(self) {
         request_animation_frame(move || {
-            if self.phase.get_untracked() != Phase::Running {
+            if self.phase.get_untracked() != Phase::Running || self.in_flight.get_untracked() {
                 return;
             }
             let started = browser::now_ms();
             self.advance(SLICE_MS, usize::MAX);
             let spent = browser::now_ms() - started;
             self.frame_ms.update(|f| f.push(spent));
-            if self.phase.get_untracked() == Phase::Running {
+            if self.phase.get_untracked() == Phase::Running && !self.in_flight.get_untracked() {
                 self.schedule();
+            }
+        });
+    }
+
+    /// Sends a model call to the server; its tokens stream into [`RunState::streamed`], its
+    /// answer is fed and the run goes on.
+    fn send(self, action: logicmd::run::Action) {
+        let Some(base_url) = self.driver.with_value(|d| {
+            d.as_ref()
+                .and_then(|d| d.endpoint.as_ref().map(|e| e.base_url.clone()))
+        }) else {
+            return;
+        };
+        let Some(mut client) = self.client.get_value() else {
+            return;
+        };
+        let node = action.kind.node().unwrap_or_default().to_owned();
+        self.in_flight.set(true);
+        self.streamed.set(Some((node, String::new())));
+        leptos::task::spawn_local(async move {
+            let observation = openai::call(&mut client, &base_url, &action, |token| {
+                self.streamed.update(|s| {
+                    if let Some((_, text)) = s {
+                        text.push_str(token);
+                    }
+                });
+            })
+            .await;
+            self.client.set_value(Some(client));
+            self.in_flight.set(false);
+            let fed = self
+                .driver
+                .try_update_value(|d| d.as_mut().map(|d| d.feed(&action.id, observation)))
+                .flatten();
+            match fed {
+                Some(Ok(())) if self.phase.get_untracked() == Phase::Running => self.schedule(),
+                Some(Err(reason)) => self.phase.set(Phase::Stopped(reason)),
+                _ => {}
             }
         });
     }
@@ -199,6 +254,7 @@ impl RunState {
                 ));
             }
             Some(Halt::Stuck(reason)) => self.phase.set(Phase::Stopped(reason)),
+            Some(Halt::Call(action)) => self.send(action),
         }
     }
 

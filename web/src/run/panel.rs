@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::card::NodeCard;
 use super::input::{placeholder_input, InputForm};
 use super::trace::TraceView;
-use super::{Phase, ProviderChoice, RunState};
+use super::{Endpoint, Phase, ProviderChoice, RunState};
 use crate::state::Studio;
 
 #[component]
@@ -18,6 +18,11 @@ pub fn RunPanel() -> impl IntoView {
     let input_error = RwSignal::new(None::<String>);
     let provider = RwSignal::new("synthetic".to_owned());
     let script = RwSignal::new(String::new());
+    // The endpoint, the key included, lives in these signals only (memory): never autosaved,
+    // shared or traced.
+    let base_url = RwSignal::new("http://127.0.0.1:11434/v1".to_owned());
+    let model = RwSignal::new(String::new());
+    let key = RwSignal::new(String::new());
 
     let on_run = move |_| {
         let value: Value = match serde_json::from_str(&input.get_untracked()) {
@@ -30,6 +35,11 @@ pub fn RunPanel() -> impl IntoView {
         input_error.set(None);
         let choice = match provider.get_untracked().as_str() {
             "scripted" => ProviderChoice::Scripted(script.get_untracked()),
+            "openai" => ProviderChoice::OpenAi(Endpoint {
+                base_url: base_url.get_untracked(),
+                model: model.get_untracked(),
+                key: Some(key.get_untracked()).filter(|k| !k.is_empty()),
+            }),
             _ => ProviderChoice::Synthetic,
         };
         studio
@@ -64,8 +74,24 @@ pub fn RunPanel() -> impl IntoView {
                     <select data-testid="run-provider" on:change=move |ev| provider.set(event_target_value(&ev))>
                         <option value="synthetic" selected>"Synthetic (no network)"</option>
                         <option value="scripted">"Scripted (answers from a script)"</option>
+                        <option value="openai">"OpenAI-compatible endpoint"</option>
                     </select>
                 </label>
+                {move || (provider.get() == "openai").then(|| view! {
+                    <p class="muted">"The browser calls the endpoint directly: it must allow this page by CORS (a local Ollama: OLLAMA_ORIGINS). The key stays in this page's memory: never saved, shared or written to the trace."</p>
+                    <label class="field">
+                        <span class="field-label">"Base URL (before /chat/completions)"</span>
+                        <input data-testid="run-base-url" prop:value=move || base_url.get() on:input=move |ev| base_url.set(event_target_value(&ev)) />
+                    </label>
+                    <label class="field">
+                        <span class="field-label">"Model"</span>
+                        <input data-testid="run-model" prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev)) />
+                    </label>
+                    <label class="field">
+                        <span class="field-label">"API key (optional)"</span>
+                        <input type="password" autocomplete="off" data-testid="run-key" prop:value=move || key.get() on:input=move |ev| key.set(event_target_value(&ev)) />
+                    </label>
+                })}
                 {move || (provider.get() == "scripted").then(|| view! {
                     <label class="field">
                         <span class="field-label">"Script (YAML list or JSON Lines, or a trace)"</span>
