@@ -48,11 +48,11 @@ async function load(page, text) {
 }
 
 /** Waits until the run's phase starts with `prefix`. */
-async function phase(page, prefix) {
+async function phase(page, prefix, timeout = 20_000) {
   await page.waitForFunction(
     ([selector, p]) => document.querySelector(selector)?.dataset.phase.startsWith(p),
     [STATUS, prefix],
-    { timeout: 20_000 },
+    { timeout },
   );
 }
 
@@ -246,8 +246,12 @@ function chain(n) {
 
 test("performance: frame times while a 1,000-step document runs (figures in target/studio-run-perf.json)", { timeout: 300_000 }, async () => {
   const { page, errors, context } = await studio();
-  await load(page, chain(1000));
-  await page.waitForFunction(() => document.querySelector('[data-testid="canvas"]').dataset.nodes === "1000");
+  await page.evaluate((text) => {
+    const area = document.querySelector('[data-testid="source"]');
+    area.value = text;
+    area.dispatchEvent(new Event("input", { bubbles: true }));
+  }, chain(1000));
+  await page.waitForFunction(() => document.querySelector('[data-testid="canvas"]').dataset.nodes === "1000", null, { timeout: 120_000 });
   await page.evaluate(() => {
     const frames = [];
     window.__frames = frames;
@@ -259,7 +263,7 @@ test("performance: frame times while a 1,000-step document runs (figures in targ
   });
   const started = Date.now();
   await page.click('[data-testid="run"]');
-  await phase(page, "completed");
+  await phase(page, "completed", 240_000);
   const runMs = Date.now() - started;
   const frames = await page.evaluate(() => {
     const frames = window.__frames;

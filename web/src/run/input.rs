@@ -53,15 +53,6 @@ pub fn placeholder(fields: &[Declared]) -> Value {
     Value::Object(object)
 }
 
-/// The placeholder input of the text's document, as pretty JSON.
-pub fn placeholder_input(text: &str) -> String {
-    let fields = logicmd::Document::parse(text)
-        .document
-        .map(|d| declared(d.json()))
-        .unwrap_or_default();
-    serde_json::to_string_pretty(&placeholder(&fields)).unwrap_or_else(|_| "{}".to_owned())
-}
-
 /// `input` with `name` set to `raw` read as the declared type (text when it does not read).
 pub fn with_field(input: &str, field: &Declared, raw: &str) -> String {
     let mut object = serde_json::from_str::<Value>(input)
@@ -87,17 +78,27 @@ fn field_text(input: &str, name: &str) -> String {
     }
 }
 
-/// One text field per declared input.
-#[component]
-pub fn InputForm(input: RwSignal<String>) -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let fields = Memo::new(move |_| {
+/// The declared inputs of the studio's document (none for a DRTL topology).
+pub fn declared_inputs(studio: Studio) -> Memo<Vec<Declared>> {
+    Memo::new(move |_| {
         studio
             .analysis
             .with(|a| match a.parsed.as_ref().map(|p| &p.0) {
                 Some(CoreParsed::Logic(document)) => declared(document.json()),
                 _ => Vec::new(),
             })
+    })
+}
+
+/// One text field per declared input; the JSON starts again from the placeholder whenever the
+/// document declares other inputs.
+#[component]
+pub fn InputForm(input: RwSignal<String>) -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let fields = declared_inputs(studio);
+    Effect::new(move |_| {
+        let placeholder = placeholder(&fields.get());
+        input.set(serde_json::to_string_pretty(&placeholder).unwrap_or_else(|_| "{}".to_owned()));
     });
     move || {
         fields

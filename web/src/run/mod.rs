@@ -134,8 +134,10 @@ impl RunState {
             && self.review.get_untracked().is_none()
         {
             // A step past a breakpoint: the breakpoint has fired, so it does not stop it again.
+            // Running for the step's length: a halt in it (a review, the end) says so instead.
+            self.phase.set(Phase::Running);
             self.advance(f64::INFINITY, 1);
-            if self.phase.get_untracked() == Phase::Running {
+            if self.phase.get_untracked() == Phase::Running && !self.in_flight.get_untracked() {
                 self.phase.set(Phase::Paused("stepped".to_owned()));
             }
         }

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::card::NodeCard;
-use super::input::{placeholder_input, InputForm};
+use super::input::InputForm;
 use super::trace::TraceView;
 use super::{Endpoint, Phase, ProviderChoice, RunState};
 use crate::state::Studio;
@@ -14,7 +14,7 @@ use crate::state::Studio;
 pub fn RunPanel() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let run = expect_context::<RunState>();
-    let input = RwSignal::new(studio.text.with_untracked(|t| placeholder_input(t)));
+    let input = RwSignal::new("{}".to_owned());
     let input_error = RwSignal::new(None::<String>);
     let provider = RwSignal::new("synthetic".to_owned());
     let script = RwSignal::new(String::new());
