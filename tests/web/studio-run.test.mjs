@@ -373,3 +373,24 @@ test("a run against a loopback OpenAI-compatible server streams tokens into the 
     await endpoint.close();
   }
 });
+
+test("the compiled prompt of a step is what the run sends, with its HTTP body, and follows the text", async () => {
+  const { page, errors, context } = await studio();
+  await page.click('[data-node-id="step:synthesize"] .node-title');
+  await page.click('[data-part="prompt"] summary');
+  await page.waitForSelector('[data-testid="card-prompt"]');
+  const compiled = JSON.parse(await page.textContent('[data-testid="card-prompt"]'));
+  const body = JSON.parse(await page.textContent('[data-testid="card-http-body"]'));
+  await page.click('[data-testid="run"]');
+  await phase(page, "completed");
+  const trace = await downloadTrace(page);
+  const sent = trace.find((e) => e.event === "model_requested" && e.node === "synthesize").request;
+  assert.deepEqual(compiled, sent);
+  assert.equal(body.model, "MODEL");
+  assert.deepEqual(body.messages[0], { role: "system", content: sent.system });
+  const text = await page.inputValue(SOURCE);
+  await load(page, text.replace("Write the competitive analysis report", "Write the market report"));
+  await page.waitForFunction(() => /Write the market report/.test(document.querySelector('[data-testid="card-prompt"]')?.textContent ?? ""));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -131,6 +131,7 @@ pub fn NodeCard() -> impl IntoView {
                     </details>
                 })
             }}
+            {move || name.get().map(|node| view! { <CompiledPrompt node=node /> })}
             {move || parts.get().map(|parts| parts.into_iter().map(|(part, value)| part_view(part, value)).collect_view())}
         </section>
     }
@@ -152,6 +153,63 @@ fn part_view(part: &'static str, value: Value) -> impl IntoView {
                 <button class="copy" title=format!("Copy the {part}") on:click=copy>"Copy"</button>
             </summary>
             <pre data-testid=format!("card-{part}")>{text}</pre>
+        </details>
+    }
+}
+
+/// The compiled prompt of a node: the request its first model call sends with the current text
+/// and input, and the raw HTTP body the OpenAI-compatible provider would send. Computed only while
+/// open (a dry run of the document), again whenever the text changes.
+#[component]
+fn CompiledPrompt(node: String) -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let run = expect_context::<RunState>();
+    let open = RwSignal::new(false);
+    let compiled = Memo::new(move |_| {
+        if !open.get() {
+            return None;
+        }
+        let input = serde_json::from_str(&run.input.get()).unwrap_or(Value::Null);
+        let found = studio
+            .text
+            .with(|text| super::driver::compiled_request(text, input, &node));
+        Some(match found {
+            Ok(Some(action)) => {
+                let request = match &action.kind {
+                    logicmd::run::ActionKind::CallModel { request, .. } => {
+                        serde_json::to_value(request).unwrap_or_default()
+                    }
+                    _ => Value::Null,
+                };
+                let client = super::Endpoint {
+                    base_url: String::new(),
+                    model: "MODEL".to_owned(),
+                    key: None,
+                }
+                .client();
+                let body = client
+                    .call(&action)
+                    .ok()
+                    .and_then(|call| serde_json::from_str::<Value>(&call.body).ok())
+                    .unwrap_or_default();
+                (shown(&request), shown(&body))
+            }
+            Ok(None) => (
+                "This node calls no model in a dry run of the document.".to_owned(),
+                String::new(),
+            ),
+            Err(reason) => (reason, String::new()),
+        })
+    });
+    view! {
+        <details class="run-part" data-part="prompt" prop:open=move || open.get()
+            on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+            <summary>"compiled prompt (what the model will be sent)"</summary>
+            {move || compiled.get().map(|(request, body)| view! {
+                <pre data-testid="card-prompt">{request}</pre>
+                <p class="muted">"HTTP body (OpenAI-compatible, POST …/chat/completions):"</p>
+                <pre data-testid="card-http-body">{body}</pre>
+            })}
         </details>
     }
 }

@@ -213,3 +213,26 @@ impl Driver {
         self.run.feed(id, observation).map_err(|e| e.message)
     }
 }
+
+/// Most actions a dry run carries out looking for a node's model call.
+const DRY_RUN_ACTIONS: usize = 10_000;
+
+/// What the model will be sent for `node`'s first call: a dry run of the engine with synthetic
+/// answers up to that call (so it cannot differ from what a run sends), reviews answered with
+/// their first action. `None` when the run never calls a model for `node`.
+pub fn compiled_request(text: &str, input: Value, node: &str) -> Result<Option<Action>, String> {
+    let mut driver = Driver::start(text, input, &ProviderChoice::Synthetic)?;
+    let breakpoints = BTreeSet::from([node.to_owned()]);
+    for _ in 0..DRY_RUN_ACTIONS {
+        match driver.one(&breakpoints) {
+            None => {}
+            Some(Halt::Breakpoint(_)) => return Ok(driver.queue.front().cloned()),
+            Some(Halt::Review(review)) => {
+                let first = review.actions.first().cloned().unwrap_or_default();
+                driver.decide(&review.id, &first)?;
+            }
+            Some(_) => return Ok(None),
+        }
+    }
+    Ok(None)
+}

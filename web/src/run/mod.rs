@@ -59,6 +59,8 @@ pub struct RunState {
     pub states: RwSignal<RunStates>,
     pub phase: RwSignal<Phase>,
     pub review: RwSignal<Option<Review>>,
+    /// The run's input as the panel holds it (JSON text), for the compiled prompt view.
+    pub input: RwSignal<String>,
     /// Node names to pause before.
     pub breakpoints: RwSignal<BTreeSet<String>>,
     /// Frame times of the run (ms spent in the engine per frame), for the measurements.
@@ -79,6 +81,7 @@ impl RunState {
             states: RwSignal::new(RunStates::default()),
             phase: RwSignal::new(Phase::Idle),
             review: RwSignal::new(None),
+            input: RwSignal::new("{}".to_owned()),
             breakpoints: RwSignal::new(BTreeSet::new()),
             frame_ms: RwSignal::new(Vec::new()),
             streamed: RwSignal::new(None),

@@ -14,7 +14,7 @@ use crate::state::Studio;
 pub fn RunPanel() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let run = expect_context::<RunState>();
-    let input = RwSignal::new("{}".to_owned());
+    let input = run.input;
     let input_error = RwSignal::new(None::<String>);
     let provider = RwSignal::new("synthetic".to_owned());
     let script = RwSignal::new(String::new());
