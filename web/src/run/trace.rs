@@ -64,10 +64,15 @@ pub fn TraceView() -> impl IntoView {
     let rows = move || {
         let filter = filter.get().to_lowercase();
         run.events.with(|events| {
+            // Unfiltered, only the rows shown are formatted: a running run redraws this each frame.
+            if filter.is_empty() {
+                let hidden = events.len().saturating_sub(SHOWN_EVENTS);
+                return (events[hidden..].iter().map(row).collect::<Vec<_>>(), hidden);
+            }
             let matching: Vec<String> = events
                 .iter()
                 .map(row)
-                .filter(|r| filter.is_empty() || r.to_lowercase().contains(&filter))
+                .filter(|r| r.to_lowercase().contains(&filter))
                 .collect();
             let hidden = matching.len().saturating_sub(SHOWN_EVENTS);
             (
