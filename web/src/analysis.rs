@@ -50,11 +50,11 @@ pub struct Analysis {
 }
 
 /// The id the edited document has; relative imports resolve against it.
-const DOCUMENT_ID: &str = "document.logic.md";
+pub(crate) const DOCUMENT_ID: &str = "document.logic.md";
 
 /// Files the browser can resolve imports to: the ones the bundled examples import. Anything else
 /// is reported as a missing import, as it would be by `logicmd lint` without the file.
-fn bundled_files() -> MemoryLoader {
+pub(crate) fn bundled_files() -> MemoryLoader {
     MemoryLoader::new()
         .with(
             "shared/retry-defaults.logic.md",

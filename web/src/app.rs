@@ -10,6 +10,7 @@ use crate::canvas::Canvas;
 use crate::examples::EXAMPLES;
 use crate::inspector::Inspector;
 use crate::panels::{load_file, Diagnostics, Palette, StatusBar, Toolbar};
+use crate::run::{RunPanel, RunState};
 use crate::source::SourceEditor;
 use crate::state::{Severity, Studio};
 
@@ -34,6 +35,7 @@ pub fn App() -> impl IntoView {
     let (text, problem) = initial_document();
     let studio = Studio::new(text);
     provide_context(studio);
+    provide_context(RunState::new());
     if let Some(problem) = problem {
         studio.notify(Severity::Error, problem);
     }
@@ -86,6 +88,7 @@ pub fn App() -> impl IntoView {
                 <Inspector />
                 <SourceEditor textarea=textarea />
             </main>
+            <RunPanel />
             <Diagnostics textarea=textarea />
         </div>
     }

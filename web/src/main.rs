@@ -12,6 +12,7 @@ mod highlight;
 mod history;
 mod inspector;
 mod panels;
+mod run;
 mod source;
 mod state;
 

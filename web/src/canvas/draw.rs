@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use logicmd::graph::{GraphEdge, GraphNode, Port};
 
 use crate::geometry::{port_point, wire_label_point, wire_path, NODE_HEIGHT, NODE_WIDTH};
+use crate::run::canvas::{carried, node_run_view, run_state_of};
 use crate::state::Studio;
 
 /// A node as drawn. Ports are never empty: a node without declared ports gets `in`/`out` of type
@@ -229,6 +230,8 @@ pub fn node_view(
     };
     let inputs = port_views(&node.inputs, true);
     let outputs = port_views(&node.outputs, false);
+    let run_state = run_state_of(node.name.clone());
+    let run_pill = node_run_view(node.name.clone());
     view! {
         <g
             class=format!("node kind-{}", node.kind)
@@ -236,6 +239,7 @@ pub fn node_view(
             class:pinned=node.pinned
             data-node-id=node.id.clone()
             data-kind=node.kind.clone()
+            data-run-state=run_state
             transform=transform
             style=style
         >
@@ -247,6 +251,7 @@ pub fn node_view(
             <title>{node.label.clone()}</title>
             {inputs}
             {outputs}
+            {run_pill}
         </g>
     }
 }
@@ -285,9 +290,12 @@ pub fn wire_view(
         };
         view! { <text class="wire-label" x=x y=y text-anchor="middle"><title>{text}</title>{short}</text> }
     });
+    let name = |id: &str| id.split_once(':').map_or(id, |(_, n)| n).to_owned();
+    let carried = carried(name(&wire.source), name(&wire.target));
     view! {
         <g
             class=format!("wire-group wire-{}", wire.kind)
+            class:carried=carried
             class:back=wire.back
             class:incompatible=!wire.compatible
             data-edge-from=wire.source.clone()

@@ -1,0 +1,53 @@
+//! What the canvas draws of a run: a node's state (colour, icon and words, never colour alone)
+//! and whether a wire carried data. Both read [`RunState::states`], which changes once per frame.
+
+use leptos::prelude::*;
+
+use super::states::NodeState;
+use super::RunState;
+use crate::geometry::NODE_WIDTH;
+
+/// The node's `data-run-state` while a run (or a replay) mentions it.
+pub fn run_state_of(name: String) -> impl Fn() -> Option<&'static str> + Send + Sync + 'static {
+    let run = use_context::<RunState>();
+    move || {
+        run?.states
+            .with(|s| s.nodes.get(&name).and_then(|n| n.state()))
+            .map(NodeState::name)
+    }
+}
+
+/// The pill above a node: icon and state in words (retries counted).
+pub fn node_run_view(name: String) -> impl IntoView {
+    let run = use_context::<RunState>();
+    move || {
+        let caption = run?
+            .states
+            .with(|s| s.nodes.get(&name).map(|n| n.caption()))?;
+        Some(view! {
+            <g class="node-run" transform="translate(0,-24)">
+                <rect class="node-run-pill" width=NODE_WIDTH height="20" rx="10"></rect>
+                <text class="node-run-caption" x="10" y="14">{caption}</text>
+            </g>
+        })
+    }
+}
+
+/// Whether the wire from node `source` to node `target` (names in the trace) carried data: the
+/// source finished and the target then started.
+pub fn carried(source: String, target: String) -> impl Fn() -> bool + Send + Sync + 'static {
+    let run = use_context::<RunState>();
+    move || {
+        run.is_some_and(|run| {
+            run.states.with(|s| {
+                let state = |name: &str| s.nodes.get(name).and_then(|n| n.state());
+                let started = s.nodes.get(&target).is_some_and(|n| {
+                    n.history
+                        .iter()
+                        .any(|h| !matches!(h, NodeState::Queued | NodeState::Skipped))
+                });
+                state(&source) == Some(NodeState::Succeeded) && started
+            })
+        })
+    }
+}

@@ -1,0 +1,284 @@
+//! Run mode: the document runs in the page (the core's sans-IO engine in the studio's wasm),
+//! driven in slices of at most [`SLICE_MS`] per animation frame, so the canvas stays responsive
+//! and its run states change once per frame, in one batch.
+
+pub mod canvas;
+mod card;
+mod driver;
+mod input;
+mod openai;
+mod panel;
+pub mod states;
+mod trace;
+
+use std::collections::BTreeSet;
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+pub use driver::ProviderChoice;
+use driver::{Driver, Halt, Review};
+pub use openai::Endpoint;
+pub use panel::RunPanel;
+use states::RunStates;
+
+use crate::browser;
+
+/// The longest a frame's engine work may take: the rest of a 16.7 ms frame is the browser's.
+const SLICE_MS: f64 = 6.0;
+
+/// Where the run is, as the panel shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Phase {
+    Idle,
+    Running,
+    /// Paused by the user, a breakpoint (its node) or a review.
+    Paused(String),
+    Finished(String),
+    Stopped(String),
+}
+
+impl Phase {
+    pub fn label(&self) -> String {
+        match self {
+            Phase::Idle => "idle".to_owned(),
+            Phase::Running => "running".to_owned(),
+            Phase::Paused(why) => format!("paused: {why}"),
+            Phase::Finished(status) => status.clone(),
+            Phase::Stopped(why) => format!("stopped: {why}"),
+        }
+    }
+}
+
+/// The run's state shared by the panel and the canvas.
+#[derive(Clone, Copy)]
+pub struct RunState {
+    /// Every trace event of the run (or of the replayed trace), in order.
+    pub events: RwSignal<Vec<Value>>,
+    /// The node states after the events shown (all of them, or a replay's prefix).
+    pub states: RwSignal<RunStates>,
+    pub phase: RwSignal<Phase>,
+    pub review: RwSignal<Option<Review>>,
+    /// The run's input as the panel holds it (JSON text), for the compiled prompt view.
+    pub input: RwSignal<String>,
+    /// Node names to pause before.
+    pub breakpoints: RwSignal<BTreeSet<String>>,
+    /// Frame times of the run (ms spent in the engine per frame), for the measurements.
+    pub frame_ms: RwSignal<Vec<f64>>,
+    /// The node a server is answering, and the tokens streamed so far (kept after the answer).
+    pub streamed: RwSignal<Option<(String, String)>>,
+    /// A model call is in flight (the frame loop waits for it).
+    in_flight: RwSignal<bool>,
+    driver: StoredValue<Option<Driver>, LocalStorage>,
+    /// The server's protocol state (whether it refused `response_format`), kept across calls.
+    client: StoredValue<Option<logicmd::run::openai::Client>, LocalStorage>,
+}
+
+impl RunState {
+    pub fn new() -> RunState {
+        RunState {
+            events: RwSignal::new(Vec::new()),
+            states: RwSignal::new(RunStates::default()),
+            phase: RwSignal::new(Phase::Idle),
+            review: RwSignal::new(None),
+            input: RwSignal::new("{}".to_owned()),
+            breakpoints: RwSignal::new(BTreeSet::new()),
+            frame_ms: RwSignal::new(Vec::new()),
+            streamed: RwSignal::new(None),
+            in_flight: RwSignal::new(false),
+            driver: StoredValue::new_local(None),
+            client: StoredValue::new_local(None),
+        }
+    }
+
+    /// Starts a run of `text` on `input`: the canvas shows it frame by frame.
+    pub fn start(self, text: &str, input: Value, provider: &ProviderChoice) {
+        self.events.set(Vec::new());
+        self.states.set(RunStates::default());
+        self.review.set(None);
+        self.frame_ms.set(Vec::new());
+        self.streamed.set(None);
+        self.in_flight.set(false);
+        self.client.set_value(match provider {
+            ProviderChoice::OpenAi(endpoint) => Some(endpoint.client()),
+            _ => None,
+        });
+        match Driver::start(text, input, provider) {
+            Ok(driver) => {
+                self.driver.set_value(Some(driver));
+                self.phase.set(Phase::Running);
+                self.schedule();
+            }
+            Err(reason) => {
+                self.driver.set_value(None);
+                self.phase.set(Phase::Stopped(reason));
+            }
+        }
+    }
+
+    pub fn pause(self) {
+        if self.phase.get_untracked() == Phase::Running {
+            self.phase.set(Phase::Paused("by you".to_owned()));
+        }
+    }
+
+    pub fn resume(self) {
+        if matches!(self.phase.get_untracked(), Phase::Paused(_))
+            && self.review.get_untracked().is_none()
+        {
+            self.phase.set(Phase::Running);
+            self.schedule();
+        }
+    }
+
+    /// Carries out the next action only, then stays paused.
+    pub fn step(self) {
+        if matches!(self.phase.get_untracked(), Phase::Paused(_))
+            && self.review.get_untracked().is_none()
+        {
+            // A step past a breakpoint: the breakpoint has fired, so it does not stop it again.
+            // Running for the step's length: a halt in it (a review, the end) says so instead.
+            self.phase.set(Phase::Running);
+            self.advance(f64::INFINITY, 1);
+            if self.phase.get_untracked() == Phase::Running && !self.in_flight.get_untracked() {
+                self.phase.set(Phase::Paused("stepped".to_owned()));
+            }
+        }
+    }
+
+    pub fn stop(self) {
+        if self.driver.with_value(Option::is_some)
+            && !matches!(self.phase.get_untracked(), Phase::Finished(_))
+        {
+            self.driver.set_value(None);
+            self.review.set(None);
+            self.phase.set(Phase::Stopped("by you".to_owned()));
+        }
+    }
+
+    /// Answers the pending review with `choice` and runs on.
+    pub fn decide(self, choice: &str) {
+        let Some(review) = self.review.get_untracked() else {
+            return;
+        };
+        let fed = self
+            .driver
+            .try_update_value(|d| d.as_mut().map(|d| d.decide(&review.id, choice)))
+            .flatten();
+        match fed {
+            Some(Ok(())) => {
+                self.review.set(None);
+                self.phase.set(Phase::Running);
+                self.schedule();
+            }
+            Some(Err(reason)) => self.phase.set(Phase::Stopped(reason)),
+            None => {}
+        }
+    }
+
+    fn schedule(self) {
+        request_animation_frame(move || {
+            if self.phase.get_untracked() != Phase::Running || self.in_flight.get_untracked() {
+                return;
+            }
+            let started = browser::now_ms();
+            self.advance(SLICE_MS, usize::MAX);
+            let spent = browser::now_ms() - started;
+            self.frame_ms.update(|f| f.push(spent));
+            if self.phase.get_untracked() == Phase::Running && !self.in_flight.get_untracked() {
+                self.schedule();
+            }
+        });
+    }
+
+    /// Sends a model call to the server; its tokens stream into [`RunState::streamed`], its
+    /// answer is fed and the run goes on.
+    fn send(self, action: logicmd::run::Action) {
+        let Some(base_url) = self.driver.with_value(|d| {
+            d.as_ref()
+                .and_then(|d| d.endpoint.as_ref().map(|e| e.base_url.clone()))
+        }) else {
+            return;
+        };
+        let Some(mut client) = self.client.get_value() else {
+            return;
+        };
+        let node = action.kind.node().unwrap_or_default().to_owned();
+        self.in_flight.set(true);
+        self.streamed.set(Some((node, String::new())));
+        leptos::task::spawn_local(async move {
+            let observation = openai::call(&mut client, &base_url, &action, |token| {
+                self.streamed.update(|s| {
+                    if let Some((_, text)) = s {
+                        text.push_str(token);
+                    }
+                });
+            })
+            .await;
+            self.client.set_value(Some(client));
+            self.in_flight.set(false);
+            let fed = self
+                .driver
+                .try_update_value(|d| d.as_mut().map(|d| d.feed(&action.id, observation)))
+                .flatten();
+            match fed {
+                Some(Ok(())) if self.phase.get_untracked() == Phase::Running => self.schedule(),
+                Some(Err(reason)) => self.phase.set(Phase::Stopped(reason)),
+                _ => {}
+            }
+        });
+    }
+
+    /// One slice of the engine; its events reach the canvas in one update.
+    fn advance(self, budget_ms: f64, max_actions: usize) {
+        let breakpoints = self.breakpoints.get_untracked();
+        let sliced = self.driver.try_update_value(|d| {
+            d.as_mut()
+                .map(|d| d.slice(budget_ms, max_actions, &breakpoints, browser::now_ms))
+        });
+        let Some(Some((events, halt))) = sliced else {
+            return;
+        };
+        if !events.is_empty() {
+            self.states
+                .update(|s| events.iter().for_each(|e| s.apply(e)));
+            self.events.update(|all| all.extend(events));
+        }
+        match halt {
+            None => {}
+            Some(Halt::Breakpoint(node)) => self.phase.set(Phase::Paused(format!("before {node}"))),
+            Some(Halt::Review(review)) => {
+                self.phase
+                    .set(Phase::Paused(format!("review at {}", review.node)));
+                self.review.set(Some(review));
+            }
+            Some(Halt::Finished) => {
+                let status = self.states.with_untracked(|s| s.finished.clone());
+                self.phase.set(Phase::Finished(
+                    status.unwrap_or_else(|| "finished".to_owned()),
+                ));
+            }
+            Some(Halt::Stuck(reason)) => self.phase.set(Phase::Stopped(reason)),
+            Some(Halt::Call(action)) => self.send(action),
+        }
+    }
+
+    /// Shows a trace (a dropped JSONL file) as if it had just run.
+    pub fn replay(self, events: Vec<Value>) {
+        self.driver.set_value(None);
+        self.review.set(None);
+        self.states.set(RunStates::after(&events));
+        let status = self.states.with_untracked(|s| s.finished.clone());
+        self.events.set(events);
+        self.phase.set(Phase::Finished(format!(
+            "replayed trace: {}",
+            status.unwrap_or_else(|| "unfinished".to_owned())
+        )));
+    }
+}
+
+impl Default for RunState {
+    fn default() -> Self {
+        RunState::new()
+    }
+}

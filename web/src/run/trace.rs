@@ -1,0 +1,186 @@
+//! The Trace tab: the run's events as a filterable timeline, the built-in trace checks as
+//! pass/fail, download as JSON Lines, and a dropped JSONL trace replayed on the canvas with a
+//! scrubber (the canvas shows the node states after the first N events).
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use logicmd::trace::{check, read_jsonl, Builtin, Rule, TraceLimits};
+use serde_json::Value;
+use wasm_bindgen::JsCast;
+
+use super::states::RunStates;
+use super::RunState;
+use crate::browser;
+
+/// Most timeline rows drawn at once: a long run's thousands of events would cost frames.
+const SHOWN_EVENTS: usize = 200;
+
+/// The trace as JSON Lines, one event a line (what `logicmd run --trace` writes).
+pub fn to_jsonl(events: &[Value]) -> String {
+    events.iter().map(|e| format!("{e}\n")).collect()
+}
+
+/// A timeline row: `seq event node` and a short summary of its fields.
+fn row(event: &Value) -> String {
+    let name = event["event"].as_str().unwrap_or("?");
+    let node = event["node"]
+        .as_str()
+        .map(|n| format!(" {n}"))
+        .unwrap_or_default();
+    let extra = ["status", "gate", "passed", "attempt", "reason"]
+        .iter()
+        .filter_map(|k| event.get(*k).map(|v| format!(" {k}={v}")))
+        .collect::<String>();
+    format!("{} {name}{node}{extra}", event["seq"])
+}
+
+/// Each built-in check and whether the trace holds it (with the first violation's message).
+pub fn builtin_results(events: &[Value]) -> Vec<(&'static str, Option<String>)> {
+    let violations = check(events, &Rule::builtins());
+    Builtin::ALL
+        .iter()
+        .map(|builtin| {
+            let first = violations.iter().find(|v| v.rule == builtin.name());
+            (
+                builtin.name(),
+                first.map(|v| format!("event {}: {}", v.index, v.message)),
+            )
+        })
+        .collect()
+}
+
+#[component]
+pub fn TraceView() -> impl IntoView {
+    let run = expect_context::<RunState>();
+    let filter = RwSignal::new(String::new());
+    let position = RwSignal::new(None::<usize>);
+    let problem = RwSignal::new(None::<String>);
+    let finished = move || {
+        matches!(
+            run.phase.get(),
+            super::Phase::Finished(_) | super::Phase::Stopped(_)
+        )
+    };
+    let rows = move || {
+        let filter = filter.get().to_lowercase();
+        run.events.with(|events| {
+            // Unfiltered, only the rows shown are formatted: a running run redraws this each frame.
+            if filter.is_empty() {
+                let hidden = events.len().saturating_sub(SHOWN_EVENTS);
+                return (events[hidden..].iter().map(row).collect::<Vec<_>>(), hidden);
+            }
+            let matching: Vec<String> = events
+                .iter()
+                .map(row)
+                .filter(|r| r.to_lowercase().contains(&filter))
+                .collect();
+            let hidden = matching.len().saturating_sub(SHOWN_EVENTS);
+            (
+                matching.into_iter().skip(hidden).collect::<Vec<_>>(),
+                hidden,
+            )
+        })
+    };
+    let checks = Memo::new(move |_| {
+        if !finished() {
+            return Vec::new();
+        }
+        run.events.with(|e| builtin_results(e))
+    });
+    let download = move |_| {
+        let text = run.events.with_untracked(|e| to_jsonl(e));
+        if browser::download("run.trace.jsonl", &text).is_err() {
+            problem.set(Some("The browser did not allow the download.".to_owned()));
+        }
+    };
+    let replay_file = move |file: web_sys::File| {
+        spawn_local(async move {
+            let text = match browser::read_file(file).await {
+                Ok(text) => text,
+                Err(message) => return problem.set(Some(message)),
+            };
+            match read_jsonl(text.as_bytes(), TraceLimits::DEFAULT) {
+                Ok(trace) => {
+                    problem.set(None);
+                    position.set(None);
+                    run.replay(trace.events);
+                }
+                Err(error) => problem.set(Some(format!("Not a trace: {error}"))),
+            }
+        });
+    };
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        ev.stop_propagation();
+        if let Some(file) = ev
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|f| f.get(0))
+        {
+            replay_file(file);
+        }
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        let input = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+        if let Some(file) = input
+            .as_ref()
+            .and_then(|i| i.files())
+            .and_then(|f| f.get(0))
+        {
+            replay_file(file);
+        }
+    };
+    let scrub = move |ev: leptos::ev::Event| {
+        let at = event_target_value(&ev).parse::<usize>().unwrap_or(0);
+        position.set(Some(at));
+        run.events.with_untracked(|events| {
+            run.states
+                .set(RunStates::after(&events[..at.min(events.len())]));
+        });
+    };
+    view! {
+        <section class="run-trace" data-testid="run-trace"
+            on:dragover=|ev: leptos::ev::DragEvent| { ev.prevent_default(); ev.stop_propagation(); }
+            on:drop=on_drop>
+            <h3>"Trace"</h3>
+            <div class="run-buttons">
+                <button data-testid="trace-download" on:click=download disabled=move || run.events.with(Vec::is_empty)>"⤓ JSONL"</button>
+                <label class="file-button">"Replay a trace…"
+                    <input type="file" accept=".jsonl,.json,application/x-ndjson" data-testid="trace-file" on:change=on_file />
+                </label>
+                <input type="search" placeholder="Filter events" data-testid="trace-filter"
+                    on:input=move |ev| filter.set(event_target_value(&ev)) />
+            </div>
+            {move || problem.get().map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
+            {move || finished().then(|| view! {
+                <label class="field scrubber">
+                    <span class="field-label">{move || format!("Canvas after event {} of {}", position.get().unwrap_or_else(|| run.events.with(Vec::len)), run.events.with(Vec::len))}</span>
+                    <input type="range" min="0" data-testid="trace-scrub"
+                        prop:max=move || run.events.with(Vec::len).to_string()
+                        prop:value=move || position.get().unwrap_or_else(|| run.events.with(Vec::len)).to_string()
+                        on:input=scrub />
+                </label>
+            })}
+            <ul class="trace-checks" data-testid="trace-checks">
+                {move || checks.get().into_iter().map(|(name, violation)| {
+                    let passed = violation.is_none();
+                    view! {
+                        <li data-check=name data-passed=passed.to_string() class:failed=!passed>
+                            {if passed { "✓ " } else { "✗ " }} <code>{name}</code>
+                            {violation.map(|v| format!(" — {v}"))}
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+            <ol class="trace-timeline" data-testid="trace-timeline">
+                {move || {
+                    let (rows, hidden) = rows();
+                    let note = (hidden > 0).then(|| view! { <li class="muted">{format!("… {hidden} earlier events")}</li> });
+                    view! { {note} {rows.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()} }
+                }}
+            </ol>
+        </section>
+    }
+}
