@@ -12,8 +12,14 @@ mod highlight;
 mod history;
 mod inspector;
 mod panels;
+mod problems;
+mod rename;
+mod room;
 mod source;
+mod stable;
 mod state;
+mod templates;
+mod wires;
 
 fn main() {
     console_error_panic_hook::set_once();

@@ -9,10 +9,11 @@ use wasm_bindgen::JsCast;
 use crate::analysis::{node_at_line, Kind};
 use crate::browser;
 use crate::canvas::{auto_layout, glyph};
-use crate::defaults::{add_node, add_step, DRTL_TYPES};
+use crate::defaults::{palette_edits, DRTL_TYPES};
 use crate::examples::{by_id, EXAMPLES};
 use crate::source::reveal_line;
 use crate::state::{Severity, Studio};
+use crate::templates::{templates, EMPTY_TOPOLOGY, EMPTY_WORKFLOW};
 
 /// Links longer than this are cut by some chat apps and mail clients.
 pub const SHARE_WARN_LENGTH: usize = 8000;
@@ -28,25 +29,20 @@ pub fn Palette() -> impl IntoView {
             .with_untracked(|g| g.as_ref()?.node(&selected).map(|n| n.name.clone()))
     };
     let add = move |node_type: &'static str| {
-        let edit = studio.graph.with_untracked(|g| {
-            if node_type == "step" {
-                add_step(g.as_deref(), after())
-            } else {
-                add_node(g.as_deref(), node_type, after())
-            }
+        // A cleared text starts a new document rather than refusing every edit.
+        let blank = studio.text.with_untracked(|t| t.trim().is_empty());
+        let base = blank.then_some(if node_type == "step" {
+            EMPTY_WORKFLOW
+        } else {
+            EMPTY_TOPOLOGY
         });
-        match studio.apply(&edit) {
-            Ok(_) => {
-                let new_name = match &edit {
-                    logicmd::edit::Edit::AddStep { name, .. } => format!("step:{name}"),
-                    logicmd::edit::Edit::AddNode { node, .. } => format!(
-                        "drtl:{}",
-                        node.get("id").and_then(|v| v.as_str()).unwrap_or_default()
-                    ),
-                    _ => String::new(),
-                };
-                studio.selected.set(Some(new_name));
-            }
+        let selected = if blank { None } else { after() };
+        let (edits, id) = studio.graph.with_untracked(|g| {
+            let graph = if blank { None } else { g.as_deref() };
+            palette_edits(graph, node_type, selected)
+        });
+        match studio.apply_all(base, &edits) {
+            Ok(()) => studio.selected.set(Some(id)),
             Err(message) => studio.notify(Severity::Error, message),
         }
     };
@@ -197,9 +193,13 @@ pub fn Toolbar() -> impl IntoView {
             studio.notify(Severity::Error, "The browser refused the download");
         }
     };
+    let choosing = RwSignal::new(false);
+    let room = expect_context::<crate::room::Room>();
     view! {
         <header class="toolbar">
-            <strong class="brand">"logicmd studio"</strong>
+            <h1 class="brand">"logicmd studio"</h1>
+            <button data-testid="new" aria-haspopup="dialog" on:click=move |_| choosing.set(true)>"New"</button>
+            {move || choosing.get().then(|| view! { <NewDialog choosing=choosing /> })}
             <select class="examples" data-testid="examples" on:change=on_example aria-label="Examples">
                 <option value="" selected=true disabled=true>"Examples…"</option>
                 {EXAMPLES.iter().map(|e| view! { <option value=e.id>{e.title}</option> }).collect_view()}
@@ -216,11 +216,42 @@ pub fn Toolbar() -> impl IntoView {
             <span class="separator"></span>
             <button data-testid="layout" on:click=move |_| auto_layout(studio)>"Auto-layout"</button>
             <button data-testid="fit" on:click=move |_| studio.fit_request.update(|n| *n += 1)>"Fit"</button>
+            <button data-testid="toggle-palette" title="Show or hide the palette"
+                aria-pressed=move || room.palette_open.get().to_string()
+                on:click=move |_| room.palette_open.update(|open| *open = !*open)>"Palette"</button>
+            <button data-testid="toggle-inspector" title="Show or hide the inspector"
+                aria-pressed=move || room.inspector_open.get().to_string()
+                on:click=move |_| room.inspector_open.update(|open| *open = !*open)>"Inspector"</button>
             <button data-testid="toggle-source" title="Show or hide the source text"
                 aria-pressed=move || studio.source_open.get().to_string()
                 on:click=move |_| studio.source_open.update(|open| *open = !*open)>"Source"</button>
             <span class="stats">{move || studio.graph.with(|g| g.as_ref().map_or_else(String::new, |g| format!("{} nodes · {} wires", g.nodes.len(), g.edges.len())))}</span>
         </header>
+    }
+}
+
+/// The template picker: an empty workflow, an empty topology, or an example.
+#[component]
+fn NewDialog(choosing: RwSignal<bool>) -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let pick = move |text: &'static str| {
+        choosing.set(false);
+        studio.load(text.to_owned());
+    };
+    view! {
+        <div class="dialog-backdrop" on:click=move |_| choosing.set(false)>
+            <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="new-title"
+                on:click=|ev| ev.stop_propagation()
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { choosing.set(false) }>
+                <h2 id="new-title">"Start from"</h2>
+                <ul class="templates">
+                    {templates().into_iter().enumerate().map(|(i, t)| view! {
+                        <li><button data-template=t.id autofocus=i == 0 on:click=move |_| pick(t.text)>{t.title}</button></li>
+                    }).collect_view()}
+                </ul>
+                <button class="dialog-close" on:click=move |_| choosing.set(false)>"Cancel"</button>
+            </div>
+        </div>
     }
 }
 
