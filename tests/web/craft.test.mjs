@@ -2,7 +2,7 @@
 // work, errors on nodes, keyboard use. Each test follows a user's flow in headless Chromium
 // against the studio built by `trunk build --release` into dist/.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
@@ -295,4 +295,111 @@ test("an invalid node carries its error badge; selecting a node shows its text; 
   await page.waitForFunction(() => document.querySelector('[data-node-id="step:d"]').getAttribute("aria-selected") === "true");
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+/** Presses Tab until `selector` has the keyboard (a keyboard user's way there), at most 30 times. */
+async function tabTo(page, selector) {
+  for (let i = 0; i < 30; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s), selector)) return i;
+    await page.keyboard.press("Tab");
+  }
+  assert.fail(`Tab never reached ${selector}`);
+}
+
+test("keyboard only: start a workflow, add two steps, connect them, rename one", async () => {
+  const { page, errors, context } = await studio();
+  let actions = 0;
+  const press = async (key) => {
+    actions++;
+    await page.keyboard.press(key);
+  };
+  actions += await tabTo(page, '[data-testid="new"]');
+  await press("Enter");
+  await page.waitForFunction(() => document.activeElement?.matches('[data-template="empty"]'));
+  await press("Enter");
+  await waitForText(page, (t) => t.includes("name: untitled"));
+  assert.ok(await page.evaluate(() => document.activeElement?.matches(".canvas")), "the canvas has the keyboard");
+  assert.equal(await page.getAttribute(".canvas", "role"), "application");
+  assert.ok((await page.getAttribute(".canvas", "aria-label")).length > 10);
+  await press("a");
+  await waitForText(page, (t) => t.includes("new_step:"));
+  await press("Escape");
+  await press("a");
+  let text = await waitForText(page, (t) => t.includes("new_step_2:"));
+  assert.deepEqual(needsOf(text), [], "added with nothing selected: not connected yet");
+  await press("Escape");
+  await press("ArrowDown");
+  assert.equal(await page.getAttribute('[data-node-id="step:new_step"]', "aria-selected"), "true");
+  await press("c");
+  await page.waitForFunction(() => /Connecting from new_step/.test(document.querySelector('[data-testid="announcer"]').textContent));
+  await press("ArrowRight");
+  assert.equal(await page.getAttribute('[data-node-id="step:new_step_2"]', "aria-selected"), "true");
+  await press("Enter");
+  text = await waitForText(page, (t) => t.includes("needs:"));
+  assert.deepEqual(needsOf(text), ["new_step→new_step_2"]);
+  assert.match(await page.textContent('[data-testid="announcer"]'), /Connected new_step to new_step_2/);
+  await press("ArrowUp");
+  await press("F2");
+  await page.waitForFunction(() => document.activeElement?.matches('[data-testid="rename"]'));
+  for (const key of "fetch") await page.keyboard.press(key);
+  actions++; // typing the name
+  await press("Enter");
+  text = await waitForText(page, (t) => t.includes("  fetch:"));
+  assert.deepEqual(needsOf(text), ["fetch→new_step_2"]);
+  console.log(`keyboard actions for two connected, renamed steps: ${actions}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("action counts: the 4-step pipeline from nothing with the mouse and with the keyboard", async () => {
+  let { page, errors, context } = await studio();
+  // Mouse: New, Empty workflow, then Step four times (each new step follows the selected one).
+  const mouse = ['[data-testid="new"]', '[data-template="empty"]', ...Array(4).fill('[data-add="step"]')];
+  for (const target of mouse) await page.click(target);
+  let text = await waitForText(page, (t) => (t.match(/new_step/g) ?? []).length >= 7);
+  assert.deepEqual(needsOf(text), ["new_step→new_step_2", "new_step_2→new_step_3", "new_step_3→new_step_4"]);
+  await context.close();
+  // Keyboard, on a fresh page: Tab to New, Enter, Enter (Empty workflow), A four times.
+  ({ page, context } = await studio());
+  const tabs = await tabTo(page, '[data-testid="new"]');
+  const keys = ["Enter", "Enter", "a", "a", "a", "a"];
+  for (const key of keys) {
+    await page.keyboard.press(key);
+    await page.waitForTimeout(50);
+  }
+  text = await waitForText(page, (t) => t.includes("new_step_4:") && t.includes("name: untitled"));
+  assert.deepEqual(needsOf(text), ["new_step→new_step_2", "new_step_2→new_step_3", "new_step_3→new_step_4"]);
+  const counts = { mouse: mouse.length, keyboard: tabs + keys.length };
+  writeFileSync(`${repo}target/studio-actions.json`, JSON.stringify(counts));
+  console.log(`actions to build a 4-step pipeline: ${JSON.stringify(counts)}`);
+  assert.ok(counts.mouse <= 12);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+const EXAMPLES = ["competitive-analyst", "spec-complete", "decision-router", "multi-agent", "fact-check", "debate"];
+
+test("axe-core finds no violations on any example, light and dark; screenshots fitted at 1440×900 and 1024×768", { timeout: 600000 }, async () => {
+  const axe = readFileSync(`${repo}tests/web/node_modules/axe-core/axe.min.js`, "utf8");
+  const found = [];
+  for (const colorScheme of ["light", "dark"]) {
+    for (const [width, height] of [[1440, 900], [1024, 768]]) {
+      const { page, errors, context } = await studio({ colorScheme, viewport: { width, height } });
+      await page.addScriptTag({ content: axe });
+      for (const id of EXAMPLES) {
+        await page.click('[data-testid="new"]');
+        await page.click(`[data-template="${id}"]`);
+        await page.waitForFunction(() => document.querySelectorAll("[data-node-id]").length > 0);
+        await page.click('[data-testid="fit"]');
+        await page.waitForTimeout(150);
+        await page.screenshot({ path: `${shots}/craft-${id}-${width}x${height}-${colorScheme}.png` });
+        if (width !== 1440) continue;
+        const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+        for (const v of result.violations) found.push(`${colorScheme} ${id}: ${v.id} (${v.impact}) ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")} ${v.nodes[0]?.failureSummary?.split("\n")[1] ?? ""}`);
+      }
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  }
+  assert.deepEqual(found, []);
 });

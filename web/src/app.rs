@@ -34,6 +34,7 @@ pub fn App() -> impl IntoView {
     let (text, problem) = initial_document();
     let studio = Studio::new(text);
     provide_context(studio);
+    provide_context(crate::a11y::Announcer(RwSignal::new(String::new())));
     let room = crate::room::Room::remembered();
     provide_context(room);
     if let Some(problem) = problem {
@@ -99,6 +100,7 @@ pub fn App() -> impl IntoView {
                 <SourceEditor textarea=textarea />
             </main>
             <Diagnostics textarea=textarea />
+            <crate::a11y::LiveRegion />
         </div>
     }
 }
@@ -146,6 +148,11 @@ fn on_key(studio: Studio, ev: &web_sys::KeyboardEvent) {
         return;
     }
     if typing_in_a_field(ev) {
+        return;
+    }
+    if key == "Escape" {
+        studio.selected.set(None);
+        studio.selected_wire.set(None);
         return;
     }
     if key == "F2" {

@@ -1,5 +1,6 @@
 //! The logicmd studio: a client-side Leptos app over the `logicmd` core.
 
+mod a11y;
 mod analysis;
 mod app;
 mod browser;

@@ -18,34 +18,37 @@ use crate::templates::{templates, EMPTY_TOPOLOGY, EMPTY_WORKFLOW};
 /// Links longer than this are cut by some chat apps and mail clients.
 pub const SHARE_WARN_LENGTH: usize = 8000;
 
-#[component]
-pub fn Palette() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let kind = Memo::new(move |_| studio.analysis.with(|a| a.kind));
+/// What a palette button (or the canvas's A key) does: adds a node of `node_type` after the
+/// selected one and wired from it; a cleared text starts a new document first.
+pub fn add_node_from_palette(studio: Studio, node_type: &'static str) {
     let after = move || {
         let selected = studio.selected.get_untracked()?;
         studio
             .graph
             .with_untracked(|g| g.as_ref()?.node(&selected).map(|n| n.name.clone()))
     };
-    let add = move |node_type: &'static str| {
-        // A cleared text starts a new document rather than refusing every edit.
-        let blank = studio.text.with_untracked(|t| t.trim().is_empty());
-        let base = blank.then_some(if node_type == "step" {
-            EMPTY_WORKFLOW
-        } else {
-            EMPTY_TOPOLOGY
-        });
-        let selected = if blank { None } else { after() };
-        let (edits, id) = studio.graph.with_untracked(|g| {
-            let graph = if blank { None } else { g.as_deref() };
-            palette_edits(graph, node_type, selected)
-        });
-        match studio.apply_all(base, &edits) {
-            Ok(()) => studio.selected.set(Some(id)),
-            Err(message) => studio.notify(Severity::Error, message),
-        }
-    };
+    let blank = studio.text.with_untracked(|t| t.trim().is_empty());
+    let base = blank.then_some(if node_type == "step" {
+        EMPTY_WORKFLOW
+    } else {
+        EMPTY_TOPOLOGY
+    });
+    let selected = if blank { None } else { after() };
+    let (edits, id) = studio.graph.with_untracked(|g| {
+        let graph = if blank { None } else { g.as_deref() };
+        palette_edits(graph, node_type, selected)
+    });
+    match studio.apply_all(base, &edits) {
+        Ok(()) => studio.selected.set(Some(id)),
+        Err(message) => studio.notify(Severity::Error, message),
+    }
+}
+
+#[component]
+pub fn Palette() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let kind = Memo::new(move |_| studio.analysis.with(|a| a.kind));
+    let add = move |node_type: &'static str| add_node_from_palette(studio, node_type);
     view! {
         <nav class="palette" aria-label="Node palette">
             <h2>"Add"</h2>
@@ -84,7 +87,7 @@ pub fn Diagnostics(textarea: NodeRef<html::Textarea>) -> impl IntoView {
         }
     };
     view! {
-        <section class="diagnostics" data-testid="diagnostics">
+        <section class="diagnostics" data-testid="diagnostics" aria-label="Problems">
             <h2>{move || {
                 let count = studio.diagnostics.with(Vec::len);
                 let checking = if studio.checking.get() { " · checking…" } else { "" };
@@ -230,6 +233,19 @@ pub fn Toolbar() -> impl IntoView {
     }
 }
 
+fn focus(selector: &str) {
+    let element = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(selector).ok().flatten());
+    if let Some(element) = element {
+        if let Ok(html) = element.clone().dyn_into::<web_sys::HtmlElement>() {
+            let _ = html.focus();
+        } else if let Ok(svg) = element.dyn_into::<web_sys::SvgElement>() {
+            let _ = svg.focus();
+        }
+    }
+}
+
 /// The template picker: an empty workflow, an empty topology, or an example.
 #[component]
 fn NewDialog(choosing: RwSignal<bool>) -> impl IntoView {
@@ -237,7 +253,10 @@ fn NewDialog(choosing: RwSignal<bool>) -> impl IntoView {
     let pick = move |text: &'static str| {
         choosing.set(false);
         studio.load(text.to_owned());
+        focus(".canvas");
     };
+    // The first choice takes the keyboard when the dialog opens.
+    request_animation_frame(|| focus(".templates button"));
     view! {
         <div class="dialog-backdrop" on:click=move |_| choosing.set(false)>
             <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="new-title"
@@ -245,8 +264,8 @@ fn NewDialog(choosing: RwSignal<bool>) -> impl IntoView {
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { choosing.set(false) }>
                 <h2 id="new-title">"Start from"</h2>
                 <ul class="templates">
-                    {templates().into_iter().enumerate().map(|(i, t)| view! {
-                        <li><button data-template=t.id autofocus=i == 0 on:click=move |_| pick(t.text)>{t.title}</button></li>
+                    {templates().into_iter().map(|t| view! {
+                        <li><button data-template=t.id on:click=move |_| pick(t.text)>{t.title}</button></li>
                     }).collect_view()}
                 </ul>
                 <button class="dialog-close" on:click=move |_| choosing.set(false)>"Cancel"</button>
@@ -259,7 +278,7 @@ fn NewDialog(choosing: RwSignal<bool>) -> impl IntoView {
 pub fn StatusBar() -> impl IntoView {
     let studio = expect_context::<Studio>();
     view! {
-        <div class="status">
+        <div class="status" role="region" aria-label="Notices">
         {move || studio.notice.get().map(|n| {
             let class = format!("notice {}", format!("{:?}", n.severity).to_lowercase());
             view! {

@@ -6,6 +6,7 @@
 mod cull;
 mod draw;
 mod gesture;
+mod keys;
 mod rename;
 mod target;
 mod zoom;
@@ -45,6 +46,8 @@ pub fn Canvas() -> impl IntoView {
     // Active touch points (pointer id → client position), for two-finger pinches.
     let touches = StoredValue::new(HashMap::<i32, (f64, f64)>::new());
     let svg_ref = NodeRef::<leptos::svg::Svg>::new();
+    // The source of a connection being made from the keyboard.
+    let connecting = RwSignal::new(None::<String>);
     // Why the last wire was not connected, shown where it was dropped (canvas pixels).
     let refusal = RwSignal::new(None::<((f64, f64), String)>);
     // The canvas's size in pixels, kept current by a ResizeObserver.
@@ -380,6 +383,9 @@ pub fn Canvas() -> impl IntoView {
             class:far=move || studio.viewport.with(|v| v.scale < FAR_SCALE)
             style=move || format!("--zoom: {:.4}", studio.viewport.with(|v| v.scale))
             role="application"
+            tabindex="0"
+            on:keydown=move |ev: web_sys::KeyboardEvent| keys::on_canvas_key(studio, connecting, &ev)
+            class:connecting=move || connecting.with(Option::is_some)
             aria-label="Workflow canvas: Tab to the nodes, arrows move between them, Enter edits, F2 renames, C connects, Delete removes"
             aria-roledescription="graph editor"
             node_ref=svg_ref
