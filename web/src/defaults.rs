@@ -141,7 +141,7 @@ mod tests {
         });
         assert_eq!(
             text,
-            "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a: {}\n  new_step:\n    description: Describe what this step does\n    needs: [a]\n  b: {}\n---\n"
+            "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a: {}\n  new_step:\n    description: Describe what this step does\n    needs:\n      - a\n  b: {}\n---\n"
         );
     }
 

@@ -38,7 +38,16 @@ pub fn add_node_from_palette(studio: Studio, node_type: &'static str) {
         let graph = if blank { None } else { g.as_deref() };
         palette_edits(graph, node_type, selected)
     });
-    match studio.apply_all(base, &edits) {
+    let added = match studio.apply_all(base, &edits) {
+        Ok(()) => Ok(()),
+        // The wire from the selection was refused (ports that do not fit): add the node alone
+        // and say why it is not connected.
+        Err(reason) if edits.len() > 1 => studio.apply_all(base, &edits[..1]).map(|()| {
+            studio.notify(Severity::Warning, format!("Added, not connected: {reason}"));
+        }),
+        Err(reason) => Err(reason),
+    };
+    match added {
         Ok(()) => studio.selected.set(Some(id)),
         Err(message) => studio.notify(Severity::Error, message),
     }

@@ -57,11 +57,12 @@ mod tests {
     #[test]
     fn a_problem_under_a_step_is_that_steps() {
         let doc = "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a: {}\n  b:\n    needs: [nowhere]\n---\n";
-        let graph = logicmd::graph::from_document(&logicmd::Document::parse(doc).document.unwrap());
-        let report = logicmd::validate(doc);
-        let found = problems_by_node(&graph, &report.diagnostics);
+        let analysis = crate::analysis::analyze(doc, None, || 0.0);
+        let graph = analysis.graph.expect("a graph");
+        let diagnostics = crate::analysis::check(analysis.parsed.as_ref().expect("parsed"));
+        let found = problems_by_node(&graph, &diagnostics);
         let b = found.get("step:b").expect("b has a problem");
-        assert_eq!(b.errors, 1, "{:?}", report.diagnostics);
+        assert_eq!(b.errors, 1, "{diagnostics:?}");
         assert!(b.messages[0].contains("nowhere"), "{:?}", b.messages);
         assert!(!found.contains_key("step:a"));
     }
