@@ -36,6 +36,9 @@ pub fn App() -> impl IntoView {
     let studio = Studio::new(text);
     provide_context(studio);
     provide_context(RunState::new());
+    provide_context(crate::a11y::Announcer(RwSignal::new(String::new())));
+    let room = crate::room::Room::remembered();
+    provide_context(room);
     if let Some(problem) = problem {
         studio.notify(Severity::Error, problem);
     }
@@ -77,19 +80,30 @@ pub fn App() -> impl IntoView {
         <div class="studio" on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
             <Toolbar />
             <StatusBar />
-            <main class="workspace" class:no-source=move || !studio.source_open.get()>
-                <Palette />
+            <main class="workspace" class:no-source=move || !studio.source_open.get()
+                class:no-palette=move || !room.palette_open.get()
+                class:no-inspector=move || !room.inspector_open.get()>
+                <Show when=move || room.palette_open.get()><Palette /></Show>
                 <section class="canvas-pane">
                     <Canvas />
-                    {move || studio.analysis.with(|a| a.graph.is_none()).then(|| view! {
-                        <div class="stale" role="status">"The text does not parse; showing the last good graph."</div>
-                    })}
+                    {move || {
+                        let blank = studio.text.with(|t| t.trim().is_empty());
+                        let empty = studio.graph.with(|g| g.as_ref().is_none_or(|g| g.nodes.is_empty()));
+                        if blank || (empty && studio.analysis.with(|a| a.graph.is_some())) {
+                            Some(view! { <div class="empty-canvas" role="status">"Nothing here yet: add a step from the palette, or pick New."</div> }.into_any())
+                        } else {
+                            studio.analysis.with(|a| a.graph.is_none()).then(|| view! {
+                                <div class="stale" role="status">"The text does not parse; showing the last good graph."</div>
+                            }.into_any())
+                        }
+                    }}
                 </section>
-                <Inspector />
+                <Show when=move || room.inspector_open.get()><Inspector /></Show>
                 <SourceEditor textarea=textarea />
             </main>
             <RunPanel />
             <Diagnostics textarea=textarea />
+            <crate::a11y::LiveRegion />
         </div>
     }
 }
@@ -136,7 +150,30 @@ fn on_key(studio: Studio, ev: &web_sys::KeyboardEvent) {
         studio.redo();
         return;
     }
-    if key != "Delete" && key != "Backspace" || typing_in_a_field(ev) {
+    if typing_in_a_field(ev) {
+        return;
+    }
+    if key == "Escape" {
+        studio.selected.set(None);
+        studio.selected_wire.set(None);
+        return;
+    }
+    if key == "F2" {
+        if let Some(id) = studio.selected.get_untracked() {
+            ev.prevent_default();
+            studio.renaming.set(Some(id));
+        }
+        return;
+    }
+    if key != "Delete" && key != "Backspace" {
+        return;
+    }
+    if let Some(ends) = studio.selected_wire.get_untracked() {
+        ev.prevent_default();
+        match crate::wires::remove_wire(studio, &ends) {
+            Ok(()) => studio.selected_wire.set(None),
+            Err(message) => studio.notify(Severity::Error, message),
+        }
         return;
     }
     let Some(id) = studio.selected.get_untracked() else {

@@ -73,6 +73,38 @@ pub fn add_node(graph: Option<&Graph>, node_type: &str, after: Option<String>) -
     Edit::AddNode { node, after }
 }
 
+/// What the palette's button for `node_type` does: add the node (after the selected one, and
+/// wired from it, so a pipeline grows by clicking), and the id the new node will have.
+pub fn palette_edits(
+    graph: Option<&Graph>,
+    node_type: &str,
+    selected: Option<String>,
+) -> (Vec<Edit>, String) {
+    let add = if node_type == "step" {
+        add_step(graph, selected.clone())
+    } else {
+        add_node(graph, node_type, selected.clone())
+    };
+    let (name, id) = match &add {
+        Edit::AddStep { name, .. } => (name.clone(), format!("step:{name}")),
+        Edit::AddNode { node, .. } => {
+            let name = node.get("id").and_then(Value::as_str).unwrap_or_default();
+            (name.to_owned(), format!("drtl:{name}"))
+        }
+        _ => (String::new(), String::new()),
+    };
+    let mut edits = vec![add];
+    if let Some(from) = selected {
+        edits.push(Edit::Connect {
+            from,
+            to: name,
+            from_port: None,
+            to_port: None,
+        });
+    }
+    (edits, id)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +128,21 @@ mod tests {
                 applied.text
             );
         }
+    }
+
+    #[test]
+    fn a_palette_step_follows_the_selected_step_and_needs_it() {
+        let doc = "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a: {}\n  b: {}\n---\n";
+        let graph = logicmd::graph::from_document(&logicmd::Document::parse(doc).document.unwrap());
+        let (edits, id) = palette_edits(Some(&graph), "step", Some("a".into()));
+        assert_eq!(id, "step:new_step");
+        let text = edits.iter().fold(doc.to_owned(), |text, edit| {
+            apply(&text, edit).expect("applies").text
+        });
+        assert_eq!(
+            text,
+            "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a: {}\n  new_step:\n    description: Describe what this step does\n    needs:\n      - a\n  b: {}\n---\n"
+        );
     }
 
     #[test]

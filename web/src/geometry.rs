@@ -64,6 +64,22 @@ pub fn wire_path(from: (f64, f64), to: (f64, f64), lane: f64) -> String {
     )
 }
 
+/// The wire being drawn from `from` to the pointer at `to`: an S-bend between the two points
+/// that never swings beyond them, so it follows the pointer and stays on screen whichever way
+/// the pointer goes.
+pub fn pending_path(from: (f64, f64), to: (f64, f64)) -> String {
+    let bend = ((to.1 - from.1).abs() / 2.0).min(60.0);
+    let (c1, c2) = if to.1 >= from.1 {
+        (from.1 + bend, to.1 - bend)
+    } else {
+        (from.1 - bend, to.1 + bend)
+    };
+    format!(
+        "M {:.1} {:.1} C {:.1} {c1:.1}, {:.1} {c2:.1}, {:.1} {:.1}",
+        from.0, from.1, from.0, to.0, to.0, to.1
+    )
+}
+
 /// Where a wire's label sits: halfway, on the wire's own bow.
 pub fn wire_label_point(from: (f64, f64), to: (f64, f64), lane: f64) -> (f64, f64) {
     if to.1 < from.1 {
@@ -79,7 +95,12 @@ pub fn wire_label_point(from: (f64, f64), to: (f64, f64), lane: f64) -> (f64, f6
 /// How much room a loop needs beside and around the nodes, for fitting the view.
 pub const WIRE_MARGIN: (f64, f64) = (LOOP_SIDE + 20.0, LOOP_REACH);
 
-/// The viewport that shows the whole graph in a `width` × `height` canvas (never above 100%).
+/// Fit never zooms out further than this: below it names are too small to read, and a large
+/// graph is better shown in part, readable, than whole as blank boxes.
+pub const FIT_MIN_SCALE: f64 = 0.5;
+
+/// The viewport that shows the whole graph centred in a `width` × `height` canvas, between
+/// [`FIT_MIN_SCALE`] and 100%; a graph too large for that shows its top, centred across.
 pub fn fit(graph: &Graph, width: f64, height: f64) -> Option<Viewport> {
     if graph.nodes.is_empty() || width <= 0.0 || height <= 0.0 {
         return None;
@@ -111,10 +132,16 @@ pub fn fit(graph: &Graph, width: f64, height: f64) -> Option<Viewport> {
     let margin = 40.0;
     let scale = ((width - 2.0 * margin) / (max_x - min_x))
         .min((height - 2.0 * margin) / (max_y - min_y))
-        .clamp(0.05, 1.0);
+        .clamp(FIT_MIN_SCALE, 1.0);
+    let spare_y = height - (max_y - min_y) * scale;
+    let top = if spare_y > 2.0 * margin {
+        spare_y / 2.0
+    } else {
+        margin
+    };
     Some(Viewport {
         x: (width - (max_x - min_x) * scale) / 2.0 - min_x * scale,
-        y: margin - min_y * scale,
+        y: top - min_y * scale,
         scale,
     })
 }
@@ -130,6 +157,23 @@ mod tests {
     }
 
     #[test]
+    fn the_pending_wire_stays_between_its_ends() {
+        for to in [(300.0, 400.0), (300.0, -200.0), (-50.0, 10.0)] {
+            let path = pending_path((100.0, 100.0), to);
+            let numbers: Vec<f64> = path
+                .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+                .filter_map(|n| n.parse().ok())
+                .collect();
+            for pair in numbers.chunks(2) {
+                assert!(
+                    pair[1] >= to.1.min(100.0) && pair[1] <= to.1.max(100.0),
+                    "{path}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn fit_keeps_the_graph_inside_the_canvas() {
         let doc = "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a: {}\n  b: {needs: [a]}\n  c: {needs: [b]}\n---\n";
         let mut graph =
@@ -142,5 +186,31 @@ mod tests {
             assert!(y >= 0.0 && y + NODE_HEIGHT * view.scale <= 300.0 + 1e-6);
         }
         assert!(fit(&Graph::default(), 800.0, 300.0).is_none());
+        // Centred: as much room above the graph as below.
+        let top = view.y
+            + graph
+                .nodes
+                .iter()
+                .map(|n| n.y)
+                .fold(f64::INFINITY, f64::min)
+                * view.scale;
+        let bottom = view.y
+            + graph
+                .nodes
+                .iter()
+                .map(|n| n.y + NODE_HEIGHT)
+                .fold(f64::NEG_INFINITY, f64::max)
+                * view.scale;
+        assert!((top - (300.0 - bottom)).abs() < 1.0, "{top} {bottom}");
+    }
+
+    #[test]
+    fn fit_never_goes_below_a_readable_zoom() {
+        let steps: String = (0..200).map(|i| format!("  s{i}: {{}}\n")).collect();
+        let doc = format!("---\nspec_version: \"1.0\"\nname: t\nsteps:\n{steps}---\n");
+        let mut graph =
+            logicmd::graph::from_document(&logicmd::Document::parse(&doc).document.unwrap());
+        logicmd::graph::layout(&mut graph, LayoutOptions::default());
+        assert_eq!(fit(&graph, 1024.0, 600.0).unwrap().scale, FIT_MIN_SCALE);
     }
 }

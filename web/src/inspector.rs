@@ -107,6 +107,13 @@ pub fn Inspector() -> impl IntoView {
                 <span class="inspector-name">{move || heading().1}</span>
             </h2>
             {move || {
+                let id = studio.selected.get()?;
+                let name = studio.graph.with(|g| {
+                    g.as_ref()?.node(&id).filter(|n| n.kind == "step").map(|n| n.name.clone())
+                })?;
+                Some(name_field(studio, id, name))
+            }}
+            {move || {
                 let fields = fields();
                 if fields.is_empty() {
                     let hint = match studio.analysis.with(|a| a.kind) {
@@ -129,6 +136,38 @@ fn document_name(studio: Studio) -> String {
             .map(|n| n.trim().trim_matches('"').to_owned())
             .unwrap_or_default()
     })
+}
+
+/// Where the name field's inline error is kept in `field_error`.
+const NAME_FIELD: &str = "#name";
+
+/// The step's name: a change renames it and every reference to it.
+fn name_field(studio: Studio, id: String, name: String) -> impl IntoView {
+    let error = move || {
+        studio.field_error.with(|e| {
+            e.as_ref()
+                .filter(|(p, _)| p == NAME_FIELD)
+                .map(|(_, m)| m.clone())
+        })
+    };
+    let on_change = move |ev: leptos::ev::Event| match crate::rename::rename(
+        studio,
+        &id,
+        &event_target_value(&ev),
+    ) {
+        Ok(()) => studio.field_error.set(None),
+        Err(message) => studio
+            .field_error
+            .set(Some((NAME_FIELD.to_owned(), message))),
+    };
+    view! {
+        <label class="field" class:invalid=move || error().is_some()>
+            <span class="field-label">"Name"</span>
+            <input type="text" data-field="name" value=name on:change=on_change
+                aria-invalid=move || error().is_some().to_string() />
+            {move || error().map(|m| view! { <span class="field-error" role="alert">{m}</span> })}
+        </label>
+    }
 }
 
 fn field_view(studio: Studio, field: InspectorField) -> impl IntoView {

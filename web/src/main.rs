@@ -1,5 +1,6 @@
 //! The logicmd studio: a client-side Leptos app over the `logicmd` core.
 
+mod a11y;
 mod analysis;
 mod app;
 mod browser;
@@ -13,8 +14,14 @@ mod history;
 mod inspector;
 mod panels;
 mod run;
+mod problems;
+mod rename;
+mod room;
 mod source;
+mod stable;
 mod state;
+mod templates;
+mod wires;
 
 fn main() {
     console_error_panic_hook::set_once();

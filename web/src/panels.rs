@@ -9,47 +9,55 @@ use wasm_bindgen::JsCast;
 use crate::analysis::{node_at_line, Kind};
 use crate::browser;
 use crate::canvas::{auto_layout, glyph};
-use crate::defaults::{add_node, add_step, DRTL_TYPES};
+use crate::defaults::{palette_edits, DRTL_TYPES};
 use crate::examples::{by_id, EXAMPLES};
 use crate::source::reveal_line;
 use crate::state::{Severity, Studio};
+use crate::templates::{templates, EMPTY_TOPOLOGY, EMPTY_WORKFLOW};
 
 /// Links longer than this are cut by some chat apps and mail clients.
 pub const SHARE_WARN_LENGTH: usize = 8000;
 
-#[component]
-pub fn Palette() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let kind = Memo::new(move |_| studio.analysis.with(|a| a.kind));
+/// What a palette button (or the canvas's A key) does: adds a node of `node_type` after the
+/// selected one and wired from it; a cleared text starts a new document first.
+pub fn add_node_from_palette(studio: Studio, node_type: &'static str) {
     let after = move || {
         let selected = studio.selected.get_untracked()?;
         studio
             .graph
             .with_untracked(|g| g.as_ref()?.node(&selected).map(|n| n.name.clone()))
     };
-    let add = move |node_type: &'static str| {
-        let edit = studio.graph.with_untracked(|g| {
-            if node_type == "step" {
-                add_step(g.as_deref(), after())
-            } else {
-                add_node(g.as_deref(), node_type, after())
-            }
-        });
-        match studio.apply(&edit) {
-            Ok(_) => {
-                let new_name = match &edit {
-                    logicmd::edit::Edit::AddStep { name, .. } => format!("step:{name}"),
-                    logicmd::edit::Edit::AddNode { node, .. } => format!(
-                        "drtl:{}",
-                        node.get("id").and_then(|v| v.as_str()).unwrap_or_default()
-                    ),
-                    _ => String::new(),
-                };
-                studio.selected.set(Some(new_name));
-            }
-            Err(message) => studio.notify(Severity::Error, message),
-        }
+    let blank = studio.text.with_untracked(|t| t.trim().is_empty());
+    let base = blank.then_some(if node_type == "step" {
+        EMPTY_WORKFLOW
+    } else {
+        EMPTY_TOPOLOGY
+    });
+    let selected = if blank { None } else { after() };
+    let (edits, id) = studio.graph.with_untracked(|g| {
+        let graph = if blank { None } else { g.as_deref() };
+        palette_edits(graph, node_type, selected)
+    });
+    let added = match studio.apply_all(base, &edits) {
+        Ok(()) => Ok(()),
+        // The wire from the selection was refused (ports that do not fit): add the node alone
+        // and say why it is not connected.
+        Err(reason) if edits.len() > 1 => studio.apply_all(base, &edits[..1]).map(|()| {
+            studio.notify(Severity::Warning, format!("Added, not connected: {reason}"));
+        }),
+        Err(reason) => Err(reason),
     };
+    match added {
+        Ok(()) => studio.selected.set(Some(id)),
+        Err(message) => studio.notify(Severity::Error, message),
+    }
+}
+
+#[component]
+pub fn Palette() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let kind = Memo::new(move |_| studio.analysis.with(|a| a.kind));
+    let add = move |node_type: &'static str| add_node_from_palette(studio, node_type);
     view! {
         <nav class="palette" aria-label="Node palette">
             <h2>"Add"</h2>
@@ -88,7 +96,7 @@ pub fn Diagnostics(textarea: NodeRef<html::Textarea>) -> impl IntoView {
         }
     };
     view! {
-        <section class="diagnostics" data-testid="diagnostics">
+        <section class="diagnostics" data-testid="diagnostics" aria-label="Problems">
             <h2>{move || {
                 let count = studio.diagnostics.with(Vec::len);
                 let checking = if studio.checking.get() { " · checking…" } else { "" };
@@ -197,9 +205,13 @@ pub fn Toolbar() -> impl IntoView {
             studio.notify(Severity::Error, "The browser refused the download");
         }
     };
+    let choosing = RwSignal::new(false);
+    let room = expect_context::<crate::room::Room>();
     view! {
         <header class="toolbar">
-            <strong class="brand">"logicmd studio"</strong>
+            <h1 class="brand">"logicmd studio"</h1>
+            <button data-testid="new" aria-haspopup="dialog" on:click=move |_| choosing.set(true)>"New"</button>
+            {move || choosing.get().then(|| view! { <NewDialog choosing=choosing /> })}
             <select class="examples" data-testid="examples" on:change=on_example aria-label="Examples">
                 <option value="" selected=true disabled=true>"Examples…"</option>
                 {EXAMPLES.iter().map(|e| view! { <option value=e.id>{e.title}</option> }).collect_view()}
@@ -216,6 +228,12 @@ pub fn Toolbar() -> impl IntoView {
             <span class="separator"></span>
             <button data-testid="layout" on:click=move |_| auto_layout(studio)>"Auto-layout"</button>
             <button data-testid="fit" on:click=move |_| studio.fit_request.update(|n| *n += 1)>"Fit"</button>
+            <button data-testid="toggle-palette" title="Show or hide the palette"
+                aria-pressed=move || room.palette_open.get().to_string()
+                on:click=move |_| room.palette_open.update(|open| *open = !*open)>"Palette"</button>
+            <button data-testid="toggle-inspector" title="Show or hide the inspector"
+                aria-pressed=move || room.inspector_open.get().to_string()
+                on:click=move |_| room.inspector_open.update(|open| *open = !*open)>"Inspector"</button>
             <button data-testid="toggle-source" title="Show or hide the source text"
                 aria-pressed=move || studio.source_open.get().to_string()
                 on:click=move |_| studio.source_open.update(|open| *open = !*open)>"Source"</button>
@@ -224,11 +242,52 @@ pub fn Toolbar() -> impl IntoView {
     }
 }
 
+fn focus(selector: &str) {
+    let element = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(selector).ok().flatten());
+    if let Some(element) = element {
+        if let Ok(html) = element.clone().dyn_into::<web_sys::HtmlElement>() {
+            let _ = html.focus();
+        } else if let Ok(svg) = element.dyn_into::<web_sys::SvgElement>() {
+            let _ = svg.focus();
+        }
+    }
+}
+
+/// The template picker: an empty workflow, an empty topology, or an example.
+#[component]
+fn NewDialog(choosing: RwSignal<bool>) -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let pick = move |text: &'static str| {
+        choosing.set(false);
+        studio.load(text.to_owned());
+        focus(".canvas");
+    };
+    // The first choice takes the keyboard when the dialog opens.
+    request_animation_frame(|| focus(".templates button"));
+    view! {
+        <div class="dialog-backdrop" on:click=move |_| choosing.set(false)>
+            <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="new-title"
+                on:click=|ev| ev.stop_propagation()
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { choosing.set(false) }>
+                <h2 id="new-title">"Start from"</h2>
+                <ul class="templates">
+                    {templates().into_iter().map(|t| view! {
+                        <li><button data-template=t.id on:click=move |_| pick(t.text)>{t.title}</button></li>
+                    }).collect_view()}
+                </ul>
+                <button class="dialog-close" on:click=move |_| choosing.set(false)>"Cancel"</button>
+            </div>
+        </div>
+    }
+}
+
 #[component]
 pub fn StatusBar() -> impl IntoView {
     let studio = expect_context::<Studio>();
     view! {
-        <div class="status">
+        <div class="status" role="region" aria-label="Notices">
         {move || studio.notice.get().map(|n| {
             let class = format!("notice {}", format!("{:?}", n.severity).to_lowercase());
             view! {

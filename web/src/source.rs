@@ -78,16 +78,72 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
             by_line
         })
     });
+    // The 1-based lines of the selected node's definition, highlighted.
+    let selected_lines = Memo::new(move |_| {
+        let id = studio.selected.get()?;
+        let span = studio.graph.with(|g| g.as_ref()?.node(&id)?.span)?;
+        studio.text.with(|t| {
+            let start = t.get(..span.start)?;
+            let body = t.get(span.start..span.end.min(t.len()))?;
+            let first = start.matches('\n').count() + 1;
+            let last = first + body.trim_end().matches('\n').count();
+            Some((first, last))
+        })
+    });
+    // Selecting a node brings its text into view (without taking the keyboard from the canvas).
+    Effect::new(move |_| {
+        let Some((first, _)) = selected_lines.get() else {
+            return;
+        };
+        let Some(area) = textarea.get_untracked() else {
+            return;
+        };
+        let line_top = (first - 1) as f64 * LINE_HEIGHT;
+        let (top, height) = (
+            f64::from(area.scroll_top()),
+            f64::from(area.client_height()),
+        );
+        if line_top < top || line_top + LINE_HEIGHT > top + height {
+            area.set_scroll_top((line_top - height / 3.0).max(0.0) as i32);
+        }
+    });
+    // The caret in the text selects the node it is in.
+    let follow_caret = move || {
+        let Some(area) = textarea.get_untracked() else {
+            return;
+        };
+        let Some(caret) = area.selection_start().ok().flatten() else {
+            return;
+        };
+        let node = studio.text.with_untracked(|t| {
+            let line = utf16_to_line(t, caret as usize);
+            // The end of the caret's line: inside the node's span on its key's line too.
+            let end = line_start(t, line + 1).map_or(t.len(), |next| next.saturating_sub(1));
+            studio
+                .graph
+                .with_untracked(|g| g.as_ref().and_then(|g| node_at_offset(g, end)))
+        });
+        if node.is_some() && node != studio.selected.get_untracked() {
+            studio.selected.set(node);
+        }
+    };
     let range = Memo::new(move |_| drawn_lines(scroll_top.get(), height.get(), total.get()));
     let lines = Memo::new(move |_| {
         let (first, last) = range.get();
+        let chosen = selected_lines.get();
+        let in_selection = move |line: usize| chosen.is_some_and(|(a, b)| a <= line && line <= b);
         problems.with(|problems| {
             studio.text.with(|text| {
                 lines_of_text.with(|index| {
                     (first..last)
                         .map(|i| {
                             let line = index.line_text(text, i).to_owned();
-                            (i, line, problems.get(&(i + 1)).cloned())
+                            (
+                                i,
+                                line,
+                                problems.get(&(i + 1)).cloned(),
+                                in_selection(i + 1),
+                            )
                         })
                         .collect::<Vec<_>>()
                 })
@@ -141,7 +197,7 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
                             <For
                                 each=move || lines.get()
                                 key=|line| line.clone()
-                                children=|(_, line, problem)| line_view(&line, problem)
+                                children=|(_, line, problem, chosen)| line_view(&line, problem, chosen)
                             />
                         </div>
                     </div>
@@ -156,6 +212,8 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
                     aria-label="LOGIC.md source"
                     on:input=move |ev| studio.replace_text(event_target_value(&ev))
                     on:scroll=sync_scroll
+                    on:keyup=move |_| follow_caret()
+                    on:click=move |_| follow_caret()
                 ></textarea>
             </div>
         </div>
@@ -163,7 +221,7 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
 }
 
 /// One highlighted line; a line with a problem is marked and ends with the message.
-fn line_view(line: &str, problem: Option<LineProblem>) -> impl IntoView {
+fn line_view(line: &str, problem: Option<LineProblem>, chosen: bool) -> impl IntoView {
     let segments = highlight_line(line)
         .into_iter()
         .map(|(token, text)| view! { <span class=token.class()>{text}</span> })
@@ -184,7 +242,34 @@ fn line_view(line: &str, problem: Option<LineProblem>) -> impl IntoView {
             </span>
         }
     });
-    view! { <div class=class>{segments}{inline}"\u{200b}"</div> }
+    view! { <div class=class class:in-selection=chosen>{segments}{inline}"\u{200b}"</div> }
+}
+
+/// The innermost node whose definition covers byte `offset`.
+fn node_at_offset(graph: &logicmd::graph::Graph, offset: usize) -> Option<String> {
+    graph
+        .nodes
+        .iter()
+        .filter_map(|n| n.span.map(|s| (n, s)))
+        .filter(|(_, s)| s.start <= offset && offset <= s.end)
+        .min_by_key(|(_, s)| s.end - s.start)
+        .map(|(n, _)| n.id.clone())
+}
+
+/// The 1-based line of the UTF-16 offset `caret` (what a textarea reports) in `text`.
+fn utf16_to_line(text: &str, caret: usize) -> u32 {
+    let mut units = 0;
+    let mut line = 1;
+    for c in text.chars() {
+        if units >= caret {
+            break;
+        }
+        units += c.len_utf16();
+        if c == '\n' {
+            line += 1;
+        }
+    }
+    line
 }
 
 /// Selects 1-based `line` in the textarea and scrolls it into view.
@@ -206,6 +291,15 @@ pub fn reveal_line(textarea: NodeRef<html::Textarea>, text: &str, line: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_caret_offset_in_utf16_units_falls_on_its_line() {
+        let text = "é\n😀b\nc";
+        assert_eq!(utf16_to_line(text, 0), 1);
+        assert_eq!(utf16_to_line(text, 2), 2, "after é and its line break");
+        assert_eq!(utf16_to_line(text, 5), 2, "😀 is two units");
+        assert_eq!(utf16_to_line(text, 6), 3);
+    }
 
     #[test]
     fn only_the_lines_in_view_and_a_margin_are_drawn() {

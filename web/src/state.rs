@@ -72,6 +72,15 @@ pub struct Studio {
     pub share_link: RwSignal<Option<String>>,
     /// The source pane is shown beside the canvas (else the canvas takes its room).
     pub source_open: RwSignal<bool>,
+    /// Bumped to lay the graph out afresh (Auto-layout, a document opened); otherwise nodes
+    /// keep their places between edits ([`crate::stable`]).
+    pub layout_epoch: RwSignal<u32>,
+    /// (old id, new id) of nodes renamed since the graph was last drawn: they keep their place.
+    pub renamed: StoredValue<Vec<(String, String)>>,
+    /// The node whose name is being edited on the canvas.
+    pub renaming: RwSignal<Option<String>>,
+    /// The selected wire: (source id, target id).
+    pub selected_wire: RwSignal<Option<(String, String)>>,
 }
 
 impl Studio {
@@ -85,11 +94,9 @@ impl Studio {
             let previous = previous.and_then(|p| p.parsed.as_ref());
             text.with(|t| analyze(t, previous, browser::now_ms))
         });
-        let graph = Memo::new(move |previous: Option<&Option<Arc<Graph>>>| {
-            analysis
-                .with(|a| a.graph.clone())
-                .or_else(|| previous.cloned().flatten())
-        });
+        let layout_epoch = RwSignal::new(0u32);
+        let renamed = StoredValue::new(Vec::new());
+        let graph = stable_graph(text, analysis, layout_epoch, renamed);
         let checked = RwSignal::new(Vec::<Diagnostic>::new());
         let checking = RwSignal::new(false);
         let check_ms = RwSignal::new(0.0);
@@ -112,6 +119,10 @@ impl Studio {
             field_error: RwSignal::new(None),
             share_link: RwSignal::new(None),
             source_open: RwSignal::new(true),
+            layout_epoch,
+            renamed,
+            renaming: RwSignal::new(None),
+            selected_wire: RwSignal::new(None),
         }
     }
 
@@ -136,6 +147,7 @@ impl Studio {
     pub fn load(&self, new: String) {
         self.selected.set(None);
         self.field_error.set(None);
+        self.layout_epoch.update(|n| *n += 1);
         self.replace_text(new);
         self.fit_request.update(|n| *n += 1);
     }
@@ -155,6 +167,18 @@ impl Studio {
         }
     }
 
+    /// Applies several edits as one undoable change, starting from `base` instead of the text
+    /// when given (a blank text gets a template first); nothing changes if one is refused.
+    pub fn apply_all(&self, base: Option<&str>, edits: &[Edit]) -> Result<(), String> {
+        let old = self.text.get_untracked();
+        let mut text = base.map_or_else(|| old.clone(), str::to_owned);
+        for edit in edits {
+            text = apply(&text, edit).map_err(|refusal| refusal.message)?.text;
+        }
+        self.replace_text(text);
+        Ok(())
+    }
+
     pub fn undo(&self) {
         let current = self.text.get_untracked();
         if let Some(previous) = self.history.try_update(|h| h.undo(current)).flatten() {
@@ -168,6 +192,35 @@ impl Studio {
             self.text.set(next);
         }
     }
+}
+
+/// The graph drawn: the last graph of a text that parsed, its nodes kept where they were
+/// unless the layout was asked for afresh.
+/// A cleared text has no graph (not the old one).
+fn stable_graph(
+    text: RwSignal<String>,
+    analysis: Memo<Analysis>,
+    layout_epoch: RwSignal<u32>,
+    renamed: StoredValue<Vec<(String, String)>>,
+) -> Memo<Option<Arc<Graph>>> {
+    let seen_epoch = StoredValue::new(0u32);
+    Memo::new(move |previous: Option<&Option<Arc<Graph>>>| {
+        let epoch = layout_epoch.get();
+        let fresh = seen_epoch.get_value() != epoch;
+        seen_epoch.set_value(epoch);
+        let previous = previous.cloned().flatten();
+        let Some(next) = analysis.with(|a| a.graph.clone()) else {
+            let blank = text.with(|t| t.trim().is_empty());
+            return if blank { None } else { previous };
+        };
+        let renamed = renamed.try_update_value(std::mem::take).unwrap_or_default();
+        match previous {
+            Some(before) if !fresh => {
+                Some(crate::stable::keep_places(&before, &next, &renamed).map_or(next, Arc::new))
+            }
+            _ => Some(next),
+        }
+    })
 }
 
 /// Runs the schema and rule checks of each new parse after the browser has drawn its graph

@@ -7,7 +7,9 @@ use logicmd::graph::{GraphEdge, GraphNode, Port};
 
 use crate::geometry::{port_point, wire_label_point, wire_path, NODE_HEIGHT, NODE_WIDTH};
 use crate::run::canvas::{carried, node_run_view, run_state_of};
+use crate::problems::NodeProblems;
 use crate::state::Studio;
+use rustc_hash::FxHashMap;
 
 /// A node as drawn. Ports are never empty: a node without declared ports gets `in`/`out` of type
 /// `any`, so that every node can be wired.
@@ -182,6 +184,7 @@ fn truncate(text: &str, limit: usize) -> String {
 pub fn node_view(
     node: DrawnNode,
     studio: Studio,
+    problems: Memo<FxHashMap<String, NodeProblems>>,
     offset_of: impl Fn(&str) -> (f64, f64) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let id = node.id.clone();
@@ -232,10 +235,38 @@ pub fn node_view(
     let outputs = port_views(&node.outputs, false);
     let run_state = run_state_of(node.name.clone());
     let run_pill = node_run_view(node.name.clone());
+    let aria_selected = selected.clone();
+    let aria_label = format!("{} {}", node.kind.replace('_', " "), node.name);
+    let mine = {
+        let id = id.clone();
+        move || problems.with(|p| p.get(&id).cloned())
+    };
+    let invalid = {
+        let mine = mine.clone();
+        move || mine().map(|_| "true")
+    };
+    let badge = move || {
+        mine().map(|p| {
+            let count = p.messages.len();
+            let tooltip = p.messages.join("\n");
+            view! {
+                <g class="badge" class:warning=p.errors == 0 transform=format!("translate({},0)", NODE_WIDTH - 4.0)>
+                    <circle r="11"></circle>
+                    <text text-anchor="middle" y="4">{count}</text>
+                    <title>{tooltip}</title>
+                </g>
+            }
+        })
+    };
     view! {
         <g
             class=format!("node kind-{}", node.kind)
             class:selected=selected
+            role="option"
+            tabindex="-1"
+            aria-label=aria_label
+            aria-selected=move || aria_selected().to_string()
+            aria-invalid=invalid
             class:pinned=node.pinned
             data-node-id=node.id.clone()
             data-kind=node.kind.clone()
@@ -246,12 +277,13 @@ pub fn node_view(
             <rect class="node-body" width=NODE_WIDTH height=NODE_HEIGHT rx="10"></rect>
             <rect class="node-stripe" width="8" height=NODE_HEIGHT rx="4"></rect>
             <text class="node-glyph" x="22" y="30">{glyph(&node.kind)}</text>
-            <text class="node-title" x="40" y="30">{title}</text>
+            <text class="node-title" x="40" y="30" clip-path="url(#node-clip)">{title}</text>
             <text class="node-kind" x="40" y="52">{subtitle}</text>
             <title>{node.label.clone()}</title>
             {inputs}
             {outputs}
             {run_pill}
+            {badge}
         </g>
     }
 }
@@ -259,6 +291,7 @@ pub fn node_view(
 /// The SVG of a wire; its ends follow a node being dragged.
 pub fn wire_view(
     wire: DrawnWire,
+    studio: Studio,
     offset_of: impl Fn(&str) -> (f64, f64) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let lane = wire.lane;
@@ -292,16 +325,28 @@ pub fn wire_view(
     });
     let name = |id: &str| id.split_once(':').map_or(id, |(_, n)| n).to_owned();
     let carried = carried(name(&wire.source), name(&wire.target));
+    let selected = {
+        let ends = (wire.source.clone(), wire.target.clone());
+        move || studio.selected_wire.with(|w| w.as_ref() == Some(&ends))
+    };
+    let aria_selected = selected.clone();
+    let aria_label = format!("{} wire from {} to {}", wire.kind, wire.source, wire.target);
+    let hit_path = path.clone();
     view! {
         <g
             class=format!("wire-group wire-{}", wire.kind)
             class:carried=carried
+            class:selected=selected
+            role="option"
+            aria-label=aria_label
+            aria-selected=move || aria_selected().to_string()
             class:back=wire.back
             class:incompatible=!wire.compatible
             data-edge-from=wire.source.clone()
             data-edge-to=wire.target.clone()
             data-edge-kind=wire.kind.clone()
         >
+            <path class="wire-hit" d=hit_path></path>
             <path class="wire" d=path marker-end="url(#arrow)"></path>
             {label}
         </g>

@@ -6,6 +6,10 @@
 mod cull;
 mod draw;
 mod gesture;
+mod keys;
+mod rename;
+mod target;
+mod zoom;
 
 use std::collections::HashMap;
 
@@ -19,7 +23,7 @@ use wasm_bindgen::JsCast;
 
 use crate::analysis::{CoreParsed, Parsed, Timings};
 use crate::connect::{connection, End};
-use crate::geometry::{fit, wire_path, NODE_HEIGHT, NODE_WIDTH};
+use crate::geometry::{fit, pending_path, NODE_HEIGHT, NODE_WIDTH};
 use crate::state::{Severity, Studio, Viewport};
 use cull::{drawn_window, Rect};
 pub use draw::glyph;
@@ -42,6 +46,10 @@ pub fn Canvas() -> impl IntoView {
     // Active touch points (pointer id → client position), for two-finger pinches.
     let touches = StoredValue::new(HashMap::<i32, (f64, f64)>::new());
     let svg_ref = NodeRef::<leptos::svg::Svg>::new();
+    // The source of a connection being made from the keyboard.
+    let connecting = RwSignal::new(None::<String>);
+    // Why the last wire was not connected, shown where it was dropped (canvas pixels).
+    let refusal = RwSignal::new(None::<((f64, f64), String)>);
     // The canvas's size in pixels, kept current by a ResizeObserver.
     let size = RwSignal::new((0.0f64, 0.0f64));
     let measure = move || {
@@ -107,6 +115,16 @@ pub fn Canvas() -> impl IntoView {
                 .collect();
             assign_lanes(&mut wires);
             (unique_keys(nodes, node_key), unique_keys(wires, wire_key))
+        })
+    });
+
+    let problems = Memo::new(move |_| {
+        studio.graph.with(|g| {
+            g.as_ref().map_or_else(FxHashMap::default, |g| {
+                studio
+                    .diagnostics
+                    .with(|d| crate::problems::problems_by_node(g, d))
+            })
         })
     });
 
@@ -187,6 +205,7 @@ pub fn Canvas() -> impl IntoView {
         if ev.button() != 0 {
             return;
         }
+        refusal.set(None);
         let target = ev
             .target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
@@ -198,6 +217,16 @@ pub fn Canvas() -> impl IntoView {
             .as_ref()
             .and_then(|t| t.closest("[data-node-id]").ok().flatten())
             .and_then(|n| n.get_attribute("data-node-id"));
+        let wire = target
+            .as_ref()
+            .and_then(|t| t.closest("[data-edge-from]").ok().flatten())
+            .and_then(|w| {
+                Some((
+                    w.get_attribute("data-edge-from")?,
+                    w.get_attribute("data-edge-to")?,
+                ))
+            });
+        studio.selected_wire.set(None);
         let next = if let Some(port) = port {
             let (from, port) = split_port(&port);
             let start = to_graph(client);
@@ -216,6 +245,10 @@ pub fn Canvas() -> impl IntoView {
                 dx: 0.0,
                 dy: 0.0,
             }
+        } else if let Some(ends) = wire {
+            studio.selected.set(None);
+            studio.selected_wire.set(Some(ends));
+            return;
         } else {
             studio.selected.set(None);
             Gesture::Pan {
@@ -302,9 +335,19 @@ pub fn Canvas() -> impl IntoView {
                 }
             }
             Gesture::Wire { from, port, .. } => {
-                let dropped_on = port_under(f64::from(ev.client_x()), f64::from(ev.client_y()));
-                if let Some(target) = dropped_on {
-                    connect(studio, &from, &port, &target);
+                let client = (f64::from(ev.client_x()), f64::from(ev.client_y()));
+                let point = to_graph(client);
+                let dropped_on = studio
+                    .graph
+                    .with_untracked(|g| g.as_ref().and_then(|g| target::drop_target(g, point)));
+                let outcome = match dropped_on {
+                    Some((node, input)) => connect(studio, &from, &port, &node, &input),
+                    None => Err("drop the wire on a node to connect it".to_owned()),
+                };
+                if let Err(reason) = outcome {
+                    let reason = format!("Not connected: {reason}");
+                    studio.notify(Severity::Error, reason.clone());
+                    refusal.set(Some((to_canvas(client), reason)));
                 }
             }
             _ => {}
@@ -338,6 +381,13 @@ pub fn Canvas() -> impl IntoView {
         <svg
             class="canvas"
             class:far=move || studio.viewport.with(|v| v.scale < FAR_SCALE)
+            style=move || format!("--zoom: {:.4}", studio.viewport.with(|v| v.scale))
+            role="application"
+            tabindex="0"
+            on:keydown=move |ev: web_sys::KeyboardEvent| keys::on_canvas_key(studio, connecting, &ev)
+            class:connecting=move || connecting.with(Option::is_some)
+            aria-label="Workflow canvas: Tab to the nodes, arrows move between them, Enter edits, F2 renames, C connects, Delete removes"
+            aria-roledescription="graph editor"
             node_ref=svg_ref
             data-testid="canvas"
             data-nodes=move || studio.graph.with(|g| g.as_ref().map_or(0, |g| g.nodes.len()))
@@ -352,8 +402,19 @@ pub fn Canvas() -> impl IntoView {
             on:pointerup=on_pointer_up
             on:pointercancel=on_pointer_up
             on:wheel=on_wheel
+            // The pointer is captured by the canvas during a press, so the event's target is the
+            // canvas itself: the node double-clicked is the one the first press selected.
+            on:dblclick=move |_| {
+                if let Some(id) = studio.selected.get_untracked() {
+                    studio.renaming.set(Some(id));
+                }
+            }
         >
             <defs>
+                // In each node's own coordinates: names drawn large when zoomed out stay inside.
+                <clipPath id="node-clip" clipPathUnits="userSpaceOnUse">
+                    <rect x="0" y="-40" width=NODE_WIDTH - 8.0 height="120"></rect>
+                </clipPath>
                 <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead"></path>
                 </marker>
@@ -362,28 +423,34 @@ pub fn Canvas() -> impl IntoView {
                 let v = studio.viewport.get();
                 format!("translate({:.2},{:.2}) scale({:.4})", v.x, v.y, v.scale)
             }>
-                <g class="wires">
+                <g class="wires" role="listbox" aria-label="Wires">
                     <For
                         each=move || wires.get()
                         key=|(key, _)| key.clone()
-                        children=move |(_, wire)| wire_view(wire, offset_of)
+                        children=move |(_, wire)| wire_view(wire, studio, offset_of)
                     />
                 </g>
-                <g class="nodes">
+                <g class="nodes" role="listbox" aria-label="Nodes">
                     <For
                         each=move || nodes.get()
                         key=|(key, _)| key.clone()
-                        children=move |(_, node)| node_view(node, studio, offset_of)
+                        children=move |(_, node)| node_view(node, studio, problems, offset_of)
                     />
                 </g>
                 {move || gesture.with(|g| match g {
                     Some(Gesture::Wire { start, end, .. }) => Some(view! {
-                        <path class="wire wire-pending" d=wire_path(*start, *end, 0.0)></path>
+                        <path class="wire wire-pending" d=pending_path(*start, *end)></path>
                     }),
                     _ => None,
                 })}
             </g>
         </svg>
+        <rename::RenameField />
+        <zoom::ZoomControls size=size />
+        {move || refusal.get().map(|((x, y), reason)| view! {
+            <div class="refusal" role="alert" data-testid="refusal"
+                style=format!("left: {:.0}px; top: {:.0}px", x + 14.0, y + 10.0)>{reason}</div>
+        })}
     }
 }
 
@@ -396,18 +463,16 @@ fn split_port(data: &str) -> (String, String) {
     (node, port)
 }
 
-fn port_under(x: f64, y: f64) -> Option<String> {
-    let document = web_sys::window()?.document()?;
-    let element = document.element_from_point(x as f32, y as f32)?;
-    let port = element.closest("[data-port$=':in']").ok()??;
-    port.get_attribute("data-port")
-}
-
-/// Asks core to connect the wire's ends; a refusal shows core's reason.
-fn connect(studio: Studio, from: &str, from_port: &str, target: &str) {
-    let (to, to_port) = split_port(target);
+/// Asks core to connect the wire's ends; a refusal is core's reason.
+fn connect(
+    studio: Studio,
+    from: &str,
+    from_port: &str,
+    to: &str,
+    to_port: &str,
+) -> Result<(), String> {
     let graph: Option<Arc<Graph>> = studio.graph.get_untracked();
-    let result = graph
+    let edit = graph
         .as_deref()
         .ok_or_else(|| "the document has no graph yet".to_owned())
         .and_then(|graph| {
@@ -418,15 +483,14 @@ fn connect(studio: Studio, from: &str, from_port: &str, target: &str) {
                     port: from_port,
                 },
                 End {
-                    node: &to,
-                    port: &to_port,
+                    node: to,
+                    port: to_port,
                 },
             )
-        });
-    match result.and_then(|edit| studio.apply(&edit).map(|_| ())) {
-        Ok(()) => studio.notice.set(None),
-        Err(reason) => studio.notify(Severity::Error, format!("Not connected: {reason}")),
-    }
+        })?;
+    studio.apply(&edit)?;
+    studio.notice.set(None);
+    Ok(())
 }
 
 /// Runs the core layout again, dropping the positions the user pinned.
@@ -444,5 +508,6 @@ pub fn auto_layout(studio: Studio) {
             studio.notify(Severity::Error, message);
         }
     }
+    studio.layout_epoch.update(|n| *n += 1);
     studio.fit_request.update(|n| *n += 1);
 }

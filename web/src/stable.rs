@@ -1,0 +1,165 @@
+//! Nodes stay where the user saw them. The core lays out every new text from scratch, so a
+//! connect or a new step would move every node; between two graphs of one document, nodes that
+//! were already drawn keep their place, and a new node goes below the node it needs (beside it
+//! when that is taken). Positions the document pins (`metadata.logicmd.positions`) always win.
+//! Only Auto-layout and opening a document lay the graph out afresh.
+
+use rustc_hash::FxHashMap;
+
+use logicmd::graph::{Graph, GraphNode};
+
+use crate::geometry::{NODE_HEIGHT, NODE_WIDTH};
+
+/// Room between nodes placed here, as the core layout leaves.
+const GAP_X: f64 = 60.0;
+const GAP_Y: f64 = 70.0;
+
+/// `next` with the nodes of `previous` where they were, or `None` when nothing moves (the
+/// common case while typing: no copy of a large graph).
+/// `renamed` lists (old id, new id) of nodes renamed since `previous`: they keep their place.
+pub fn keep_places(previous: &Graph, next: &Graph, renamed: &[(String, String)]) -> Option<Graph> {
+    let mut before: FxHashMap<&str, (f64, f64)> = previous
+        .nodes
+        .iter()
+        .map(|n| (n.id.as_str(), (n.x, n.y)))
+        .collect();
+    for (old, new) in renamed {
+        if let Some(place) = before.get(old.as_str()).copied() {
+            before.insert(new.as_str(), place);
+        }
+    }
+    let place_of = |n: &GraphNode| before.get(n.id.as_str()).copied();
+    let unchanged = next
+        .nodes
+        .iter()
+        .all(|n| n.pinned || place_of(n).is_some_and(|p| p == (n.x, n.y)));
+    if unchanged {
+        return None;
+    }
+    let mut graph = next.clone();
+    let mut placed = vec![false; graph.nodes.len()];
+    for (i, node) in graph.nodes.iter_mut().enumerate() {
+        if node.pinned {
+            placed[i] = true;
+        } else if let Some((x, y)) = before.get(node.id.as_str()) {
+            (node.x, node.y, placed[i]) = (*x, *y, true);
+        }
+    }
+    let index: FxHashMap<String, usize> = graph
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id.clone(), i))
+        .collect();
+    for i in 0..graph.nodes.len() {
+        if placed[i] {
+            continue;
+        }
+        let id = graph.nodes[i].id.clone();
+        let parent = graph
+            .edges
+            .iter()
+            .filter(|e| e.target == id)
+            .filter_map(|e| index.get(&e.source).copied())
+            .find(|&p| placed[p]);
+        let wanted = parent.map_or((graph.nodes[i].x, graph.nodes[i].y), |p| {
+            let above = &graph.nodes[p];
+            (above.x, above.y + NODE_HEIGHT + GAP_Y)
+        });
+        let (x, y) = free_place(&graph.nodes, &placed, wanted);
+        (graph.nodes[i].x, graph.nodes[i].y, placed[i]) = (x.round(), y.round(), true);
+    }
+    Some(graph)
+}
+
+/// `wanted`, or the first place to its right that no placed node overlaps.
+fn free_place(nodes: &[GraphNode], placed: &[bool], wanted: (f64, f64)) -> (f64, f64) {
+    let overlaps = |x: f64, y: f64| {
+        nodes.iter().zip(placed).any(|(n, &p)| {
+            p && (n.x - x).abs() < NODE_WIDTH + GAP_X / 2.0
+                && (n.y - y).abs() < NODE_HEIGHT + GAP_Y / 2.0
+        })
+    };
+    let mut x = wanted.0;
+    while overlaps(x, wanted.1) {
+        x += NODE_WIDTH + GAP_X;
+    }
+    (x, wanted.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use logicmd::graph::{layout, LayoutOptions};
+
+    fn graph(text: &str) -> Graph {
+        let mut g =
+            logicmd::graph::from_document(&logicmd::Document::parse(text).document.unwrap());
+        layout(&mut g, LayoutOptions::default());
+        g
+    }
+
+    fn place(g: &Graph, id: &str) -> (f64, f64) {
+        g.node(id).map(|n| (n.x, n.y)).unwrap()
+    }
+
+    const FOUR: &str =
+        "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a: {}\n  b: {}\n  c: {}\n  d: {}\n---\n";
+
+    #[test]
+    fn connecting_moves_no_node() {
+        let before = graph(FOUR);
+        let after = graph(&FOUR.replace("b: {}", "b: {needs: [a]}"));
+        assert_ne!(
+            place(&before, "step:b"),
+            place(&after, "step:b"),
+            "the core lays out afresh"
+        );
+        let kept = keep_places(&before, &after, &[]).expect("positions differ");
+        for n in &before.nodes {
+            assert_eq!(place(&kept, &n.id), (n.x, n.y), "{}", n.id);
+        }
+        assert_eq!(kept.edges, after.edges);
+    }
+
+    #[test]
+    fn a_renamed_node_keeps_its_place() {
+        let text = FOUR.replace("b: {}", "b: {needs: [a]}");
+        let before = graph(&text);
+        let after = graph(&text.replace("b: {needs", "bee: {needs"));
+        let renamed = [("step:b".to_owned(), "step:bee".to_owned())];
+        let kept = keep_places(&before, &after, &renamed).unwrap_or(after);
+        assert_eq!(place(&kept, "step:bee"), place(&before, "step:b"));
+    }
+
+    #[test]
+    fn an_unchanged_layout_is_not_copied() {
+        let before = graph(FOUR);
+        assert!(keep_places(&before, &graph(&FOUR.replace("t\n", "u\n")), &[]).is_none());
+    }
+
+    #[test]
+    fn a_new_step_goes_below_the_step_it_needs_and_clear_of_others() {
+        let before = graph(&FOUR.replace("b: {}", "b: {needs: [a]}"));
+        let after = graph(
+            &FOUR
+                .replace("b: {}", "b: {needs: [a]}")
+                .replace("  d: {}\n", "  d: {}\n  e: {needs: [a]}\n"),
+        );
+        let kept = keep_places(&before, &after, &[]).unwrap();
+        let (a, b, e) = (
+            place(&kept, "step:a"),
+            place(&kept, "step:b"),
+            place(&kept, "step:e"),
+        );
+        assert_eq!(e.1, a.1 + NODE_HEIGHT + GAP_Y, "one row below a");
+        assert!(
+            e.0 >= b.0 + NODE_WIDTH,
+            "beside b, which holds the place below a"
+        );
+        for n in kept.nodes.iter().filter(|n| n.id != "step:e") {
+            let apart = (n.x - e.0).abs() >= NODE_WIDTH || (n.y - e.1).abs() >= NODE_HEIGHT;
+            assert!(apart, "{} overlaps e", n.id);
+        }
+    }
+}
