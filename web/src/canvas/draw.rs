@@ -6,8 +6,8 @@ use leptos::prelude::*;
 use logicmd::graph::{GraphEdge, GraphNode, Port};
 
 use crate::geometry::{port_point, wire_label_point, wire_path, NODE_HEIGHT, NODE_WIDTH};
-use crate::run::canvas::{carried, node_run_view, run_state_of};
 use crate::problems::NodeProblems;
+use crate::run::canvas::{carried, node_run_view, run_state_of};
 use crate::state::Studio;
 use rustc_hash::FxHashMap;
 
