@@ -42,11 +42,14 @@ impl PartialEq for Document {
 /// problem found (a document can come with errors, for example duplicate keys).
 #[derive(Debug, Clone)]
 pub struct Parsed {
+    /// The document, when the frontmatter is a readable mapping.
     pub document: Option<Document>,
+    /// Every problem found while parsing, in source order.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Parsed {
+    /// Whether any problem is an error (warnings alone do not count).
     pub fn has_errors(&self) -> bool {
         has_errors(&self.diagnostics)
     }
@@ -119,14 +122,17 @@ impl Document {
         finish(Some(document), diagnostics)
     }
 
+    /// The whole file's text, as given.
     pub fn text(&self) -> &str {
         &self.text
     }
 
+    /// Lines and columns of [`Document::text`].
     pub fn line_index(&self) -> &LineIndex {
         &self.index
     }
 
+    /// Where the frontmatter and the body are in the text.
     pub fn sections(&self) -> Sections {
         self.sections
     }

@@ -62,6 +62,7 @@ mod dag;
 pub mod diagnostic;
 #[deny(missing_docs)]
 pub mod discover;
+#[deny(missing_docs)]
 pub mod document;
 #[deny(missing_docs)]
 pub mod drtl;
@@ -84,6 +85,7 @@ pub mod graph;
 pub mod imports;
 #[deny(missing_docs)]
 pub mod json;
+#[deny(missing_docs)]
 pub mod limits;
 #[deny(missing_docs)]
 pub mod lint;
@@ -97,9 +99,11 @@ pub mod next_action;
 pub mod render;
 #[deny(missing_docs)]
 pub mod run;
+#[deny(missing_docs)]
 pub mod schema;
 #[deny(missing_docs)]
 pub mod share;
+#[deny(missing_docs)]
 pub mod source;
 #[deny(missing_docs)]
 pub mod trace;

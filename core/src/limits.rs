@@ -18,6 +18,7 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// The bounds every caller uses unless told otherwise: 8 MiB, 64 levels, 250,000 nodes.
     pub const DEFAULT: Limits = Limits {
         max_bytes: 8 * 1024 * 1024,
         max_depth: 64,

@@ -6,23 +6,29 @@ use serde::Serialize;
 /// A half-open byte range `[start, end)` in the original file text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
 pub struct Span {
+    /// Byte offset of the first byte.
     pub start: usize,
+    /// Byte offset just past the last byte.
     pub end: usize,
 }
 
 impl Span {
+    /// The bytes `start..end`.
     pub fn new(start: usize, end: usize) -> Self {
         Span { start, end }
     }
 
+    /// An empty span at `at`: a position, such as where something is missing.
     pub fn empty(at: usize) -> Self {
         Span { start: at, end: at }
     }
 
+    /// Length in bytes (0 for a reversed span).
     pub fn len(&self) -> usize {
         self.end.saturating_sub(self.start)
     }
 
+    /// Whether the span covers no byte.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -36,7 +42,9 @@ impl Span {
 /// A 1-based line and column; the column counts characters (Unicode scalar values).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct LineCol {
+    /// 1-based line.
     pub line: u32,
+    /// 1-based column, in characters.
     pub column: u32,
 }
 
@@ -65,6 +73,7 @@ impl LineIndex {
         }
     }
 
+    /// Number of lines (a text ending in a line break has an empty last line).
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
     }

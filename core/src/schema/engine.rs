@@ -22,70 +22,109 @@ pub struct SchemaError<'a> {
     pub instance_path: String,
     /// The failing value (an owned copy when the instance is a YAML tree).
     pub instance: Cow<'a, Value>,
+    /// Which keyword failed, with what it demanded.
     pub kind: ErrorKind<'a>,
 }
 
+/// The keyword that failed and what it demanded.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ErrorKind<'a> {
+    /// `required`: a property the object must have is missing.
     Required {
+        /// The missing property.
         property: &'a str,
     },
+    /// `additionalProperties: false`: properties the schema does not list.
     AdditionalProperties {
+        /// The unlisted property names, in document order.
         unexpected: Vec<&'a str>,
     },
+    /// `type`: the value is of none of the allowed JSON types.
     Type {
+        /// The allowed types, as the schema names them.
         expected: Vec<&'a str>,
     },
+    /// `enum`: the value is none of the listed options.
     Enum {
+        /// The schema's list of options.
         options: &'a Value,
     },
+    /// `const`: the value is not the one value allowed.
     Const {
+        /// The one value allowed.
         expected: &'a Value,
     },
+    /// `minimum`: the number is below the bound.
     Minimum {
+        /// The inclusive lower bound.
         limit: &'a Number,
     },
+    /// `maximum`: the number is above the bound.
     Maximum {
+        /// The inclusive upper bound.
         limit: &'a Number,
     },
+    /// `exclusiveMinimum`: the number is not above the bound.
     ExclusiveMinimum {
+        /// The exclusive lower bound.
         limit: &'a Number,
     },
+    /// `exclusiveMaximum`: the number is not below the bound.
     ExclusiveMaximum {
+        /// The exclusive upper bound.
         limit: &'a Number,
     },
+    /// `minLength`: the string has fewer characters than allowed.
     MinLength {
+        /// The least number of characters.
         limit: u64,
     },
+    /// `maxLength`: the string has more characters than allowed.
     MaxLength {
+        /// The greatest number of characters.
         limit: u64,
     },
+    /// `minItems`: the array has fewer items than allowed.
     MinItems {
+        /// The least number of items.
         limit: u64,
     },
+    /// `maxItems`: the array has more items than allowed.
     MaxItems {
+        /// The greatest number of items.
         limit: u64,
     },
+    /// `minProperties`: the object has fewer properties than allowed.
     MinProperties {
+        /// The least number of properties.
         limit: u64,
     },
+    /// `maxProperties`: the object has more properties than allowed.
     MaxProperties {
+        /// The greatest number of properties.
         limit: u64,
     },
+    /// `uniqueItems`: two items of the array are equal.
     UniqueItems,
     /// No alternative matched; the errors of each alternative, in order.
     AnyOf {
+        /// Each alternative's errors, one list per alternative.
         context: Vec<Vec<SchemaError<'a>>>,
     },
+    /// `oneOf`: no alternative matched.
     OneOfNone {
+        /// Each alternative's errors, one list per alternative.
         context: Vec<Vec<SchemaError<'a>>>,
     },
+    /// `oneOf`: more than one alternative matched.
     OneOfMany,
+    /// `not`: the value matches the schema it must not match.
     Not,
     /// The schema is `false`: nothing is allowed here.
     Nothing,
     /// A `$ref` the schema does not define (a bug in the schema, reported rather than ignored).
     BadReference {
+        /// The reference as the schema writes it.
         reference: &'a str,
     },
 }
@@ -199,6 +238,7 @@ pub struct Evaluator<'s> {
 }
 
 impl<'s> Evaluator<'s> {
+    /// Compiles `root` (a draft-07 schema whose `$ref`s are local) for evaluation.
     pub fn new(root: &'s Value) -> Self {
         Evaluator {
             program: Program::compile(root),

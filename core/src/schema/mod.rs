@@ -42,6 +42,7 @@ pub struct EmbeddedSchema {
 }
 
 impl EmbeddedSchema {
+    /// A schema from its JSON text; nothing is parsed until first use.
     pub const fn new(text: &'static str) -> Self {
         EmbeddedSchema {
             text,
@@ -75,8 +76,11 @@ pub fn validate(document: &Document) -> Vec<Diagnostic> {
 
 /// A parsed source the schema's findings are placed in: its tree, text and line index.
 pub trait Source {
+    /// The YAML tree the schema is evaluated on.
     fn root(&self) -> &crate::yaml::Node;
+    /// The whole text the tree's spans point into.
     fn text(&self) -> &str;
+    /// Lines and columns of [`Source::text`].
     fn line_index(&self) -> &crate::source::LineIndex;
     /// Whether a mapping of the tree may repeat a key (the parse reported problems); only the
     /// first entry of a repeated key then counts, as in the JSON view.
@@ -89,6 +93,7 @@ pub trait Source {
         json::nearest_node(self.root(), pointer).span
     }
 
+    /// Places a finding at `span` (line, column and snippet of this source).
     fn locate(&self, diagnostic: Diagnostic, span: crate::source::Span) -> Diagnostic {
         diagnostic.at(self.text(), self.line_index(), span)
     }
