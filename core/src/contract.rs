@@ -68,10 +68,26 @@ pub(crate) fn fields_of_schema(schema: &Value) -> Vec<Field> {
 }
 
 fn type_of(value: &Value) -> Option<String> {
+    schema_type(value).map(str::to_owned)
+}
+
+/// A schema's `type`, `None` when it has none or it is `any`.
+fn schema_type(value: &Value) -> Option<&str> {
     match value.get("type") {
-        Some(Value::String(kind)) if kind != "any" => Some(kind.clone()),
+        Some(Value::String(kind)) if kind != "any" => Some(kind),
         _ => None,
     }
+}
+
+/// Whether a `needs` wire from step `producer` to step `consumer` fits: exactly when
+/// [`wire_mismatches`] of their [`WireEnd::step`] ends finds nothing (a step end has no named
+/// fields, so only the schema types count), without naming the ends — the graph asks this for
+/// every wire and only needs the verdict.
+pub(crate) fn steps_fit(producer: &Value, consumer: &Value) -> bool {
+    type_fits(
+        producer.get("output_schema").and_then(schema_type),
+        consumer.get("input_schema").and_then(schema_type),
+    )
 }
 
 /// Whether a value of type `produced` is acceptable where `expected` is required.
@@ -212,6 +228,38 @@ pub(crate) fn wire_mismatches(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn steps_fit_is_the_verdict_of_the_step_ends() {
+        let types = [
+            None,
+            Some("any"),
+            Some("string"),
+            Some("integer"),
+            Some("number"),
+            Some("object"),
+        ];
+        let step = |schema: &str, kind: Option<&str>| match kind {
+            Some(kind) => json!({ schema: { "type": kind } }),
+            None => json!({}),
+        };
+        for produced in types {
+            for expected in types {
+                let producer = step("output_schema", produced);
+                let consumer = step("input_schema", expected);
+                let named = wire_mismatches(
+                    &WireEnd::step("a", &producer, true),
+                    &WireEnd::step("b", &consumer, false),
+                    None,
+                );
+                assert_eq!(
+                    steps_fit(&producer, &consumer),
+                    named.is_empty(),
+                    "{produced:?} → {expected:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn reads_lists_and_schemas() {

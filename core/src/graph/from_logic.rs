@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::SourceSpan;
 use super::{entry_spans, Graph, GraphEdge, GraphNode, Group, InspectorField, Port};
-use crate::contract::{wire_mismatches, WireEnd};
+use crate::contract::{steps_fit, wire_mismatches, WireEnd};
 use crate::document::Document;
 use crate::fieldpath::FieldPath;
 use crate::json::pointer_push;
@@ -219,15 +219,15 @@ fn edge(
     }
     id.push_str(&graph.edges.len().to_string());
     let find = |id: &str| index.0.get(id).and_then(|&i| graph.nodes.get(i));
-    let output = find(source).and_then(|n| n.outputs.first()).cloned();
-    let input = find(target).and_then(|n| n.inputs.first()).cloned();
+    let output = find(source).and_then(|n| n.outputs.first());
+    let input = find(target).and_then(|n| n.inputs.first());
     graph.edges.push(GraphEdge {
         id,
         kind: kind.to_owned(),
         source: source.to_owned(),
         target: target.to_owned(),
-        source_port: output.map(|p| p.name),
-        target_port: input.map(|p| p.name),
+        source_port: output.map(|p| p.name.clone()),
+        target_port: input.map(|p| p.name.clone()),
         label,
         compatible,
         back: false,
@@ -295,12 +295,7 @@ fn build(document: &Document, loaded: &BTreeMap<String, Value>) -> Graph {
             .filter_map(Value::as_str)
         {
             if let Some(needed) = steps.get(need) {
-                let fits = wire_mismatches(
-                    &WireEnd::step(need, needed, true),
-                    &WireEnd::step(name, step, false),
-                    None,
-                )
-                .is_empty();
+                let fits = steps_fit(needed, step);
                 edge(
                     &mut graph,
                     &index,
