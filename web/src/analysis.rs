@@ -142,7 +142,11 @@ pub fn diagnostics_of(analysis: &Analysis, checked: &[Diagnostic]) -> Vec<Diagno
 
 /// The node whose definition covers 1-based `line`, the innermost when several do.
 pub fn node_at_line(graph: &Graph, text: &str, line: u32) -> Option<String> {
-    let offset = line_start(text, line)?;
+    node_at_offset(graph, line_start(text, line)?)
+}
+
+/// The innermost node whose definition covers byte `offset`.
+pub fn node_at_offset(graph: &Graph, offset: usize) -> Option<String> {
     graph
         .nodes
         .iter()

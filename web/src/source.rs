@@ -119,9 +119,10 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
             let line = utf16_to_line(t, caret as usize);
             // The end of the caret's line: inside the node's span on its key's line too.
             let end = line_start(t, line + 1).map_or(t.len(), |next| next.saturating_sub(1));
-            studio
-                .graph
-                .with_untracked(|g| g.as_ref().and_then(|g| node_at_offset(g, end)))
+            studio.graph.with_untracked(|g| {
+                g.as_ref()
+                    .and_then(|g| crate::analysis::node_at_offset(g, end))
+            })
         });
         if node.is_some() && node != studio.selected.get_untracked() {
             studio.selected.set(node);
@@ -243,17 +244,6 @@ fn line_view(line: &str, problem: Option<LineProblem>, chosen: bool) -> impl Int
         }
     });
     view! { <div class=class class:in-selection=chosen>{segments}{inline}"\u{200b}"</div> }
-}
-
-/// The innermost node whose definition covers byte `offset`.
-fn node_at_offset(graph: &logicmd::graph::Graph, offset: usize) -> Option<String> {
-    graph
-        .nodes
-        .iter()
-        .filter_map(|n| n.span.map(|s| (n, s)))
-        .filter(|(_, s)| s.start <= offset && offset <= s.end)
-        .min_by_key(|(_, s)| s.end - s.start)
-        .map(|(n, _)| n.id.clone())
 }
 
 /// The 1-based line of the UTF-16 offset `caret` (what a textarea reports) in `text`.
