@@ -256,3 +256,33 @@ test("command palette (Ctrl+K): type a node's name, Enter selects it and centres
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("axe-core finds no violations with a group selected, the context menu open, the palette open, light and dark", async () => {
+  const { readFileSync } = await import("node:fs");
+  const axe = readFileSync(`${repo}tests/web/node_modules/axe-core/axe.min.js`, "utf8");
+  const found = [];
+  for (const colorScheme of ["light", "dark"]) {
+    const { page, errors, context } = await studio({ colorScheme });
+    await page.addScriptTag({ content: axe });
+    await loadText(page, CHAIN);
+    const check = async (state) => {
+      const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+      for (const v of result.violations) found.push(`${colorScheme} ${state}: ${v.id} (${v.impact}) ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+    };
+    await page.click(body("a"));
+    await page.click(body("b"), { modifiers: ["Shift"] });
+    await check("group");
+    await page.click(body("b"), { button: "right" });
+    await page.locator('[role="menu"]').waitFor();
+    await page.screenshot({ path: `${shots}/select-menu-${colorScheme}.png` });
+    await check("menu");
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+k");
+    await page.locator('[role="dialog"]').waitFor();
+    await page.screenshot({ path: `${shots}/select-palette-${colorScheme}.png` });
+    await check("palette");
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  assert.deepEqual(found, []);
+});
