@@ -111,6 +111,15 @@ test("multi-select: shift-drag a box around three nodes, shift-click toggles, dr
     assert.ok(Math.abs(now.x - before[s].x - 120) < 3 && Math.abs(now.y - before[s].y - 40) < 3, `${s} moved with the group`);
   }
   assert.deepEqual(await box(page, body("d")), before.d, "d did not move");
+  // Ctrl+A selects every node; a plain click selects one again; Escape clears.
+  await page.keyboard.press("Control+a");
+  assert.deepEqual(await selectedIds(page), ["step:a", "step:b", "step:c", "step:d"]);
+  await page.click(body("d"));
+  assert.deepEqual(await selectedIds(page), ["step:d"]);
+  await page.keyboard.press("Escape");
+  assert.deepEqual(await selectedIds(page), []);
+  await page.click(body("a"));
+  for (const s of ["b", "c"]) await page.click(body(s), { modifiers: ["Shift"] });
   assert.deepEqual(await selectedIds(page), ["step:a", "step:b", "step:c"], "the selection survives the move");
 
   // Delete removes the three as one change, with every reference to them.

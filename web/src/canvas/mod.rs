@@ -366,6 +366,10 @@ pub fn Canvas() -> impl IntoView {
                     studio.notify(Severity::Error, message);
                 }
             }
+            // Not dragged (the arm above): a click on a node of the group selects it alone.
+            Gesture::Node { id, group, .. } if !group.is_empty() => {
+                crate::select::select_many(studio, vec![id]);
+            }
             Gesture::Node { id, dx, dy, .. } if dx.abs() + dy.abs() > 2.0 => {
                 let moved = studio.graph.with_untracked(|g| {
                     g.as_ref()
