@@ -213,6 +213,7 @@ export type Edit =
   | { op: "replace_text"; start: number; end: number; text: string }
   | { op: "add_step"; name: string; after?: string | null; step?: Json }
   | { op: "remove_step"; name: string }
+  | { op: "remove_steps"; names: string[] }
   | { op: "rename_step"; from: string; to: string }
   /** Refused (with the reason) for a node wired to itself, anything but steps in LOGIC.md, ports
    *  whose types do not fit, or a `needs` cycle. Ports default to the nodes' first ones. */

@@ -104,6 +104,7 @@ pub fn App() -> impl IntoView {
             <RunPanel />
             <Diagnostics textarea=textarea />
             <crate::a11y::LiveRegion />
+            <crate::palette_search::CommandPalette />
         </div>
     }
 }
@@ -150,7 +151,11 @@ fn on_key(studio: Studio, ev: &web_sys::KeyboardEvent) {
         studio.redo();
         return;
     }
-    if typing_in_a_field(ev) {
+    // A menu's own keys (Escape, Enter, arrows) are the menu's.
+    if typing_in_a_field(ev)
+        || crate::menu::within_menu(ev)
+        || crate::select::keys::on_key(studio, ev)
+    {
         return;
     }
     if key == "Escape" {

@@ -17,7 +17,14 @@ const GAP_Y: f64 = 70.0;
 /// `next` with the nodes of `previous` where they were, or `None` when nothing moves (the
 /// common case while typing: no copy of a large graph).
 /// `renamed` lists (old id, new id) of nodes renamed since `previous`: they keep their place.
-pub fn keep_places(previous: &Graph, next: &Graph, renamed: &[(String, String)]) -> Option<Graph> {
+/// New nodes with no placed node above them go to `anchor` when given (pasted steps beside the
+/// selection, a step added where a menu was opened), else where the core put them.
+pub fn keep_places(
+    previous: &Graph,
+    next: &Graph,
+    renamed: &[(String, String)],
+    anchor: Option<(f64, f64)>,
+) -> Option<Graph> {
     let mut before: FxHashMap<&str, (f64, f64)> = previous
         .nodes
         .iter()
@@ -62,7 +69,8 @@ pub fn keep_places(previous: &Graph, next: &Graph, renamed: &[(String, String)])
             .filter(|e| e.target == id)
             .filter_map(|e| index.get(&e.source).copied())
             .find(|&p| placed[p]);
-        let wanted = parent.map_or((graph.nodes[i].x, graph.nodes[i].y), |p| {
+        let own = anchor.unwrap_or((graph.nodes[i].x, graph.nodes[i].y));
+        let wanted = parent.map_or(own, |p| {
             let above = &graph.nodes[p];
             (above.x, above.y + NODE_HEIGHT + GAP_Y)
         });
@@ -115,7 +123,7 @@ mod tests {
             place(&after, "step:b"),
             "the core lays out afresh"
         );
-        let kept = keep_places(&before, &after, &[]).expect("positions differ");
+        let kept = keep_places(&before, &after, &[], None).expect("positions differ");
         for n in &before.nodes {
             assert_eq!(place(&kept, &n.id), (n.x, n.y), "{}", n.id);
         }
@@ -128,14 +136,27 @@ mod tests {
         let before = graph(&text);
         let after = graph(&text.replace("b: {needs", "bee: {needs"));
         let renamed = [("step:b".to_owned(), "step:bee".to_owned())];
-        let kept = keep_places(&before, &after, &renamed).unwrap_or(after);
+        let kept = keep_places(&before, &after, &renamed, None).unwrap_or(after);
         assert_eq!(place(&kept, "step:bee"), place(&before, "step:b"));
+    }
+
+    #[test]
+    fn new_roots_go_to_the_anchor_and_their_children_below_them() {
+        let before = graph(FOUR);
+        let after = graph(&FOUR.replace("  d: {}\n", "  d: {}\n  p: {}\n  q: {needs: [p]}\n"));
+        let kept = keep_places(&before, &after, &[], Some((1000.0, 500.0))).unwrap();
+        assert_eq!(place(&kept, "step:p"), (1000.0, 500.0));
+        assert_eq!(
+            place(&kept, "step:q"),
+            (1000.0, 500.0 + NODE_HEIGHT + GAP_Y)
+        );
+        assert_eq!(place(&kept, "step:a"), place(&before, "step:a"));
     }
 
     #[test]
     fn an_unchanged_layout_is_not_copied() {
         let before = graph(FOUR);
-        assert!(keep_places(&before, &graph(&FOUR.replace("t\n", "u\n")), &[]).is_none());
+        assert!(keep_places(&before, &graph(&FOUR.replace("t\n", "u\n")), &[], None).is_none());
     }
 
     #[test]
@@ -146,7 +167,7 @@ mod tests {
                 .replace("b: {}", "b: {needs: [a]}")
                 .replace("  d: {}\n", "  d: {}\n  e: {needs: [a]}\n"),
         );
-        let kept = keep_places(&before, &after, &[]).unwrap();
+        let kept = keep_places(&before, &after, &[], None).unwrap();
         let (a, b, e) = (
             place(&kept, "step:a"),
             place(&kept, "step:b"),

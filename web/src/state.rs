@@ -81,6 +81,10 @@ pub struct Studio {
     pub renaming: RwSignal<Option<String>>,
     /// The selected wire: (source id, target id).
     pub selected_wire: RwSignal<Option<(String, String)>>,
+    /// Multi-select: every selected node id, `selected` among them (see [`crate::select`]).
+    pub group: RwSignal<Vec<String>>,
+    /// Where nodes new in the next graph go (graph coordinates), e.g. pasted steps.
+    pub place_new: StoredValue<Option<(f64, f64)>>,
 }
 
 impl Studio {
@@ -96,7 +100,8 @@ impl Studio {
         });
         let layout_epoch = RwSignal::new(0u32);
         let renamed = StoredValue::new(Vec::new());
-        let graph = stable_graph(text, analysis, layout_epoch, renamed);
+        let place_new = StoredValue::new(None);
+        let graph = stable_graph(text, analysis, layout_epoch, renamed, place_new);
         let checked = RwSignal::new(Vec::<Diagnostic>::new());
         let checking = RwSignal::new(false);
         let check_ms = RwSignal::new(0.0);
@@ -123,6 +128,8 @@ impl Studio {
             renamed,
             renaming: RwSignal::new(None),
             selected_wire: RwSignal::new(None),
+            group: RwSignal::new(Vec::new()),
+            place_new,
         }
     }
 
@@ -202,6 +209,7 @@ fn stable_graph(
     analysis: Memo<Analysis>,
     layout_epoch: RwSignal<u32>,
     renamed: StoredValue<Vec<(String, String)>>,
+    place_new: StoredValue<Option<(f64, f64)>>,
 ) -> Memo<Option<Arc<Graph>>> {
     let seen_epoch = StoredValue::new(0u32);
     Memo::new(move |previous: Option<&Option<Arc<Graph>>>| {
@@ -214,10 +222,11 @@ fn stable_graph(
             return if blank { None } else { previous };
         };
         let renamed = renamed.try_update_value(std::mem::take).unwrap_or_default();
+        let anchor = place_new.try_update_value(Option::take).flatten();
         match previous {
-            Some(before) if !fresh => {
-                Some(crate::stable::keep_places(&before, &next, &renamed).map_or(next, Arc::new))
-            }
+            Some(before) if !fresh => Some(
+                crate::stable::keep_places(&before, &next, &renamed, anchor).map_or(next, Arc::new),
+            ),
             _ => Some(next),
         }
     })

@@ -3,6 +3,7 @@
 //! the new frontmatter must equal the intended JSON exactly, must still parse, and a valid
 //! document must stay valid; otherwise the edit is refused and the text is left unchanged.
 
+mod clip;
 mod connect;
 mod current;
 mod drtl;
@@ -22,6 +23,7 @@ use crate::fieldpath::FieldPath;
 use crate::format::comments::{check_kept, Comment, CommentChange};
 use crate::json::pointer_push;
 use crate::source::LineIndex;
+pub use clip::{copy_steps, paste_steps, Pasted};
 use current::Current;
 use ops::Change;
 pub(crate) use ops::Patch;
@@ -85,6 +87,12 @@ pub enum Edit {
     RemoveStep {
         /// The step to remove.
         name: String,
+    },
+    /// Remove several steps as one edit and drop every reference to them (as `remove_step`);
+    /// the steps may read each other's output.
+    RemoveSteps {
+        /// The steps to remove.
+        names: Vec<String>,
     },
     /// Rename a step and every reference to it.
     RenameStep {

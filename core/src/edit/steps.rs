@@ -58,7 +58,10 @@ pub(super) fn run(session: &mut Session, edit: &Edit) -> Result<(), Diagnostic> 
         Edit::Disconnect { from, to } if session.is_drtl() => {
             super::drtl::disconnect(session, from, to)
         }
-        Edit::AddStep { .. } | Edit::RemoveStep { .. } | Edit::RenameStep { .. }
+        Edit::AddStep { .. }
+        | Edit::RemoveStep { .. }
+        | Edit::RemoveSteps { .. }
+        | Edit::RenameStep { .. }
             if session.is_drtl() =>
         {
             Err(refused(
@@ -67,6 +70,7 @@ pub(super) fn run(session: &mut Session, edit: &Edit) -> Result<(), Diagnostic> 
         }
         Edit::AddStep { name, after, step } => add_step(session, name, after.as_deref(), step),
         Edit::RemoveStep { name } => remove_step(session, name),
+        Edit::RemoveSteps { names } => remove_steps(session, names),
         Edit::RenameStep { from, to } => rename_step(session, from, to),
         Edit::Disconnect { from, to } => disconnect(session, from, to),
         Edit::SetPosition { node, x, y } => set_position(session, node, *x, *y),
@@ -153,11 +157,38 @@ fn list_of<'v>(value: &'v Value, field: &str) -> Vec<&'v str> {
 /// position (each with its comments, each reported in a note). Refused when an expression
 /// reads its output, or when it is a decision-tree node's only branch.
 fn remove_step(session: &mut Session, name: &str) -> Result<(), Diagnostic> {
+    remove_step_among(session, name, &[name.to_owned()])
+}
+
+/// Removes several steps as one edit: what the removed steps say about each other goes with
+/// them (a step may read the output of another one removed alongside).
+fn remove_steps(session: &mut Session, names: &[String]) -> Result<(), Diagnostic> {
+    if names.is_empty() {
+        return Err(refused("no steps to remove"));
+    }
+    for name in names {
+        require_step(session, name)?;
+    }
+    for name in names {
+        if session.json().pointer(&step_pointer(name)).is_some() {
+            remove_step_among(session, name, names)?;
+        }
+    }
+    Ok(())
+}
+
+/// Removes step `name`; `going` are the steps removed in the same edit (`name` among them),
+/// whose own fields are neither readers nor worth rewriting.
+fn remove_step_among(
+    session: &mut Session,
+    name: &str,
+    going: &[String],
+) -> Result<(), Diagnostic> {
     require_step(session, name)?;
     let own = step_pointer(name);
     let readers: Vec<String> = expression_strings(session.json())
         .into_iter()
-        .filter(|(pointer, _)| !within(pointer, &own))
+        .filter(|(pointer, _)| !going.iter().any(|g| within(pointer, &step_pointer(g))))
         .filter(|(_, text)| reads_step(text, name))
         .map(|(pointer, _)| session.place(&pointer))
         .collect();
@@ -177,7 +208,7 @@ fn remove_step(session: &mut Session, name: &str) -> Result<(), Diagnostic> {
         )));
     }
     for other in step_names(session) {
-        if other == name {
+        if going.contains(&other) {
             continue;
         }
         let base = step_pointer(&other);

@@ -768,3 +768,29 @@ fn a_replacement_that_changes_the_document_kind_is_refused() {
     );
     assert_eq!(undo(&applied), TOPOLOGY);
 }
+
+#[test]
+fn removing_several_steps_is_one_edit_and_leaves_no_reference() {
+    let doc = "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a: {}\n  b:\n    needs: [a]\n    description: \"{{ steps.a.output }}\"\n  c:\n    needs: [b]\n  d:\n    needs: [a, c]\n    parallel_steps: [b]\n---\n";
+    let names = vec!["a".to_owned(), "b".to_owned(), "c".to_owned()];
+    let applied = edit(doc, Edit::RemoveSteps { names });
+    assert_eq!(
+        applied.text,
+        "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  d: {}\n---\n"
+    );
+    assert_eq!(undo(&applied), doc);
+    // A step outside the set still reading a removed one refuses the whole edit.
+    let refused = apply(
+        doc,
+        &Edit::RemoveSteps {
+            names: vec!["a".to_owned()],
+        },
+    )
+    .unwrap_err();
+    assert!(
+        refused.message.contains("its output is read"),
+        "{}",
+        refused.message
+    );
+    assert!(apply(doc, &Edit::RemoveSteps { names: vec![] }).is_err());
+}

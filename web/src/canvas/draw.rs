@@ -197,7 +197,7 @@ pub fn node_view(
     };
     let selected = {
         let id = id.clone();
-        move || studio.selected.with(|s| s.as_deref() == Some(id.as_str()))
+        move || crate::select::is_selected(studio, &id)
     };
     let style = node
         .color

@@ -15,9 +15,16 @@ pub enum Gesture {
     },
     Node {
         id: String,
+        /// The other selected nodes, which move with it.
+        group: Vec<String>,
         start: (f64, f64),
         dx: f64,
         dy: f64,
+    },
+    /// A selection box (shift-drag on the empty canvas), corners in canvas pixels.
+    Box {
+        start: (f64, f64),
+        end: (f64, f64),
     },
     Wire {
         from: String,

@@ -50,6 +50,9 @@ pub fn Canvas() -> impl IntoView {
     let connecting = RwSignal::new(None::<String>);
     // Why the last wire was not connected, shown where it was dropped (canvas pixels).
     let refusal = RwSignal::new(None::<((f64, f64), String)>);
+    // The context menu, when open (right-click, Shift+F10, the ContextMenu key).
+    let menu = crate::menu::Menu::default();
+    crate::select::watch(studio);
     // The canvas's size in pixels, kept current by a ResizeObserver.
     let size = RwSignal::new((0.0f64, 0.0f64));
     let measure = move || {
@@ -237,10 +240,21 @@ pub fn Canvas() -> impl IntoView {
                 end: start,
             }
         } else if let Some(id) = node {
-            studio.selected.set(Some(id.clone()));
             studio.field_error.set(None);
+            if ev.shift_key() || ev.ctrl_key() || ev.meta_key() {
+                crate::select::toggle(studio, &id);
+                return;
+            }
+            let mut group = crate::select::ids(studio);
+            if !group.contains(&id) {
+                crate::select::select_many(studio, vec![id.clone()]);
+                group.clear();
+            }
+            studio.selected.set(Some(id.clone()));
+            group.retain(|g| *g != id);
             Gesture::Node {
                 id,
+                group,
                 start: client,
                 dx: 0.0,
                 dy: 0.0,
@@ -249,6 +263,9 @@ pub fn Canvas() -> impl IntoView {
             studio.selected.set(None);
             studio.selected_wire.set(Some(ends));
             return;
+        } else if ev.shift_key() {
+            let start = to_canvas(client);
+            Gesture::Box { start, end: start }
         } else {
             studio.selected.set(None);
             Gesture::Pan {
@@ -296,8 +313,15 @@ pub fn Canvas() -> impl IntoView {
                     ));
                 }
             }
-            Gesture::Node { id, start, .. } => gesture.set(Some(Gesture::Node {
+            Gesture::Box { start, .. } => gesture.set(Some(Gesture::Box {
+                start,
+                end: to_canvas(client),
+            })),
+            Gesture::Node {
+                id, group, start, ..
+            } => gesture.set(Some(Gesture::Node {
                 id,
+                group,
                 start,
                 dx: (client.0 - start.0) / scale,
                 dy: (client.1 - start.1) / scale,
@@ -322,6 +346,30 @@ pub fn Canvas() -> impl IntoView {
         };
         gesture.set(None);
         match finished {
+            Gesture::Box { start, end } => {
+                let view = studio.viewport.get_untracked();
+                let graph_point =
+                    |(x, y): (f64, f64)| ((x - view.x) / view.scale, (y - view.y) / view.scale);
+                let hits = studio.graph.with_untracked(|g| {
+                    g.as_ref().map_or_else(Vec::new, |g| {
+                        crate::select::in_box(g, graph_point(start), graph_point(end))
+                    })
+                });
+                crate::select::select_many(studio, hits);
+            }
+            Gesture::Node {
+                id, group, dx, dy, ..
+            } if dx.abs() + dy.abs() > 2.0 && !group.is_empty() => {
+                let mut moving = group;
+                moving.push(id);
+                if let Err(message) = crate::select::move_nodes(studio, &moving, dx, dy) {
+                    studio.notify(Severity::Error, message);
+                }
+            }
+            // Not dragged (the arm above): a click on a node of the group selects it alone.
+            Gesture::Node { id, group, .. } if !group.is_empty() => {
+                crate::select::select_many(studio, vec![id]);
+            }
             Gesture::Node { id, dx, dy, .. } if dx.abs() + dy.abs() > 2.0 => {
                 let moved = studio.graph.with_untracked(|g| {
                     g.as_ref()
@@ -367,8 +415,12 @@ pub fn Canvas() -> impl IntoView {
     let offset_of = move |id: &str| {
         gesture.with(|g| match g {
             Some(Gesture::Node {
-                id: moving, dx, dy, ..
-            }) if moving == id => (*dx, *dy),
+                id: moving,
+                group,
+                dx,
+                dy,
+                ..
+            }) if moving == id || group.iter().any(|g| g == id) => (*dx, *dy),
             _ => (0.0, 0.0),
         })
     };
@@ -402,6 +454,10 @@ pub fn Canvas() -> impl IntoView {
             on:pointerup=on_pointer_up
             on:pointercancel=on_pointer_up
             on:wheel=on_wheel
+            on:contextmenu=move |ev: web_sys::MouseEvent| {
+                let client = (f64::from(ev.client_x()), f64::from(ev.client_y()));
+                crate::menu::open_at(studio, menu, &ev, client, to_graph(client));
+            }
             // The pointer is captured by the canvas during a press, so the event's target is the
             // canvas itself: the node double-clicked is the one the first press selected.
             on:dblclick=move |_| {
@@ -444,9 +500,18 @@ pub fn Canvas() -> impl IntoView {
                     _ => None,
                 })}
             </g>
+            {move || gesture.with(|g| match g {
+                Some(Gesture::Box { start, end }) => Some(view! {
+                    <rect class="selection-box" data-testid="selection-box"
+                        x=start.0.min(end.0) y=start.1.min(end.1)
+                        width=(start.0 - end.0).abs() height=(start.1 - end.1).abs()></rect>
+                }),
+                _ => None,
+            })}
         </svg>
         <rename::RenameField />
         <zoom::ZoomControls size=size />
+        <crate::menu::ContextMenu menu=menu connecting=connecting />
         {move || refusal.get().map(|((x, y), reason)| view! {
             <div class="refusal" role="alert" data-testid="refusal"
                 style=format!("left: {:.0}px; top: {:.0}px", x + 14.0, y + 10.0)>{reason}</div>

@@ -1,0 +1,152 @@
+//! The command palette (Ctrl/Cmd+K): one search over the graph's nodes (picking one selects
+//! it and centres it), the studio's commands and the examples. A modal `dialog` with a
+//! `combobox` and its `listbox`: arrows move the active option (wrapping), Enter picks,
+//! Escape closes and gives the keyboard back.
+
+mod entries;
+
+use leptos::html;
+use leptos::prelude::*;
+
+use crate::state::{Severity, Studio};
+use entries::{search, Command, Entry};
+
+#[component]
+pub fn CommandPalette() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let open = RwSignal::new(false);
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        if (ev.ctrl_key() || ev.meta_key()) && ev.key().eq_ignore_ascii_case("k") {
+            ev.prevent_default();
+            open.set(true);
+        }
+    });
+    on_cleanup(move || keys.remove());
+    move || {
+        open.get()
+            .then(|| view! { <Dialog open=open studio=studio /> })
+    }
+}
+
+#[component]
+fn Dialog(open: RwSignal<bool>, studio: Studio) -> impl IntoView {
+    let query = RwSignal::new(String::new());
+    let active = RwSignal::new(0usize);
+    let found = Memo::new(move |_| {
+        let query = query.get();
+        studio.graph.with(|g| search(g.as_deref(), &query))
+    });
+    let input = NodeRef::<html::Input>::new();
+    Effect::new(move |_| {
+        if let Some(input) = input.get() {
+            let _ = input.focus();
+        }
+    });
+    let close = move || {
+        open.set(false);
+        crate::menu::focus_canvas();
+    };
+    let pick = move |index: usize| {
+        let Some(entry) = found.with_untracked(|f| f.get(index).cloned()) else {
+            return;
+        };
+        close();
+        run(studio, entry);
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let count = found.with_untracked(Vec::len);
+        match ev.key().as_str() {
+            "ArrowDown" | "ArrowUp" if count > 0 => {
+                ev.prevent_default();
+                let down = ev.key() == "ArrowDown";
+                active.update(|i| {
+                    *i = if down {
+                        (*i + 1) % count
+                    } else {
+                        (*i + count - 1) % count
+                    }
+                });
+            }
+            "Enter" => {
+                ev.prevent_default();
+                pick(active.get_untracked());
+            }
+            "Escape" => {
+                ev.prevent_default();
+                ev.stop_propagation();
+                close();
+            }
+            _ => {}
+        }
+    };
+    let option_id = |i: usize| format!("palette-option-{i}");
+    view! {
+        <div class="dialog-backdrop" on:click=move |_| close()>
+            <div class="dialog command-palette" role="dialog" aria-modal="true" aria-label="Command palette"
+                on:click=|ev| ev.stop_propagation()>
+                <input node_ref=input type="text" role="combobox" aria-expanded="true"
+                    aria-controls="palette-list" aria-autocomplete="list"
+                    aria-label="Search nodes, commands and examples" placeholder="Search nodes, commands, examples…"
+                    aria-activedescendant=move || (!found.with(Vec::is_empty)).then(|| option_id(active.get()))
+                    prop:value=move || query.get()
+                    on:input=move |ev| { query.set(event_target_value(&ev)); active.set(0); }
+                    on:keydown=on_key />
+                <ul id="palette-list" role="listbox" aria-label="Matches">
+                    {move || found.get().into_iter().enumerate().map(|(i, entry)| view! {
+                        <li id=option_id(i) role="option" class=format!("palette-entry palette-{}", entry.kind())
+                            aria-selected=move || (active.get() == i).to_string()
+                            on:pointerdown=|ev| ev.prevent_default()
+                            on:click=move |_| pick(i)>{entry.label()}</li>
+                    }).collect_view()}
+                </ul>
+                {move || found.with(Vec::is_empty).then(|| view! { <p class="palette-none">"Nothing matches."</p> })}
+            </div>
+        </div>
+    }
+}
+
+fn run(studio: Studio, entry: Entry) {
+    match entry {
+        Entry::Node { id, .. } => {
+            crate::select::select_many(studio, vec![id.clone()]);
+            studio.reveal_request.set(Some(id));
+        }
+        Entry::Example { id, .. } => {
+            if let Some(example) = crate::examples::by_id(id) {
+                studio.load(example.text.to_owned());
+            }
+        }
+        Entry::Command(command) => run_command(studio, command),
+    }
+}
+
+fn run_command(studio: Studio, command: Command) {
+    match command {
+        Command::New => click("[data-testid=new]"),
+        Command::Fit => studio.fit_request.update(|n| *n += 1),
+        Command::AutoLayout => crate::canvas::auto_layout(studio),
+        Command::Format => {
+            let formatted = studio.text.with_untracked(|t| logicmd::format::format(t));
+            match formatted {
+                Ok(text) => studio.replace_text(text),
+                Err(problem) => studio.notify(Severity::Error, problem.message),
+            }
+        }
+        Command::Undo => studio.undo(),
+        Command::Redo => studio.redo(),
+        Command::Share => crate::panels::share(studio),
+        Command::ToggleSource => studio.source_open.update(|open| *open = !*open),
+    }
+}
+
+/// Presses a toolbar button (the New button opens its own dialog).
+fn click(selector: &str) {
+    use wasm_bindgen::JsCast;
+    let button = crate::browser::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(selector).ok().flatten())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(button) = button {
+        button.click();
+    }
+}
