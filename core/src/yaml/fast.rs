@@ -215,7 +215,7 @@ impl<'t> Reader<'t> {
             }
             let value = self.mapping_value(indent, key_span.end + 1)?;
             self.entries.push(Entry {
-                key: key.to_owned(),
+                key: super::key(key),
                 key_span,
                 value,
             });
@@ -571,7 +571,7 @@ impl<'t> Reader<'t> {
                     }
                     let (value, end) = self.flow_item(start)?;
                     self.entries.push(Entry {
-                        key: key.to_owned(),
+                        key: super::key(key),
                         key_span,
                         value,
                     });
