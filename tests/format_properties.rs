@@ -90,7 +90,7 @@ fn plain_11(raw: &str) -> Value {
 fn key_11(text: &str, entry: &logicmd::yaml::Entry) -> String {
     let raw = &text[entry.key_span.start..entry.key_span.end];
     if raw.starts_with(['"', '\'']) {
-        entry.key.clone()
+        entry.key.to_string()
     } else {
         match plain_11(raw) {
             Value::String(s) => s,

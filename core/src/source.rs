@@ -59,14 +59,9 @@ impl LineIndex {
     /// A byte-order mark is not part of the first line: editors do not count it as a column.
     pub fn new(text: &str) -> Self {
         let first = if text.starts_with('\u{feff}') { 3 } else { 0 };
-        // A byte loop: lines are short, so a searcher's per-match start-up would dominate.
         let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
         line_starts.push(first);
-        for (i, &b) in text.as_bytes().iter().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i + 1);
-            }
-        }
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         LineIndex {
             line_starts,
             len: text.len(),

@@ -56,7 +56,7 @@ fn scalar_at(root: &Node, range: Span) -> Option<(Vec<String>, &Node)> {
                 if entries[..at].iter().any(|e| e.key == entry.key) {
                     return None;
                 }
-                path.push(entry.key.clone());
+                path.push(entry.key.to_string());
                 node = &entry.value;
             }
             NodeValue::Seq(items) => {

@@ -722,7 +722,7 @@ fn remove_entry(
         None => {
             let mut remaining = crate::json::to_json(parent);
             if let Value::Object(map) = &mut remaining {
-                map.shift_remove(&entry.key);
+                map.shift_remove(entry.key.as_ref());
             }
             without(document, parent_pointer, &remaining, owned)
         }

@@ -248,7 +248,7 @@ impl Emitter<'_> {
             self.out.push_str(&pad);
             self.out.push_str(&key);
             self.out.push(':');
-            path.push(entry.key.clone());
+            path.push(entry.key.to_string());
             self.value_after_key(
                 &entry.value,
                 indent,

@@ -191,7 +191,7 @@ pub(crate) fn entry_spans<'s>(
         .flatten()
         .map(|e| {
             let span = e.key_span.cover(e.value.span);
-            (e.key.as_str(), source_span(source, span))
+            (e.key.as_ref(), source_span(source, span))
         })
         .collect()
 }

@@ -144,7 +144,7 @@ impl<'a> Iterator for FirstEntries<'a> {
         loop {
             let entry = self.entries.next()?;
             if let Some(seen) = &mut self.seen {
-                if !seen.insert(entry.key.as_str()) {
+                if !seen.insert(entry.key.as_ref()) {
                     continue;
                 }
             }
@@ -152,7 +152,7 @@ impl<'a> Iterator for FirstEntries<'a> {
                 node: &entry.value,
                 repeats: self.repeats,
             };
-            return Some((entry.key.as_str(), child));
+            return Some((entry.key.as_ref(), child));
         }
     }
 }

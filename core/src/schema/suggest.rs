@@ -4,21 +4,25 @@ use serde_json::Value;
 
 use crate::json::pointer_tokens;
 
-/// The closest candidate to `word`, when one is close enough to be a likely typo.
+/// The closest candidate to `word`, when one is close enough to be a likely typo: a Jaro-Winkler
+/// score of 0.8 or more, or a Damerau-Levenshtein distance within a third of the longer name.
 pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     let lower = word.to_lowercase();
+    let lower_chars = lower.chars().count();
     candidates
         .into_iter()
-        .map(|candidate| {
-            let score = strsim::jaro_winkler(&lower, &candidate.to_lowercase());
-            let distance = strsim::damerau_levenshtein(&lower, &candidate.to_lowercase());
-            (candidate, score, distance)
-        })
-        .filter(|(candidate, score, distance)| {
-            *score >= 0.8 || *distance <= (candidate.len().max(word.len()) / 3).max(1)
+        .filter_map(|candidate| {
+            let candidate_lower = candidate.to_lowercase();
+            let score = strsim::jaro_winkler(&lower, &candidate_lower);
+            let bound = (candidate.len().max(word.len()) / 3).max(1);
+            // The distance is at least the difference in length: computed only when it can decide.
+            let close = score >= 0.8
+                || lower_chars.abs_diff(candidate_lower.chars().count()) <= bound
+                    && strsim::damerau_levenshtein(&lower, &candidate_lower) <= bound;
+            close.then_some((candidate, score))
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(candidate, _, _)| candidate)
+        .map(|(candidate, _)| candidate)
 }
 
 /// The property names the schema declares for the object at instance `pointer`, sorted.
@@ -165,6 +169,37 @@ mod tests {
         assert_eq!(closest("neds", known), Some("needs"));
         assert_eq!(closest("instruction", known), Some("instructions"));
         assert_eq!(closest("zzzz", known), None);
+    }
+
+    /// The answer of the first version, which scored every candidate both ways.
+    fn closest_by_both_scores<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
+        let lower = word.to_lowercase();
+        candidates
+            .iter()
+            .map(|candidate| {
+                let score = strsim::jaro_winkler(&lower, &candidate.to_lowercase());
+                let distance = strsim::damerau_levenshtein(&lower, &candidate.to_lowercase());
+                (*candidate, score, distance)
+            })
+            .filter(|(candidate, score, distance)| {
+                *score >= 0.8 || *distance <= (candidate.len().max(word.len()) / 3).max(1)
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(candidate, _, _)| candidate)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn skipping_the_distance_changes_no_answer(
+            word in "[a-zA-Z_é]{0,14}",
+            candidates in proptest::collection::vec("[a-zA-Z_é]{0,14}", 0..12),
+        ) {
+            let candidates: Vec<&str> = candidates.iter().map(String::as_str).collect();
+            proptest::prop_assert_eq!(
+                closest(&word, candidates.iter().copied()),
+                closest_by_both_scores(&word, &candidates)
+            );
+        }
     }
 
     #[test]

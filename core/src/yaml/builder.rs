@@ -526,7 +526,7 @@ impl Builder<'_> {
                 *total += size;
                 if let Some((key, key_span)) = pending_key.take() {
                     entries.push(Entry {
-                        key,
+                        key: super::key_owned(key),
                         key_span,
                         value: node,
                     });

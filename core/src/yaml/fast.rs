@@ -18,12 +18,31 @@ struct GiveUp;
 type Read<T> = Result<T, GiveUp>;
 
 /// One line of the YAML text: where it starts, where its content ends (before the break).
+/// Offsets are `u32` (a file past 4 GiB is the builder's) to keep the line table small.
+#[derive(Clone, Copy)]
+struct RawLine {
+    start: u32,
+    end: u32,
+    /// Leading spaces.
+    indent: u32,
+}
+
+/// A line with its offsets widened for reading.
 #[derive(Clone, Copy)]
 struct Line {
     start: usize,
     end: usize,
-    /// Leading spaces.
     indent: usize,
+}
+
+impl From<RawLine> for Line {
+    fn from(line: RawLine) -> Self {
+        Line {
+            start: line.start as usize,
+            end: line.end as usize,
+            indent: line.indent as usize,
+        }
+    }
 }
 
 impl Line {
@@ -38,40 +57,26 @@ struct Reader<'t> {
     /// The whole file; offsets are the file's.
     text: &'t str,
     bytes: &'t [u8],
-    lines: Vec<Line>,
+    lines: Vec<RawLine>,
     /// The next line to read.
     line: usize,
     limits: Limits,
     nodes: usize,
     depth: usize,
+    /// The entries of the mappings being read, innermost last: a mapping takes its own off the
+    /// top into a vector of exactly their number (no growing, no spare capacity in the tree).
+    entries: Vec<Entry>,
+    /// The same for the items of sequences.
+    items: Vec<Node>,
 }
 
 /// The tree of the frontmatter `yaml` (a range of `file`), or `None` when the builder must read it.
 pub(crate) fn read(file: &str, yaml: Span, limits: Limits) -> Option<Node> {
     let text = file.get(yaml.start..yaml.end)?;
-    if !plain_text(text) {
+    if u32::try_from(file.len()).is_err() || !plain_text(text) {
         return None;
     }
-    let mut lines = Vec::with_capacity(text.len() / 24);
-    let bytes = text.as_bytes();
-    let mut from = 0;
-    while from < bytes.len() {
-        let end = bytes[from..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |i| from + i);
-        let content = &text[from..end];
-        // Document markers and directives start a line; the builder reports them.
-        if content.starts_with("---") || content.starts_with("...") || content.starts_with('%') {
-            return None;
-        }
-        lines.push(Line {
-            start: yaml.start + from,
-            end: yaml.start + end,
-            indent: content.bytes().take_while(|&b| b == b' ').count(),
-        });
-        from = end + 1;
-    }
+    let lines = lines(text, yaml.start)?;
     let mut reader = Reader {
         text: file,
         bytes: file.as_bytes(),
@@ -80,15 +85,47 @@ pub(crate) fn read(file: &str, yaml: Span, limits: Limits) -> Option<Node> {
         limits,
         nodes: 0,
         depth: 0,
+        entries: Vec::new(),
+        items: Vec::new(),
     };
     reader.document().ok()
+}
+
+/// The lines of `text` (which starts at `offset` in the file), or `None` at a document marker or
+/// directive (the builder reports them).
+fn lines(text: &str, offset: usize) -> Option<Vec<RawLine>> {
+    let bytes = text.as_bytes();
+    let mut lines = Vec::with_capacity(text.len() / 24);
+    let mut from = 0;
+    let mut breaks = memchr::memchr_iter(b'\n', bytes);
+    while from < bytes.len() {
+        let end = breaks.next().unwrap_or(bytes.len());
+        let content = &bytes[from..end];
+        if content.starts_with(b"---") || content.starts_with(b"...") || content.starts_with(b"%") {
+            return None;
+        }
+        let indent = content.iter().take_while(|&&b| b == b' ').count();
+        // Offsets fit: the file is under 4 GiB (checked by the caller).
+        lines.push(RawLine {
+            start: (offset + from) as u32,
+            end: (offset + end) as u32,
+            indent: indent as u32,
+        });
+        from = end + 1;
+    }
+    Some(lines)
 }
 
 /// No tab, carriage return, control character, byte-order mark or Unicode line break: the
 /// places where YAML's rules get subtle are left to the builder.
 fn plain_text(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    if bytes.iter().any(|&b| (b < 0x20 && b != b'\n') || b == 0x7f) {
+    // In chunks without an early exit, so the check compiles to vector instructions.
+    let control = |chunk: &[u8]| {
+        chunk.iter().fold(false, |found, &b| {
+            found | ((b < 0x20) & (b != b'\n')) | (b == 0x7f)
+        })
+    };
+    if text.as_bytes().chunks(64).any(control) {
         return false;
     }
     text.is_ascii()
@@ -104,8 +141,9 @@ fn plain_text(text: &str) -> bool {
 impl<'t> Reader<'t> {
     fn document(&mut self) -> Read<Node> {
         let first = self.next_content().ok_or(GiveUp)?;
-        let indent = self.lines[first].indent;
-        let at = self.lines[first].start + indent;
+        let line = self.line_at(first);
+        let indent = line.indent;
+        let at = line.start + indent;
         let root = if self.is_sequence_item(at) {
             self.block_sequence(indent, false)?
         } else {
@@ -121,7 +159,7 @@ impl<'t> Reader<'t> {
     /// The next line with content, from the current one (which becomes it).
     fn next_content(&mut self) -> Option<usize> {
         while self.line < self.lines.len() {
-            if !self.lines[self.line].is_empty(self.bytes) {
+            if !Line::from(self.lines[self.line]).is_empty(self.bytes) {
                 return Some(self.line);
             }
             self.line += 1;
@@ -134,7 +172,12 @@ impl<'t> Reader<'t> {
     }
 
     fn line_end(&self) -> usize {
-        self.lines[self.line].end
+        self.lines[self.line].end as usize
+    }
+
+    /// The 0-based line `line`.
+    fn line_at(&self, line: usize) -> Line {
+        self.lines[line].into()
     }
 
     /// `-` followed by a space or the end of the line.
@@ -162,24 +205,24 @@ impl<'t> Reader<'t> {
     /// current line (mid-line after `- ` in a sequence).
     fn block_mapping(&mut self, indent: usize, first: usize) -> Read<Node> {
         self.enter()?;
-        let mut entries: Vec<Entry> = Vec::new();
+        let mark = self.entries.len();
         let mut keys = Keys::default();
         let mut at = first;
         loop {
             let (key, key_span) = self.key(at)?;
-            if !keys.insert(key) {
+            if !keys.insert(key, &self.entries[mark..], self.text) {
                 return Err(GiveUp);
             }
             let value = self.mapping_value(indent, key_span.end + 1)?;
-            entries.push(Entry {
-                key: key.to_owned(),
+            self.entries.push(Entry {
+                key: super::key(key),
                 key_span,
                 value,
             });
             let Some(next) = self.next_content() else {
                 break;
             };
-            let line = self.lines[next];
+            let line = self.line_at(next);
             if line.indent < indent {
                 break;
             }
@@ -189,6 +232,7 @@ impl<'t> Reader<'t> {
             }
         }
         self.depth -= 1;
+        let entries: Vec<Entry> = self.entries.drain(mark..).collect();
         let start = entries.first().map_or(first, |e| e.key_span.start);
         let end = entries
             .last()
@@ -204,14 +248,16 @@ impl<'t> Reader<'t> {
     fn key(&self, at: usize) -> Read<(&'t str, Span)> {
         let end = self.line_end();
         let rest = &self.text[at..end];
-        let colon = rest.find(':').ok_or(GiveUp)?;
+        let colon = memchr::memchr(b':', rest.as_bytes()).ok_or(GiveUp)?;
         let key = &rest[..colon];
         let after = at + colon + 1;
         if key.is_empty()
             || after != end && self.bytes[after] != b' '
             || key.ends_with(' ')
             || starts_with_indicator(key)
-            || key.contains(['[', ']', '{', '}', ',', '#', '"', '\''])
+            || key
+                .bytes()
+                .any(|b| matches!(b, b'[' | b']' | b'{' | b'}' | b',' | b'#' | b'"' | b'\''))
         {
             return Err(GiveUp);
         }
@@ -226,7 +272,7 @@ impl<'t> Reader<'t> {
         }
         self.line += 1;
         let next = self.next_content().ok_or(GiveUp)?;
-        let line = self.lines[next];
+        let line = self.line_at(next);
         let start = line.start + line.indent;
         if line.indent > indent {
             if self.is_sequence_item(start) {
@@ -279,7 +325,7 @@ impl<'t> Reader<'t> {
     fn no_continuation(&mut self, indent: usize) -> Read<()> {
         let mut line = self.line;
         while line < self.lines.len() {
-            let next = self.lines[line];
+            let next = self.line_at(line);
             if next.start + next.indent < next.end {
                 return if next.indent > indent {
                     Err(GiveUp)
@@ -302,16 +348,23 @@ impl<'t> Reader<'t> {
 
     /// A plain scalar running to a comment or the end of the line.
     fn plain_block(&mut self, at: usize) -> Read<Node> {
-        let end = self.line_end();
-        let rest = &self.text[at..end];
-        let text = comment_start(rest)
-            .map_or(rest, |i| &rest[..i])
-            .trim_end_matches(' ');
-        if text.is_empty()
-            || starts_with_indicator(text)
-            || text.ends_with(':')
-            || text.as_bytes().windows(2).any(|pair| pair == b": ")
-        {
+        let rest = &self.bytes[at..self.line_end()];
+        // One pass: the value ends at ` #`; a `: ` inside it would make it a mapping.
+        let mut len = rest.len();
+        let mut mapping = false;
+        for i in memchr::memchr2_iter(b':', b'#', rest) {
+            if rest[i] == b'#' {
+                if i > 0 && rest[i - 1] == b' ' {
+                    len = i - 1;
+                    break;
+                }
+            } else if rest.get(i + 1) == Some(&b' ') {
+                mapping = true;
+                break;
+            }
+        }
+        let text = self.text[at..at + len].trim_end_matches(' ');
+        if mapping || text.is_empty() || starts_with_indicator(text) || text.ends_with(':') {
             return Err(GiveUp);
         }
         self.scalar(text, at)
@@ -334,10 +387,10 @@ impl<'t> Reader<'t> {
     /// key's indentation (then it starts, as the builder has it, where its first item does).
     fn block_sequence(&mut self, indent: usize, indentless: bool) -> Read<Node> {
         self.enter()?;
-        let first = self.lines[self.line].start + indent;
-        let mut items = Vec::new();
+        let first = self.line_at(self.line).start + indent;
+        let mark = self.items.len();
         loop {
-            let dash = self.lines[self.line].start + indent;
+            let dash = self.line_at(self.line).start + indent;
             let at = self.skip_spaces(dash + 1);
             let item = if at >= self.line_end() || self.bytes[at] == b'#' || at == dash + 1 {
                 // `-` alone on its line (or glued to its value): left to the builder.
@@ -345,16 +398,16 @@ impl<'t> Reader<'t> {
             } else if self.is_sequence_item(at) {
                 return Err(GiveUp);
             } else if self.starts_key(at) {
-                let column = at - self.lines[self.line].start;
+                let column = at - self.line_at(self.line).start;
                 self.block_mapping(column, at)?
             } else {
                 self.inline_value(indent, at)?
             };
-            items.push(item);
+            self.items.push(item);
             let Some(next) = self.next_content() else {
                 break;
             };
-            let line = self.lines[next];
+            let line = self.line_at(next);
             let start = line.start + line.indent;
             if line.indent < indent || line.indent == indent && !self.is_sequence_item(start) {
                 break;
@@ -364,6 +417,7 @@ impl<'t> Reader<'t> {
             }
         }
         self.depth -= 1;
+        let items: Vec<Node> = self.items.drain(mark..).collect();
         let end = items.last().map_or(first, |n: &Node| n.span.end);
         let start = match items.first() {
             Some(item) if indentless => item.span.start,
@@ -403,7 +457,7 @@ impl<'t> Reader<'t> {
         };
         self.line_rest(header)?;
         self.line += 1;
-        let first = *self.lines.get(self.line).ok_or(GiveUp)?;
+        let first = Line::from(*self.lines.get(self.line).ok_or(GiveUp)?);
         let content_indent = first.indent;
         if content_indent <= indent || first.start + first.indent >= first.end {
             return Err(GiveUp);
@@ -412,6 +466,7 @@ impl<'t> Reader<'t> {
         let mut blank = 0;
         let mut last_end = first.start + content_indent;
         while let Some(&line) = self.lines.get(self.line) {
+            let line = Line::from(line);
             if line.start == line.end {
                 blank += 1;
             } else if line.indent < content_indent {
@@ -497,8 +552,8 @@ impl<'t> Reader<'t> {
         self.enter()?;
         let map = self.bytes[at] == b'{';
         let close = if map { b'}' } else { b']' };
-        let mut items = Vec::new();
-        let mut entries: Vec<Entry> = Vec::new();
+        let entries_mark = self.entries.len();
+        let items_mark = self.items.len();
         let mut keys = Keys::default();
         let mut i = self.skip_spaces(at + 1);
         if self.byte(i) == Some(close) {
@@ -507,7 +562,7 @@ impl<'t> Reader<'t> {
             loop {
                 if map {
                     let (key, key_span) = self.flow_key(i)?;
-                    if !keys.insert(key) {
+                    if !keys.insert(key, &self.entries[entries_mark..], self.text) {
                         return Err(GiveUp);
                     }
                     let start = self.skip_spaces(key_span.end + 1);
@@ -515,15 +570,15 @@ impl<'t> Reader<'t> {
                         return Err(GiveUp);
                     }
                     let (value, end) = self.flow_item(start)?;
-                    entries.push(Entry {
-                        key: key.to_owned(),
+                    self.entries.push(Entry {
+                        key: super::key(key),
                         key_span,
                         value,
                     });
                     i = end;
                 } else {
                     let (item, end) = self.flow_item(i)?;
-                    items.push(item);
+                    self.items.push(item);
                     i = end;
                 }
                 i = self.skip_spaces(i);
@@ -544,9 +599,9 @@ impl<'t> Reader<'t> {
         }
         self.depth -= 1;
         let value = if map {
-            NodeValue::Map(entries)
+            NodeValue::Map(self.entries.drain(entries_mark..).collect())
         } else {
-            NodeValue::Seq(items)
+            NodeValue::Seq(self.items.drain(items_mark..).collect())
         };
         Ok((collection(value, Span::new(at, i), true), i))
     }
@@ -608,34 +663,30 @@ impl<'t> Reader<'t> {
 /// The keys of one mapping so far, to find a repeated one (the builder reports it).
 #[derive(Default)]
 struct Keys<'t> {
-    list: Vec<&'t str>,
-    /// Built once a mapping grows past a few keys.
+    /// Built once a mapping grows past a few keys; before that its entries are searched.
     set: Option<FxHashSet<&'t str>>,
 }
 
 impl<'t> Keys<'t> {
-    /// Adds `key`; `false` when it was there already.
-    fn insert(&mut self, key: &'t str) -> bool {
+    /// Adds `key` to a mapping whose entries so far are `entries` (keys of `text`, each the text
+    /// at its span); `false` when it was there already.
+    fn insert(&mut self, key: &'t str, entries: &[Entry], text: &'t str) -> bool {
         if let Some(set) = &mut self.set {
             return set.insert(key);
         }
-        if self.list.contains(&key) {
+        if entries.iter().any(|entry| entry.key == key) {
             return false;
         }
-        self.list.push(key);
-        if self.list.len() >= 8 {
-            self.set = Some(self.list.drain(..).collect());
+        if entries.len() >= 8 {
+            let mut set: FxHashSet<&'t str> = entries
+                .iter()
+                .map(|e| &text[e.key_span.start..e.key_span.end])
+                .collect();
+            set.insert(key);
+            self.set = Some(set);
         }
         true
     }
-}
-
-/// Where ` #` (a comment after a value) starts in `rest`.
-fn comment_start(rest: &str) -> Option<usize> {
-    let bytes = rest.as_bytes();
-    (1..bytes.len())
-        .find(|&i| bytes[i] == b'#' && bytes[i - 1] == b' ')
-        .map(|i| i - 1)
 }
 
 /// A character that gives a plain scalar's first position another meaning.

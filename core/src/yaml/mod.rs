@@ -2,11 +2,13 @@
 
 mod builder;
 mod fast;
+mod key;
 mod node;
 mod offsets;
 mod scalar;
 
 pub(crate) use builder::build;
+pub(crate) use key::{key, key_owned};
 pub use node::{Entry, Node, NodeValue, ScalarStyle};
 pub use offsets::value_span;
 pub use scalar::resolve_plain;

@@ -1,5 +1,7 @@
 //! The spanned YAML tree: every key and value knows its byte range in the original file.
 
+use std::borrow::Cow;
+
 use crate::source::Span;
 
 /// How a scalar was written; kept so edits and the formatter can respect the author's style.
@@ -39,7 +41,8 @@ pub struct Node {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
-    pub key: String,
+    /// The key's text; a word of the schemas is shared rather than copied (`yaml::key`).
+    pub key: Cow<'static, str>,
     pub key_span: Span,
     pub value: Node,
 }

@@ -4,6 +4,15 @@ use super::node::NodeValue;
 
 /// Resolves a plain (unquoted) scalar by the core schema's rules.
 pub fn resolve_plain(text: &str) -> NodeValue {
+    // Every null, boolean, integer and float starts with one of these; most text does not.
+    if !matches!(
+        text.as_bytes().first(),
+        None | Some(
+            b'0'..=b'9' | b'-' | b'+' | b'.' | b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F'
+        )
+    ) {
+        return NodeValue::String(text.to_owned());
+    }
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return NodeValue::Null,
         "true" | "True" | "TRUE" => return NodeValue::Bool(true),
