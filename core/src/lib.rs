@@ -46,70 +46,43 @@
 //! | [`duration`] | durations as documents write them (`"1m30s"`) | [`duration::parse_duration`] |
 //! | [`limits`] | bounds on untrusted input and how sizes are told | [`Limits`] |
 
+// Every public item is documented (units, bases, what `None` means); see docs/decisions.md.
+#![deny(missing_docs)]
 // Core does no I/O: nothing printed (see also core/clippy.toml for the clock, files, network).
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 #![deny(clippy::disallowed_methods, clippy::disallowed_types)]
 
-#[deny(missing_docs)]
 pub mod analysis;
-#[deny(missing_docs)]
 pub mod check;
-#[deny(missing_docs)]
 pub mod compile;
 mod contract;
 mod dag;
-#[deny(missing_docs)]
 pub mod diagnostic;
-#[deny(missing_docs)]
 pub mod discover;
-#[deny(missing_docs)]
 pub mod document;
-#[deny(missing_docs)]
 pub mod drtl;
-#[deny(missing_docs)]
 pub mod duration;
-#[deny(missing_docs)]
 pub mod edit;
-#[deny(missing_docs)]
 pub mod expr;
 mod fieldpath;
-#[deny(missing_docs)]
 pub mod flow;
-#[deny(missing_docs)]
 pub mod format;
-#[deny(missing_docs)]
 pub mod frontmatter;
-#[deny(missing_docs)]
 pub mod graph;
-#[deny(missing_docs)]
 pub mod imports;
-#[deny(missing_docs)]
 pub mod json;
-#[deny(missing_docs)]
 pub mod limits;
-#[deny(missing_docs)]
 pub mod lint;
-#[deny(missing_docs)]
 pub mod loader;
-#[deny(missing_docs)]
 pub mod model;
-#[deny(missing_docs)]
 pub mod next_action;
-#[deny(missing_docs)]
 pub mod render;
-#[deny(missing_docs)]
 pub mod run;
-#[deny(missing_docs)]
 pub mod schema;
-#[deny(missing_docs)]
 pub mod share;
-#[deny(missing_docs)]
 pub mod source;
-#[deny(missing_docs)]
 pub mod trace;
-#[deny(missing_docs)]
 pub mod trees;
-#[deny(missing_docs)]
 pub mod validate;
 mod workflow;
 pub mod yaml;

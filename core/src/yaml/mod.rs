@@ -20,7 +20,9 @@ use crate::source::{LineIndex, Span};
 /// A whole file parsed as one YAML document (DRTL topologies are plain YAML, not frontmatter).
 #[derive(Debug, Clone)]
 pub struct YamlFile {
+    /// The document's root; `None` when the text holds no document or it could not be read.
     pub root: Option<Node>,
+    /// Lines and columns of the text.
     pub index: LineIndex,
     /// Syntax and limit problems, placed in the file.
     pub diagnostics: Vec<Diagnostic>,

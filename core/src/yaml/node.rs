@@ -7,26 +7,41 @@ use crate::source::Span;
 /// How a scalar was written; kept so edits and the formatter can respect the author's style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScalarStyle {
+    /// Unquoted: `name: demo`.
     Plain,
+    /// In single quotes: `'demo'`.
     SingleQuoted,
+    /// In double quotes, with escapes: `"demo\n"`.
     DoubleQuoted,
+    /// A literal block scalar (`|`): line breaks kept.
     Literal,
+    /// A folded block scalar (`>`): line breaks folded into spaces.
     Folded,
 }
 
+/// What a node holds, resolved by the YAML 1.2 core schema (`yes` is a string, `0x1F` an integer).
 #[derive(Debug, Clone, PartialEq)]
 pub enum NodeValue {
+    /// `null`, `~` or an empty value.
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// An integer that fits in 64 bits (decimal, `0x` hex or `0o` octal).
     Int(i64),
+    /// A floating-point number, `.inf` and `.nan` included.
     Float(f64),
+    /// Any other scalar, unescaped.
     String(String),
+    /// A sequence, items in order.
     Seq(Vec<Node>),
+    /// A mapping, entries in document order (a repeated key is kept; the parse reports it).
     Map(Vec<Entry>),
 }
 
+/// A YAML value with where and how it was written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
+    /// The value itself.
     pub value: NodeValue,
     /// The value's range: a scalar's text (with quotes or block header excluded), a
     /// collection's from its first to its last character.
@@ -39,15 +54,19 @@ pub struct Node {
     pub from_alias: bool,
 }
 
+/// One `key: value` of a mapping.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     /// The key's text; a word of the schemas is shared rather than copied (`yaml::key`).
     pub key: Cow<'static, str>,
+    /// The key's range in the file (quotes excluded).
     pub key_span: Span,
+    /// The value under the key.
     pub value: Node,
 }
 
 impl Node {
+    /// The text of a string scalar; `None` for every other kind (numbers included).
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
             NodeValue::String(s) => Some(s),
@@ -55,6 +74,7 @@ impl Node {
         }
     }
 
+    /// The entries of a mapping.
     pub fn as_map(&self) -> Option<&[Entry]> {
         match &self.value {
             NodeValue::Map(entries) => Some(entries),
@@ -62,6 +82,7 @@ impl Node {
         }
     }
 
+    /// The items of a sequence.
     pub fn as_seq(&self) -> Option<&[Node]> {
         match &self.value {
             NodeValue::Seq(items) => Some(items),
@@ -69,6 +90,7 @@ impl Node {
         }
     }
 
+    /// An integer or float as `f64`.
     pub fn as_f64(&self) -> Option<f64> {
         match self.value {
             NodeValue::Int(i) => Some(i as f64),
@@ -77,6 +99,7 @@ impl Node {
         }
     }
 
+    /// A boolean's value.
     pub fn as_bool(&self) -> Option<bool> {
         match self.value {
             NodeValue::Bool(b) => Some(b),
