@@ -20,6 +20,8 @@ const retryThenBlock = [
   "- {node: verify_claims, tool: std.check_existence, verdict: {passed: false, evidence: \"no product named Gizmo 9\"}}",
   "- {node: verify_claims, tool: std.check_links, verdict: {passed: true}}",
 ].join("\n");
+const escalate = readFileSync(`${repo}tests/run/logic/escalate.logic.md`, "utf8");
+const escalateScript = readFileSync(`${repo}tests/run/logic/escalate.script.yaml`, "utf8");
 const factCheck = readFileSync(`${repo}examples/studio/fact-check.drtl.yaml`, "utf8");
 let browser;
 let server;
@@ -297,6 +299,75 @@ test("pin an output and run from a node: only that node and what depends on it c
     assert.deepEqual(finished(fromSecond, "identify_competitors"), edited);
     await page.click('[data-node-id="step:identify_competitors"] .node-title');
     await page.screenshot({ path: `${shots}/run-pin-${colorScheme}.png` });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test("a tool check waits in the node card: passing it by hand routes on; auto-answer records it unverifiable", async () => {
+  for (const colorScheme of ["light", "dark"]) {
+    const { page, errors, context } = await studio({ colorScheme });
+    await load(page, blockWithoutReview);
+    await page.waitForSelector('[data-node-id="drtl:verify_claims"]');
+    await page.uncheck('[data-testid="run-auto-answer"]');
+    await page.click('[data-testid="run"]');
+    await phase(page, "paused: tool check at verify_claims");
+    assert.equal(await page.getAttribute('[data-node-id="drtl:verify_claims"]', "data-run-state"), "running");
+    await page.click('[data-node-id="drtl:verify_claims"] .node-title');
+    assert.equal(await page.getAttribute('[data-testid="tool-check"]', "data-tool"), "std.check_existence");
+    await page.fill('[data-testid="tool-evidence"]', "Both products are listed on the vendor's site.");
+    await page.screenshot({ path: `${shots}/run-tool-check-${colorScheme}.png` });
+    assert.ok(await page.isDisabled('[data-testid="run-continue"]'), "Continue waits for the answer");
+    await page.click('[data-testid="tool-pass"]');
+    await phase(page, "paused: tool check at verify_claims");
+    assert.equal(await page.getAttribute('[data-testid="tool-check"]', "data-tool"), "std.check_links");
+    await page.click('[data-testid="tool-pass"]');
+    await phase(page, "completed");
+    assert.equal(await page.getAttribute('[data-node-id="drtl:publish"]', "data-run-state"), "succeeded");
+    const trace = await downloadTrace(page);
+    const verdicts = trace.filter((e) => e.event === "obligation_updated").map((e) => [e.rule, e.status, e.verdict]);
+    assert.deepEqual(verdicts, [
+      ["std.check_existence", "satisfied", { passed: true, evidence: "Both products are listed on the vendor's site." }],
+      ["std.check_links", "satisfied", { passed: true }],
+    ]);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  const { page, errors, context } = await studio();
+  await load(page, blockWithoutReview);
+  await page.waitForSelector('[data-node-id="drtl:verify_claims"]');
+  assert.ok(await page.isChecked('[data-testid="run-auto-answer"]'), "auto-answer is on by default");
+  await page.click('[data-testid="run"]');
+  await phase(page, "refused");
+  const trace = await downloadTrace(page);
+  const existence = trace.find((e) => e.event === "obligation_updated" && e.rule === "std.check_existence");
+  assert.deepEqual(existence.verdict, { passed: false, unverifiable: true });
+  assert.equal(await page.getAttribute('[data-node-id="drtl:verify_claims"]', "data-run-state"), "refused");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("an escalation pauses the run for review: accept finishes with the output, abort fails the run", async () => {
+  for (const [action, status] of [["accept", "completed"], ["abort", "failed"]]) {
+    const { page, errors, context } = await studio();
+    await load(page, escalate);
+    await page.waitForSelector('[data-node-id="step:assess"]');
+    await page.selectOption('[data-testid="run-provider"]', "scripted");
+    await page.fill('[data-testid="run-script"]', escalateScript);
+    await page.fill('[data-testid="run-input"]', JSON.stringify({ change: "drop the cache" }));
+    await page.click('[data-testid="run"]');
+    await phase(page, "paused: review at assess");
+    assert.equal(await page.getAttribute('[data-node-id="step:assess"]', "data-run-state"), "review");
+    const actions = await page.$$eval('[data-testid="review-action"]', (b) => b.map((x) => x.dataset.action));
+    assert.deepEqual(actions, ["accept", "retry", "abort"]);
+    assert.match(await page.textContent('[data-testid="run-review"]'), /Still unsure after a change of strategy/);
+    await page.click(`[data-testid="review-action"][data-action="${action}"]`);
+    await phase(page, status);
+    const trace = await downloadTrace(page);
+    assert.equal(trace.at(-1).status, status);
+    if (action === "accept") {
+      assert.deepEqual(trace.find((e) => e.event === "node_finished" && e.node === "assess").output, { risk: "moderate", confidence: 0.5 });
+    }
     assert.deepEqual(errors, []);
     await context.close();
   }
