@@ -63,11 +63,13 @@ pub fn carried(source: String, target: String) -> impl Fn() -> bool + Send + Syn
 }
 
 /// Seconds since the node started running, on the page clock (while it runs in a live run).
+// Only a running node reads the clock and the start times: a thousand idle pills must not be
+// redrawn at every tick.
 fn elapsed_s(run: RunState, name: &str) -> Option<f64> {
-    let running = run
-        .states
-        .with(|s| s.nodes.get(name).and_then(|n| n.state()))
-        == Some(NodeState::Running);
+    let state = run.states.with(|s| s.nodes.get(name).and_then(|n| n.state()));
+    if state != Some(NodeState::Running) {
+        return None;
+    }
     let since = run.running_since.with(|r| r.get(name).copied())?;
-    running.then(|| (run.clock.get() - since).max(0.0) / 1000.0)
+    Some((run.clock.get() - since).max(0.0) / 1000.0)
 }
