@@ -20,6 +20,8 @@ const retryThenBlock = [
   "- {node: verify_claims, tool: std.check_existence, verdict: {passed: false, evidence: \"no product named Gizmo 9\"}}",
   "- {node: verify_claims, tool: std.check_links, verdict: {passed: true}}",
 ].join("\n");
+const escalate = readFileSync(`${repo}tests/run/logic/escalate.logic.md`, "utf8");
+const escalateScript = readFileSync(`${repo}tests/run/logic/escalate.script.yaml`, "utf8");
 const factCheck = readFileSync(`${repo}examples/studio/fact-check.drtl.yaml`, "utf8");
 let browser;
 let server;
@@ -198,6 +200,28 @@ test("a breakpoint pauses before its node; Step and Continue go on", async () =>
   await context.close();
 });
 
+test("a running node shows how long it has been running (page clock); the trace's clock stays fixed", async () => {
+  const { page, errors, context } = await studio();
+  await page.click('[data-node-id="step:synthesize"] .node-title');
+  await page.check('[data-testid="breakpoint"]');
+  await page.click('[data-testid="run"]');
+  await phase(page, "paused: before synthesize");
+  const caption = '[data-node-id="step:synthesize"] .node-run-caption';
+  const seconds = async () => Number((await page.textContent(caption)).match(/running · (\d+\.\d) s$/)?.[1]);
+  const early = await seconds();
+  assert.ok(early >= 0, await page.textContent(caption));
+  await page.waitForFunction(([c, t]) => Number(document.querySelector(c).textContent.match(/(\d+\.\d) s$/)?.[1]) >= t + 1, [caption, early]);
+  assert.ok((await seconds()) >= early + 1);
+  assert.doesNotMatch(await page.textContent('[data-node-id="step:identify_competitors"] .node-run-caption'), / s$/);
+  await page.click('[data-testid="run-continue"]');
+  await phase(page, "completed");
+  assert.equal(await page.textContent(caption), "✓ succeeded");
+  const trace = await downloadTrace(page);
+  assert.ok(trace.every((e) => e.t === 0), "the trace's clock is the engine's, not the page's");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("a trace dropped on the page replays to the same final canvas, and the scrubber goes back", async () => {
   const live = await studio();
   await live.page.click('[data-testid="run"]');
@@ -226,6 +250,127 @@ test("a trace dropped on the page replays to the same final canvas, and the scru
   assert.deepEqual(await canvasStates(page), finalStates);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+/** The nodes of a trace that called a model, and those that finished pinned. */
+function calledAndPinned(trace) {
+  const called = [...new Set(trace.filter((e) => e.event === "model_requested").map((e) => e.node))].sort();
+  const pinned = trace.filter((e) => e.event === "node_finished" && e.pinned === true).map((e) => e.node).sort();
+  return { called, pinned };
+}
+
+test("pin an output and run from a node: only that node and what depends on it call the model, the rest is pinned", async () => {
+  for (const colorScheme of ["light", "dark"]) {
+    const { page, errors, context } = await studio({ colorScheme });
+    await page.click('[data-testid="run"]');
+    await phase(page, "completed");
+    const first = await downloadTrace(page);
+    assert.deepEqual(calledAndPinned(first).pinned, []);
+
+    // Run from the last step: everything before it keeps its output from the first run.
+    await page.click('[data-node-id="step:synthesize"] .node-title');
+    await page.click('[data-testid="run-from"]');
+    await phase(page, "completed");
+    const fromLast = await downloadTrace(page);
+    assert.deepEqual(calledAndPinned(fromLast), { called: ["synthesize"], pinned: ["analyze_features", "identify_competitors"] });
+    const finished = (trace, node) => trace.find((e) => e.event === "node_finished" && e.node === node).output;
+    assert.deepEqual(finished(fromLast, "analyze_features"), finished(first, "analyze_features"));
+    assert.match(await page.textContent('[data-node-id="step:identify_competitors"] .node-run-caption'), /succeeded · ◆ pinned/);
+
+    // Pin the first step's output, edited by hand; JSON that does not parse is refused.
+    await page.click('[data-node-id="step:identify_competitors"] .node-title');
+    await page.fill('[data-testid="pin-editor"]', "{ not json");
+    await page.click('[data-testid="pin"]');
+    assert.match(await page.textContent('[data-testid="pin-error"]'), /not JSON/);
+    const edited = { ...finished(first, "identify_competitors"), pinned_by: "a person" };
+    await page.fill('[data-testid="pin-editor"]', JSON.stringify(edited, null, 2));
+    await page.click('[data-testid="pin"]');
+    assert.match(await page.textContent('[data-testid="pin-status"]'), /pinned: every run uses this output/);
+    assert.equal(await page.$('[data-testid="pin-error"]'), null);
+
+    // Run from the second step: it and the last call the model, on the pinned output.
+    await page.click('[data-node-id="step:analyze_features"] .node-title');
+    await page.click('[data-testid="run-from"]');
+    await phase(page, "completed");
+    const fromSecond = await downloadTrace(page);
+    assert.deepEqual(calledAndPinned(fromSecond), { called: ["analyze_features", "synthesize"], pinned: ["identify_competitors"] });
+    const started = fromSecond.find((e) => e.event === "node_started" && e.node === "analyze_features");
+    assert.deepEqual(started.inputs.steps.identify_competitors, edited);
+    assert.deepEqual(finished(fromSecond, "identify_competitors"), edited);
+    await page.click('[data-node-id="step:identify_competitors"] .node-title');
+    await page.screenshot({ path: `${shots}/run-pin-${colorScheme}.png` });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test("a tool check waits in the node card: passing it by hand routes on; auto-answer records it unverifiable", async () => {
+  for (const colorScheme of ["light", "dark"]) {
+    const { page, errors, context } = await studio({ colorScheme });
+    await load(page, blockWithoutReview);
+    await page.waitForSelector('[data-node-id="drtl:verify_claims"]');
+    await page.uncheck('[data-testid="run-auto-answer"]');
+    await page.click('[data-testid="run"]');
+    await phase(page, "paused: tool check at verify_claims");
+    assert.equal(await page.getAttribute('[data-node-id="drtl:verify_claims"]', "data-run-state"), "running");
+    await page.click('[data-node-id="drtl:verify_claims"] .node-title');
+    assert.equal(await page.getAttribute('[data-testid="tool-check"]', "data-tool"), "std.check_existence");
+    await page.fill('[data-testid="tool-evidence"]', "Both products are listed on the vendor's site.");
+    await page.screenshot({ path: `${shots}/run-tool-check-${colorScheme}.png` });
+    assert.ok(await page.isDisabled('[data-testid="run-continue"]'), "Continue waits for the answer");
+    await page.click('[data-testid="tool-pass"]');
+    await phase(page, "paused: tool check at verify_claims");
+    assert.equal(await page.getAttribute('[data-testid="tool-check"]', "data-tool"), "std.check_links");
+    await page.click('[data-testid="tool-pass"]');
+    await phase(page, "completed");
+    assert.equal(await page.getAttribute('[data-node-id="drtl:publish"]', "data-run-state"), "succeeded");
+    const trace = await downloadTrace(page);
+    const verdicts = trace.filter((e) => e.event === "obligation_updated").map((e) => [e.rule, e.status, e.verdict]);
+    assert.deepEqual(verdicts, [
+      ["std.check_existence", "satisfied", { passed: true, evidence: "Both products are listed on the vendor's site." }],
+      ["std.check_links", "satisfied", { passed: true }],
+    ]);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  const { page, errors, context } = await studio();
+  await load(page, blockWithoutReview);
+  await page.waitForSelector('[data-node-id="drtl:verify_claims"]');
+  assert.ok(await page.isChecked('[data-testid="run-auto-answer"]'), "auto-answer is on by default");
+  await page.click('[data-testid="run"]');
+  await phase(page, "refused");
+  const trace = await downloadTrace(page);
+  const existence = trace.find((e) => e.event === "obligation_updated" && e.rule === "std.check_existence");
+  assert.deepEqual(existence.verdict, { passed: false, unverifiable: true });
+  assert.equal(await page.getAttribute('[data-node-id="drtl:verify_claims"]', "data-run-state"), "refused");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("an escalation pauses the run for review: accept finishes with the output, abort fails the run", async () => {
+  for (const [action, status] of [["accept", "completed"], ["abort", "failed"]]) {
+    const { page, errors, context } = await studio();
+    await load(page, escalate);
+    await page.waitForSelector('[data-node-id="step:assess"]');
+    await page.selectOption('[data-testid="run-provider"]', "scripted");
+    await page.fill('[data-testid="run-script"]', escalateScript);
+    await page.fill('[data-testid="run-input"]', JSON.stringify({ change: "drop the cache" }));
+    await page.click('[data-testid="run"]');
+    await phase(page, "paused: review at assess");
+    assert.equal(await page.getAttribute('[data-node-id="step:assess"]', "data-run-state"), "review");
+    const actions = await page.$$eval('[data-testid="review-action"]', (b) => b.map((x) => x.dataset.action));
+    assert.deepEqual(actions, ["accept", "retry", "abort"]);
+    assert.match(await page.textContent('[data-testid="run-review"]'), /Still unsure after a change of strategy/);
+    await page.click(`[data-testid="review-action"][data-action="${action}"]`);
+    await phase(page, status);
+    const trace = await downloadTrace(page);
+    assert.equal(trace.at(-1).status, status);
+    if (action === "accept") {
+      assert.deepEqual(trace.find((e) => e.event === "node_finished" && e.node === "assess").output, { risk: "moderate", confidence: 0.5 });
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
 });
 
 test("the run panel keeps the page within 1024 px", async () => {

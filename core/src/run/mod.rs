@@ -22,12 +22,15 @@ mod kernel;
 mod logic;
 pub mod openai;
 mod output;
+pub mod pins;
 mod prepare;
 mod provider;
 mod retry;
 mod scripted;
 mod snapshot;
 mod synthetic;
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -36,6 +39,7 @@ pub use action::{
     Action, ActionKind, Message, ModelFailure, ModelRequest, Observation, Unmet, Usage, Verdict,
 };
 pub(crate) use output::{feedback, read as read_output};
+pub use pins::{downstream, rerun_pins};
 pub use prepare::{does_not_block, prepare, prepare_reporting, Prepared, Source, TOLERATED_ERRORS};
 pub use provider::{Answer, Provider};
 pub use retry::RetryPolicy;
@@ -60,6 +64,12 @@ pub struct RunOptions {
     /// The seed of a deterministic provider driving the run (the synthetic one), kept with the
     /// run so a resumed run is answered as the original would have been.
     pub seed: u64,
+    /// Outputs given in advance, by trace node id (`step`, `node`, `node/step`): such a node
+    /// finishes at once with its pin, marked `pinned: true` in the trace, and makes no call
+    /// (n8n's pinned data). Nodes that check or route (verify, gate, review, decision trees)
+    /// cannot be pinned, so a pin never fakes an obligation or a route ([`pins`]).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub pins: BTreeMap<String, Value>,
 }
 
 impl Default for RunOptions {
@@ -70,6 +80,7 @@ impl Default for RunOptions {
             default_max_iterations: 10,
             max_node_runs: 100_000,
             seed: 0,
+            pins: BTreeMap::new(),
         }
     }
 }
@@ -145,6 +156,8 @@ impl Run {
     /// Starts a run of `source` (see [`prepare`]) on `input`.
     pub fn start(source: Source, input: Value, options: RunOptions) -> Result<Run, RunError> {
         let program = source.program(&input, &options)?;
+        let plan = program.plan();
+        pins::check(&plan, &options.pins)?;
         let parallel = source.max_parallelism(&options);
         let mut run = Run {
             kernel: Kernel::new(options.start_ms, parallel),
@@ -155,7 +168,6 @@ impl Run {
             history: Vec::new(),
         };
         let input = run.input.clone();
-        let plan = run.program.plan();
         run.kernel.event(
             "run_started",
             None,

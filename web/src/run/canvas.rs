@@ -21,9 +21,19 @@ pub fn run_state_of(name: String) -> impl Fn() -> Option<&'static str> + Send + 
 pub fn node_run_view(name: String) -> impl IntoView {
     let run = use_context::<RunState>();
     move || {
-        let caption = run?
-            .states
-            .with(|s| s.nodes.get(&name).map(|n| n.caption()))?;
+        let run = run?;
+        let caption = run.states.with(|s| s.nodes.get(&name).map(|n| n.caption()));
+        let pin_set = run.pins.with(|p| p.contains_key(&name));
+        // A pin the user set shows before any run, and after one that did not use it yet.
+        let caption = match (caption, pin_set) {
+            (Some(c), true) if !c.contains("pinned") => format!("{c} · ◆ pin set"),
+            (None, true) => "◆ pinned".to_owned(),
+            (caption, _) => caption?,
+        };
+        let caption = match elapsed_s(run, &name) {
+            Some(seconds) => format!("{caption} · {seconds:.1} s"),
+            None => caption,
+        };
         Some(view! {
             <g class="node-run" transform="translate(0,-24)">
                 <rect class="node-run-pill" width=NODE_WIDTH height="20" rx="10"></rect>
@@ -50,4 +60,16 @@ pub fn carried(source: String, target: String) -> impl Fn() -> bool + Send + Syn
             })
         })
     }
+}
+
+/// Seconds since the node started running, on the page clock (while it runs in a live run).
+// Only a running node reads the clock and the start times: a thousand idle pills must not be
+// redrawn at every tick.
+fn elapsed_s(run: RunState, name: &str) -> Option<f64> {
+    let state = run.states.with(|s| s.nodes.get(name).and_then(|n| n.state()));
+    if state != Some(NodeState::Running) {
+        return None;
+    }
+    let since = run.running_since.with(|r| r.get(name).copied())?;
+    Some((run.clock.get() - since).max(0.0) / 1000.0)
 }

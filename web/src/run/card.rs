@@ -5,6 +5,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::{json, Value};
 
+use super::pin::PinEditor;
+use super::tool::ToolCheckBox;
 use super::RunState;
 use crate::browser;
 use crate::state::Studio;
@@ -131,6 +133,8 @@ pub fn NodeCard() -> impl IntoView {
                     </details>
                 })
             }}
+            {move || name.get().map(|node| view! { <ToolCheckBox node=node /> })}
+            {move || name.get().map(|node| view! { <PinEditor node=node /> })}
             {move || name.get().map(|node| view! { <CompiledPrompt node=node /> })}
             {move || parts.get().map(|parts| parts.into_iter().map(|(part, value)| part_view(part, value)).collect_view())}
         </section>

@@ -1,12 +1,12 @@
 //! The studio's driver of the sans-IO engine: it carries out the engine's actions in the page,
 //! in time slices, and stops where the user must act (a breakpoint, a review) or the run ends.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use logicmd::analysis::Options;
 use logicmd::run::{
-    prepare_reporting, Action, ActionKind, Answer, Observation, Provider, Run, RunOptions,
-    Scripted, Synthetic, Verdict,
+    prepare_reporting, rerun_pins, Action, ActionKind, Answer, Observation, Provider, Run,
+    RunOptions, Scripted, Source, Synthetic, Verdict,
 };
 use serde_json::Value;
 
@@ -37,6 +37,17 @@ pub enum Halt {
     Stuck(String),
     /// A model call for the server: the run goes on once [`Driver::feed`] gives its answer.
     Call(Action),
+    /// A verification needs the world (a tool): the person answers it in the node card.
+    Tool(ToolCheck),
+}
+
+/// A tool check waiting for a person: which node, which rule, on what.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCheck {
+    pub id: String,
+    pub node: String,
+    pub tool: String,
+    pub arguments: Value,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -55,31 +66,61 @@ pub struct Driver {
     /// Model calls go to this server (the studio's `fetch` carries them out).
     pub endpoint: Option<Endpoint>,
     queue: VecDeque<Action>,
+    /// Tool checks the script does not answer are answered "unverifiable" (else a person
+    /// answers them).
+    pub auto_answer: bool,
     /// Nodes whose breakpoint has fired (each fires once a run).
     released: BTreeSet<String>,
     over: bool,
 }
 
 impl Driver {
-    /// Prepares `text` as the studio's document and starts a run on `input`.
-    pub fn start(text: &str, input: Value, provider: &ProviderChoice) -> Result<Driver, String> {
-        let options = Options::lint(DOCUMENT_ID);
-        let prepared = prepare_reporting(text, &options, &bundled_files()).map_err(|errors| {
-            let listed: Vec<String> = errors
-                .iter()
-                .map(|d| format!("{}:{}: {}", d.line, d.column, d.message))
-                .collect();
-            format!("The document cannot run: {}", listed.join("; "))
-        })?;
+    /// Prepares `text` as the studio's document and starts a run on `input`, the nodes in
+    /// `pins` finishing at once with their pinned output.
+    pub fn start(
+        text: &str,
+        input: Value,
+        provider: &ProviderChoice,
+        pins: Pins,
+    ) -> Result<Driver, String> {
+        Driver::with_source(prepare_text(text)?, input, provider, pins)
+    }
+
+    /// Runs `text` again from node `from`: every node `previous` (the last run's trace)
+    /// finished that does not depend on `from` keeps its output (pinned), so only `from` and
+    /// what depends on it call the model. `pins` (the user's) win over the previous outputs.
+    pub fn start_from(
+        text: &str,
+        input: Value,
+        provider: &ProviderChoice,
+        pins: Pins,
+        previous: &[Value],
+        from: &str,
+    ) -> Result<Driver, String> {
+        let source = prepare_text(text)?;
+        let mut all = rerun_pins(&source, previous, from).map_err(|e| e.message)?;
+        all.extend(pins);
+        Driver::with_source(source, input, provider, all)
+    }
+
+    fn with_source(
+        source: Source,
+        input: Value,
+        provider: &ProviderChoice,
+        pins: Pins,
+    ) -> Result<Driver, String> {
         let script = match provider {
             ProviderChoice::Synthetic | ProviderChoice::OpenAi(_) => None,
             ProviderChoice::Scripted(text) => {
                 Some(Scripted::parse(text).map_err(|e| format!("The script cannot be read: {e}"))?)
             }
         };
-        let options = RunOptions::default();
-        let synthetic = Synthetic::new(&prepared.source, options.seed);
-        let run = Run::start(prepared.source, input, options).map_err(|e| e.message)?;
+        let options = RunOptions {
+            pins,
+            ..RunOptions::default()
+        };
+        let synthetic = Synthetic::new(&source, options.seed);
+        let run = Run::start(source, input, options).map_err(|e| e.message)?;
         Ok(Driver {
             run,
             synthetic,
@@ -89,6 +130,7 @@ impl Driver {
                 _ => None,
             },
             queue: VecDeque::new(),
+            auto_answer: true,
             released: BTreeSet::new(),
             over: false,
         })
@@ -165,6 +207,16 @@ impl Driver {
                     input,
                     actions,
                 })),
+                ActionKind::CallTool {
+                    node,
+                    name,
+                    arguments,
+                } => Some(Halt::Tool(ToolCheck {
+                    id: action.id,
+                    node,
+                    tool: name,
+                    arguments,
+                })),
                 _ => None,
             },
             Err(reason) => Some(Halt::Stuck(reason)),
@@ -172,8 +224,8 @@ impl Driver {
     }
 
     /// The observation for `action`: the script's answer when it has one, else the synthetic
-    /// provider's; a tool nobody answers is "unverifiable" (auto-answer); a review is left to
-    /// the person (`Ok(None)`).
+    /// provider's; a tool nobody answers is "unverifiable" with auto-answer on, else left to
+    /// the person like a review (`Ok(None)`).
     fn observe(&mut self, action: &Action) -> Result<Option<Observation>, String> {
         if let Some(script) = &mut self.script {
             match script.answer(action, &mut |_| {}) {
@@ -187,6 +239,7 @@ impl Driver {
         }
         match &action.kind {
             ActionKind::AskReview { .. } => Ok(None),
+            ActionKind::CallTool { .. } if !self.auto_answer => Ok(None),
             ActionKind::CallTool { .. } => Ok(Some(Observation::ToolResult(Verdict {
                 passed: false,
                 evidence: None,
@@ -204,6 +257,20 @@ impl Driver {
         self.run.feed(id, observation).map_err(|e| e.message)
     }
 
+    /// Answers the tool check `id` as a person did: passed or not, with their evidence.
+    pub fn answer_tool(&mut self, id: &str, passed: bool, evidence: String) -> Result<(), String> {
+        let verdict = Verdict {
+            passed,
+            evidence: Some(evidence)
+                .filter(|e| !e.trim().is_empty())
+                .map(Value::String),
+            unverifiable: false,
+        };
+        self.run
+            .feed(id, Observation::ToolResult(verdict))
+            .map_err(|e| e.message)
+    }
+
     /// Answers the review `id` with `choice`; the run goes on from there.
     pub fn decide(&mut self, id: &str, choice: &str) -> Result<(), String> {
         let observation = Observation::ReviewAnswer {
@@ -214,6 +281,23 @@ impl Driver {
     }
 }
 
+/// Outputs given in advance, by trace node id.
+pub type Pins = BTreeMap<String, Value>;
+
+/// `text` prepared as the studio's document, or why it cannot run.
+fn prepare_text(text: &str) -> Result<Source, String> {
+    let options = Options::lint(DOCUMENT_ID);
+    prepare_reporting(text, &options, &bundled_files())
+        .map(|prepared| prepared.source)
+        .map_err(|errors| {
+            let listed: Vec<String> = errors
+                .iter()
+                .map(|d| format!("{}:{}: {}", d.line, d.column, d.message))
+                .collect();
+            format!("The document cannot run: {}", listed.join("; "))
+        })
+}
+
 /// Most actions a dry run carries out looking for a node's model call.
 const DRY_RUN_ACTIONS: usize = 10_000;
 
@@ -221,7 +305,7 @@ const DRY_RUN_ACTIONS: usize = 10_000;
 /// answers up to that call (so it cannot differ from what a run sends), reviews answered with
 /// their first action. `None` when the run never calls a model for `node`.
 pub fn compiled_request(text: &str, input: Value, node: &str) -> Result<Option<Action>, String> {
-    let mut driver = Driver::start(text, input, &ProviderChoice::Synthetic)?;
+    let mut driver = Driver::start(text, input, &ProviderChoice::Synthetic, Pins::new())?;
     let breakpoints = BTreeSet::from([node.to_owned()]);
     for _ in 0..DRY_RUN_ACTIONS {
         match driver.one(&breakpoints) {
@@ -235,4 +319,11 @@ pub fn compiled_request(text: &str, input: Value, node: &str) -> Result<Option<A
         }
     }
     Ok(None)
+}
+
+/// Whether `node` of `text` can be pinned to `output` (the engine refuses pins on nodes that
+/// check or route, and on names the document does not have): a run is started to ask it.
+pub fn check_pin(text: &str, node: &str, output: Value) -> Result<(), String> {
+    let pins = Pins::from([(node.to_owned(), output)]);
+    Driver::start(text, Value::Null, &ProviderChoice::Synthetic, pins).map(|_| ())
 }

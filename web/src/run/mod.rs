@@ -8,16 +8,20 @@ mod driver;
 mod input;
 mod openai;
 mod panel;
+mod pin;
 pub mod states;
+mod tool;
 mod trace;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
 
+use leptos::leptos_dom::helpers::{set_interval_with_handle, IntervalHandle};
 use leptos::prelude::*;
 use serde_json::Value;
 
 pub use driver::ProviderChoice;
-use driver::{Driver, Halt, Review};
+use driver::{Driver, Halt, Pins, Review, ToolCheck};
 pub use openai::Endpoint;
 pub use panel::RunPanel;
 use states::RunStates;
@@ -26,6 +30,9 @@ use crate::browser;
 
 /// The longest a frame's engine work may take: the rest of a 16.7 ms frame is the browser's.
 const SLICE_MS: f64 = 6.0;
+
+/// How often a running node's elapsed time is redrawn.
+const ELAPSED_TICK_MS: u64 = 200;
 
 /// Where the run is, as the panel shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,6 +66,10 @@ pub struct RunState {
     pub states: RwSignal<RunStates>,
     pub phase: RwSignal<Phase>,
     pub review: RwSignal<Option<Review>>,
+    /// A tool check waiting for the person (auto-answer off).
+    pub tool: RwSignal<Option<ToolCheck>>,
+    /// Tool checks the script does not answer are answered "unverifiable" at once.
+    pub auto_answer: RwSignal<bool>,
     /// The run's input as the panel holds it (JSON text), for the compiled prompt view.
     pub input: RwSignal<String>,
     /// Node names to pause before.
@@ -67,6 +78,16 @@ pub struct RunState {
     pub frame_ms: RwSignal<Vec<f64>>,
     /// The node a server is answering, and the tokens streamed so far (kept after the answer).
     pub streamed: RwSignal<Option<(String, String)>>,
+    /// Outputs the user pinned, by node name: runs use them instead of calling the model.
+    pub pins: RwSignal<Pins>,
+    /// The input and provider of the last run started: "Run from here" runs with them again.
+    last: StoredValue<Option<(Value, ProviderChoice)>, LocalStorage>,
+    /// When (page clock, ms) each running node started: its pill shows the time since. The
+    /// trace's clock stays the engine's (fixed), so traces stay deterministic.
+    pub running_since: RwSignal<BTreeMap<String, f64>>,
+    /// The page clock while a run is active, ticked by [`ELAPSED_TICK_MS`].
+    pub clock: RwSignal<f64>,
+    ticker: StoredValue<Option<IntervalHandle>, LocalStorage>,
     /// A model call is in flight (the frame loop waits for it).
     in_flight: RwSignal<bool>,
     driver: StoredValue<Option<Driver>, LocalStorage>,
@@ -81,10 +102,17 @@ impl RunState {
             states: RwSignal::new(RunStates::default()),
             phase: RwSignal::new(Phase::Idle),
             review: RwSignal::new(None),
+            tool: RwSignal::new(None),
+            auto_answer: RwSignal::new(true),
             input: RwSignal::new("{}".to_owned()),
             breakpoints: RwSignal::new(BTreeSet::new()),
             frame_ms: RwSignal::new(Vec::new()),
             streamed: RwSignal::new(None),
+            pins: RwSignal::new(Pins::new()),
+            last: StoredValue::new_local(None),
+            running_since: RwSignal::new(BTreeMap::new()),
+            clock: RwSignal::new(0.0),
+            ticker: StoredValue::new_local(None),
             in_flight: RwSignal::new(false),
             driver: StoredValue::new_local(None),
             client: StoredValue::new_local(None),
@@ -93,9 +121,34 @@ impl RunState {
 
     /// Starts a run of `text` on `input`: the canvas shows it frame by frame.
     pub fn start(self, text: &str, input: Value, provider: &ProviderChoice) {
+        let pins = self.pins.get_untracked();
+        self.last.set_value(Some((input.clone(), provider.clone())));
+        let driver = Driver::start(text, input, provider, pins);
+        self.launch(driver, provider);
+    }
+
+    /// Runs `text` again from `node` with the last run's input and provider: what does not
+    /// depend on `node` keeps its output from the last run's trace (pinned).
+    pub fn start_from(self, text: &str, node: &str) {
+        let Some((input, provider)) = self.last.get_value() else {
+            self.phase
+                .set(Phase::Stopped("run the document once first".to_owned()));
+            return;
+        };
+        let pins = self.pins.get_untracked();
+        let driver = self.events.with_untracked(|previous| {
+            Driver::start_from(text, input, &provider, pins, previous, node)
+        });
+        self.launch(driver, &provider);
+    }
+
+    fn launch(self, driver: Result<Driver, String>, provider: &ProviderChoice) {
+        self.running_since.set(BTreeMap::new());
+        self.tick();
         self.events.set(Vec::new());
         self.states.set(RunStates::default());
         self.review.set(None);
+        self.tool.set(None);
         self.frame_ms.set(Vec::new());
         self.streamed.set(None);
         self.in_flight.set(false);
@@ -103,8 +156,9 @@ impl RunState {
             ProviderChoice::OpenAi(endpoint) => Some(endpoint.client()),
             _ => None,
         });
-        match Driver::start(text, input, provider) {
-            Ok(driver) => {
+        match driver {
+            Ok(mut driver) => {
+                driver.auto_answer = self.auto_answer.get_untracked();
                 self.driver.set_value(Some(driver));
                 self.phase.set(Phase::Running);
                 self.schedule();
@@ -122,10 +176,13 @@ impl RunState {
         }
     }
 
+    /// Nothing waits for the person (a review or a tool check): Continue and Step may go on.
+    pub fn nothing_asked(self) -> bool {
+        self.review.with_untracked(Option::is_none) && self.tool.with_untracked(Option::is_none)
+    }
+
     pub fn resume(self) {
-        if matches!(self.phase.get_untracked(), Phase::Paused(_))
-            && self.review.get_untracked().is_none()
-        {
+        if matches!(self.phase.get_untracked(), Phase::Paused(_)) && self.nothing_asked() {
             self.phase.set(Phase::Running);
             self.schedule();
         }
@@ -133,9 +190,7 @@ impl RunState {
 
     /// Carries out the next action only, then stays paused.
     pub fn step(self) {
-        if matches!(self.phase.get_untracked(), Phase::Paused(_))
-            && self.review.get_untracked().is_none()
-        {
+        if matches!(self.phase.get_untracked(), Phase::Paused(_)) && self.nothing_asked() {
             // A step past a breakpoint: the breakpoint has fired, so it does not stop it again.
             // Running for the step's length: a halt in it (a review, the end) says so instead.
             self.phase.set(Phase::Running);
@@ -152,6 +207,7 @@ impl RunState {
         {
             self.driver.set_value(None);
             self.review.set(None);
+            self.tool.set(None);
             self.phase.set(Phase::Stopped("by you".to_owned()));
         }
     }
@@ -168,6 +224,29 @@ impl RunState {
         match fed {
             Some(Ok(())) => {
                 self.review.set(None);
+                self.phase.set(Phase::Running);
+                self.schedule();
+            }
+            Some(Err(reason)) => self.phase.set(Phase::Stopped(reason)),
+            None => {}
+        }
+    }
+
+    /// Answers the pending tool check as the person did, and runs on.
+    pub fn answer_tool(self, passed: bool, evidence: String) {
+        let Some(check) = self.tool.get_untracked() else {
+            return;
+        };
+        let fed = self
+            .driver
+            .try_update_value(|d| {
+                d.as_mut()
+                    .map(|d| d.answer_tool(&check.id, passed, evidence))
+            })
+            .flatten();
+        match fed {
+            Some(Ok(())) => {
+                self.tool.set(None);
                 self.phase.set(Phase::Running);
                 self.schedule();
             }
@@ -229,6 +308,50 @@ impl RunState {
         });
     }
 
+    /// Keeps [`RunState::clock`] going while the run is active (paused included: a node
+    /// waiting at a breakpoint or for a server still shows its time), then stops.
+    fn tick(self) {
+        self.clock.set(browser::now_ms());
+        if self.ticker.with_value(Option::is_some) {
+            return;
+        }
+        let handle = set_interval_with_handle(
+            move || {
+                let active = matches!(
+                    self.phase.get_untracked(),
+                    Phase::Running | Phase::Paused(_)
+                );
+                if active {
+                    self.clock.set(browser::now_ms());
+                } else if let Some(handle) = self.ticker.try_update_value(Option::take).flatten() {
+                    handle.clear();
+                }
+            },
+            Duration::from_millis(ELAPSED_TICK_MS),
+        );
+        self.ticker.set_value(handle.ok());
+    }
+
+    /// Notes when nodes start and stop running, on the page clock.
+    fn time_nodes(self, events: &[Value]) {
+        let now = browser::now_ms();
+        let mut changed = false;
+        let mut since = self.running_since.get_untracked();
+        for event in events {
+            let Some(node) = event.get("node").and_then(Value::as_str) else {
+                continue;
+            };
+            match event.get("event").and_then(Value::as_str) {
+                Some("node_started") => changed |= since.insert(node.to_owned(), now).is_none(),
+                Some("node_finished" | "node_skipped") => changed |= since.remove(node).is_some(),
+                _ => {}
+            }
+        }
+        if changed {
+            self.running_since.set(since);
+        }
+    }
+
     /// One slice of the engine; its events reach the canvas in one update.
     fn advance(self, budget_ms: f64, max_actions: usize) {
         let breakpoints = self.breakpoints.get_untracked();
@@ -240,6 +363,7 @@ impl RunState {
             return;
         };
         if !events.is_empty() {
+            self.time_nodes(&events);
             self.states
                 .update(|s| events.iter().for_each(|e| s.apply(e)));
             self.events.update(|all| all.extend(events));
@@ -260,6 +384,11 @@ impl RunState {
             }
             Some(Halt::Stuck(reason)) => self.phase.set(Phase::Stopped(reason)),
             Some(Halt::Call(action)) => self.send(action),
+            Some(Halt::Tool(check)) => {
+                self.phase
+                    .set(Phase::Paused(format!("tool check at {}", check.node)));
+                self.tool.set(Some(check));
+            }
         }
     }
 
@@ -267,6 +396,7 @@ impl RunState {
     pub fn replay(self, events: Vec<Value>) {
         self.driver.set_value(None);
         self.review.set(None);
+        self.tool.set(None);
         self.states.set(RunStates::after(&events));
         let status = self.states.with_untracked(|s| s.finished.clone());
         self.events.set(events);

@@ -48,7 +48,7 @@ pub fn RunPanel() -> impl IntoView {
     };
     let running = move || run.phase.get() == Phase::Running;
     let paused = move || matches!(run.phase.get(), Phase::Paused(_));
-    let review_open = move || run.review.with(Option::is_some);
+    let review_open = move || run.review.with(Option::is_some) || run.tool.with(Option::is_some);
     let active = move || running() || paused();
 
     view! {
@@ -100,6 +100,11 @@ pub fn RunPanel() -> impl IntoView {
                             on:input=move |ev| script.set(event_target_value(&ev))></textarea>
                     </label>
                 })}
+                <label class="field-inline">
+                    <input type="checkbox" data-testid="run-auto-answer" prop:checked=move || run.auto_answer.get()
+                        on:change=move |ev| run.auto_answer.set(event_target_checked(&ev)) />
+                    " Auto-answer tool checks as unverifiable (else you answer them in the node card)"
+                </label>
                 <InputForm input=input />
                 <label class="field">
                     <span class="field-label">"Input (JSON)"</span>

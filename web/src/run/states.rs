@@ -59,6 +59,8 @@ pub struct NodeRun {
     pub calls: u32,
     /// Indices (in the run's event list) of the events about this node.
     pub events: Vec<usize>,
+    /// It last finished with a pinned output (no call made).
+    pub pinned: bool,
 }
 
 impl NodeRun {
@@ -75,10 +77,14 @@ impl NodeRun {
             NodeState::Review => "waiting for review",
             other => other.name(),
         };
-        match self.retries {
-            0 => format!("{} {word}", state.icon()),
-            n => format!("{} {word} · retried {n}×", state.icon()),
+        let mut caption = format!("{} {word}", state.icon());
+        if self.retries > 0 {
+            caption.push_str(&format!(" · retried {}×", self.retries));
         }
+        if self.pinned && state == NodeState::Succeeded {
+            caption.push_str(" · ◆ pinned");
+        }
+        caption
     }
 
     fn enter(&mut self, state: NodeState) {
@@ -144,10 +150,13 @@ impl RunStates {
             }
             "review_requested" => run.enter(NodeState::Review),
             "node_skipped" => run.enter(NodeState::Skipped),
-            "node_finished" => match event.get("status").and_then(Value::as_str) {
-                Some("succeeded") => run.enter(NodeState::Succeeded),
-                _ => run.enter(NodeState::Failed),
-            },
+            "node_finished" => {
+                run.pinned = event.get("pinned").and_then(Value::as_bool) == Some(true);
+                match event.get("status").and_then(Value::as_str) {
+                    Some("succeeded") => run.enter(NodeState::Succeeded),
+                    _ => run.enter(NodeState::Failed),
+                }
+            }
             _ => {}
         }
     }
@@ -206,6 +215,8 @@ mod tests {
             json!({"event": "model_requested", "node": "a", "attempt": 2}),
             json!({"event": "node_finished", "node": "a", "status": "succeeded"}),
             json!({"event": "node_skipped", "node": "b"}),
+            json!({"event": "node_started", "node": "p"}),
+            json!({"event": "node_finished", "node": "p", "status": "succeeded", "pinned": true}),
             json!({"event": "node_started", "node": "c"}),
             json!({"event": "node_finished", "node": "c", "status": "failed"}),
             json!({"event": "refused", "unmet": [{"node": "c", "rule": "r1", "reason": "no"}]}),
@@ -223,7 +234,8 @@ mod tests {
         assert_eq!(history("c"), vec![Queued, Running, Failed, Refused]);
         assert_eq!(states.nodes["a"].caption(), "✓ succeeded · retried 1×");
         assert_eq!(states.nodes["a"].calls, 2);
-        assert_eq!(states.changes(), 10);
+        assert_eq!(states.nodes["p"].caption(), "✓ succeeded · ◆ pinned");
+        assert_eq!(states.changes(), 12);
         assert_eq!(states.finished.as_deref(), Some("refused"));
         assert_eq!(states.unmet, vec![("c".into(), "r1".into(), "no".into())]);
     }

@@ -201,6 +201,10 @@ impl DrtlProgram {
             fields.push(("injected", injected.clone()));
         }
         kernel.event("node_started", Some(&id), fields);
+        if let Some(pin) = self.world.options.pins.get(&id).cloned() {
+            self.settle(kernel, node, Progress::plain(pin), candidates);
+            return;
+        }
         let started = node::start(&mut self.world.ctx(), kernel, node, &input);
         match started {
             Started::Waiting(running) => self.nodes[node] = NodeState::Running(running),
@@ -317,16 +321,16 @@ impl DrtlProgram {
                 Target::Terminate => TERMINATE.into(),
             })
             .collect();
-        kernel.event(
-            "node_finished",
-            Some(&id),
-            vec![
-                ("status", "succeeded".into()),
-                ("output", output),
-                ("duration_ms", self.duration(kernel, node).into()),
-                ("next", next.into()),
-            ],
-        );
+        let mut fields = vec![
+            ("status", "succeeded".into()),
+            ("output", output),
+            ("duration_ms", self.duration(kernel, node).into()),
+            ("next", next.into()),
+        ];
+        if self.world.options.pins.contains_key(&id) {
+            fields.push(("pinned", true.into()));
+        }
+        kernel.event("node_finished", Some(&id), fields);
         self.follow(kernel, node, &route, &fired, candidates);
         self.world.store.injected[node] = Value::Null;
         self.looped_in[node] = None;

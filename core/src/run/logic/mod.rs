@@ -16,6 +16,8 @@ mod step;
 mod tree;
 mod workflow;
 
+use std::collections::BTreeMap;
+
 use serde_json::{json, Map, Value};
 
 use crate::compile::compile;
@@ -74,6 +76,8 @@ pub(crate) struct StepsProgram {
     pub unit_base: usize,
     runs: u64,
     max_runs: u64,
+    /// Outputs given in advance, by trace node id (`RunOptions::pins`).
+    pins: BTreeMap<String, Value>,
     pub outcome: Option<Outcome>,
 }
 
@@ -142,6 +146,7 @@ impl StepsProgram {
             unit_base: 0,
             runs: 0,
             max_runs: options.max_node_runs,
+            pins: options.pins.clone(),
             outcome: None,
         };
         for edge in program.graph.edges() {

@@ -121,6 +121,10 @@ impl StepsProgram {
             return;
         };
         let step = &self.shared.spec.steps[index];
+        if let Some(pin) = self.pins.get(&self.shared.node_id(&step.name)).cloned() {
+            self.pinned(kernel, unit, index, pin, candidates);
+            return;
+        }
         if step.is_parallel() && step.instructions.is_none() {
             self.join_members(kernel, unit, index, candidates);
             return;
@@ -140,6 +144,36 @@ impl StepsProgram {
         let unit_id = self.unit_base + unit;
         let run = StepRun::begin(&mut self.shared, kernel, index, unit_id, &sources);
         self.set_state(unit, UnitState::Running(Box::new(run)));
+    }
+
+    /// A pinned step finishes at once with its pin: no call, no checks of its own; its
+    /// branches route on the pin and the invariants see it, as for any output.
+    fn pinned(
+        &mut self,
+        kernel: &mut Kernel,
+        unit: usize,
+        index: usize,
+        pin: Value,
+        candidates: &mut BTreeSet<usize>,
+    ) {
+        let steps: Map<String, Value> = self
+            .sources(unit, index)
+            .into_iter()
+            .map(|name| {
+                let output = self.shared.output(&name).cloned().unwrap_or(Value::Null);
+                (name, output)
+            })
+            .collect();
+        let node = self.shared.node_id(&self.shared.spec.steps[index].name);
+        kernel.event(
+            "node_started",
+            Some(&node),
+            vec![(
+                "inputs",
+                json!({"input": self.shared.input, "steps": steps}),
+            )],
+        );
+        self.finished(kernel, unit, index, pin, (0, 0), candidates);
     }
 
     /// A parallel step with nothing to say of its own joins its members' outputs.
@@ -251,6 +285,9 @@ impl StepsProgram {
             ("duration_ms", duration.into()),
             ("calls", calls.into()),
         ];
+        if self.pins.contains_key(&node) {
+            fields.push(("pinned", true.into()));
+        }
         if let Some((target, is_loop)) = &route {
             fields.push((
                 "route",

@@ -149,6 +149,10 @@ impl WorkflowProgram {
             Some(&name),
             vec![("inputs", json!({"input": input}))],
         );
+        if let Some(pin) = self.options.pins.get(&name).cloned() {
+            self.node_done(kernel, unit, pin);
+            return;
+        }
         match StepsProgram::new(&document, &input, &self.options, Some(&name)) {
             Ok(mut program) => {
                 program.unit_base = self.next_base;
@@ -174,11 +178,12 @@ impl WorkflowProgram {
 
     fn node_done(&mut self, kernel: &mut Kernel, unit: usize, output: Value) {
         let name = self.name(unit).to_owned();
-        kernel.event(
-            "node_finished",
-            Some(&name),
-            vec![("status", "succeeded".into()), ("output", output.clone())],
-        );
+        let mut fields = vec![("status", "succeeded".into()), ("output", output.clone())];
+        if self.options.pins.contains_key(&name) {
+            // Its edges' contracts are still checked below: a pin cannot break one unseen.
+            fields.push(("pinned", true.into()));
+        }
+        kernel.event("node_finished", Some(&name), fields);
         for edge in self.spec.edges.clone().iter().filter(|e| e.from == name) {
             let Some(contract) = &edge.contract else {
                 continue;
