@@ -156,3 +156,131 @@ test("SVG text, wires and node borders keep their contrast on every example in b
   }
   assert.deepEqual(found, []);
 });
+
+const source = (page) => page.inputValue(SOURCE);
+
+async function waitForText(page, predicate, arg) {
+  await page.waitForFunction(
+    ([selector, body, value]) => new Function("text", "arg", body)(document.querySelector(selector).value, value),
+    [SOURCE, `return (${predicate.toString()})(text, arg);`, arg],
+  );
+  return source(page);
+}
+
+async function loadText(page, text) {
+  await page.fill(SOURCE, text);
+  await waitForText(page, (t, e) => t === e, text);
+  await page.waitForFunction((n) => document.querySelectorAll("[data-node-id]").length === n, (text.match(/^  \w+:$/gm) ?? []).length);
+  await page.click('[data-testid="fit"]');
+}
+
+const body = (step) => `[data-node-id="step:${step}"] .node-body`;
+
+/** A step with a comment and a retry policy, and one plain step. */
+const RETRYING = `---\nspec_version: "1.0"\nname: pipeline\nsteps:\n  fetch:\n    description: Fetch the page\n    # three tries are enough for flaky hosts\n    retry:\n      max_attempts: 3 # keep low\n      initial_interval: 1s\n  parse:\n    description: Parse it\n    needs: [fetch]\n---\n`;
+
+test("the inspector of a step shows every schema field; instructions keep line breaks; a bad timeout is refused at the field; retry edits are minimal", async () => {
+  const { page, errors, context } = await studio();
+  await loadText(page, RETRYING);
+  await page.click(body("fetch"));
+  const inspector = page.locator('[data-testid="inspector"]');
+  // Every field of definitions.Step, with groups for the objects.
+  for (const key of ["description", "needs", "instructions", "timeout", "allowed_tools", "denied_tools", "execution", "parallel_steps", "join", "join_timeout"]) {
+    assert.equal(await inspector.locator(`[data-section="step"] [data-field="${key}"]`).count(), 1, `field ${key}`);
+  }
+  for (const group of ["input_schema", "output_schema", "confidence", "branches", "retry", "verification"]) {
+    assert.equal(await inspector.locator(`[data-group="${group}"]`).count(), 1, `group ${group}`);
+  }
+  for (const key of ["confidence.minimum", "retry.max_attempts", "retry.backoff_coefficient", "verification.check", "verification.on_fail"]) {
+    assert.equal(await inspector.locator(`[data-field="${key}"]`).count(), 1, `field ${key}`);
+  }
+  assert.equal(await inspector.locator('[data-field="instructions"]').evaluate((e) => e.tagName), "TEXTAREA");
+  assert.equal(await inspector.locator('[data-field="retry.max_attempts"]').inputValue(), "3");
+
+  // Instructions typed over several lines keep their line breaks.
+  await inspector.locator('[data-field="instructions"]').fill("Read the page.\nKeep the links.");
+  await inspector.locator('[data-field="timeout"]').focus(); // leaving the field commits it
+  let text = await waitForText(page, (t) => t.includes("instructions:"));
+  assert.ok(text.includes('    instructions: "Read the page.\\nKeep the links."\n'), text);
+  await page.click(body("parse"));
+  await page.click(body("fetch"));
+  assert.equal(await inspector.locator('[data-field="instructions"]').inputValue(), "Read the page.\nKeep the links.");
+
+  // A timeout that is not a duration is refused at the field; nothing is written.
+  const before = await source(page);
+  await inspector.locator('[data-field="timeout"]').fill("abc");
+  await inspector.locator('[data-field="timeout"]').press("Enter");
+  const error = inspector.locator('[data-field="timeout"] ~ .field-error');
+  await error.waitFor();
+  assert.match(await error.textContent(), /Timeout: `abc` .*expected e\.g\. "30s"/);
+  assert.equal(await inspector.locator('[data-field="timeout"]').getAttribute("aria-invalid"), "true");
+  assert.equal(await source(page), before, "a refused value is not written");
+  await inspector.locator('[data-field="timeout"]').fill("30s");
+  await inspector.locator('[data-field="timeout"]').press("Enter");
+  text = await waitForText(page, (t) => t.includes("timeout: 30s"));
+  assert.equal(await error.count(), 0, "the error goes once the value is good");
+
+  // max_attempts edited: only that number changes; the comments stay.
+  const beforeRetry = text;
+  await inspector.locator('[data-field="retry.max_attempts"]').fill("5");
+  await inspector.locator('[data-field="retry.max_attempts"]').press("Enter");
+  text = await waitForText(page, (t) => t.includes("max_attempts: 5"));
+  assert.equal(text, beforeRetry.replace("max_attempts: 3 # keep low", "max_attempts: 5 # keep low"));
+  await inspector.locator('[data-field="retry.max_attempts"]').fill("2.5");
+  await inspector.locator('[data-field="retry.max_attempts"]').press("Enter");
+  await page.waitForFunction(() => /whole number/.test(document.querySelector('[data-group="retry"] .field-error')?.textContent ?? ""));
+  assert.equal(await source(page), text);
+  await page.screenshot({ path: `${shots}/craft-inspector-step.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the inspector's schema editor, branches and needs write the step; document fields have their own section", async () => {
+  const { page, errors, context } = await studio();
+  await loadText(page, RETRYING);
+  await page.click(body("fetch"));
+  const inspector = page.locator('[data-testid="inspector"]');
+  const schema = inspector.locator('[data-group="output_schema"]');
+  await schema.locator('[data-action="schema-name"]').fill("links");
+  await schema.locator('[data-action="schema-add"]').click();
+  let text = await waitForText(page, (t) => t.includes("output_schema:"));
+  assert.ok(text.includes("    output_schema:\n      type: object\n      properties:\n        links:\n          type: string\n"), text);
+  await schema.locator('[data-field="property.links.type"]').selectOption("array");
+  text = await waitForText(page, (t) => t.includes("type: array"));
+  await schema.locator('[data-field="property.links.required"]').check();
+  text = await waitForText(page, (t) => /required:\s*(\[links\]|\n\s*- links)/.test(t));
+  // A duplicate name is refused at the editor.
+  await schema.locator('[data-action="schema-name"]').fill("links");
+  await schema.locator('[data-action="schema-add"]').click();
+  await schema.locator(".field-error").waitFor();
+  assert.match(await schema.locator(".field-error").textContent(), /already a property/);
+
+  // needs: a name that is not a step is refused; a real one is written.
+  await page.click(body("parse"));
+  const needs = inspector.locator('[data-field="needs"]');
+  assert.equal(await needs.inputValue(), "fetch");
+  await needs.fill("fetch\nnowhere");
+  await inspector.locator('[data-field="timeout"]').focus();
+  await page.waitForFunction(() => /`nowhere` is not a step/.test(document.querySelector('[data-section="step"] .field-error')?.textContent ?? ""));
+
+  // A branch routes to another step.
+  await inspector.locator('[data-action="add-branch"]').click();
+  text = await waitForText(page, (t) => t.includes("branches:"));
+  await inspector.locator('[data-field="branches.0.then"]').selectOption("fetch");
+  await inspector.locator('[data-field="branches.0.if"]').fill("{{ output.retry == true }}");
+  await inspector.locator('[data-field="branches.0.if"]').press("Enter");
+  text = await waitForText(page, (t) => t.includes("then: fetch") && t.includes("if:"));
+  await page.screenshot({ path: `${shots}/craft-inspector-schema.png` });
+
+  // Document fields (visual.inspector) are shown under the step, in their own labelled section.
+  await page.click('[data-testid="new"]');
+  await page.click('[data-template="competitive-analyst"]');
+  await page.waitForSelector("[data-node-id]");
+  await page.locator("[data-node-id^='step:'] .node-body").first().click();
+  const section = inspector.locator('[data-section="document"]');
+  assert.match(await section.locator("h3").textContent(), /Document fields.*visual\.inspector/);
+  assert.equal(await section.locator('[data-field="reasoning.strategy"]').count(), 1);
+  assert.equal(await inspector.locator('[data-section="step"] [data-field="reasoning.strategy"]').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
