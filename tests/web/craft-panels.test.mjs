@@ -284,3 +284,100 @@ test("the inspector's schema editor, branches and needs write the step; document
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+async function centre(page, selector) {
+  const box = await page.locator(selector).boundingBox();
+  assert.ok(box, `${selector} is on screen`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** Drags with the mouse in small steps. */
+async function drag(page, from, to) {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 8; i++) await page.mouse.move(from.x + ((to.x - from.x) * i) / 8, from.y + ((to.y - from.y) * i) / 8);
+  await page.mouse.up();
+}
+
+/** Clicks the middle of the wire from step `a` to step `b`, selecting it. */
+async function selectWire(page, a, b) {
+  const wire = `[data-edge-from="step:${a}"][data-edge-to="step:${b}"]`;
+  const path = page.locator(`${wire} .wire-hit`);
+  const point = await path.evaluate((p) => {
+    const q = p.getPointAtLength(p.getTotalLength() / 2);
+    const m = p.getScreenCTM();
+    return { x: q.x * m.a + m.e, y: q.y * m.d + m.f };
+  });
+  await page.mouse.click(point.x, point.y);
+  assert.equal(await page.getAttribute(wire, "aria-selected"), "true");
+  await page.waitForSelector('[data-handle="target"]');
+}
+
+const FOUR = `---\nspec_version: "1.0"\nname: pipeline\nsteps:\n  a:\n    description: Fetch\n  b:\n    description: Parse\n    needs: [a]\n  c:\n    description: Score\n  d:\n    description: Report\n---\n`;
+
+test("a selected wire's end dragged onto another node moves the needs in one undo step; a refused move says why", async () => {
+  const { page, errors, context } = await studio();
+  await loadText(page, FOUR);
+  await selectWire(page, "a", "b");
+  await drag(page, await centre(page, '[data-handle="target"]'), await centre(page, body("c")));
+  let text = await waitForText(page, (t) => t.includes("Score\n    needs:\n      - a\n"));
+  assert.equal(text, FOUR.replace("Parse\n    needs: [a]\n", "Parse\n").replace("Score\n", "Score\n    needs:\n      - a\n"));
+  await page.waitForSelector('[data-edge-from="step:a"][data-edge-to="step:c"]', { state: "attached" });
+  await page.keyboard.press("Control+z");
+  assert.equal(await waitForText(page, (t, e) => t === e, FOUR), FOUR, "one undo step restores it byte for byte");
+
+  // The source end: b now needs d instead of a.
+  await page.waitForSelector('[data-edge-from="step:a"][data-edge-to="step:b"]', { state: "attached" });
+  await selectWire(page, "a", "b");
+  await drag(page, await centre(page, '[data-handle="source"]'), await centre(page, body("d")));
+  text = await waitForText(page, (t) => t.includes("needs: [d]"));
+  assert.equal(text, FOUR.replace("needs: [a]", "needs: [d]"));
+  await page.keyboard.press("Control+z");
+  await waitForText(page, (t, e) => t === e, FOUR);
+
+  // Onto the node it leaves: refused, with core's reason next to the pointer; nothing changes.
+  await page.waitForSelector('[data-edge-from="step:a"][data-edge-to="step:b"]', { state: "attached" });
+  await selectWire(page, "a", "b");
+  const drop = await centre(page, body("a"));
+  await drag(page, await centre(page, '[data-handle="target"]'), drop);
+  const refusal = page.locator('[data-testid="refusal"]');
+  await refusal.waitFor();
+  assert.match(await refusal.textContent(), /Not moved: `a` cannot be connected to itself/);
+  assert.equal(await source(page), FOUR);
+  await page.screenshot({ path: `${shots}/craft-reattach-refused.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("room: panels resize by dragging their splitter or with arrow keys, and keep their size after a reload", async () => {
+  const { page, errors, context } = await studio();
+  const width = async (selector) => (await page.locator(selector).boundingBox()).width;
+  const splitter = page.locator('[data-splitter="inspector"]');
+  assert.equal(await splitter.getAttribute("role"), "separator");
+  const before = await width('[data-testid="inspector"]');
+  assert.equal(Number(await splitter.getAttribute("aria-valuenow")), Math.round(before));
+  // Dragged 120px to the left: the inspector grows by 120px, the canvas gives the room.
+  const canvasBefore = await width('[data-testid="canvas"]');
+  const grip = await splitter.boundingBox();
+  await drag(page, { x: grip.x + grip.width / 2, y: grip.y + 200 }, { x: grip.x + grip.width / 2 - 120, y: grip.y + 200 });
+  await page.waitForFunction((w) => Math.abs(document.querySelector('[data-testid="inspector"]').getBoundingClientRect().width - (w + 120)) <= 1, before);
+  assert.ok(Math.abs((await width('[data-testid="canvas"]')) - (canvasBefore - 120)) <= 1);
+  // From the keyboard: Left widens the inspector (its splitter is on its left edge) by 16px.
+  await splitter.focus();
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction((w) => Math.abs(document.querySelector('[data-testid="inspector"]').getBoundingClientRect().width - (w + 136)) <= 1, before);
+  await page.waitForFunction(() => Number(document.querySelector('[data-splitter="inspector"]').getAttribute("aria-valuenow")) > 380);
+  const sized = await width('[data-testid="inspector"]');
+  // The source pane too; then a reload keeps both.
+  const source = page.locator('[data-splitter="source"]');
+  await source.focus();
+  await page.keyboard.press("Shift+ArrowRight");
+  const sourceWidth = await width(".workspace > .source");
+  await page.reload();
+  await page.waitForSelector("[data-node-id]");
+  assert.ok(Math.abs((await width('[data-testid="inspector"]')) - sized) <= 1, "the inspector keeps its size");
+  assert.ok(Math.abs((await width(".workspace > .source")) - sourceWidth) <= 1, "the source keeps its size");
+  await page.screenshot({ path: `${shots}/craft-room-resized.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -18,6 +18,7 @@ mod rename;
 mod room;
 mod run;
 mod source;
+mod splitter;
 mod stable;
 mod state;
 mod templates;
