@@ -12,7 +12,12 @@ use super::value::parse;
 use super::write::{edits, value_at, write};
 use crate::state::Studio;
 
-pub fn branches_editor(studio: Studio, step: String, pointer: String, label: String) -> impl IntoView {
+pub fn branches_editor(
+    studio: Studio,
+    step: String,
+    pointer: String,
+    label: String,
+) -> impl IntoView {
     let count = {
         let pointer = pointer.clone();
         Memo::new(move |_| value_at(studio, &pointer).as_array().map_or(0, Vec::len))
@@ -31,7 +36,15 @@ pub fn branches_editor(studio: Studio, step: String, pointer: String, label: Str
             let outcome = if count.get_untracked() == 0 {
                 write(studio, &pointer, Some(json!([{ "default": true }])))
             } else {
-                edits(studio, &pointer, &[Edit::Insert { path: pointer.clone(), index: None, value: json!({ "default": true }) }])
+                edits(
+                    studio,
+                    &pointer,
+                    &[Edit::Insert {
+                        path: pointer.clone(),
+                        index: None,
+                        value: json!({ "default": true }),
+                    }],
+                )
             };
             settle(studio, &pointer, outcome);
         }
@@ -51,7 +64,10 @@ fn branch_row(studio: Studio, step: &str, branches: &str, index: usize) -> impl 
     let pointer = pointer_push(branches, &index.to_string());
     let at = |key: &str| pointer_push(&pointer, key);
     let (if_at, then_at, default_at) = (at("if"), at("then"), at("default"));
-    let targets: Vec<String> = step_names(studio).into_iter().filter(|s| s != step).collect();
+    let targets: Vec<String> = step_names(studio)
+        .into_iter()
+        .filter(|s| s != step)
+        .collect();
     let value = move |p: &str| value_at(studio, p);
     let condition = {
         let if_at = if_at.clone();
@@ -68,7 +84,8 @@ fn branch_row(studio: Studio, step: &str, branches: &str, index: usize) -> impl 
     let set_condition = {
         let if_at = if_at.clone();
         move |raw: String| {
-            let outcome = parse(&Control::Expression, "If", &raw).and_then(|v| write(studio, &if_at, v));
+            let outcome =
+                parse(&Control::Expression, "If", &raw).and_then(|v| write(studio, &if_at, v));
             settle(studio, &if_at, outcome);
         }
     };
@@ -81,11 +98,29 @@ fn branch_row(studio: Studio, step: &str, branches: &str, index: usize) -> impl 
     };
     let set_default = {
         let default_at = default_at.clone();
-        move |on: bool| settle(studio, &default_at, write(studio, &default_at, on.then(|| json!(true))))
+        move |on: bool| {
+            settle(
+                studio,
+                &default_at,
+                write(studio, &default_at, on.then(|| json!(true))),
+            )
+        }
     };
     let remove = {
         let pointer = pointer.clone();
-        move |_| settle(studio, &pointer, edits(studio, &pointer, &[Edit::Remove { path: pointer.clone() }]))
+        move |_| {
+            settle(
+                studio,
+                &pointer,
+                edits(
+                    studio,
+                    &pointer,
+                    &[Edit::Remove {
+                        path: pointer.clone(),
+                    }],
+                ),
+            )
+        }
     };
     let if_error = error_at(studio, if_at);
     let then_error = error_at(studio, then_at);

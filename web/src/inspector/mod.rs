@@ -104,9 +104,14 @@ pub fn Inspector() -> impl IntoView {
     let selection = Memo::new(move |_| {
         let id = studio.selected.get()?;
         studio.graph.with(|g| {
-            g.as_ref()?
-                .node(&id)
-                .map(|n| (id.clone(), n.kind.clone(), n.name.clone(), n.pointer.clone()))
+            g.as_ref()?.node(&id).map(|n| {
+                (
+                    id.clone(),
+                    n.kind.clone(),
+                    n.name.clone(),
+                    n.pointer.clone(),
+                )
+            })
         })
     });
     let node_fields = move || {

@@ -13,7 +13,12 @@ use crate::state::Studio;
 /// The types a property may take.
 const TYPES: [&str; 6] = ["string", "number", "integer", "boolean", "object", "array"];
 
-pub fn schema_editor(studio: Studio, pointer: String, label: String, data: String) -> impl IntoView {
+pub fn schema_editor(
+    studio: Studio,
+    pointer: String,
+    label: String,
+    data: String,
+) -> impl IntoView {
     let properties = {
         let pointer = pointer.clone();
         Memo::new(move |_| {
@@ -63,7 +68,12 @@ pub fn schema_editor(studio: Studio, pointer: String, label: String, data: Strin
     }
 }
 
-fn add_property(studio: Studio, pointer: &str, name: &str, existing: &[String]) -> Result<(), String> {
+fn add_property(
+    studio: Studio,
+    pointer: &str,
+    name: &str,
+    existing: &[String],
+) -> Result<(), String> {
     if name.is_empty() {
         return Err("Name the property first".to_owned());
     }
@@ -73,7 +83,11 @@ fn add_property(studio: Studio, pointer: &str, name: &str, existing: &[String]) 
     if value_at(studio, pointer).is_null() {
         let mut properties = serde_json::Map::new();
         properties.insert(name.to_owned(), json!({ "type": "string" }));
-        return write(studio, pointer, Some(json!({ "type": "object", "properties": properties })));
+        return write(
+            studio,
+            pointer,
+            Some(json!({ "type": "object", "properties": properties })),
+        );
     }
     let at = pointer_push(&pointer_push(pointer, "properties"), name);
     write(studio, &at, Some(json!({ "type": "string" })))
@@ -83,7 +97,12 @@ fn add_property(studio: Studio, pointer: &str, name: &str, existing: &[String]) 
 fn required_with(studio: Studio, pointer: &str, name: &str, on: bool) -> Vec<String> {
     let mut required: Vec<String> = value_at(studio, &pointer_push(pointer, "required"))
         .as_array()
-        .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .map(|r| {
+            r.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default();
     required.retain(|r| r != name);
     if on {
@@ -98,11 +117,20 @@ fn property_row(studio: Studio, schema: &str, name: String) -> impl IntoView {
     let required_at = pointer_push(schema, "required");
     let kind = {
         let type_at = type_at.clone();
-        move || value_at(studio, &type_at).as_str().unwrap_or_default().to_owned()
+        move || {
+            value_at(studio, &type_at)
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        }
     };
     let is_required = {
         let (required_at, name) = (required_at.clone(), name.clone());
-        move || value_at(studio, &required_at).as_array().is_some_and(|r| r.iter().any(|v| v == name.as_str()))
+        move || {
+            value_at(studio, &required_at)
+                .as_array()
+                .is_some_and(|r| r.iter().any(|v| v == name.as_str()))
+        }
     };
     let set_type = {
         let type_at = type_at.clone();
@@ -119,14 +147,19 @@ fn property_row(studio: Studio, schema: &str, name: String) -> impl IntoView {
     let remove = {
         let (schema, name, property) = (schema.to_owned(), name.clone(), property.clone());
         move |_| {
-            let mut steps = vec![Edit::Remove { path: property.clone() }];
+            let mut steps = vec![Edit::Remove {
+                path: property.clone(),
+            }];
             let required = required_with(studio, &schema, &name, false);
             let required_at = pointer_push(&schema, "required");
             if !value_at(studio, &required_at).is_null() {
                 steps.push(if required.is_empty() {
                     Edit::Remove { path: required_at }
                 } else {
-                    Edit::Set { path: required_at, value: json!(required) }
+                    Edit::Set {
+                        path: required_at,
+                        value: json!(required),
+                    }
                 });
             }
             settle(studio, &property, edits(studio, &property, &steps));

@@ -36,9 +36,7 @@ pub fn error_at(studio: Studio, pointer: String) -> impl Fn() -> Option<String> 
 pub fn settle(studio: Studio, pointer: &str, outcome: Result<(), String>) {
     match outcome {
         Ok(()) => studio.field_error.set(None),
-        Err(message) => studio
-            .field_error
-            .set(Some((pointer.to_owned(), message))),
+        Err(message) => studio.field_error.set(Some((pointer.to_owned(), message))),
     }
 }
 
@@ -74,9 +72,20 @@ fn field_row(
             .into_any()
         }
         Control::Schema => schema_editor(studio, pointer, field.label, data).into_any(),
-        Control::Branches => branches_editor(studio, step.to_owned(), pointer, field.label).into_any(),
-        control => simple_field(studio, step, pointer, data, group, field.label, field.help, control)
-            .into_any(),
+        Control::Branches => {
+            branches_editor(studio, step.to_owned(), pointer, field.label).into_any()
+        }
+        control => simple_field(
+            studio,
+            step,
+            pointer,
+            data,
+            group,
+            field.label,
+            field.help,
+            control,
+        )
+        .into_any(),
     }
 }
 
@@ -97,10 +106,17 @@ fn simple_field(
     };
     let error = error_at(studio, pointer.clone());
     let commit = {
-        let (pointer, label, control, step) = (pointer.clone(), label.clone(), control.clone(), step.to_owned());
+        let (pointer, label, control, step) = (
+            pointer.clone(),
+            label.clone(),
+            control.clone(),
+            step.to_owned(),
+        );
         move |raw: String| {
             let outcome = parse(&control, &label, &raw)
-                .and_then(|value| check_references(studio, &step, &data_key(&pointer), &raw).map(|()| value))
+                .and_then(|value| {
+                    check_references(studio, &step, &data_key(&pointer), &raw).map(|()| value)
+                })
                 .and_then(|value| write_in_group(studio, &pointer, group.as_ref(), value));
             settle(studio, &pointer, outcome);
         }

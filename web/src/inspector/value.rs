@@ -75,11 +75,7 @@ pub fn shown(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
         Value::String(s) => s.clone(),
-        Value::Array(items) => items
-            .iter()
-            .map(shown)
-            .collect::<Vec<_>>()
-            .join("\n"),
+        Value::Array(items) => items.iter().map(shown).collect::<Vec<_>>().join("\n"),
         other => other.to_string(),
     }
 }

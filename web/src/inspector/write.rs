@@ -11,12 +11,14 @@ use crate::state::Studio;
 
 /// The document's value at `pointer` (`Null` when absent or the text does not parse).
 pub fn value_at(studio: Studio, pointer: &str) -> Value {
-    studio.analysis.with(|a| match a.parsed.as_ref().map(|p| &p.0) {
-        Some(CoreParsed::Logic(document)) => document.json().pointer(pointer).cloned(),
-        Some(CoreParsed::Drtl(topology)) => topology.json().pointer(pointer).cloned(),
-        None => None,
-    })
-    .unwrap_or(Value::Null)
+    studio
+        .analysis
+        .with(|a| match a.parsed.as_ref().map(|p| &p.0) {
+            Some(CoreParsed::Logic(document)) => document.json().pointer(pointer).cloned(),
+            Some(CoreParsed::Drtl(topology)) => topology.json().pointer(pointer).cloned(),
+            None => None,
+        })
+        .unwrap_or(Value::Null)
 }
 
 /// Sets (or, for `None`, removes) the value at `pointer` as one undoable change.
