@@ -381,3 +381,105 @@ test("room: panels resize by dragging their splitter or with arrow keys, and kee
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** The view: pan, zoom and canvas size, and the minimap frame's box on screen. */
+async function viewState(page) {
+  return page.evaluate(() => {
+    const [x, y, scale] = document.querySelector(".viewport").getAttribute("transform").match(/-?[\d.]+/g).map(Number);
+    const canvas = document.querySelector('[data-testid="canvas"]').getBoundingClientRect();
+    const frame = document.querySelector('[data-testid="minimap-view"]').getBoundingClientRect();
+    return { x, y, scale, width: canvas.width, height: canvas.height, frame: { x: frame.x, y: frame.y, width: frame.width, height: frame.height } };
+  });
+}
+
+/** The graph point a screen point on the minimap stands for, by the minimap as it is drawn now. */
+function graphPointOnMap(state, point) {
+  const left = -state.x / state.scale;
+  const top = -state.y / state.scale;
+  const perPixel = state.width / state.scale / state.frame.width;
+  return { x: left + (point.x - state.frame.x) * perPixel, y: top + (point.y - state.frame.y) * perPixel };
+}
+
+/** The graph point in the middle of the canvas. */
+const viewCentre = (state) => ({ x: (state.width / 2 - state.x) / state.scale, y: (state.height / 2 - state.y) / state.scale });
+
+test("minimap: a click or a drag on it moves the view there; it can be hidden, and stays hidden", async () => {
+  const { page, errors, context } = await studio();
+  await openExample(page, "decision-router");
+  await page.click('[data-testid="zoom-level"]'); // 100 %: the graph is larger than the canvas
+  const map = page.locator('[data-testid="minimap"]');
+  const box = await map.boundingBox();
+  const near = (a, b, within) => Math.abs(a.x - b.x) <= within && Math.abs(a.y - b.y) <= within;
+  let state = await viewState(page);
+  const target = { x: box.x + box.width * 0.7, y: box.y + box.height * 0.7 };
+  let wanted = graphPointOnMap(state, target);
+  const perPixel = state.width / state.scale / state.frame.width;
+  const before = await page.getAttribute(".viewport", "transform");
+  await page.mouse.click(target.x, target.y);
+  await page.waitForFunction((b) => document.querySelector(".viewport").getAttribute("transform") !== b, before);
+  state = await viewState(page);
+  assert.ok(near(viewCentre(state), wanted, 2 * perPixel), `the view is centred on the point clicked: ${JSON.stringify(viewCentre(state))} vs ${JSON.stringify(wanted)}`);
+  // A drag moves it along: where the pointer is let go is in the middle.
+  const end = { x: box.x + box.width * 0.35, y: box.y + box.height * 0.4 };
+  await page.mouse.move(target.x, target.y);
+  await page.mouse.down();
+  await page.mouse.move((target.x + end.x) / 2, (target.y + end.y) / 2);
+  const midway = await viewState(page);
+  wanted = graphPointOnMap(midway, end);
+  await page.mouse.move(end.x, end.y);
+  await page.mouse.up();
+  state = await viewState(page);
+  assert.ok(near(viewCentre(state), wanted, 2 * perPixel), `the view follows the drag: ${JSON.stringify(viewCentre(state))} vs ${JSON.stringify(wanted)}`);
+  await page.screenshot({ path: `${shots}/craft-minimap.png` });
+  await page.click('[data-testid="toggle-minimap"]');
+  assert.equal(await map.count(), 0, "hidden");
+  await page.reload();
+  await page.waitForSelector("[data-node-id]");
+  assert.equal(await page.locator('[data-testid="minimap"]').count(), 0, "stays hidden after a reload");
+  await page.click('[data-testid="toggle-minimap"]');
+  await map.waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("history: saved states are kept; a side-by-side text diff and a graph diff against an earlier state or a dropped file; restore is one undo step", async () => {
+  const { page, errors, context } = await studio();
+  const first = FOUR;
+  const second = FOUR.replace("  d:\n    description: Report\n", "  e:\n    description: Publish\n    needs: [c]\n").replace("Score\n", "Score well\n");
+  await loadText(page, first);
+  await page.waitForTimeout(600); // the autosave keeps a state once typing pauses
+  await loadText(page, second);
+  await page.waitForTimeout(600);
+  await page.click('[data-testid="history"]');
+  const dialog = page.locator('[data-testid="history-dialog"]');
+  await dialog.waitFor();
+  assert.ok(await dialog.locator("[data-version]").count() >= 2, "both states are listed");
+  await dialog.locator('[data-version="1"]').click();
+  // The graph diff: d removed, e added, c changed, a and b the same; the wire c → e added.
+  const node = (id) => dialog.locator(`[data-diff-node="step:${id}"]`);
+  assert.equal(await node("d").getAttribute("data-diff"), "removed");
+  assert.equal(await node("e").getAttribute("data-diff"), "added");
+  assert.equal(await node("c").getAttribute("data-diff"), "changed");
+  assert.equal(await node("a").getAttribute("data-diff"), "same");
+  assert.equal(await dialog.locator('[data-from="step:c"][data-to="step:e"]').getAttribute("data-diff"), "added");
+  assert.match(await dialog.locator("figcaption").textContent(), /1 added, 1 removed, 1 changed nodes/);
+  // The text diff, side by side: the earlier line on the left, the current one on the right.
+  const removed = await dialog.locator('tr[data-diff="removed"] .diff-text').allTextContents();
+  const added = await dialog.locator('tr[data-diff="added"] .diff-text').allTextContents();
+  assert.deepEqual(removed.filter(Boolean), ["    description: Score", "  d:", "    description: Report"]);
+  assert.deepEqual(added.filter(Boolean), ["    description: Score well", "  e:", "    description: Publish", "    needs: [c]"]);
+  await page.screenshot({ path: `${shots}/craft-history-diff.png` });
+  await dialog.locator('[data-testid="history-restore"]').click();
+  await waitForText(page, (t, e) => t === e, first);
+  await page.keyboard.press("Control+z");
+  assert.equal(await waitForText(page, (t, e) => t === e, second), second, "restoring is one undo step");
+
+  // A file to compare with (picked or dropped).
+  await page.click('[data-testid="history"]');
+  await dialog.locator('[data-testid="history-file"]').setInputFiles({ name: "other.logic.md", mimeType: "text/markdown", buffer: Buffer.from(first) });
+  await dialog.locator(".history-what").waitFor();
+  assert.match(await dialog.locator(".history-what").textContent(), /other\.logic\.md/);
+  assert.equal(await node("e").getAttribute("data-diff"), "added");
+  assert.deepEqual(errors, []);
+  await context.close();
+});

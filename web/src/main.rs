@@ -12,6 +12,7 @@ mod geometry;
 mod highlight;
 mod history;
 mod inspector;
+mod minimap;
 mod panels;
 mod problems;
 mod rename;
@@ -22,6 +23,7 @@ mod splitter;
 mod stable;
 mod state;
 mod templates;
+mod versions;
 mod wires;
 
 fn main() {

@@ -490,6 +490,7 @@ pub fn Canvas() -> impl IntoView {
         </svg>
         <rename::RenameField />
         <zoom::ZoomControls size=size />
+        <crate::minimap::Minimap size=size />
         {move || refusal.get().map(|((x, y), reason)| view! {
             <div class="refusal" role="alert" data-testid="refusal"
                 style=format!("left: {:.0}px; top: {:.0}px", x + 14.0, y + 10.0)>{reason}</div>
