@@ -12,6 +12,7 @@ use crate::inspector::Inspector;
 use crate::panels::{load_file, Diagnostics, Palette, StatusBar, Toolbar};
 use crate::run::{RunPanel, RunState};
 use crate::source::SourceEditor;
+use crate::splitter::{Splitter, INSPECTOR, PALETTE, SOURCE};
 use crate::state::{Severity, Studio};
 
 /// The document to open: a share link in the address, else the autosave, else the default
@@ -39,6 +40,8 @@ pub fn App() -> impl IntoView {
     provide_context(crate::a11y::Announcer(RwSignal::new(String::new())));
     let room = crate::room::Room::remembered();
     provide_context(room);
+    let sizes = crate::splitter::Sizes::remembered();
+    provide_context(sizes);
     if let Some(problem) = problem {
         studio.notify(Severity::Error, problem);
     }
@@ -80,10 +83,11 @@ pub fn App() -> impl IntoView {
         <div class="studio" on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
             <Toolbar />
             <StatusBar />
-            <main class="workspace" class:no-source=move || !studio.source_open.get()
+            <main class="workspace" style=move || sizes.style() class:no-source=move || !studio.source_open.get()
                 class:no-palette=move || !room.palette_open.get()
                 class:no-inspector=move || !room.inspector_open.get()>
                 <Show when=move || room.palette_open.get()><Palette /></Show>
+                <Splitter panel=PALETTE open=Signal::derive(move || room.palette_open.get()) />
                 <section class="canvas-pane">
                     <Canvas />
                     {move || {
@@ -98,7 +102,9 @@ pub fn App() -> impl IntoView {
                         }
                     }}
                 </section>
+                <Splitter panel=INSPECTOR open=Signal::derive(move || room.inspector_open.get()) />
                 <Show when=move || room.inspector_open.get()><Inspector /></Show>
+                <Splitter panel=SOURCE open=Signal::derive(move || studio.source_open.get()) />
                 <SourceEditor textarea=textarea />
             </main>
             <RunPanel />

@@ -14,6 +14,7 @@ mod highlight;
 mod history;
 mod inspector;
 mod menu;
+mod minimap;
 mod palette_search;
 mod panels;
 mod problems;
@@ -22,9 +23,11 @@ mod room;
 mod run;
 mod select;
 mod source;
+mod splitter;
 mod stable;
 mod state;
 mod templates;
+mod versions;
 mod wires;
 
 fn main() {

@@ -225,6 +225,7 @@ pub fn Toolbar() -> impl IntoView {
                 disabled=move || !studio.history.with(|h| h.can_undo())>"Undo"</button>
             <button data-testid="redo" title="Redo (Ctrl+Shift+Z)" on:click=move |_| studio.redo()
                 disabled=move || !studio.history.with(|h| h.can_redo())>"Redo"</button>
+            <crate::versions::HistoryButton />
             <span class="separator"></span>
             <button data-testid="layout" on:click=move |_| auto_layout(studio)>"Auto-layout"</button>
             <button data-testid="fit" on:click=move |_| studio.fit_request.update(|n| *n += 1)>"Fit"</button>

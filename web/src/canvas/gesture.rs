@@ -33,12 +33,28 @@ pub enum Gesture {
         start: (f64, f64),
         end: (f64, f64),
     },
+    /// An end of the selected wire dragged to another node ([`super::reattach`]).
+    Reattach {
+        /// The wire: (source node id, target node id).
+        ends: (String, String),
+        moving: WireEnd,
+        /// The end that stays, and the pointer, in graph coordinates.
+        fixed: (f64, f64),
+        end: (f64, f64),
+    },
     /// Two touch points: the distance between them scales, their midpoint pans.
     Pinch {
         distance: f64,
         midpoint: (f64, f64),
         origin: Viewport,
     },
+}
+
+/// Which end of a wire is moved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WireEnd {
+    Source,
+    Target,
 }
 
 /// `view` scaled to `scale` (clamped) keeping the graph point under `pointer` (canvas pixels)

@@ -7,6 +7,7 @@ mod cull;
 mod draw;
 mod gesture;
 mod keys;
+mod reattach;
 mod rename;
 mod target;
 mod zoom;
@@ -31,7 +32,7 @@ use draw::{
     assign_lanes, node_key, node_view, unique_keys, wire_ends, wire_key, wire_view, DrawnNode,
     DrawnWire,
 };
-use gesture::{distance, midpoint, pinch, zoom_at, Gesture};
+use gesture::{distance, midpoint, pinch, zoom_at, Gesture, WireEnd};
 
 /// Below this zoom, labels are unreadable: they are not drawn (large graphs stay responsive).
 const FAR_SCALE: f64 = 0.4;
@@ -229,6 +230,13 @@ pub fn Canvas() -> impl IntoView {
                     w.get_attribute("data-edge-to")?,
                 ))
             });
+        if let Some(next) = reattach::grab(studio, target.as_ref(), to_graph(client)) {
+            if let Some(svg) = svg_ref.get_untracked() {
+                let _ = svg.set_pointer_capture(ev.pointer_id());
+            }
+            gesture.set(Some(next));
+            return;
+        }
         studio.selected_wire.set(None);
         let next = if let Some(port) = port {
             let (from, port) = split_port(&port);
@@ -334,6 +342,17 @@ pub fn Canvas() -> impl IntoView {
                 start,
                 end: to_graph(client),
             })),
+            Gesture::Reattach {
+                ends,
+                moving,
+                fixed,
+                ..
+            } => gesture.set(Some(Gesture::Reattach {
+                ends,
+                moving,
+                fixed,
+                end: to_graph(client),
+            })),
         }
     };
 
@@ -394,6 +413,22 @@ pub fn Canvas() -> impl IntoView {
                 };
                 if let Err(reason) = outcome {
                     let reason = format!("Not connected: {reason}");
+                    studio.notify(Severity::Error, reason.clone());
+                    refusal.set(Some((to_canvas(client), reason)));
+                }
+            }
+            Gesture::Reattach { ends, moving, .. } => {
+                let client = (f64::from(ev.client_x()), f64::from(ev.client_y()));
+                let point = to_graph(client);
+                let dropped_on = studio
+                    .graph
+                    .with_untracked(|g| g.as_ref().and_then(|g| target::drop_target(g, point)));
+                let outcome = match dropped_on {
+                    Some((node, _)) => reattach::reattach(studio, &ends, moving, &node),
+                    None => Err("drop the wire's end on a node to move it there".to_owned()),
+                };
+                if let Err(reason) = outcome {
+                    let reason = format!("Not moved: {reason}");
                     studio.notify(Severity::Error, reason.clone());
                     refusal.set(Some((to_canvas(client), reason)));
                 }
@@ -493,10 +528,18 @@ pub fn Canvas() -> impl IntoView {
                         children=move |(_, node)| node_view(node, studio, problems, offset_of)
                     />
                 </g>
+                {reattach::handles(studio)}
                 {move || gesture.with(|g| match g {
                     Some(Gesture::Wire { start, end, .. }) => Some(view! {
                         <path class="wire wire-pending" d=pending_path(*start, *end)></path>
                     }),
+                    Some(Gesture::Reattach { fixed, end, moving, .. }) => {
+                        let (from, to) = match moving {
+                            WireEnd::Source => (*end, *fixed),
+                            WireEnd::Target => (*fixed, *end),
+                        };
+                        Some(view! { <path class="wire wire-pending" d=pending_path(from, to)></path> })
+                    }
                     _ => None,
                 })}
             </g>
@@ -512,6 +555,7 @@ pub fn Canvas() -> impl IntoView {
         <rename::RenameField />
         <zoom::ZoomControls size=size />
         <crate::menu::ContextMenu menu=menu connecting=connecting />
+        <crate::minimap::Minimap size=size />
         {move || refusal.get().map(|((x, y), reason)| view! {
             <div class="refusal" role="alert" data-testid="refusal"
                 style=format!("left: {:.0}px; top: {:.0}px", x + 14.0, y + 10.0)>{reason}</div>

@@ -1,6 +1,16 @@
-//! The inspector: the selected node's fields (built-in ones of its kind and the document's
-//! `visual.inspector` ones), or the document's fields when nothing is selected. Every change
-//! goes through the core edit API; a value the schema refuses is not written.
+//! The inspector: for a step every field the schema gives a step ([`step`]), for other nodes
+//! their kind's fields, and the document's `visual.inspector` fields in their own labelled
+//! section. Every change goes through the core edit API; a value refused is not written and
+//! its error is shown at the field.
+
+mod branches;
+mod form;
+mod schema_editor;
+mod step;
+mod value;
+mod write;
+
+pub use write::value_at;
 
 use leptos::prelude::*;
 use logicmd::edit::{apply, Edit};
@@ -90,43 +100,72 @@ pub fn Inspector() -> impl IntoView {
                 .unwrap_or_else(|| ("document".to_owned(), document_name(studio)))
         })
     };
-    let fields = move || {
-        let selected = studio.selected.get();
-        let node_fields = selected.and_then(|id| {
-            studio
-                .graph
-                .with(|g| g.as_ref()?.node(&id).map(|n| n.inspector.clone()))
-        });
-        node_fields.unwrap_or_else(|| studio.analysis.with(|a| a.document_fields.clone()))
+    // The form is rebuilt when another node is selected, not on every edit.
+    let selection = Memo::new(move |_| {
+        let id = studio.selected.get()?;
+        studio.graph.with(|g| {
+            g.as_ref()?.node(&id).map(|n| {
+                (
+                    id.clone(),
+                    n.kind.clone(),
+                    n.name.clone(),
+                    n.pointer.clone(),
+                )
+            })
+        })
+    });
+    let node_fields = move || {
+        let (id, ..) = selection.get()?;
+        studio
+            .graph
+            .with(|g| g.as_ref()?.node(&id).map(|n| n.inspector.clone()))
     };
     view! {
-        <aside class="inspector" data-testid="inspector">
+        <aside class="inspector" data-testid="inspector" aria-label="Inspector">
             <h2>
                 <span class="inspector-kind">{move || heading().0}</span>
                 " "
                 <span class="inspector-name">{move || heading().1}</span>
             </h2>
-            {move || {
-                let id = studio.selected.get()?;
-                let name = studio.graph.with(|g| {
-                    g.as_ref()?.node(&id).filter(|n| n.kind == "step").map(|n| n.name.clone())
-                })?;
-                Some(name_field(studio, id, name))
+            {move || match selection.get() {
+                Some((id, kind, name, pointer)) if kind == "step" => view! {
+                    {name_field(studio, id, name.clone())}
+                    <section class="inspector-section" aria-label="Step fields" data-section="step">
+                        {step::step_form(studio, name, pointer)}
+                    </section>
+                }.into_any(),
+                Some(_) => view! {
+                    <section class="inspector-section" aria-label="Node fields" data-section="node">
+                        {move || node_fields().unwrap_or_default().into_iter().map(|f| field_view(studio, f)).collect_view()}
+                    </section>
+                }.into_any(),
+                None => ().into_any(),
             }}
-            {move || {
-                let fields = fields();
-                if fields.is_empty() {
-                    let hint = match studio.analysis.with(|a| a.kind) {
-                        crate::analysis::Kind::Drtl => "Select a node to edit its fields.",
-                        crate::analysis::Kind::Logic => "No document fields: declare them under visual.inspector, or select a node.",
-                    };
-                    view! { <p class="muted">{hint}</p> }.into_any()
-                } else {
-                    fields.into_iter().map(|f| field_view(studio, f)).collect_view().into_any()
-                }
-            }}
+            {move || document_section(studio, selection.with(|s| s.as_ref().map(|s| s.1.clone())))}
         </aside>
     }
+}
+
+/// The document's `visual.inspector` fields, in a section of their own under any selection.
+fn document_section(studio: Studio, selected_kind: Option<String>) -> impl IntoView {
+    let fields = studio.analysis.with(|a| a.document_fields.clone());
+    if fields.is_empty() {
+        let hint = match (studio.analysis.with(|a| a.kind), selected_kind) {
+            (_, Some(_)) => return ().into_any(),
+            (crate::analysis::Kind::Drtl, None) => "Select a node to edit its fields.",
+            (crate::analysis::Kind::Logic, None) => {
+                "No document fields: declare them under visual.inspector, or select a node."
+            }
+        };
+        return view! { <p class="muted">{hint}</p> }.into_any();
+    }
+    view! {
+        <section class="inspector-section" aria-labelledby="document-fields" data-section="document">
+            <h3 id="document-fields">"Document fields "<span class="muted">"(visual.inspector)"</span></h3>
+            {fields.into_iter().map(|f| field_view(studio, f)).collect_view()}
+        </section>
+    }
+    .into_any()
 }
 
 fn document_name(studio: Studio) -> String {

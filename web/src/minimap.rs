@@ -1,0 +1,215 @@
+//! The minimap: every node as a small box and the part of the graph in view as a frame, in the
+//! canvas's bottom-left corner. A click or a drag on it centres the view there; it can be
+//! hidden (remembered in the browser: one flag, never the document's content). The nodes are
+//! one `<path>`, so a graph of thousands of nodes costs one element.
+
+use std::fmt::Write;
+
+use leptos::prelude::*;
+use logicmd::graph::Graph;
+use wasm_bindgen::JsCast;
+
+use crate::browser;
+use crate::geometry::{NODE_HEIGHT, NODE_WIDTH};
+use crate::state::{Studio, Viewport};
+
+const KEY: &str = "logicmd.studio.minimap";
+/// The minimap's size in pixels, and the room kept around what it shows.
+pub const WIDTH: f64 = 180.0;
+pub const HEIGHT: f64 = 120.0;
+const PAD: f64 = 6.0;
+
+/// A rectangle in graph coordinates: (left, top, right, bottom).
+type Bounds = (f64, f64, f64, f64);
+
+/// How graph coordinates map into the minimap.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Frame {
+    pub left: f64,
+    pub top: f64,
+    pub scale: f64,
+}
+
+impl Frame {
+    /// The frame showing all of `bounds`, centred, inside the minimap.
+    pub fn of(bounds: Bounds) -> Frame {
+        let (width, height) = (
+            (bounds.2 - bounds.0).max(1.0),
+            (bounds.3 - bounds.1).max(1.0),
+        );
+        let scale = ((WIDTH - 2.0 * PAD) / width).min((HEIGHT - 2.0 * PAD) / height);
+        Frame {
+            left: bounds.0 - (WIDTH / scale - width) / 2.0,
+            top: bounds.1 - (HEIGHT / scale - height) / 2.0,
+            scale,
+        }
+    }
+
+    /// The graph point under minimap point `p`.
+    pub fn to_graph(self, p: (f64, f64)) -> (f64, f64) {
+        (self.left + p.0 / self.scale, self.top + p.1 / self.scale)
+    }
+}
+
+/// The part of the graph a canvas of `size` shows through `view`.
+pub fn in_view(view: Viewport, size: (f64, f64)) -> Bounds {
+    let (left, top) = (-view.x / view.scale, -view.y / view.scale);
+    (
+        left,
+        top,
+        left + size.0 / view.scale,
+        top + size.1 / view.scale,
+    )
+}
+
+fn union(a: Bounds, b: Bounds) -> Bounds {
+    (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3))
+}
+
+/// `view` moved (same zoom) so that graph point `at` is in the middle of a canvas of `size`.
+pub fn centred(view: Viewport, size: (f64, f64), at: (f64, f64)) -> Viewport {
+    Viewport {
+        x: size.0 / 2.0 - at.0 * view.scale,
+        y: size.1 / 2.0 - at.1 * view.scale,
+        ..view
+    }
+}
+
+/// The nodes' bounds and their boxes as one path, in graph coordinates.
+fn outline_of(graph: &Graph) -> Option<(Bounds, String)> {
+    let first = graph.nodes.first()?;
+    let mut bounds = (first.x, first.y, first.x, first.y);
+    let mut path = String::with_capacity(graph.nodes.len() * 32);
+    for node in &graph.nodes {
+        bounds = union(
+            bounds,
+            (node.x, node.y, node.x + NODE_WIDTH, node.y + NODE_HEIGHT),
+        );
+        let _ = write!(
+            path,
+            "M{:.0} {:.0}h{NODE_WIDTH}v{NODE_HEIGHT}h-{NODE_WIDTH}z",
+            node.x, node.y
+        );
+    }
+    Some((bounds, path))
+}
+
+#[component]
+pub fn Minimap(size: RwSignal<(f64, f64)>) -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let storage = || browser::window().and_then(|w| w.local_storage().ok().flatten());
+    let hidden = storage()
+        .and_then(|s| s.get_item(KEY).ok().flatten())
+        .as_deref()
+        == Some("hidden");
+    let shown = RwSignal::new(!hidden);
+    Effect::new(move |_| {
+        let value = if shown.get() { "shown" } else { "hidden" };
+        if let Some(storage) = storage() {
+            let _ = storage.set_item(KEY, value);
+        }
+    });
+    let outline = Memo::new(move |_| studio.graph.with(|g| g.as_deref().and_then(outline_of)));
+    let frame = Memo::new(move |_| {
+        let nodes = outline.with(|o| o.as_ref().map(|(b, _)| *b))?;
+        Some(Frame::of(union(
+            nodes,
+            in_view(studio.viewport.get(), size.get()),
+        )))
+    });
+    let pressed = StoredValue::new(false);
+    let go = move |ev: &web_sys::PointerEvent| {
+        let Some(frame) = frame.get_untracked() else {
+            return;
+        };
+        let Some(svg) = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        let rect = svg.get_bounding_client_rect();
+        let point = (
+            f64::from(ev.client_x()) - rect.left(),
+            f64::from(ev.client_y()) - rect.top(),
+        );
+        let at = frame.to_graph(point);
+        let canvas = size.get_untracked();
+        studio
+            .viewport
+            .update(|view| *view = centred(*view, canvas, at));
+    };
+    let on_down = move |ev: web_sys::PointerEvent| {
+        ev.stop_propagation();
+        pressed.set_value(true);
+        if let Some(target) = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        {
+            let _ = target.set_pointer_capture(ev.pointer_id());
+        }
+        go(&ev);
+    };
+    let on_move = move |ev: web_sys::PointerEvent| {
+        if pressed.get_value() {
+            go(&ev);
+        }
+    };
+    let on_up = move |_: web_sys::PointerEvent| pressed.set_value(false);
+    let transform = move || {
+        frame
+            .get()
+            .map(|f| {
+                format!(
+                    "scale({:.5}) translate({:.1},{:.1})",
+                    f.scale, -f.left, -f.top
+                )
+            })
+            .unwrap_or_default()
+    };
+    let view_box = move || {
+        let (left, top, right, bottom) = in_view(studio.viewport.get(), size.get());
+        (left, top, right - left, bottom - top)
+    };
+    view! {
+        <button class="minimap-toggle" class:open=move || shown.get() data-testid="toggle-minimap"
+            aria-pressed=move || shown.get().to_string() title="Show or hide the minimap"
+            on:click=move |_| shown.update(|s| *s = !*s)>"Map"</button>
+        <Show when=move || shown.get() && outline.with(Option::is_some)>
+            <svg class="minimap" data-testid="minimap" role="img" width=WIDTH height=HEIGHT
+                aria-label="Minimap of the graph: click or drag to move the view"
+                on:pointerdown=on_down on:pointermove=on_move on:pointerup=on_up on:pointercancel=on_up>
+                <g transform=transform>
+                    <path class="minimap-nodes" d=move || outline.with(|o| o.as_ref().map(|(_, p)| p.clone()).unwrap_or_default())></path>
+                    <rect class="minimap-view" data-testid="minimap-view"
+                        x=move || view_box().0 y=move || view_box().1
+                        width=move || view_box().2 height=move || view_box().3></rect>
+                </g>
+            </svg>
+        </Show>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_point_of_the_minimap_centres_the_view_on_that_graph_point() {
+        let frame = Frame::of((0.0, 0.0, 1000.0, 500.0));
+        // The whole width fits with the padding; the graph is centred vertically.
+        assert!((frame.scale - (WIDTH - 2.0 * PAD) / 1000.0).abs() < 1e-9);
+        let middle = frame.to_graph((WIDTH / 2.0, HEIGHT / 2.0));
+        assert!((middle.0 - 500.0).abs() < 1e-6 && (middle.1 - 250.0).abs() < 1e-6);
+        let view = Viewport {
+            x: 0.0,
+            y: 0.0,
+            scale: 0.5,
+        };
+        let moved = centred(view, (800.0, 600.0), (500.0, 250.0));
+        let shown = in_view(moved, (800.0, 600.0));
+        assert!(((shown.0 + shown.2) / 2.0 - 500.0).abs() < 1e-6);
+        assert!(((shown.1 + shown.3) / 2.0 - 250.0).abs() < 1e-6);
+        assert_eq!(moved.scale, 0.5);
+    }
+}
