@@ -403,11 +403,14 @@ function graphPointOnMap(state, point) {
 /** The graph point in the middle of the canvas. */
 const viewCentre = (state) => ({ x: (state.width / 2 - state.x) / state.scale, y: (state.height / 2 - state.y) / state.scale });
 
-test("minimap: a click or a drag on it moves the view there; it can be hidden, and stays hidden", async () => {
+test("minimap: hidden until asked for; a click or a drag on it moves the view there; hidden again, it stays hidden", async () => {
   const { page, errors, context } = await studio();
   await openExample(page, "decision-router");
-  await page.click('[data-testid="zoom-level"]'); // 100 %: the graph is larger than the canvas
   const map = page.locator('[data-testid="minimap"]');
+  assert.equal(await map.count(), 0, "hidden at first: Fit's corner stays free");
+  await page.click('[data-testid="toggle-minimap"]');
+  await map.waitFor();
+  await page.click('[data-testid="zoom-level"]'); // 100 %: the graph is larger than the canvas
   const box = await map.boundingBox();
   const near = (a, b, within) => Math.abs(a.x - b.x) <= within && Math.abs(a.y - b.y) <= within;
   let state = await viewState(page);

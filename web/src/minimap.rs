@@ -1,6 +1,7 @@
 //! The minimap: every node as a small box and the part of the graph in view as a frame, in the
-//! canvas's bottom-left corner. A click or a drag on it centres the view there; it can be
-//! hidden (remembered in the browser: one flag, never the document's content). The nodes are
+//! canvas's bottom-left corner. A click or a drag on it centres the view there. Hidden until
+//! asked for, since it covers a corner Fit fills (the choice is remembered in the browser: one flag,
+//! never the document's content). The nodes are
 //! one `<path>`, so a graph of thousands of nodes costs one element.
 
 use std::fmt::Write;
@@ -98,11 +99,12 @@ fn outline_of(graph: &Graph) -> Option<(Bounds, String)> {
 pub fn Minimap(size: RwSignal<(f64, f64)>) -> impl IntoView {
     let studio = expect_context::<Studio>();
     let storage = || browser::window().and_then(|w| w.local_storage().ok().flatten());
-    let hidden = storage()
+    // Hidden until asked for: shown, it covers a corner of the canvas that Fit fills.
+    let asked = storage()
         .and_then(|s| s.get_item(KEY).ok().flatten())
         .as_deref()
-        == Some("hidden");
-    let shown = RwSignal::new(!hidden);
+        == Some("shown");
+    let shown = RwSignal::new(asked);
     Effect::new(move |_| {
         let value = if shown.get() { "shown" } else { "hidden" };
         if let Some(storage) = storage() {

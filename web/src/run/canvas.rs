@@ -66,7 +66,9 @@ pub fn carried(source: String, target: String) -> impl Fn() -> bool + Send + Syn
 // Only a running node reads the clock and the start times: a thousand idle pills must not be
 // redrawn at every tick.
 fn elapsed_s(run: RunState, name: &str) -> Option<f64> {
-    let state = run.states.with(|s| s.nodes.get(name).and_then(|n| n.state()));
+    let state = run
+        .states
+        .with(|s| s.nodes.get(name).and_then(|n| n.state()));
     if state != Some(NodeState::Running) {
         return None;
     }
