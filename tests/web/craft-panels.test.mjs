@@ -2,36 +2,14 @@
 // re-attach, resizable panels, minimap and history. Each test follows a user's flow in headless
 // Chromium against the studio built by `trunk build --release` into dist/.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
-import { after, before, test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { test } from "node:test";
 
-import { launch, open, serve } from "./support.mjs";
+import { centre, shots, SOURCE, source, studioSuite, waitForText } from "./studio-suite.mjs";
 
-const repo = fileURLToPath(new URL("../../", import.meta.url));
-const dist = `${repo}dist`;
-const shots = `${repo}target/screenshots`;
-const SOURCE = '[data-testid="source"]';
+const suite = studioSuite();
+const studio = suite.studio;
+
 const EXAMPLES = ["competitive-analyst", "spec-complete", "decision-router", "multi-agent", "fact-check", "debate"];
-let browser;
-let server;
-
-before(async () => {
-  assert.ok(existsSync(`${dist}/index.html`), "dist/ is built (trunk build --release)");
-  mkdirSync(shots, { recursive: true });
-  server = await serve({ "/": dist });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function studio(options = {}) {
-  const session = await open(browser, server.url, { viewport: { width: 1440, height: 900 }, ...options });
-  await session.page.waitForSelector("[data-node-id]");
-  return session;
-}
 
 async function openExample(page, id) {
   await page.click('[data-testid="new"]');
@@ -157,16 +135,6 @@ test("SVG text, wires and node borders keep their contrast on every example in b
   assert.deepEqual(found, []);
 });
 
-const source = (page) => page.inputValue(SOURCE);
-
-async function waitForText(page, predicate, arg) {
-  await page.waitForFunction(
-    ([selector, body, value]) => new Function("text", "arg", body)(document.querySelector(selector).value, value),
-    [SOURCE, `return (${predicate.toString()})(text, arg);`, arg],
-  );
-  return source(page);
-}
-
 async function loadText(page, text) {
   await page.fill(SOURCE, text);
   await waitForText(page, (t, e) => t === e, text);
@@ -284,12 +252,6 @@ test("the inspector's schema editor, branches and needs write the step; document
   assert.deepEqual(errors, []);
   await context.close();
 });
-
-async function centre(page, selector) {
-  const box = await page.locator(selector).boundingBox();
-  assert.ok(box, `${selector} is on screen`);
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-}
 
 /** Drags with the mouse in small steps. */
 async function drag(page, from, to) {

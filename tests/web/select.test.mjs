@@ -2,55 +2,17 @@
 // moving and deleting several, copy/paste as LOGIC.md text between tabs, duplicate, context menu,
 // command palette. Each test follows a user's flow in headless Chromium against dist/.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
-import { after, before, test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { test } from "node:test";
 
-import { launch, open, serve } from "./support.mjs";
+import { centre, repo, shots, SOURCE, source, studioSuite, waitForText } from "./studio-suite.mjs";
 
-const repo = fileURLToPath(new URL("../../", import.meta.url));
-const dist = `${repo}dist`;
-const shots = `${repo}target/screenshots`;
-const SOURCE = '[data-testid="source"]';
-let browser;
-let server;
-
-before(async () => {
-  assert.ok(existsSync(`${dist}/index.html`), "dist/ is built (trunk build --release)");
-  mkdirSync(shots, { recursive: true });
-  server = await serve({ "/": dist });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function studio(options = {}) {
-  const session = await open(browser, server.url, { viewport: { width: 1440, height: 900 }, ...options });
-  await session.page.waitForSelector("[data-node-id]");
-  return session;
-}
-
-const source = (page) => page.inputValue(SOURCE);
-
-async function waitForText(page, predicate, arg) {
-  await page.waitForFunction(
-    ([selector, body, value]) => new Function("text", "arg", body)(document.querySelector(selector).value, value),
-    [SOURCE, `return (${predicate.toString()})(text, arg);`, arg],
-  );
-  return source(page);
-}
+const suite = studioSuite();
+const studio = suite.studio;
 
 async function box(page, selector) {
   const found = await page.locator(selector).boundingBox();
   assert.ok(found, `${selector} is on screen`);
   return found;
-}
-
-async function centre(page, selector) {
-  const b = await box(page, selector);
-  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
 }
 
 async function drag(page, from, to) {
@@ -136,7 +98,7 @@ test("multi-select: shift-drag a box around three nodes, shift-click toggles, dr
 
 test("copy in one tab, paste in another: the steps arrive as LOGIC.md text, renamed on clash, selected", async () => {
   const { page, errors, context } = await studio();
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: suite.url });
   await loadText(page, CHAIN);
   await page.click(body("a"));
   await page.click(body("b"), { modifiers: ["Shift"] });
@@ -148,7 +110,7 @@ test("copy in one tab, paste in another: the steps arrive as LOGIC.md text, rena
   const second = await context.newPage();
   const secondErrors = [];
   second.on("pageerror", (e) => secondErrors.push(e.message));
-  await second.goto(server.url);
+  await second.goto(suite.url);
   await second.waitForSelector("[data-node-id]");
   await loadText(second, `---\nspec_version: "1.0"\nname: other\nsteps:\n  a:\n    description: Mine\n---\n`);
   await second.bringToFront();

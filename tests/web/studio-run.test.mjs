@@ -1,17 +1,15 @@
 // Run mode of the studio (issue #16) in headless Chromium: a user runs the document, opens nodes,
 // answers reviews, replays a trace. Needs dist/ (trunk build --release).
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { after, before, test } from "node:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { test } from "node:test";
 import { createServer } from "node:http";
-import { fileURLToPath } from "node:url";
 
-import { launch, open, serve } from "./support.mjs";
+import { repo, shots, SOURCE, studioSuite } from "./studio-suite.mjs";
 
-const repo = fileURLToPath(new URL("../../", import.meta.url));
-const dist = `${repo}dist`;
-const shots = `${repo}target/screenshots`;
-const SOURCE = '[data-testid="source"]';
+const suite = studioSuite({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
+const studio = suite.studio;
+
 const STATUS = '[data-testid="run-status"]';
 const blockWithoutReview = readFileSync(`${repo}tests/run/drtl/block-without-review.drtl.yaml`, "utf8");
 const retryThenBlock = [
@@ -23,25 +21,6 @@ const retryThenBlock = [
 const escalate = readFileSync(`${repo}tests/run/logic/escalate.logic.md`, "utf8");
 const escalateScript = readFileSync(`${repo}tests/run/logic/escalate.script.yaml`, "utf8");
 const factCheck = readFileSync(`${repo}examples/studio/fact-check.drtl.yaml`, "utf8");
-let browser;
-let server;
-
-before(async () => {
-  assert.ok(existsSync(`${dist}/index.html`), "dist/ is built (trunk build --release)");
-  mkdirSync(shots, { recursive: true });
-  server = await serve({ "/": dist });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function studio(options = {}) {
-  const session = await open(browser, `${server.url}/`, { viewport: { width: 1600, height: 1000 }, acceptDownloads: true, ...options });
-  await session.page.waitForSelector("[data-node-id]");
-  return session;
-}
 
 /** Replaces the document, as typing it would. */
 async function load(page, text) {

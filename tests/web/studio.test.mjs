@@ -1,55 +1,19 @@
 // The studio in headless Chromium, built by `trunk build --release` into dist/ (scripts/test-web.sh).
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { after, before, test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { readFileSync, writeFileSync } from "node:fs";
+import { test } from "node:test";
 
 import * as logicmd from "logicmd";
 
-import { launch, open, serve } from "./support.mjs";
+import { centre, repo, shots, SOURCE, source, studioSuite, waitForText } from "./studio-suite.mjs";
 
-const repo = fileURLToPath(new URL("../../", import.meta.url));
-const dist = `${repo}dist`;
-const shots = `${repo}target/screenshots`;
+const suite = studioSuite({ viewport: { width: 1600, height: 900 } });
+/** A fresh page (fresh storage) with the studio loaded at `path`. */
+const studio = (path = "/", options = {}) => suite.studio(options, path);
+
 const analyst = readFileSync(`${repo}examples/competitive-analyst.logic.md`, "utf8");
-const SOURCE = '[data-testid="source"]';
-let browser;
-let server;
 
-before(async () => {
-  assert.ok(existsSync(`${dist}/index.html`), "dist/ is built (trunk build --release)");
-  mkdirSync(shots, { recursive: true });
-  server = await serve({ "/": dist });
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** A fresh page (fresh storage) with the studio loaded. */
-async function studio(path = "/", options = {}) {
-  const session = await open(browser, `${server.url}${path}`, { viewport: { width: 1600, height: 900 }, ...options });
-  await session.page.waitForSelector("[data-node-id]");
-  return session;
-}
-
-const source = (page) => page.inputValue(SOURCE);
 const count = (page, selector) => page.locator(selector).count();
-
-async function waitForText(page, predicate, arg) {
-  await page.waitForFunction(
-    ([selector, body, value]) => new Function("text", "arg", body)(document.querySelector(selector).value, value),
-    [SOURCE, `return (${predicate.toString()})(text, arg);`, arg],
-  );
-  return source(page);
-}
-
-async function centre(page, selector) {
-  const box = await page.locator(selector).boundingBox();
-  assert.ok(box, `${selector} is on screen`);
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-}
 
 async function drag(page, from, to) {
   await page.mouse.move(from.x, from.y);
