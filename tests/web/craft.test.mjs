@@ -313,6 +313,66 @@ test("keyboard only: start a workflow, add two steps, connect them, rename one",
   await context.close();
 });
 
+/** The canvas view as its transform has it: {x, y, scale}. */
+async function view(page) {
+  const transform = await page.getAttribute(".viewport", "transform");
+  const [x, y, scale] = transform.match(/-?[\d.]+/g).map(Number);
+  return { x, y, scale };
+}
+
+test("trackpad: a horizontal two-finger scroll and Shift+wheel pan the canvas; a plain wheel still zooms", async () => {
+  const { page, errors, context } = await studio();
+  const middle = await centre(page, '[data-testid="canvas"]');
+  await page.mouse.move(middle.x, middle.y);
+  let before = await view(page);
+  const transform = await page.getAttribute(".viewport", "transform");
+  await page.mouse.wheel(120, 30);
+  await page.waitForFunction((b) => document.querySelector(".viewport").getAttribute("transform") !== b, transform);
+  let after = await view(page);
+  assert.deepEqual(after, { x: before.x - 120, y: before.y - 30, scale: before.scale }, "panned by the scroll, zoom unchanged");
+  before = after;
+  await page.keyboard.down("Shift");
+  await page.mouse.wheel(0, 50);
+  await page.keyboard.up("Shift");
+  await page.waitForTimeout(50);
+  after = await view(page);
+  assert.deepEqual(after, { x: before.x - 50, y: before.y, scale: before.scale }, "Shift+wheel pans sideways");
+  await page.mouse.wheel(0, -100);
+  await page.waitForTimeout(50);
+  assert.ok((await view(page)).scale > after.scale, "a plain wheel zooms in");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("Tab in the source indents by two spaces, Shift+Tab outdents the selected lines, Escape then Tab leaves the text", async () => {
+  const { page, errors, context } = await studio();
+  const text = "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a:\n    description: A\n---\n";
+  await page.fill(SOURCE, text);
+  await waitForText(page, (t, want) => t === want, text);
+  const at = text.indexOf("  a:");
+  await page.evaluate(([selector, offset]) => {
+    const area = document.querySelector(selector);
+    area.focus();
+    area.setSelectionRange(offset, offset);
+  }, [SOURCE, at]);
+  await page.keyboard.press("Tab");
+  await waitForText(page, (t, want) => t === want, text.replace("  a:", "    a:"));
+  // Both lines of the step selected: Shift+Tab takes two spaces from each.
+  const indented = await source(page);
+  const from = indented.indexOf("    a:");
+  const to = indented.indexOf("A\n") + 1;
+  await page.evaluate(([selector, a, b]) => document.querySelector(selector).setSelectionRange(a, b), [SOURCE, from, to]);
+  await page.keyboard.press("Shift+Tab");
+  const outdented = await waitForText(page, (t, want) => t === want, "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a:\n  description: A\n---\n");
+  assert.equal(await page.evaluate((s) => document.activeElement === document.querySelector(s), SOURCE), true, "Tab kept the keyboard in the text");
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate((s) => document.activeElement === document.querySelector(s), SOURCE), false, "Escape, then Tab, leaves the text");
+  assert.equal(await source(page), outdented, "leaving wrote nothing");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("action counts: the 4-step pipeline from nothing with the mouse and with the keyboard", async () => {
   let { page, errors, context } = await studio();
   // Mouse: New, Empty workflow, then Step four times (each new step follows the selected one).

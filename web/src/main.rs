@@ -12,6 +12,7 @@ mod examples;
 mod geometry;
 mod highlight;
 mod history;
+mod indent;
 mod inspector;
 mod menu;
 mod minimap;

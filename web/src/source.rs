@@ -12,6 +12,7 @@ use logicmd::Severity as Level;
 
 use crate::analysis::line_start;
 use crate::highlight::highlight_line;
+use crate::indent::indent;
 use crate::state::Studio;
 
 /// Pixel height of one line; the stylesheet's `--line-height` must match.
@@ -173,6 +174,31 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
         }
     });
 
+    // Tab indents (YAML is indented with spaces); Escape then Tab leaves the text, so the
+    // keyboard is never trapped in it.
+    let tab_leaves = StoredValue::new(false);
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let plain_tab = ev.key() == "Tab" && !ev.ctrl_key() && !ev.meta_key() && !ev.alt_key();
+        let leaving = std::mem::replace(&mut *tab_leaves.write_value(), ev.key() == "Escape");
+        if !plain_tab || leaving {
+            return;
+        }
+        let Some(area) = textarea.get_untracked() else {
+            return;
+        };
+        let (Ok(Some(start)), Ok(Some(end))) = (area.selection_start(), area.selection_end())
+        else {
+            return;
+        };
+        ev.prevent_default();
+        let indented = indent(&area.value(), start as usize, end as usize, ev.shift_key());
+        if let Some(done) = indented {
+            area.set_value(&done.text);
+            let _ = area.set_selection_range(done.start as u32, done.end as u32);
+            studio.replace_text(done.text);
+        }
+    };
+
     let sync_scroll = move |_| {
         if let Some(area) = textarea.get_untracked() {
             if let Some(pre) = highlight.get_untracked() {
@@ -211,11 +237,16 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
                     autocomplete="off"
                     wrap="off"
                     aria-label="LOGIC.md source"
+                    aria-describedby="source-keys"
                     on:input=move |ev| studio.replace_text(event_target_value(&ev))
+                    on:keydown=on_key
                     on:scroll=sync_scroll
                     on:keyup=move |_| follow_caret()
                     on:click=move |_| follow_caret()
                 ></textarea>
+                <p id="source-keys" class="sr-only">
+                    "Tab indents by two spaces, Shift+Tab outdents; press Escape, then Tab, to leave the text."
+                </p>
             </div>
         </div>
     }

@@ -57,6 +57,30 @@ pub enum WireEnd {
     Target,
 }
 
+/// What a wheel event asks for. A trackpad's two-finger scroll has a horizontal component and
+/// pans (as in n8n and Figma); Shift+wheel pans sideways, as browsers scroll pages; a pinch
+/// (Ctrl, small deltas: zoom faster) and a plain vertical wheel zoom around the pointer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum WheelIntent {
+    /// Multiply the scale by this.
+    Zoom(f64),
+    /// Move the view by this many canvas pixels (the graph moves the other way).
+    Pan(f64, f64),
+}
+
+/// The intent of a wheel event with pixel deltas `dx`, `dy`.
+pub fn wheel_intent(dx: f64, dy: f64, ctrl: bool, shift: bool) -> WheelIntent {
+    if ctrl {
+        WheelIntent::Zoom((-dy * 0.01).exp())
+    } else if shift {
+        WheelIntent::Pan(if dx == 0.0 { dy } else { dx }, 0.0)
+    } else if dx != 0.0 {
+        WheelIntent::Pan(dx, dy)
+    } else {
+        WheelIntent::Zoom((-dy * 0.0015).exp())
+    }
+}
+
 /// `view` scaled to `scale` (clamped) keeping the graph point under `pointer` (canvas pixels)
 /// where it is.
 pub fn zoom_at(view: Viewport, pointer: (f64, f64), scale: f64) -> Viewport {
@@ -106,6 +130,21 @@ pub fn midpoint(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_horizontal_scroll_or_shift_pans_and_a_pinch_or_plain_wheel_zooms() {
+        assert_eq!(
+            wheel_intent(30.0, 4.0, false, false),
+            WheelIntent::Pan(30.0, 4.0)
+        );
+        assert_eq!(
+            wheel_intent(0.0, 50.0, false, true),
+            WheelIntent::Pan(50.0, 0.0)
+        );
+        assert_eq!(wheel_intent(0.0, 0.0, true, false), WheelIntent::Zoom(1.0));
+        assert!(matches!(wheel_intent(0.0, 100.0, false, false), WheelIntent::Zoom(f) if f < 1.0));
+        assert!(matches!(wheel_intent(0.0, -10.0, true, false), WheelIntent::Zoom(f) if f > 1.0));
+    }
 
     fn graph_point(view: Viewport, screen: (f64, f64)) -> (f64, f64) {
         (

@@ -32,7 +32,7 @@ use draw::{
     assign_lanes, node_key, node_view, unique_keys, wire_ends, wire_key, wire_view, DrawnNode,
     DrawnWire,
 };
-use gesture::{distance, midpoint, pinch, zoom_at, Gesture, WireEnd};
+use gesture::{distance, midpoint, pinch, wheel_intent, zoom_at, Gesture, WheelIntent, WireEnd};
 
 /// Below this zoom, labels are unreadable: they are not drawn (large graphs stay responsive).
 const FAR_SCALE: f64 = 0.4;
@@ -440,10 +440,23 @@ pub fn Canvas() -> impl IntoView {
     let on_wheel = move |ev: web_sys::WheelEvent| {
         ev.prevent_default();
         let pointer = to_canvas((f64::from(ev.client_x()), f64::from(ev.client_y())));
-        // Trackpad pinches arrive as wheel events with ctrlKey and small deltas: zoom faster.
-        let speed = if ev.ctrl_key() { 0.01 } else { 0.0015 };
+        // Line and page deltas (some mice) count as pixels of a 16 px line.
+        let unit = if ev.delta_mode() == 0 { 1.0 } else { 16.0 };
+        let intent = wheel_intent(
+            ev.delta_x() * unit,
+            ev.delta_y() * unit,
+            ev.ctrl_key() || ev.meta_key(),
+            ev.shift_key(),
+        );
         studio.viewport.update(|view| {
-            *view = zoom_at(*view, pointer, view.scale * (-ev.delta_y() * speed).exp());
+            *view = match intent {
+                WheelIntent::Zoom(factor) => zoom_at(*view, pointer, view.scale * factor),
+                WheelIntent::Pan(dx, dy) => Viewport {
+                    x: view.x - dx,
+                    y: view.y - dy,
+                    ..*view
+                },
+            };
         });
     };
 
