@@ -24,9 +24,9 @@ async function place(page, step) {
   return { x, y };
 }
 
-/** The position written to the text for `step`, or undefined. */
+/** The position written to the text for `step` (YAML quotes the key `y`), or null. */
 function written(text, step) {
-  const match = text.match(new RegExp(`positions:[\\s\\S]*?\\b${step}:\\s*\\{?\\s*x:\\s*(-?[\\d.]+),?\\s*y:\\s*(-?[\\d.]+)`));
+  const match = text.match(new RegExp(`positions:[\\s\\S]*?\\b${step}:\\s*\\{?\\s*x:\\s*(-?[\\d.]+),?\\s*"?y"?:\\s*(-?[\\d.]+)`));
   return match && { x: Number(match[1]), y: Number(match[2]) };
 }
 
