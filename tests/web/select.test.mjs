@@ -155,9 +155,10 @@ test("duplicate (Ctrl+D and the context menu); the context menu works by mouse a
   text = await waitForText(page, (t) => /  c_2:/.test(t));
   assert.equal(await menu.count(), 0, "the menu closes after a choice");
 
-  // Right-click the empty canvas: add a step there, paste, fit. (Panned up first: room below.)
+  // Right-click the empty canvas: add a step there, paste, fit. (Panned up first: room below;
+  // the pan starts clear of the minimap's Map button in the bottom-left corner.)
   const canvas = await box(page, '[data-testid="canvas"]');
-  await drag(page, { x: canvas.x + 20, y: canvas.y + canvas.height - 20 }, { x: canvas.x + 20, y: canvas.y + canvas.height - 420 });
+  await drag(page, { x: canvas.x + 120, y: canvas.y + canvas.height - 20 }, { x: canvas.x + 120, y: canvas.y + canvas.height - 420 });
   await page.mouse.click(canvas.x + 30, canvas.y + canvas.height - 40, { button: "right" });
   await menu.waitFor();
   assert.deepEqual(await menu.locator('[role="menuitem"]').allTextContents(), ["Add step here", "Paste", "Fit"]);
