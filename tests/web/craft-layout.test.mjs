@@ -38,6 +38,10 @@ test("room: the Run panel hides from the toolbar, the canvas takes its height, a
   const panel = page.locator('[data-testid="run-panel"]');
   assert.equal(await toggle.getAttribute("aria-pressed"), "true", "shown the first time");
   assert.equal(await toggle.getAttribute("aria-controls"), await panel.getAttribute("id"));
+  // Every toolbar button is on screen at 1024 px, the Run toggle (the last) too.
+  const toolbar = await page.evaluate(() => { const t = document.querySelector(".toolbar"); return { scroll: t.scrollWidth, client: t.clientWidth }; });
+  assert.ok(toolbar.scroll <= toolbar.client, `the toolbar fits: ${JSON.stringify(toolbar)}`);
+  assert.ok(await toggle.isVisible());
   const panelHeight = await height(page, '[data-testid="run-panel"]');
   const shown = await height(page, '[data-testid="canvas"]');
   assert.ok(panelHeight > 100, `the panel takes room: ${panelHeight}px`);

@@ -265,9 +265,9 @@ fn DirectionChoice() -> impl IntoView {
     let chosen = move |d: Direction| move || room.direction.get() == d;
     view! {
         <select class="direction" data-testid="layout-direction" aria-label="Layout direction"
-            title="Which way Auto-layout goes" on:change=choose>
-            <option value="top-down" selected=chosen(Direction::TopDown)>"↓ Top-down"</option>
-            <option value="left-right" selected=chosen(Direction::LeftRight)>"→ Left-right"</option>
+            title="Which way Auto-layout goes: top-down or left-right" on:change=choose>
+            <option value="top-down" selected=chosen(Direction::TopDown)>"↓ Down"</option>
+            <option value="left-right" selected=chosen(Direction::LeftRight)>"→ Right"</option>
         </select>
     }
 }
