@@ -63,10 +63,13 @@ test("multi-select: shift-drag a box around three nodes, shift-click toggles, dr
   await page.click(body("d"), { modifiers: ["Control"] });
   assert.deepEqual(await selectedIds(page), ["step:a", "step:b", "step:c"]);
 
-  // Dragging one of them moves all three by the same amount; d stays.
+  // Dragging one of them moves all three by the same amount; d stays. (Alt held: placed freely,
+  // not snapped to the grid — craft-layout.test.mjs holds the snapping.)
   const before = Object.fromEntries(await Promise.all(["a", "b", "c", "d"].map(async (s) => [s, await box(page, body(s))])));
   const grip = await centre(page, body("b"));
+  await page.keyboard.down("Alt");
   await drag(page, grip, { x: grip.x + 120, y: grip.y + 40 });
+  await page.keyboard.up("Alt");
   await page.waitForFunction(() => /positions/.test(document.querySelector('[data-testid="source"]').value));
   for (const s of ["a", "b", "c"]) {
     const now = await box(page, body(s));
@@ -152,9 +155,10 @@ test("duplicate (Ctrl+D and the context menu); the context menu works by mouse a
   text = await waitForText(page, (t) => /  c_2:/.test(t));
   assert.equal(await menu.count(), 0, "the menu closes after a choice");
 
-  // Right-click the empty canvas: add a step there, paste, fit. (Panned up first: room below.)
+  // Right-click the empty canvas: add a step there, paste, fit. (Panned up first: room below;
+  // the pan starts clear of the minimap's Map button in the bottom-left corner.)
   const canvas = await box(page, '[data-testid="canvas"]');
-  await drag(page, { x: canvas.x + 20, y: canvas.y + canvas.height - 20 }, { x: canvas.x + 20, y: canvas.y + canvas.height - 420 });
+  await drag(page, { x: canvas.x + 120, y: canvas.y + canvas.height - 20 }, { x: canvas.x + 120, y: canvas.y + canvas.height - 420 });
   await page.mouse.click(canvas.x + 30, canvas.y + canvas.height - 40, { button: "right" });
   await menu.waitFor();
   assert.deepEqual(await menu.locator('[role="menuitem"]').allTextContents(), ["Add step here", "Paste", "Fit"]);

@@ -34,12 +34,12 @@ fn initial_document() -> (String, Option<String>) {
 #[component]
 pub fn App() -> impl IntoView {
     let (text, problem) = initial_document();
-    let studio = Studio::new(text);
+    let room = crate::room::Room::remembered();
+    provide_context(room);
+    let studio = Studio::new(text, room.direction);
     provide_context(studio);
     provide_context(RunState::new());
     provide_context(crate::a11y::Announcer(RwSignal::new(String::new())));
-    let room = crate::room::Room::remembered();
-    provide_context(room);
     let sizes = crate::splitter::Sizes::remembered();
     provide_context(sizes);
     if let Some(problem) = problem {

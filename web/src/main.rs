@@ -23,6 +23,7 @@ mod rename;
 mod room;
 mod run;
 mod select;
+mod snap;
 mod source;
 mod splitter;
 mod stable;

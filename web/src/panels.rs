@@ -4,6 +4,7 @@
 use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use logicmd::graph::Direction;
 use wasm_bindgen::JsCast;
 
 use crate::analysis::{node_at_line, Kind};
@@ -228,6 +229,7 @@ pub fn Toolbar() -> impl IntoView {
             <crate::versions::HistoryButton />
             <span class="separator"></span>
             <button data-testid="layout" on:click=move |_| auto_layout(studio)>"Auto-layout"</button>
+            <DirectionChoice />
             <button data-testid="fit" on:click=move |_| studio.fit_request.update(|n| *n += 1)>"Fit"</button>
             <button data-testid="toggle-palette" title="Show or hide the palette"
                 aria-pressed=move || room.palette_open.get().to_string()
@@ -238,8 +240,35 @@ pub fn Toolbar() -> impl IntoView {
             <button data-testid="toggle-source" title="Show or hide the source text"
                 aria-pressed=move || studio.source_open.get().to_string()
                 on:click=move |_| studio.source_open.update(|open| *open = !*open)>"Source"</button>
+            <button data-testid="toggle-run-panel" title="Show or hide the Run panel" aria-controls="run-panel"
+                aria-pressed=move || room.run_open.get().to_string()
+                on:click=move |_| room.run_open.update(|open| *open = !*open)>"Run"</button>
             <span class="stats">{move || studio.graph.with(|g| g.as_ref().map_or_else(String::new, |g| format!("{} nodes · {} wires", g.nodes.len(), g.edges.len())))}</span>
         </header>
+    }
+}
+
+/// Which way Auto-layout goes; choosing one lays the graph out that way at once (as asking for
+/// it and then pressing Auto-layout would).
+#[component]
+fn DirectionChoice() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let room = expect_context::<crate::room::Room>();
+    let choose = move |ev: leptos::ev::Event| {
+        let direction = match event_target_value(&ev).as_str() {
+            "left-right" => Direction::LeftRight,
+            _ => Direction::TopDown,
+        };
+        room.direction.set(direction);
+        auto_layout(studio);
+    };
+    let chosen = move |d: Direction| move || room.direction.get() == d;
+    view! {
+        <select class="direction" data-testid="layout-direction" aria-label="Layout direction"
+            title="Which way Auto-layout goes: top-down or left-right" on:change=choose>
+            <option value="top-down" selected=chosen(Direction::TopDown)>"↓ Down"</option>
+            <option value="left-right" selected=chosen(Direction::LeftRight)>"→ Right"</option>
+        </select>
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use logicmd::diagnostic::Diagnostic;
 use logicmd::edit::{apply, Edit};
-use logicmd::graph::Graph;
+use logicmd::graph::{Direction, Graph, LayoutOptions};
 
 use crate::analysis::{analyze, check, diagnostics_of, Analysis};
 use crate::browser;
@@ -88,7 +88,8 @@ pub struct Studio {
 }
 
 impl Studio {
-    pub fn new(initial: String) -> Studio {
+    /// A studio on `initial`, laying graphs out afresh in `direction` (the remembered choice).
+    pub fn new(initial: String, direction: RwSignal<Direction>) -> Studio {
         let text = RwSignal::new(initial);
         let retired = Retired::default();
         let analysis = Memo::new(move |previous: Option<&Analysis>| {
@@ -101,7 +102,13 @@ impl Studio {
         let layout_epoch = RwSignal::new(0u32);
         let renamed = StoredValue::new(Vec::new());
         let place_new = StoredValue::new(None);
-        let graph = stable_graph(text, analysis, layout_epoch, renamed, place_new);
+        let places = Places {
+            layout_epoch,
+            renamed,
+            place_new,
+            direction,
+        };
+        let graph = stable_graph(text, analysis, places);
         let checked = RwSignal::new(Vec::<Diagnostic>::new());
         let checking = RwSignal::new(false);
         let check_ms = RwSignal::new(0.0);
@@ -207,10 +214,14 @@ impl Studio {
 fn stable_graph(
     text: RwSignal<String>,
     analysis: Memo<Analysis>,
-    layout_epoch: RwSignal<u32>,
-    renamed: StoredValue<Vec<(String, String)>>,
-    place_new: StoredValue<Option<(f64, f64)>>,
+    places: Places,
 ) -> Memo<Option<Arc<Graph>>> {
+    let Places {
+        layout_epoch,
+        renamed,
+        place_new,
+        direction,
+    } = places;
     let seen_epoch = StoredValue::new(0u32);
     Memo::new(move |previous: Option<&Option<Arc<Graph>>>| {
         let epoch = layout_epoch.get();
@@ -227,9 +238,36 @@ fn stable_graph(
             Some(before) if !fresh => Some(
                 crate::stable::keep_places(&before, &next, &renamed, anchor).map_or(next, Arc::new),
             ),
-            _ => Some(next),
+            _ => Some(turned(next, direction.get_untracked())),
         }
     })
+}
+
+/// What decides where the drawn graph's nodes go (see [`stable_graph`]).
+#[derive(Clone, Copy)]
+struct Places {
+    layout_epoch: RwSignal<u32>,
+    renamed: StoredValue<Vec<(String, String)>>,
+    place_new: StoredValue<Option<(f64, f64)>>,
+    direction: RwSignal<Direction>,
+}
+
+/// The analysis lays out top-down (the shared, cached layout); a graph laid out afresh in
+/// another direction is laid out again. Read untracked: the choice itself asks for a fresh
+/// layout (`canvas::auto_layout`), which is what applies it.
+fn turned(graph: Arc<Graph>, direction: Direction) -> Arc<Graph> {
+    if direction == Direction::TopDown {
+        return graph;
+    }
+    let mut graph = Arc::unwrap_or_clone(graph);
+    logicmd::graph::layout(
+        &mut graph,
+        LayoutOptions {
+            direction,
+            ..LayoutOptions::default()
+        },
+    );
+    Arc::new(graph)
 }
 
 /// Runs the schema and rule checks of each new parse after the browser has drawn its graph

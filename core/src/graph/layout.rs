@@ -7,7 +7,17 @@ use std::collections::HashMap;
 
 use super::Graph;
 
-/// Sizes of the layout grid, in canvas units (CSS pixels in the studio).
+/// Which way the layers go: each layer is a row (top-down) or a column (left-right).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Direction {
+    /// Layers top to bottom, a layer's nodes left to right.
+    #[default]
+    TopDown,
+    /// Layers left to right, a layer's nodes top to bottom.
+    LeftRight,
+}
+
+/// Sizes of the layout grid, in canvas units (CSS pixels in the studio), and its direction.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LayoutOptions {
     /// Width of every node's box.
@@ -18,6 +28,8 @@ pub struct LayoutOptions {
     pub horizontal_gap: f64,
     /// Space between layers.
     pub vertical_gap: f64,
+    /// Which way the layers go.
+    pub direction: Direction,
 }
 
 impl Default for LayoutOptions {
@@ -27,12 +39,13 @@ impl Default for LayoutOptions {
             node_height: 72.0,
             horizontal_gap: 60.0,
             vertical_gap: 70.0,
+            direction: Direction::TopDown,
         }
     }
 }
 
-/// Positions every node that is not pinned (layers top to bottom, a layer's nodes left to right)
-/// and marks the edges that go back as `back`. Deterministic: the same graph gives the same
+/// Positions every node that is not pinned (layers along `options.direction`, a layer's nodes
+/// across it) and marks the edges that go back as `back`. Deterministic: the same graph gives the same
 /// positions.
 pub fn layout(graph: &mut Graph, options: LayoutOptions) {
     let count = graph.nodes.len();
@@ -108,10 +121,25 @@ pub fn layout(graph: &mut Graph, options: LayoutOptions) {
         for (i, &n) in row.iter().enumerate() {
             let node = &mut graph.nodes[n];
             if !node.pinned {
-                node.x = i as f64 * (options.node_width + options.horizontal_gap);
-                node.y = depth as f64 * (options.node_height + options.vertical_gap);
+                (node.x, node.y) = place(depth, i, &options);
             }
         }
+    }
+}
+
+/// The top-left corner of the `index`th node of layer `depth`. Left-right keeps the same gaps
+/// between boxes: a layer is a column one box wide, its nodes one box high apart.
+fn place(depth: usize, index: usize, options: &LayoutOptions) -> (f64, f64) {
+    let (depth, index) = (depth as f64, index as f64);
+    match options.direction {
+        Direction::TopDown => (
+            index * (options.node_width + options.horizontal_gap),
+            depth * (options.node_height + options.vertical_gap),
+        ),
+        Direction::LeftRight => (
+            depth * (options.node_width + options.horizontal_gap),
+            index * (options.node_height + options.vertical_gap),
+        ),
     }
 }
 

@@ -13,7 +13,7 @@ use serde_json::Value;
 pub use from_drtl::from_topology;
 pub(crate) use from_logic::{declared_field, ports_of};
 pub use from_logic::{from_document, from_workflow};
-pub use layout::{layout, LayoutOptions};
+pub use layout::{layout, Direction, LayoutOptions};
 pub use render::{to_dot, to_mermaid, to_svg};
 
 /// A drawable graph: nodes, the edges between them and the groups that frame some of them. Built by

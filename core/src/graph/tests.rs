@@ -112,3 +112,40 @@ fn spans_are_the_whole_definition_of_each_node() {
     let kind = graph.node("tree:route/kind").unwrap().span.unwrap();
     assert_eq!((kind.line, kind.column), (23, 7));
 }
+
+#[test]
+fn left_right_lays_layers_along_x_and_a_layer_shares_its_x() {
+    let document = Document::parse(DOC).document.unwrap();
+    let mut down = from_document(&document);
+    layout(&mut down, LayoutOptions::default());
+    let mut across = from_document(&document);
+    let options = LayoutOptions {
+        direction: Direction::LeftRight,
+        ..LayoutOptions::default()
+    };
+    layout(&mut across, options);
+    let layer_step = options.node_width + options.horizontal_gap;
+    let row_step = options.node_height + options.vertical_gap;
+    // The same layers and order as top-down, turned: a layer is a column.
+    for node in &down.nodes {
+        let turned = across.node(&node.id).unwrap();
+        let (depth, index) = (node.y / row_step, node.x / layer_step);
+        assert_eq!(
+            (turned.x, turned.y),
+            (depth * layer_step, index * row_step),
+            "{}",
+            node.id
+        );
+    }
+    // The chain gather → rank → report goes left to right on one line.
+    let at = |id: &str| across.node(id).map(|n| (n.x, n.y)).unwrap();
+    let (gather, rank, report) = (at("step:gather"), at("step:rank"), at("step:report"));
+    assert!(gather.0 < rank.0 && rank.0 < report.0);
+    assert_eq!((gather.1, rank.1), (report.1, report.1));
+    let backs = |g: &Graph| g.edges.iter().map(|e| e.back).collect::<Vec<_>>();
+    assert_eq!(
+        backs(&down),
+        backs(&across),
+        "the loops do not depend on the direction"
+    );
+}

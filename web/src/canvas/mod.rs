@@ -379,6 +379,12 @@ pub fn Canvas() -> impl IntoView {
             Gesture::Node {
                 id, group, dx, dy, ..
             } if dx.abs() + dy.abs() > 2.0 && !group.is_empty() => {
+                let at = studio
+                    .graph
+                    .with_untracked(|g| g.as_ref().and_then(|g| g.node(&id)).map(|n| (n.x, n.y)));
+                let (dx, dy) = at.map_or((dx, dy), |at| {
+                    crate::snap::snapped_move(at, (dx, dy), ev.alt_key())
+                });
                 let mut moving = group;
                 moving.push(id);
                 if let Err(message) = crate::select::move_nodes(studio, &moving, dx, dy) {
@@ -391,9 +397,11 @@ pub fn Canvas() -> impl IntoView {
             }
             Gesture::Node { id, dx, dy, .. } if dx.abs() + dy.abs() > 2.0 => {
                 let moved = studio.graph.with_untracked(|g| {
-                    g.as_ref()
-                        .and_then(|g| g.node(&id))
-                        .map(|n| (n.name.clone(), n.x + dx, n.y + dy))
+                    g.as_ref().and_then(|g| g.node(&id)).map(|n| {
+                        let (dx, dy) =
+                            crate::snap::snapped_move((n.x, n.y), (dx, dy), ev.alt_key());
+                        (n.name.clone(), (n.x + dx).round(), (n.y + dy).round())
+                    })
                 });
                 if let Some((node, x, y)) = moved {
                     if let Err(message) = studio.apply(&Edit::SetPosition { node, x, y }) {
@@ -481,7 +489,10 @@ pub fn Canvas() -> impl IntoView {
         <svg
             class="canvas"
             class:far=move || studio.viewport.with(|v| v.scale < FAR_SCALE)
-            style=move || format!("--zoom: {:.4}", studio.viewport.with(|v| v.scale))
+            style=move || studio.viewport.with(|v| format!(
+                "--zoom: {:.4}; --grid-size: {:.2}px; --grid-x: {:.2}px; --grid-y: {:.2}px",
+                v.scale, crate::snap::dot_spacing(v.scale), v.x, v.y
+            ))
             role="application"
             tabindex="0"
             on:keydown=move |ev: web_sys::KeyboardEvent| keys::on_canvas_key(studio, connecting, &ev)

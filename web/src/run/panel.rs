@@ -14,6 +14,8 @@ use crate::state::Studio;
 pub fn RunPanel() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let run = expect_context::<RunState>();
+    // Hidden rather than removed, so a run, its input and its endpoint survive hiding the panel.
+    let room = expect_context::<crate::room::Room>();
     let input = run.input;
     let input_error = RwSignal::new(None::<String>);
     let provider = RwSignal::new("synthetic".to_owned());
@@ -52,7 +54,8 @@ pub fn RunPanel() -> impl IntoView {
     let active = move || running() || paused();
 
     view! {
-        <section class="run-panel" data-testid="run-panel" aria-label="Run">
+        <section class="run-panel" id="run-panel" data-testid="run-panel" aria-label="Run"
+            hidden=move || !room.run_open.get()>
             <div class="run-controls">
                 <h2>"Run"</h2>
                 <div class="run-buttons" role="toolbar">
