@@ -70,11 +70,7 @@ pub fn App() -> impl IntoView {
 
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
-        let file = ev
-            .data_transfer()
-            .and_then(|d| d.files())
-            .and_then(|f| f.get(0));
-        if let Some(file) = file {
+        if let Some(file) = browser::dropped_file(&ev) {
             load_file(studio, file);
         }
     };

@@ -123,3 +123,18 @@ impl Drop for SizeObserver {
         self.observer.disconnect();
     }
 }
+
+/// The first file of a drop.
+pub fn dropped_file(ev: &web_sys::DragEvent) -> Option<web_sys::File> {
+    ev.data_transfer()?.files()?.get(0)
+}
+
+/// The file input an `input` or `change` event came from.
+pub fn file_input(ev: &web_sys::Event) -> Option<web_sys::HtmlInputElement> {
+    ev.target()?.dyn_into::<web_sys::HtmlInputElement>().ok()
+}
+
+/// The first file chosen in the file input `ev` came from.
+pub fn chosen_file(ev: &web_sys::Event) -> Option<web_sys::File> {
+    file_input(ev)?.files()?.get(0)
+}

@@ -181,14 +181,8 @@ pub fn Toolbar() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let file_input = NodeRef::<html::Input>::new();
     let on_open = move |ev: leptos::ev::Event| {
-        let input = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-        if let Some(file) = input
-            .as_ref()
-            .and_then(|i| i.files())
-            .and_then(|f| f.get(0))
-        {
+        let input = browser::file_input(&ev);
+        if let Some(file) = input.as_ref().and_then(|i| i.files()?.get(0)) {
             load_file(studio, file);
         }
         if let Some(input) = input {

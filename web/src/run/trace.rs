@@ -6,7 +6,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use logicmd::trace::{check, read_jsonl, Builtin, Rule, TraceLimits};
 use serde_json::Value;
-use wasm_bindgen::JsCast;
 
 use super::states::RunStates;
 use super::RunState;
@@ -112,23 +111,12 @@ pub fn TraceView() -> impl IntoView {
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
         ev.stop_propagation();
-        if let Some(file) = ev
-            .data_transfer()
-            .and_then(|d| d.files())
-            .and_then(|f| f.get(0))
-        {
+        if let Some(file) = browser::dropped_file(&ev) {
             replay_file(file);
         }
     };
     let on_file = move |ev: leptos::ev::Event| {
-        let input = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-        if let Some(file) = input
-            .as_ref()
-            .and_then(|i| i.files())
-            .and_then(|f| f.get(0))
-        {
+        if let Some(file) = browser::chosen_file(&ev) {
             replay_file(file);
         }
     };

@@ -11,7 +11,6 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use logicmd::graph::Graph;
 use serde_json::Value;
-use wasm_bindgen::JsCast;
 
 use crate::analysis::{analyze, CoreParsed};
 use crate::browser;
@@ -106,23 +105,12 @@ fn HistoryDialog(open: RwSignal<bool>, versions: RwSignal<Vec<Version>>) -> impl
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
         ev.stop_propagation();
-        if let Some(file) = ev
-            .data_transfer()
-            .and_then(|d| d.files())
-            .and_then(|f| f.get(0))
-        {
+        if let Some(file) = browser::dropped_file(&ev) {
             pick_file(file);
         }
     };
     let on_file = move |ev: leptos::ev::Event| {
-        let input = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-        if let Some(file) = input
-            .as_ref()
-            .and_then(|i| i.files())
-            .and_then(|f| f.get(0))
-        {
+        if let Some(file) = browser::chosen_file(&ev) {
             pick_file(file);
         }
     };
