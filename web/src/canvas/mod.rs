@@ -489,10 +489,7 @@ pub fn Canvas() -> impl IntoView {
         <svg
             class="canvas"
             class:far=move || studio.viewport.with(|v| v.scale < FAR_SCALE)
-            style=move || studio.viewport.with(|v| format!(
-                "--zoom: {:.4}; --grid-size: {:.2}px; --grid-x: {:.2}px; --grid-y: {:.2}px",
-                v.scale, crate::snap::dot_spacing(v.scale), v.x, v.y
-            ))
+            style=move || studio.viewport.with(canvas_style)
             role="application"
             tabindex="0"
             on:keydown=move |ev: web_sys::KeyboardEvent| keys::on_canvas_key(studio, connecting, &ev)
@@ -588,6 +585,16 @@ pub fn Canvas() -> impl IntoView {
 }
 
 /// `node-id:port:in` → (node id, port); node ids contain `:` themselves.
+/// The canvas element's inline style: the zoom (read by the node and wire styles) and where the
+/// grid's dots are.
+fn canvas_style(view: &Viewport) -> String {
+    format!(
+        "--zoom: {:.4}; {}",
+        view.scale,
+        crate::snap::dots_style(view.scale, view.x, view.y)
+    )
+}
+
 fn split_port(data: &str) -> (String, String) {
     let mut parts = data.rsplitn(3, ':');
     let _direction = parts.next();
