@@ -356,6 +356,24 @@ pub fn Canvas() -> impl IntoView {
         }
     };
 
+    // A wire's end let go: `act` gets the node (and input port) under the pointer; a refusal is
+    // said next to the pointer, prefixed with what did not happen.
+    let drop_wire_end =
+        move |ev: &web_sys::PointerEvent,
+              prefix: &str,
+              act: &dyn Fn(Option<(String, String)>) -> Result<(), String>| {
+            let client = (f64::from(ev.client_x()), f64::from(ev.client_y()));
+            let point = to_graph(client);
+            let on = studio
+                .graph
+                .with_untracked(|g| g.as_ref().and_then(|g| target::drop_target(g, point)));
+            if let Err(reason) = act(on) {
+                let reason = format!("{prefix}: {reason}");
+                studio.notify(Severity::Error, reason.clone());
+                refusal.set(Some((to_canvas(client), reason)));
+            }
+        };
+
     let on_pointer_up = move |ev: web_sys::PointerEvent| {
         touches.update_value(|t| {
             t.remove(&ev.pointer_id());
@@ -410,36 +428,16 @@ pub fn Canvas() -> impl IntoView {
                 }
             }
             Gesture::Wire { from, port, .. } => {
-                let client = (f64::from(ev.client_x()), f64::from(ev.client_y()));
-                let point = to_graph(client);
-                let dropped_on = studio
-                    .graph
-                    .with_untracked(|g| g.as_ref().and_then(|g| target::drop_target(g, point)));
-                let outcome = match dropped_on {
+                drop_wire_end(&ev, "Not connected", &|on| match on {
                     Some((node, input)) => connect(studio, &from, &port, &node, &input),
                     None => Err("drop the wire on a node to connect it".to_owned()),
-                };
-                if let Err(reason) = outcome {
-                    let reason = format!("Not connected: {reason}");
-                    studio.notify(Severity::Error, reason.clone());
-                    refusal.set(Some((to_canvas(client), reason)));
-                }
+                })
             }
             Gesture::Reattach { ends, moving, .. } => {
-                let client = (f64::from(ev.client_x()), f64::from(ev.client_y()));
-                let point = to_graph(client);
-                let dropped_on = studio
-                    .graph
-                    .with_untracked(|g| g.as_ref().and_then(|g| target::drop_target(g, point)));
-                let outcome = match dropped_on {
+                drop_wire_end(&ev, "Not moved", &|on| match on {
                     Some((node, _)) => reattach::reattach(studio, &ends, moving, &node),
                     None => Err("drop the wire's end on a node to move it there".to_owned()),
-                };
-                if let Err(reason) = outcome {
-                    let reason = format!("Not moved: {reason}");
-                    studio.notify(Severity::Error, reason.clone());
-                    refusal.set(Some((to_canvas(client), reason)));
-                }
+                })
             }
             _ => {}
         }
