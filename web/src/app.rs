@@ -11,6 +11,7 @@ use crate::examples::EXAMPLES;
 use crate::inspector::Inspector;
 use crate::panels::{load_file, Diagnostics, Palette, StatusBar, Toolbar};
 use crate::run::{RunPanel, RunState};
+use crate::settled::Settled;
 use crate::source::SourceEditor;
 use crate::splitter::{Splitter, INSPECTOR, PALETTE, SOURCE};
 use crate::state::{Severity, Studio};
@@ -47,7 +48,9 @@ pub fn App() -> impl IntoView {
     }
     browser::clear_fragment();
 
-    autosave(studio);
+    let settled = Settled::watch(studio);
+    provide_context(settled);
+    autosave(studio, settled);
     // Fit once the canvas has a size.
     request_animation_frame(move || studio.fit_request.update(|n| *n += 1));
 
@@ -111,30 +114,14 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// Saves the text to the browser's storage once typing pauses (a write of a large document takes
-/// milliseconds; doing it on every keystroke would slow typing), and when the page is hidden.
-fn autosave(studio: Studio) {
-    let pending = StoredValue::new(None::<leptos::leptos_dom::helpers::TimeoutHandle>);
-    Effect::new(move |_| {
-        studio.text.track();
-        if let Some(handle) = pending.get_value() {
-            handle.clear();
-        }
-        let handle = set_timeout_with_handle(
-            move || studio.text.with_untracked(|t| browser::autosave(t)),
-            std::time::Duration::from_millis(AUTOSAVE_DELAY_MS),
-        )
-        .ok();
-        pending.set_value(handle);
-    });
+/// Saves the text to the browser's storage once typing pauses, and when the page is hidden.
+fn autosave(studio: Studio, settled: Settled) {
+    settled.on_settle(move || studio.text.with_untracked(|t| browser::autosave(t)));
     let hidden = window_event_listener(leptos::ev::visibilitychange, move |_| {
         studio.text.with_untracked(|t| browser::autosave(t));
     });
     on_cleanup(move || hidden.remove());
 }
-
-/// Milliseconds of quiet before the text is saved to the browser's storage.
-const AUTOSAVE_DELAY_MS: u64 = 300;
 
 fn on_key(studio: Studio, ev: &web_sys::KeyboardEvent) {
     let modifier = ev.ctrl_key() || ev.meta_key();

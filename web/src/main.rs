@@ -23,6 +23,7 @@ mod rename;
 mod room;
 mod run;
 mod select;
+mod settled;
 mod snap;
 mod source;
 mod splitter;

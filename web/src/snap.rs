@@ -27,6 +27,19 @@ pub fn dot_spacing(scale: f64) -> f64 {
     spacing
 }
 
+/// The background size and position that put a dot on every grid point of a view panned to
+/// (`x`, `y`) at zoom `scale` (the dot is drawn in the middle of its tile, so the tile starts half a
+/// spacing before the point).
+pub fn dots_style(scale: f64, x: f64, y: f64) -> String {
+    let spacing = dot_spacing(scale);
+    let half = spacing / 2.0;
+    format!(
+        "background-size: {spacing:.2}px {spacing:.2}px; background-position: {:.2}px {:.2}px",
+        x - half,
+        y - half
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,5 +64,19 @@ mod tests {
         assert_eq!(dot_spacing(0.5), 10.0);
         assert_eq!(dot_spacing(0.3), 12.0);
         assert_eq!(dot_spacing(0.05), 16.0);
+    }
+
+    #[test]
+    fn the_dots_sit_on_the_grid_points_of_the_view() {
+        // At 100 %, panned by (35, -12): tiles of 20 px, the first dot's tile half a tile earlier.
+        assert_eq!(
+            dots_style(1.0, 35.0, -12.0),
+            "background-size: 20.00px 20.00px; background-position: 25.00px -22.00px"
+        );
+        // Far out, the dots thin out to at least 10 px apart.
+        assert_eq!(
+            dots_style(0.3, 0.0, 0.0),
+            "background-size: 12.00px 12.00px; background-position: -6.00px -6.00px"
+        );
     }
 }

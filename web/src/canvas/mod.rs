@@ -356,6 +356,24 @@ pub fn Canvas() -> impl IntoView {
         }
     };
 
+    // A wire's end let go: `act` gets the node (and input port) under the pointer; a refusal is
+    // said next to the pointer, prefixed with what did not happen.
+    let drop_wire_end =
+        move |ev: &web_sys::PointerEvent,
+              prefix: &str,
+              act: &dyn Fn(Option<(String, String)>) -> Result<(), String>| {
+            let client = (f64::from(ev.client_x()), f64::from(ev.client_y()));
+            let point = to_graph(client);
+            let on = studio
+                .graph
+                .with_untracked(|g| g.as_ref().and_then(|g| target::drop_target(g, point)));
+            if let Err(reason) = act(on) {
+                let reason = format!("{prefix}: {reason}");
+                studio.notify(Severity::Error, reason.clone());
+                refusal.set(Some((to_canvas(client), reason)));
+            }
+        };
+
     let on_pointer_up = move |ev: web_sys::PointerEvent| {
         touches.update_value(|t| {
             t.remove(&ev.pointer_id());
@@ -410,36 +428,16 @@ pub fn Canvas() -> impl IntoView {
                 }
             }
             Gesture::Wire { from, port, .. } => {
-                let client = (f64::from(ev.client_x()), f64::from(ev.client_y()));
-                let point = to_graph(client);
-                let dropped_on = studio
-                    .graph
-                    .with_untracked(|g| g.as_ref().and_then(|g| target::drop_target(g, point)));
-                let outcome = match dropped_on {
+                drop_wire_end(&ev, "Not connected", &|on| match on {
                     Some((node, input)) => connect(studio, &from, &port, &node, &input),
                     None => Err("drop the wire on a node to connect it".to_owned()),
-                };
-                if let Err(reason) = outcome {
-                    let reason = format!("Not connected: {reason}");
-                    studio.notify(Severity::Error, reason.clone());
-                    refusal.set(Some((to_canvas(client), reason)));
-                }
+                })
             }
             Gesture::Reattach { ends, moving, .. } => {
-                let client = (f64::from(ev.client_x()), f64::from(ev.client_y()));
-                let point = to_graph(client);
-                let dropped_on = studio
-                    .graph
-                    .with_untracked(|g| g.as_ref().and_then(|g| target::drop_target(g, point)));
-                let outcome = match dropped_on {
+                drop_wire_end(&ev, "Not moved", &|on| match on {
                     Some((node, _)) => reattach::reattach(studio, &ends, moving, &node),
                     None => Err("drop the wire's end on a node to move it there".to_owned()),
-                };
-                if let Err(reason) = outcome {
-                    let reason = format!("Not moved: {reason}");
-                    studio.notify(Severity::Error, reason.clone());
-                    refusal.set(Some((to_canvas(client), reason)));
-                }
+                })
             }
             _ => {}
         }
@@ -489,10 +487,7 @@ pub fn Canvas() -> impl IntoView {
         <svg
             class="canvas"
             class:far=move || studio.viewport.with(|v| v.scale < FAR_SCALE)
-            style=move || studio.viewport.with(|v| format!(
-                "--zoom: {:.4}; --grid-size: {:.2}px; --grid-x: {:.2}px; --grid-y: {:.2}px",
-                v.scale, crate::snap::dot_spacing(v.scale), v.x, v.y
-            ))
+            style=move || studio.viewport.with(canvas_style)
             role="application"
             tabindex="0"
             on:keydown=move |ev: web_sys::KeyboardEvent| keys::on_canvas_key(studio, connecting, &ev)
@@ -588,6 +583,16 @@ pub fn Canvas() -> impl IntoView {
 }
 
 /// `node-id:port:in` → (node id, port); node ids contain `:` themselves.
+/// The canvas element's inline style: the zoom (read by the node and wire styles) and where the
+/// grid's dots are.
+fn canvas_style(view: &Viewport) -> String {
+    format!(
+        "--zoom: {:.4}; {}",
+        view.scale,
+        crate::snap::dots_style(view.scale, view.x, view.y)
+    )
+}
+
 fn split_port(data: &str) -> (String, String) {
     let mut parts = data.rsplitn(3, ':');
     let _direction = parts.next();

@@ -14,13 +14,12 @@ use serde_json::Value;
 
 use crate::analysis::{analyze, CoreParsed};
 use crate::browser;
+use crate::settled::Settled;
 use crate::state::{Severity, Studio};
 use diff::{Change, GraphDiff};
 use store::Version;
 
 const KEY: &str = "logicmd.studio.versions";
-/// Milliseconds of quiet before a state is kept (the autosave's delay).
-const DELAY_MS: u64 = 300;
 
 fn storage() -> Option<web_sys::Storage> {
     browser::window().and_then(|w| w.local_storage().ok().flatten())
@@ -36,29 +35,16 @@ fn keep_states(studio: Studio) -> RwSignal<Vec<Version>> {
         .and_then(|s| s.get_item(KEY).ok().flatten())
         .unwrap_or_default();
     let versions = RwSignal::new(store::parse(&saved));
-    let pending = StoredValue::new(None::<leptos::leptos_dom::helpers::TimeoutHandle>);
-    Effect::new(move |_| {
-        studio.text.track();
-        if let Some(handle) = pending.get_value() {
-            handle.clear();
+    expect_context::<Settled>().on_settle(move || {
+        let text = studio.text.get_untracked();
+        let changed = versions
+            .try_update(|v| store::record(v, &text, epoch_ms()))
+            .unwrap_or(false);
+        if changed {
+            if let Some(storage) = storage() {
+                let _ = storage.set_item(KEY, &versions.with_untracked(|v| store::format(v)));
+            }
         }
-        let handle = set_timeout_with_handle(
-            move || {
-                let text = studio.text.get_untracked();
-                let changed = versions
-                    .try_update(|v| store::record(v, &text, epoch_ms()))
-                    .unwrap_or(false);
-                if changed {
-                    if let Some(storage) = storage() {
-                        let _ =
-                            storage.set_item(KEY, &versions.with_untracked(|v| store::format(v)));
-                    }
-                }
-            },
-            std::time::Duration::from_millis(DELAY_MS),
-        )
-        .ok();
-        pending.set_value(handle);
     });
     versions
 }
