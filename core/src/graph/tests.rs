@@ -151,7 +151,7 @@ fn left_right_lays_layers_along_x_and_a_layer_shares_its_x() {
 }
 
 /// A tree that routes to steps both through terminals and directly from its branches.
-const ROUTER: &str = "---\nspec_version: \"1.0\"\nname: r\nsteps:\n  classify: {}\n  billing: {needs: [classify]}\n  bug: {needs: [classify]}\ndecision_trees:\n  route:\n    root: urgent\n    nodes:\n      urgent:\n        condition: \"{{ input.urgency > 0.8 }}\"\n        branches: [{value: true, next: page}, {default: true, next: kind}]\n      kind:\n        condition: \"{{ input.kind }}\"\n        branches: [{value: billing, next: billing}, {value: bug, next: to_bug}, {default: true, next: unknown}]\n    terminals:\n      page: {action: escalate, message: Call a human}\n      to_bug: {action: bug}\n      unknown: {action: request_clarification}\n---\n";
+pub(super) const ROUTER: &str = "---\nspec_version: \"1.0\"\nname: r\nsteps:\n  classify: {}\n  billing: {needs: [classify]}\n  bug: {needs: [classify]}\ndecision_trees:\n  route:\n    root: urgent\n    nodes:\n      urgent:\n        condition: \"{{ input.urgency > 0.8 }}\"\n        branches: [{value: true, next: page}, {default: true, next: kind}]\n      kind:\n        condition: \"{{ input.kind }}\"\n        branches: [{value: billing, next: billing}, {value: bug, next: to_bug}, {default: true, next: unknown}]\n    terminals:\n      page: {action: escalate, message: Call a human}\n      to_bug: {action: bug}\n      unknown: {action: request_clarification}\n---\n";
 
 /// `kind source -> target [label]`, one line per edge, in the graph's order.
 fn edge_lines(graph: &Graph) -> String {
