@@ -147,9 +147,10 @@ pub fn layout(graph: &mut Graph, options: LayoutOptions) {
 }
 
 /// The top-left corner of the `index`th node of layer `depth`. Left-right keeps the same gaps
-/// between boxes: a layer is a column one box wide, its nodes one box high apart.
+/// between boxes: a layer is a column one box wide, its nodes one box high apart. Whole units: a
+/// tree's parent sits half way between its children, and the text never gets `x: 17.5`.
 fn place(depth: f64, index: f64, options: &LayoutOptions) -> (f64, f64) {
-    match options.direction {
+    let (x, y) = match options.direction {
         Direction::TopDown => (
             index * (options.node_width + options.horizontal_gap),
             depth * (options.node_height + options.vertical_gap),
@@ -158,7 +159,8 @@ fn place(depth: f64, index: f64, options: &LayoutOptions) -> (f64, f64) {
             depth * (options.node_width + options.horizontal_gap),
             index * (options.node_height + options.vertical_gap),
         ),
-    }
+    };
+    (x.round(), y.round())
 }
 
 /// Edges `(source, target, position)` that close a cycle in a depth-first search started from

@@ -71,6 +71,9 @@ fn check_tree_invariants(graph: &Graph, direction: Direction) {
             );
         }
     }
+    for node in &graph.nodes {
+        assert_eq!((node.x.fract(), node.y.fract()), (0.0, 0.0), "{}", node.id);
+    }
     for (i, a) in graph.nodes.iter().enumerate() {
         for b in &graph.nodes[i + 1..] {
             assert!(!overlap(a, b, &options), "{} overlaps {}", a.id, b.id);
@@ -174,7 +177,7 @@ fn tree_document(shape: &[Vec<(u8, usize)>]) -> String {
 proptest! {
     #[test]
     fn random_trees_keep_the_tree_invariants(
-        shape in prop::collection::vec(prop::collection::vec((0u8..3, 0usize..4), 1..4), 1..8),
+        shape in prop::collection::vec(prop::collection::vec((0u8..3, 0usize..4), 1..4), 1..12),
     ) {
         let text = tree_document(&shape);
         for direction in [Direction::TopDown, Direction::LeftRight] {
