@@ -470,12 +470,45 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
                 );
             }
         }
+        actions(graph, tree_name, terminals, steps);
         graph.groups.push(Group {
             id: format!("tree:{tree_name}"),
             kind: "decision_tree".to_owned(),
             label: tree_name.clone(),
             members,
         });
+    }
+}
+
+/// An `action` edge from each terminal of `tree_name` whose `action` names a step to that step:
+/// the spec lets a terminal's action be a step name or a built-in action, and only a step is a
+/// node to wire to. The label says what the wire is, as a branch's says its value.
+fn actions(
+    graph: &mut Graph,
+    tree_name: &str,
+    terminals: &serde_json::Map<String, Value>,
+    steps: &serde_json::Map<String, Value>,
+) {
+    let index = Index::of(graph);
+    for (name, terminal) in terminals {
+        let Some(step) = terminal
+            .get("action")
+            .and_then(Value::as_str)
+            .filter(|a| steps.contains_key(*a))
+        else {
+            continue;
+        };
+        edge(
+            graph,
+            &index,
+            "action",
+            (
+                &format!("terminal:{tree_name}/{name}"),
+                &prefixed("step:", step),
+            ),
+            Some("action".to_owned()),
+            true,
+        );
     }
 }
 

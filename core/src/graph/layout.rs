@@ -1,10 +1,12 @@
 //! Deterministic layered layout (Sugiyama style): back edges found by depth-first search are
 //! drawn as loops; layers by longest path over the remaining edges; order inside a layer by the
 //! barycenter of predecessors, ties by declaration order (so adding a node leaves the others
-//! where they were); coordinates on a grid. Nodes the user placed keep their place.
+//! where they were); coordinates on a grid. Nodes the user placed keep their place. Decision
+//! trees are laid out as trees (`tree_layout`), as one block before the layers of the steps.
 
 use std::collections::HashMap;
 
+use super::tree_layout::tree_spots;
 use super::Graph;
 
 /// Which way the layers go: each layer is a row (top-down) or a column (left-right).
@@ -87,10 +89,20 @@ pub fn layout(graph: &mut Graph, options: LayoutOptions) {
         .filter(|(i, (s, t))| !is_back[*i] && s != t)
         .map(|(_, e)| *e)
         .collect();
+    let (spots, tree_rows) = tree_spots(graph, &index, &forward);
+    let mut in_tree = vec![false; count];
+    for spot in &spots {
+        in_tree[spot.node] = true;
+    }
+    // The steps' layers do not depend on the trees that route to them.
+    let forward: Vec<(usize, usize)> = forward
+        .into_iter()
+        .filter(|(s, t)| !in_tree[*s] && !in_tree[*t])
+        .collect();
     let layer = layers(count, &forward);
     let depth = layer.iter().copied().max().map_or(0, |d| d + 1);
     let mut rows: Vec<Vec<usize>> = vec![Vec::new(); depth];
-    for node in 0..count {
+    for node in (0..count).filter(|n| !in_tree[*n]) {
         rows[layer[node]].push(node);
     }
     let mut parents: Vec<Vec<usize>> = vec![Vec::new(); count];
@@ -117,21 +129,28 @@ pub fn layout(graph: &mut Graph, options: LayoutOptions) {
             column[n] = i as f64;
         }
     }
+    let mut places: Vec<(usize, (f64, f64))> = spots
+        .iter()
+        .map(|s| (s.node, (s.row as f64, s.column)))
+        .collect();
     for (depth, row) in rows.iter().enumerate() {
         for (i, &n) in row.iter().enumerate() {
-            let node = &mut graph.nodes[n];
-            if !node.pinned {
-                (node.x, node.y) = place(depth, i, &options);
-            }
+            places.push((n, ((depth + tree_rows) as f64, i as f64)));
+        }
+    }
+    for (n, (depth, index)) in places {
+        let node = &mut graph.nodes[n];
+        if !node.pinned {
+            (node.x, node.y) = place(depth, index, &options);
         }
     }
 }
 
 /// The top-left corner of the `index`th node of layer `depth`. Left-right keeps the same gaps
-/// between boxes: a layer is a column one box wide, its nodes one box high apart.
-fn place(depth: usize, index: usize, options: &LayoutOptions) -> (f64, f64) {
-    let (depth, index) = (depth as f64, index as f64);
-    match options.direction {
+/// between boxes: a layer is a column one box wide, its nodes one box high apart. Whole units: a
+/// tree's parent sits half way between its children, and the text never gets `x: 17.5`.
+fn place(depth: f64, index: f64, options: &LayoutOptions) -> (f64, f64) {
+    let (x, y) = match options.direction {
         Direction::TopDown => (
             index * (options.node_width + options.horizontal_gap),
             depth * (options.node_height + options.vertical_gap),
@@ -140,7 +159,8 @@ fn place(depth: usize, index: usize, options: &LayoutOptions) -> (f64, f64) {
             depth * (options.node_width + options.horizontal_gap),
             index * (options.node_height + options.vertical_gap),
         ),
-    }
+    };
+    (x.round(), y.round())
 }
 
 /// Edges `(source, target, position)` that close a cycle in a depth-first search started from
@@ -184,7 +204,7 @@ fn back_edges(count: usize, edges: &[(usize, usize)]) -> Vec<(usize, usize, usiz
 }
 
 /// Longest-path layers over an acyclic edge set.
-fn layers(count: usize, edges: &[(usize, usize)]) -> Vec<usize> {
+pub(super) fn layers(count: usize, edges: &[(usize, usize)]) -> Vec<usize> {
     let mut indegree = vec![0usize; count];
     let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); count];
     for (s, t) in edges {

@@ -6,6 +6,7 @@ mod from_drtl;
 mod from_logic;
 mod layout;
 mod render;
+mod tree_layout;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -206,6 +207,8 @@ pub(crate) fn types_fit(from: &str, to: &str) -> bool {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tree_tests;
 
 /// Built-in inspector fields of a node: `(key, label, control)` read from the node's value
 /// `base` (found at `pointer`).

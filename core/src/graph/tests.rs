@@ -149,3 +149,38 @@ fn left_right_lays_layers_along_x_and_a_layer_shares_its_x() {
         "the loops do not depend on the direction"
     );
 }
+
+/// A tree that routes to steps both through terminals and directly from its branches.
+pub(super) const ROUTER: &str = "---\nspec_version: \"1.0\"\nname: r\nsteps:\n  classify: {}\n  billing: {needs: [classify]}\n  bug: {needs: [classify]}\ndecision_trees:\n  route:\n    root: urgent\n    nodes:\n      urgent:\n        condition: \"{{ input.urgency > 0.8 }}\"\n        branches: [{value: true, next: page}, {default: true, next: kind}]\n      kind:\n        condition: \"{{ input.kind }}\"\n        branches: [{value: billing, next: billing}, {value: bug, next: to_bug}, {default: true, next: unknown}]\n    terminals:\n      page: {action: escalate, message: Call a human}\n      to_bug: {action: bug}\n      unknown: {action: request_clarification}\n---\n";
+
+/// `kind source -> target [label]`, one line per edge, in the graph's order.
+fn edge_lines(graph: &Graph) -> String {
+    graph
+        .edges
+        .iter()
+        .map(|e| {
+            let label = e
+                .label
+                .as_deref()
+                .map(|l| format!(" [{l}]"))
+                .unwrap_or_default();
+            format!("{} {} -> {}{label}\n", e.kind, e.source, e.target)
+        })
+        .collect()
+}
+
+#[test]
+fn a_terminal_whose_action_names_a_step_is_wired_to_it_and_a_builtin_action_is_not() {
+    let graph = from_document(&Document::parse(ROUTER).document.unwrap());
+    // `page` escalates and `unknown` asks for clarification: built-in actions, no wire.
+    insta::assert_snapshot!(edge_lines(&graph), @r"
+    needs step:classify -> step:billing
+    needs step:classify -> step:bug
+    decision tree:route/urgent -> terminal:route/page [true]
+    decision tree:route/urgent -> tree:route/kind [default]
+    route tree:route/kind -> step:billing [billing]
+    decision tree:route/kind -> terminal:route/to_bug [bug]
+    decision tree:route/kind -> terminal:route/unknown [default]
+    action terminal:route/to_bug -> step:bug [action]
+    ");
+}
