@@ -6,6 +6,7 @@ mod from_drtl;
 mod from_logic;
 mod layout;
 mod render;
+mod update;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -15,6 +16,7 @@ pub(crate) use from_logic::{declared_field, ports_of};
 pub use from_logic::{from_document, from_workflow};
 pub use layout::{layout, Direction, LayoutOptions};
 pub use render::{to_dot, to_mermaid, to_svg};
+pub use update::update;
 
 /// A drawable graph: nodes, the edges between them and the groups that frame some of them. Built by
 /// [`from_document`], [`from_workflow`] or [`from_topology`]; positioned by [`layout`].
