@@ -2,6 +2,8 @@
 
 mod reparse;
 
+pub use reparse::ScalarEdit;
+
 use std::sync::OnceLock;
 
 use serde_json::Value;

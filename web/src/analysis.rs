@@ -76,41 +76,61 @@ fn options() -> Options<'static> {
 }
 
 /// Parses `text` and lays out its graph; `now` is a millisecond clock for [`Timings`]. An edit
-/// inside one value of the `previous` document is applied to it instead of parsing again.
-pub fn analyze(text: &str, previous: Option<&Parsed>, now: impl Fn() -> f64) -> Analysis {
+/// inside one value of the `previous` document is applied to it instead of parsing again, and
+/// to its graph instead of building and laying it out again where it changes one step's node
+/// ([`logicmd::graph::update`]).
+pub fn analyze(text: &str, previous: Option<&Analysis>, now: impl Fn() -> f64) -> Analysis {
     let started = now();
-    let reparsed = match previous.map(|p| &p.0) {
+    let reparsed = match previous.and_then(|p| p.parsed.as_ref()).map(|p| &p.0) {
         Some(CoreParsed::Logic(document))
             if logicmd::analysis::detect(text, None) == Kind::Logic =>
         {
-            document.reparse(text)
+            document.reparse_edit(text)
         }
         _ => None,
     };
-    let (kind, parsed, parse_diagnostics) = match reparsed {
-        Some(next) => (
+    let patchable = previous.and_then(|p| p.graph.as_deref());
+    let (kind, parsed, parse_diagnostics, edit) = match reparsed {
+        Some((next, edit)) => (
             Kind::Logic,
             Some(CoreParsed::Logic(Arc::new(next))),
             Vec::new(),
+            Some(edit),
         ),
-        None => logicmd::analysis::parse(text, &options()),
+        None => {
+            let (kind, parsed, diagnostics) = logicmd::analysis::parse(text, &options());
+            (kind, parsed, diagnostics, None)
+        }
     };
     let parsed_at = now();
+    let patched = match (&parsed, patchable, &edit) {
+        (Some(CoreParsed::Logic(document)), Some(graph), Some(edit)) => {
+            logicmd::graph::update(graph, document, edit)
+        }
+        _ => None,
+    };
     let (graph, document_fields) = match &parsed {
         Some(CoreParsed::Drtl(topology)) => {
             (Some(logicmd::graph::from_topology(topology)), Vec::new())
         }
         Some(CoreParsed::Logic(document)) => (
-            Some(logicmd::graph::from_document(document)),
+            patched
+                .is_none()
+                .then(|| logicmd::graph::from_document(document)),
             logicmd::discover::node_definition("", document).inspector,
         ),
         None => (None, Vec::new()),
     };
     let built_at = now();
-    let graph = graph.map(|mut g| {
-        layout(&mut g, LayoutOptions::default());
-        Arc::new(g)
-    });
+    // A patched graph keeps the places of the laid-out graph it was patched from.
+    let graph = match patched {
+        Some(graph) => Some(graph),
+        None => graph.map(|mut g| {
+            layout(&mut g, LayoutOptions::default());
+            g
+        }),
+    }
+    .map(Arc::new);
     let laid_out_at = now();
     Analysis {
         kind,
@@ -229,7 +249,7 @@ mod tests {
     fn an_edit_inside_a_value_reuses_the_previous_parse_and_gives_the_same_analysis() {
         let first = analyze(DOC, None, clock);
         let edited = DOC.replace("description: first", "description: first one");
-        let next = analyze(&edited, first.parsed.as_ref(), clock);
+        let next = analyze(&edited, Some(&first), clock);
         let fresh = analyze(&edited, None, clock);
         assert_eq!(next.graph, fresh.graph);
         assert_eq!(next.parse_diagnostics, fresh.parse_diagnostics);
@@ -241,7 +261,7 @@ mod tests {
         }
         // A structural edit parses again and still agrees.
         let grown = edited.replace("  b:\n", "  c: {}\n  b:\n");
-        let next = analyze(&grown, next.parsed.as_ref(), clock);
+        let next = analyze(&grown, Some(&next), clock);
         assert_eq!(next.graph, analyze(&grown, None, clock).graph);
     }
 

@@ -96,7 +96,6 @@ impl Studio {
             if let Some(previous) = previous {
                 retired.keep(previous.clone());
             }
-            let previous = previous.and_then(|p| p.parsed.as_ref());
             text.with(|t| analyze(t, previous, browser::now_ms))
         });
         let layout_epoch = RwSignal::new(0u32);

@@ -177,12 +177,41 @@ fn moved(span: Span, edit: Span, delta: isize) -> Span {
     }
 }
 
+/// What [`Document::reparse_edit`] changed: the one scalar value at `path` (JSON path tokens),
+/// whose text in the old document covered `range`, now `delta` bytes longer. Lets what was
+/// derived from the old document (the graph) be patched instead of derived again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScalarEdit {
+    /// The JSON path of the changed value.
+    pub path: Vec<String>,
+    /// The replaced byte range of the old text.
+    pub range: Span,
+    /// How many bytes longer the text became (negative when shorter).
+    pub delta: isize,
+}
+
+impl ScalarEdit {
+    /// `span` (of the old text) as it is in the new text.
+    pub fn moved(&self, span: Span) -> Span {
+        moved(span, self.range, self.delta)
+    }
+}
+
 impl Document {
+    /// [`Document::reparse`], also telling which value changed.
+    pub fn reparse_edit(&self, text: &str) -> Option<(Document, ScalarEdit)> {
+        self.reparse_inner(text)
+    }
+
     /// The document `text` parses to, derived from this one without parsing when `text` differs
     /// from this document's text only inside one single-line scalar value (and this parse found
     /// no problem); `None` when a full [`Document::parse`] is needed. The result equals what that
     /// parse gives, problems included (there are none).
     pub fn reparse(&self, text: &str) -> Option<Document> {
+        self.reparse_inner(text).map(|(document, _)| document)
+    }
+
+    fn reparse_inner(&self, text: &str) -> Option<(Document, ScalarEdit)> {
         if !self.clean || text.len() > Limits::DEFAULT.max_bytes {
             return None;
         }
@@ -248,14 +277,22 @@ impl Document {
         sections.yaml = moved(sections.yaml, old, delta);
         sections.close = moved(sections.close, old, delta);
         sections.body = moved(sections.body, old, delta);
-        Some(Document {
+        let document = Document {
             text: text.to_owned(),
             index: LineIndex::new(text),
             sections,
             root,
             json,
             clean: true,
-        })
+        };
+        Some((
+            document,
+            ScalarEdit {
+                path,
+                range: old,
+                delta,
+            },
+        ))
     }
 }
 

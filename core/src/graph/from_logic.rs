@@ -186,6 +186,59 @@ pub(crate) fn declared_field(
     }
 }
 
+/// The node of step `name`, defined at `span`.
+fn step_node(
+    json: &Value,
+    declared: &[StepField],
+    look: &Look,
+    (name, step): (&str, &Value),
+    span: Option<SourceSpan>,
+) -> GraphNode {
+    let pointer = pointer_push("/steps", name);
+    let label = step
+        .get("description")
+        .and_then(Value::as_str)
+        .map_or_else(|| name.to_owned(), |d| [name, ": ", d].concat());
+    let mut n = node(
+        look,
+        prefixed("step:", name),
+        "step",
+        name,
+        label,
+        pointer.clone(),
+        span,
+    );
+    // `visual.ports` are the ports of the whole document as one builder node (§10.1), not
+    // of each step: a step's ports come from its own schemas.
+    n.inputs = schema_port("input", step.get("input_schema"));
+    n.outputs = schema_port("output", step.get("output_schema"));
+    n.inspector = inspector(json, declared, step, &pointer);
+    n
+}
+
+/// The node of step `name` of `document` as [`from_document`] builds it, at `span`; `None`
+/// when a `visual.inspector` field of the document is not relative to its steps (its value
+/// could be anywhere, so an edit could change every node).
+pub(crate) fn rebuilt_step(
+    document: &Document,
+    name: &str,
+    span: Option<SourceSpan>,
+) -> Option<GraphNode> {
+    let json = document.json();
+    let declared = step_fields(json);
+    if declared.iter().any(|d| !d.in_step) {
+        return None;
+    }
+    let step = json.get("steps")?.get(name)?;
+    Some(step_node(
+        json,
+        &declared,
+        &Look::of(document),
+        (name, step),
+        span,
+    ))
+}
+
 /// Finds nodes by id in constant time while edges are added.
 struct Index(rustc_hash::FxHashMap<String, usize>);
 
@@ -262,27 +315,10 @@ fn build(document: &Document, loaded: &BTreeMap<String, Value>) -> Graph {
     let declared = step_fields(json);
     let look = Look::of(document);
     for (name, step) in steps {
-        let pointer = pointer_push("/steps", name);
-        let label = step
-            .get("description")
-            .and_then(Value::as_str)
-            .map_or_else(|| name.clone(), |d| [name.as_str(), ": ", d].concat());
         let span = spans.get(name.as_str()).copied();
-        let mut n = node(
-            &look,
-            prefixed("step:", name),
-            "step",
-            name,
-            label,
-            pointer.clone(),
-            span,
-        );
-        // `visual.ports` are the ports of the whole document as one builder node (§10.1), not
-        // of each step: a step's ports come from its own schemas.
-        n.inputs = schema_port("input", step.get("input_schema"));
-        n.outputs = schema_port("output", step.get("output_schema"));
-        n.inspector = inspector(json, &declared, step, &pointer);
-        graph.nodes.push(n);
+        graph
+            .nodes
+            .push(step_node(json, &declared, &look, (name, step), span));
     }
     let index = Index::of(&graph);
     for (name, step) in steps {

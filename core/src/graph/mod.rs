@@ -7,6 +7,7 @@ mod from_logic;
 mod layout;
 mod render;
 mod tree_layout;
+mod update;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -16,6 +17,7 @@ pub(crate) use from_logic::{declared_field, ports_of};
 pub use from_logic::{from_document, from_workflow};
 pub use layout::{layout, Direction, LayoutOptions};
 pub use render::{to_dot, to_mermaid, to_svg};
+pub use update::update;
 
 /// A drawable graph: nodes, the edges between them and the groups that frame some of them. Built by
 /// [`from_document`], [`from_workflow`] or [`from_topology`]; positioned by [`layout`].

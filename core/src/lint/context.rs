@@ -121,33 +121,70 @@ pub fn did_you_mean<'k>(name: &str, known: impl IntoIterator<Item = &'k str>) ->
 
 /// Every value matching `pattern` in `value`, with its pointer. The pattern is a JSON Pointer in
 /// which a `*` token stands for every key of an object or every item of an array:
-/// `/steps/*/retry/max_attempts`.
+/// `/steps/*/retry/max_attempts`. Pointers are written only for the values found: most places a
+/// `*` reaches have nothing further down, and writing theirs cost more than the search.
 pub fn places<'v>(value: &'v Value, pattern: &str) -> Vec<(String, &'v Value)> {
-    let mut current = vec![(String::new(), value)];
+    // Each level's places: (its parent's position in the level before, the token reaching it).
+    let mut levels: Vec<Vec<(usize, Token<'v>)>> = Vec::new();
+    let mut current: Vec<&'v Value> = vec![value];
     for token in pattern.split('/').skip(1) {
+        let mut reached = Vec::new();
         let mut next = Vec::new();
-        for (at, here) in current {
+        for (parent, here) in current.iter().enumerate() {
             match (token, here) {
-                ("*", Value::Object(map)) => next.extend(
-                    map.iter()
-                        .map(|(key, child)| (pointer_push(&at, key), child)),
-                ),
-                ("*", Value::Array(list)) => next.extend(
-                    list.iter()
-                        .enumerate()
-                        .map(|(i, child)| (format!("{at}/{i}"), child)),
-                ),
+                ("*", Value::Object(map)) => {
+                    for (key, child) in map {
+                        reached.push((parent, Token::Key(key)));
+                        next.push(child);
+                    }
+                }
+                ("*", Value::Array(list)) => {
+                    for (i, child) in list.iter().enumerate() {
+                        reached.push((parent, Token::Index(i)));
+                        next.push(child);
+                    }
+                }
                 (key, Value::Object(map)) => {
-                    if let Some(child) = map.get(key) {
-                        next.push((pointer_push(&at, key), child));
+                    if let Some((key, child)) = map.get_key_value(key) {
+                        reached.push((parent, Token::Key(key)));
+                        next.push(child);
                     }
                 }
                 _ => {}
             }
         }
+        levels.push(reached);
         current = next;
     }
     current
+        .into_iter()
+        .enumerate()
+        .map(|(at, found)| (pointer_of(&levels, at), found))
+        .collect()
+}
+
+/// A token of a pointer found by [`places`].
+#[derive(Clone, Copy)]
+enum Token<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+/// The pointer of the place at position `at` of the last of `levels`.
+fn pointer_of(levels: &[Vec<(usize, Token<'_>)>], mut at: usize) -> String {
+    let mut tokens = Vec::with_capacity(levels.len());
+    for level in levels.iter().rev() {
+        let (parent, token) = level[at];
+        tokens.push(token);
+        at = parent;
+    }
+    tokens
+        .into_iter()
+        .rev()
+        .fold(String::new(), |pointer, token| match token {
+            Token::Key(key) => pointer_push(&pointer, key),
+            Token::Index(i) => format!("{pointer}/{i}"),
+        })
 }
 
 /// Whether a string is empty or only white space: it names nothing.

@@ -1,0 +1,94 @@
+// Profiles the studio's keystroke at 5,000 steps (issue #17): Chrome's CPU profiler around 15
+// keystrokes of the perf test's kind, on dist/ (build it with names kept to read the profile:
+// `trunk build --release=true` on a copy of index.html with data-wasm-opt="0").
+// Usage: node tests/web/profile-keystroke.mjs [steps]; writes target/keystroke.cpuprofile and
+// prints the top functions by self time and by total time, plus the keystroke medians.
+import { mkdirSync, writeFileSync } from "node:fs";
+
+import { launch, open, serve } from "./support.mjs";
+
+const repo = new URL("../../", import.meta.url).pathname;
+const SOURCE = '[data-testid="source"]';
+const steps = Number(process.argv[2] ?? 5000);
+
+const chain = (n) =>
+  `---\nspec_version: "1.0"\nname: big\nsteps:\n${Array.from({ length: n }, (_, i) => `  s${i}:\n    description: step ${i}${i ? `\n    needs: [s${i - 1}]` : ""}`).join("\n")}\n---\n`;
+
+const server = await serve({ "/": `${repo}dist` });
+const browser = await launch();
+const { page } = await open(browser, server.url, { viewport: { width: 1600, height: 900 } });
+await page.waitForSelector("[data-node-id]");
+await page.evaluate(
+  async ([selector, text, n]) => {
+    const area = document.querySelector(selector);
+    area.value = text;
+    area.dispatchEvent(new Event("input", { bubbles: true }));
+    const canvas = document.querySelector('[data-testid="canvas"]');
+    while (canvas.getAttribute("data-nodes") !== String(n)) await new Promise((r) => setTimeout(r, 5));
+  },
+  [SOURCE, chain(steps), steps],
+);
+await page.waitForTimeout(500);
+
+/** One keystroke at the end of step s1's description: ms to redraw and to checked. */
+const keystroke = (round) =>
+  page.evaluate(
+    async ([selector, round]) => {
+      const area = document.querySelector(selector);
+      const marker = `step 1 ${"x".repeat(round + 1)}`;
+      const at = area.value.indexOf("description: step 1") + "description: step 1".length + (round ? round + 1 : 0);
+      area.focus();
+      area.setSelectionRange(at, at);
+      await new Promise((r) => setTimeout(r, 50));
+      const subtitle = () => document.querySelector('[data-node-id="step:s1"] .node-kind')?.textContent ?? "";
+      let drawn = 0;
+      const observer = new MutationObserver(() => {
+        if (!drawn && subtitle().includes(marker)) drawn = performance.now();
+      });
+      observer.observe(document.querySelector('[data-testid="canvas"]'), { subtree: true, childList: true, characterData: true });
+      const started = performance.now();
+      document.execCommand("insertText", false, round ? "x" : " x");
+      while (!drawn) await new Promise((r) => requestAnimationFrame(r));
+      observer.disconnect();
+      const heading = () => document.querySelector('[data-testid="diagnostics"] h2').textContent;
+      while (heading().includes("checking")) await new Promise((r) => setTimeout(r, 0));
+      return { redraw: drawn - started, checked: performance.now() - started };
+    },
+    [SOURCE, round],
+  );
+
+const cdp = await page.context().newCDPSession(page);
+await cdp.send("Profiler.enable");
+await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+await cdp.send("Profiler.start");
+const samples = [];
+for (let round = 0; round < 15; round++) samples.push(await keystroke(round));
+const { profile } = await cdp.send("Profiler.stop");
+mkdirSync(`${repo}target`, { recursive: true });
+writeFileSync(`${repo}target/keystroke.cpuprofile`, JSON.stringify(profile));
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(`redraw median ${median(samples.map((s) => s.redraw)).toFixed(1)} ms, checked median ${median(samples.map((s) => s.checked)).toFixed(1)} ms`);
+
+// Self and total time per function name, over the whole recording (15 keystrokes).
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const self = new Map();
+const total = new Map();
+profile.samples.forEach((id, i) => {
+  const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+  const name = (n) => n.callFrame.functionName || `(${n.callFrame.url.split("/").pop()}:${n.callFrame.lineNumber})`;
+  self.set(name(byId.get(id)), (self.get(name(byId.get(id))) ?? 0) + dt);
+  const seen = new Set();
+  for (let at = id; at !== undefined; at = parent.get(at)) {
+    const key = name(byId.get(at));
+    if (!seen.has(key)) total.set(key, (total.get(key) ?? 0) + dt);
+    seen.add(key);
+  }
+});
+const top = (map, k) => [...map].sort((a, b) => b[1] - a[1]).slice(0, k).map(([n, ms]) => `${(ms / 15).toFixed(2).padStart(8)} ms/keystroke  ${n.slice(0, 150)}`);
+console.log("--- self ---\n" + top(self, Number(process.env.TOP ?? 40)).join("\n"));
+console.log("--- total ---\n" + top(total, Number(process.env.TOP ?? 60)).join("\n"));
+await browser.close();
+await server.close();
