@@ -7,6 +7,7 @@ mod clip;
 mod connect;
 mod current;
 mod drtl;
+mod literal;
 mod ops;
 mod patch;
 mod plain;

@@ -36,7 +36,9 @@ fn copying_keeps_fields_and_needs_among_the_copied_steps_only() {
     steps:
       rank:
         description: Rank them
-        instructions: "Rank by date.\nThen by relevance.\n"
+        instructions: |
+          Rank by date.
+          Then by relevance.
       report:
         needs:
           - rank
