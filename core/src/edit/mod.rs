@@ -24,7 +24,7 @@ use crate::fieldpath::FieldPath;
 use crate::format::comments::{check_kept, Comment, CommentChange};
 use crate::json::pointer_push;
 use crate::source::LineIndex;
-pub use clip::{copy_steps, paste_steps, Pasted};
+pub use clip::{copy_nodes, copy_steps, paste_nodes, paste_steps, Pasted};
 use current::Current;
 use ops::Change;
 pub(crate) use ops::Patch;
