@@ -280,17 +280,20 @@ test("copy of every kind: DRTL nodes copy as topology text with their edge and p
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.equal(copied, "name: t\nnodes:\n  - id: draft\n    type: generate\n    output_format: json\n    output_key: text\n  - id: check\n    type: verify\n    input: draft.text\nedges:\n  - from: draft\n    to: check\n");
 
-  // Pasted into the same topology: fresh ids, `input` and the edge follow, the copies selected.
+  // Pasted into the same topology after the last selected node: fresh ids, `input` and the edge
+  // follow, the copies selected.
   await page.keyboard.press("Control+v");
   const text = await waitForText(page, (t) => t.includes("check_2"));
-  assert.equal(text, `${TOPOLOGY.replace("edges:", "  - id: draft_2\n    type: generate\n    output_format: json\n    output_key: text\n  - id: check_2\n    type: verify\n    input: draft_2.text\nedges:")}  - from: draft_2\n    to: check_2\n`);
+  assert.equal(text, `${TOPOLOGY.replace("  - id: publish", "  - id: draft_2\n    type: generate\n    output_format: json\n    output_key: text\n  - id: check_2\n    type: verify\n    input: draft_2.text\n  - id: publish")}  - from: draft_2\n    to: check_2\n`);
   await page.waitForFunction(() => document.querySelectorAll('[data-node-id][aria-selected="true"]').length === 2);
   assert.deepEqual(await selectedIds(page), ["drtl:check_2", "drtl:draft_2"]);
   await page.screenshot({ path: `${shots}/select-drtl-pasted.png` });
 
   // Duplicate works for DRTL nodes too.
   await page.keyboard.press("Control+d");
-  await waitForText(page, (t) => t.includes("check_3"));
+  const duplicated = await waitForText(page, (t) => t.includes("check_2_2"));
+  assert.ok(duplicated.includes("  - id: check_2_2\n    type: verify\n    input: draft_2_2.text\n"), duplicated);
+  assert.ok(duplicated.endsWith("  - from: draft_2_2\n    to: check_2_2\n"), duplicated);
 
   // Steps' text pasted into a topology is refused with the reason.
   await page.evaluate(() => navigator.clipboard.writeText('---\nspec_version: "1.0"\nname: x\nsteps:\n  a: {}\n---\n'));
