@@ -226,12 +226,14 @@ pub fn node_view(
                 let (px, py) = port_point(i, count, input, node.sideways);
                 let direction = if input { "in" } else { "out" };
                 let data = format!("{id}:{}:{direction}", port.name);
-                // Outside the node, beside the port: clear of the node's own text.
+                // Outside the node, beside the port: clear of the node's own text. Sideways, an
+                // input's label sits above its wire and an output's below, so the two labels in
+                // the gap between a chain's nodes do not overlap.
                 let (label_x, label_y, anchor) = match (node.sideways, input) {
                     (false, true) => (px + 9.0, py - 6.0, "start"),
                     (false, false) => (px + 9.0, py + 15.0, "start"),
                     (true, true) => (px - 9.0, py - 8.0, "end"),
-                    (true, false) => (px + 9.0, py - 8.0, "start"),
+                    (true, false) => (px + 9.0, py + 15.0, "start"),
                 };
                 let caption = format!("{}: {}", port.name, port.kind);
                 view! {
