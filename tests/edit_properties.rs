@@ -618,3 +618,64 @@ proptest! {
         prop_assert_eq!(undone, doc.text);
     }
 }
+
+/// A document whose comments are all marked `Ω`, a character the random values below never hold.
+const MULTI_LINE_TARGETS: &str = r#"---
+# Ω head
+spec_version: "1.0"
+name: multi   # Ω name
+steps:
+  # Ω above a
+  a:
+    instructions: "old"   # Ω after a
+    description: plain text # Ω description
+  b:
+    instructions: |   # Ω header
+      Old block.
+    # Ω below the block
+  c: {}
+metadata:
+  notes:
+    - first   # Ω item
+    - second
+---
+Body.
+"#;
+
+fn marked_comments(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter_map(|l| l.find("# Ω").map(|i| &l[i..]))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Issue #18: a multi-line string set anywhere (over a quoted, plain or block value, as a
+    /// new entry, as a list item, in a flow mapping) reads back as exactly that string, every
+    /// comment stays, and undo restores the bytes.
+    #[test]
+    fn multi_line_values_read_back_exactly_and_keep_comments(
+        lines in prop::collection::vec("[ a-z#:'\"{}\\-\t|>]{0,8}", 2..5),
+        breaks in 0usize..3,
+        target in 0usize..7,
+    ) {
+        let value = format!("{}{}", lines.join("\n"), "\n".repeat(breaks));
+        let path = [
+            "/steps/a/instructions",
+            "/steps/a/description",
+            "/steps/b/instructions",
+            "/steps/b/description",
+            "/steps/c/instructions",
+            "/metadata/notes/0",
+            "/name",
+        ][target];
+        let edit = Edit::Set { path: path.to_owned(), value: json!(value) };
+        let applied = apply(MULTI_LINE_TARGETS, &edit).map_err(|d| TestCaseError::fail(d.message))?;
+        let json = Document::parse(&applied.text).document.expect("parses").json().clone();
+        prop_assert_eq!(json.pointer(path), Some(&json!(value)), "{}", applied.text);
+        prop_assert_eq!(marked_comments(&applied.text), marked_comments(MULTI_LINE_TARGETS), "{}", applied.text);
+        let undone = apply(&applied.text, &applied.inverse).map_err(|d| TestCaseError::fail(d.message))?;
+        prop_assert_eq!(undone.text, MULTI_LINE_TARGETS);
+    }
+}

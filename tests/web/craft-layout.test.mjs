@@ -105,6 +105,40 @@ test("layout direction: left-right lays a chain along x on one line, remembered 
   await context.close();
 });
 
+test("left-right ports: inputs on the left, outputs on the right, wires leave sideways; a step added with a node selected goes to its right", async () => {
+  const { page, errors, context } = await studio();
+  await loadChain(page);
+  await page.locator('[data-testid="layout-direction"]').selectOption("left-right");
+  await page.click('[data-testid="layout"]');
+  await page.waitForFunction(() => {
+    const x = (s) => Number(document.querySelector(`[data-node-id="step:${s}"]`).getAttribute("transform").match(/-?[\d.]+/)[0]);
+    return x("a") < x("b") && x("b") < x("c");
+  });
+  const [a, b] = [await place(page, "a"), await place(page, "b")];
+  const wire = await page.getAttribute('[data-edge-from="step:a"][data-edge-to="step:b"] path.wire', "d");
+  const [sx, sy, c1x, c1y] = wire.match(/-?[\d.]+/g).map(Number);
+  assert.deepEqual([sx, sy], [a.x + 220, a.y + 36], `starts at the middle of a's right edge: ${wire}`);
+  assert.ok(c1x > sx && c1y === sy, `leaves sideways: ${wire}`);
+  assert.ok(wire.endsWith(`${b.x.toFixed(1)} ${(b.y + 36).toFixed(1)}`), `enters b's left edge: ${wire}`);
+  const port = (sel) => page.$eval(sel, (c) => [Number(c.getAttribute("cx")), Number(c.getAttribute("cy"))]);
+  assert.deepEqual(await port('[data-node-id="step:b"] .port-in circle'), [0, 36]);
+  assert.deepEqual(await port('[data-node-id="step:b"] .port-out circle'), [220, 36]);
+  await page.screenshot({ path: `${shots}/craft-layout-side-ports.png` });
+
+  // A step added from the palette with c selected lands to c's right, wired from it.
+  await page.click('[data-node-id="step:c"] .node-body');
+  await page.click('[data-add="step"]');
+  await page.waitForFunction(() => document.querySelectorAll("[data-node-id]").length === 4);
+  const added = await page.$eval('[data-node-id][aria-selected="true"]', (n) => n.getAttribute("data-node-id"));
+  const c = await place(page, "c");
+  const fresh = await place(page, added.replace("step:", ""));
+  assert.ok(fresh.x > c.x, `right of c: ${fresh.x} > ${c.x}`);
+  assert.equal(fresh.y, c.y, "on c's line");
+  await page.screenshot({ path: `${shots}/craft-layout-added-right.png` });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 /** Drags with the mouse in small steps, `alt` held or not. */
 async function drag(page, from, to, alt = false) {
   if (alt) await page.keyboard.down("Alt");

@@ -165,11 +165,11 @@ test("the inspector of a step shows every schema field; instructions keep line b
   assert.equal(await inspector.locator('[data-field="instructions"]').evaluate((e) => e.tagName), "TEXTAREA");
   assert.equal(await inspector.locator('[data-field="retry.max_attempts"]').inputValue(), "3");
 
-  // Instructions typed over several lines keep their line breaks.
+  // Instructions typed over several lines keep their line breaks, written as a literal block.
   await inspector.locator('[data-field="instructions"]').fill("Read the page.\nKeep the links.");
   await inspector.locator('[data-field="timeout"]').focus(); // leaving the field commits it
   let text = await waitForText(page, (t) => t.includes("instructions:"));
-  assert.ok(text.includes('    instructions: "Read the page.\\nKeep the links."\n'), text);
+  assert.ok(text.includes("    instructions: |-\n      Read the page.\n      Keep the links.\n"), text);
   await page.click(body("parse"));
   await page.click(body("fetch"));
   assert.equal(await inspector.locator('[data-field="instructions"]').inputValue(), "Read the page.\nKeep the links.");

@@ -261,3 +261,54 @@ test("axe-core finds no violations with a group selected, the context menu open,
   }
   assert.deepEqual(found, []);
 });
+
+const TOPOLOGY = "name: t\nnodes:\n  - id: draft\n    type: generate\n    output_format: json\n    output_key: text\n  - id: check\n    type: verify\n    input: draft.text\n  - id: publish\n    type: transform\nedges:\n  - {from: draft, to: check}\n  - {from: check, to: publish}\n";
+const drtl = (id) => `[data-node-id="drtl:${id}"] .node-body`;
+
+test("copy of every kind: DRTL nodes copy as topology text with their edge and paste under fresh ids, references following; a decision tree's node is refused with the reason", async () => {
+  const { page, errors, context } = await studio();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: suite.url });
+  await page.fill(SOURCE, TOPOLOGY);
+  await waitForText(page, (t, e) => t === e, TOPOLOGY);
+  await page.waitForFunction(() => document.querySelectorAll('[data-node-id^="drtl:"]').length === 3);
+  await page.click('[data-testid="fit"]');
+  await page.waitForTimeout(100);
+  await page.click(drtl("draft"));
+  await page.click(drtl("check"), { modifiers: ["Shift"] });
+  await page.keyboard.press("Control+c");
+  await page.waitForFunction(() => /Copied 2 nodes as DRTL text/.test(document.body.textContent));
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, "name: t\nnodes:\n  - id: draft\n    type: generate\n    output_format: json\n    output_key: text\n  - id: check\n    type: verify\n    input: draft.text\nedges:\n  - from: draft\n    to: check\n");
+
+  // Pasted into the same topology after the last selected node: fresh ids, `input` and the edge
+  // follow, the copies selected.
+  await page.keyboard.press("Control+v");
+  const text = await waitForText(page, (t) => t.includes("check_2"));
+  assert.equal(text, `${TOPOLOGY.replace("  - id: publish", "  - id: draft_2\n    type: generate\n    output_format: json\n    output_key: text\n  - id: check_2\n    type: verify\n    input: draft_2.text\n  - id: publish")}  - from: draft_2\n    to: check_2\n`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-node-id][aria-selected="true"]').length === 2);
+  assert.deepEqual(await selectedIds(page), ["drtl:check_2", "drtl:draft_2"]);
+  await page.screenshot({ path: `${shots}/select-drtl-pasted.png` });
+
+  // Duplicate works for DRTL nodes too.
+  await page.keyboard.press("Control+d");
+  const duplicated = await waitForText(page, (t) => t.includes("check_2_2"));
+  assert.ok(duplicated.includes("  - id: check_2_2\n    type: verify\n    input: draft_2_2.text\n"), duplicated);
+  assert.ok(duplicated.endsWith("  - from: draft_2_2\n    to: check_2_2\n"), duplicated);
+
+  // Steps' text pasted into a topology is refused with the reason.
+  await page.evaluate(() => navigator.clipboard.writeText('---\nspec_version: "1.0"\nname: x\nsteps:\n  a: {}\n---\n'));
+  await page.keyboard.press("Control+v");
+  await page.waitForFunction(() => /Not pasted: the clipboard holds no DRTL nodes/.test(document.body.textContent));
+
+  // A decision tree's node belongs to its tree: copying it says so.
+  await page.click('[data-testid="new"]');
+  await page.click('[data-template="decision-router"]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-kind="decision"]').length > 0);
+  await page.click('[data-testid="fit"]');
+  await page.waitForTimeout(150);
+  await page.locator('[data-kind="decision"] .node-body').first().click();
+  await page.keyboard.press("Control+c");
+  await page.waitForFunction(() => /Not copied: decision-tree nodes and terminals/.test(document.body.textContent));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

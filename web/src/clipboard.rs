@@ -1,5 +1,5 @@
-//! Copy, paste and duplicate of steps as LOGIC.md text (core's `copy_steps` / `paste_steps`),
-//! through the system clipboard so a copy pastes into another tab or another application.
+//! Copy, paste and duplicate of steps as LOGIC.md text (core's `copy_steps` / `paste_steps`)
+//! and of DRTL nodes as topology text (`copy_nodes` / `paste_nodes`), through the system clipboard so a copy pastes into another tab or another application.
 //! Pasted steps go beside the selection (or the middle of the view) and become the selection.
 
 use leptos::prelude::*;
@@ -10,33 +10,61 @@ use crate::geometry::{NODE_HEIGHT, NODE_WIDTH};
 use crate::select;
 use crate::state::{Severity, Studio};
 
-/// Copies the selected steps to the clipboard.
+/// Copies the selected steps (LOGIC.md text) or DRTL nodes (topology text) to the clipboard.
 pub fn copy(studio: Studio) {
-    let Some(names) = select::selected_steps(studio) else {
-        studio.notify(
-            Severity::Warning,
-            "Only steps are copied; decision-tree and workflow nodes are copied in the text.",
-        );
-        return;
+    let copied = match copy_selection(studio) {
+        Ok(copied) => copied,
+        Err((severity, message)) => return studio.notify(severity, message),
     };
-    let copied = studio
-        .text
-        .with_untracked(|t| logicmd::edit::copy_steps(t, &names));
-    match copied {
-        Ok(text) => spawn_local(async move {
-            match crate::browser::copy_to_clipboard(text).await {
-                Ok(()) => studio.notify(Severity::Info, copied_message(names.len())),
-                Err(message) => studio.notify(Severity::Error, message),
-            }
-        }),
-        Err(refusal) => studio.notify(Severity::Error, refusal.message),
-    }
+    spawn_local(async move {
+        match crate::browser::copy_to_clipboard(copied.text).await {
+            Ok(()) => studio.notify(Severity::Info, copied.message),
+            Err(message) => studio.notify(Severity::Error, message),
+        }
+    });
 }
 
-fn copied_message(count: usize) -> String {
+struct Copied {
+    text: String,
+    message: String,
+}
+
+/// The selection as clipboard text: steps through core's `copy_steps`, DRTL nodes through
+/// `copy_nodes`; other nodes (a decision tree's nodes and terminals, parts of a workflow) are
+/// refused with the reason.
+fn copy_selection(studio: Studio) -> Result<Copied, (Severity, String)> {
+    type Copier = fn(&str, &[String]) -> Result<String, logicmd::Diagnostic>;
+    let copy = |names: &[String], copier: Copier| {
+        studio
+            .text
+            .with_untracked(|t| copier(t, names))
+            .map_err(|refusal| (Severity::Error, refusal.message))
+    };
+    if let Some(names) = select::selected_steps(studio) {
+        let text = copy(&names, logicmd::edit::copy_steps)?;
+        return Ok(Copied {
+            text,
+            message: copied_message(names.len(), "step", "LOGIC.md"),
+        });
+    }
+    if let Some(ids) = select::selected_drtl_nodes(studio) {
+        let text = copy(&ids, logicmd::edit::copy_nodes)?;
+        return Ok(Copied {
+            text,
+            message: copied_message(ids.len(), "node", "DRTL"),
+        });
+    }
+    Err((Severity::Warning, NOT_COPYABLE.to_owned()))
+}
+
+/// Why a decision tree's nodes and a workflow's parts are not copied: they are parts of one
+/// structure (a tree, the workflow) and mean nothing pasted alone.
+const NOT_COPYABLE: &str = "Not copied: decision-tree nodes and terminals and workflow parts belong to their tree or workflow; copy the steps or DRTL nodes, or the text itself.";
+
+fn copied_message(count: usize, noun: &str, format: &str) -> String {
     match count {
-        1 => "Copied 1 step as LOGIC.md text".to_owned(),
-        n => format!("Copied {n} steps as LOGIC.md text"),
+        1 => format!("Copied 1 {noun} as {format} text"),
+        n => format!("Copied {n} {noun}s as {format} text"),
     }
 }
 
@@ -63,30 +91,35 @@ async fn read_clipboard() -> Result<String, String> {
         .ok_or_else(|| "the browser did not allow reading the clipboard".to_owned())
 }
 
-/// Copies the selected steps and pastes them right away, beside themselves.
+/// Copies the selection and pastes it right away, beside itself.
 pub fn duplicate(studio: Studio) {
-    let Some(names) = select::selected_steps(studio) else {
-        studio.notify(
-            Severity::Warning,
-            "Only steps are duplicated; decision-tree and workflow nodes are copied in the text.",
-        );
-        return;
-    };
-    match studio
-        .text
-        .with_untracked(|t| logicmd::edit::copy_steps(t, &names))
-    {
-        Ok(clip) => paste_text(studio, &clip, None),
-        Err(refusal) => studio.notify(Severity::Error, refusal.message),
+    match copy_selection(studio) {
+        Ok(copied) => paste_text(studio, &copied.text, None),
+        Err((severity, message)) => {
+            studio.notify(severity, message.replace("copied", "duplicated"))
+        }
     }
 }
 
-/// Adds the steps of `clip` after the last selected step (the end when none) as one change.
+/// Adds the steps (into a LOGIC.md document) or DRTL nodes (into a topology) of `clip` after
+/// the last selected one (the end when none) as one change.
 pub fn paste_text(studio: Studio, clip: &str, at: Option<(f64, f64)>) {
-    let after = select::selected_steps(studio).and_then(|names| names.last().cloned());
-    let pasted = studio
+    let drtl = studio
         .text
-        .with_untracked(|t| logicmd::edit::paste_steps(t, clip, after.as_deref()));
+        .with_untracked(|t| logicmd::analysis::detect(t, None) == logicmd::analysis::Kind::Drtl);
+    let (after, prefix) = if drtl {
+        (select::selected_drtl_nodes(studio), "drtl")
+    } else {
+        (select::selected_steps(studio), "step")
+    };
+    let after = after.and_then(|names| names.last().cloned());
+    let pasted = studio.text.with_untracked(|t| {
+        if drtl {
+            logicmd::edit::paste_nodes(t, clip, after.as_deref())
+        } else {
+            logicmd::edit::paste_steps(t, clip, after.as_deref())
+        }
+    });
     let pasted = match pasted {
         Ok(pasted) => pasted,
         Err(refusal) => {
@@ -99,7 +132,11 @@ pub fn paste_text(studio: Studio, clip: &str, at: Option<(f64, f64)>) {
         .or_else(|| view_centre(studio));
     studio.place_new.set_value(anchor);
     studio.replace_text(pasted.text);
-    let ids: Vec<String> = pasted.names.iter().map(|n| format!("step:{n}")).collect();
+    let ids: Vec<String> = pasted
+        .names
+        .iter()
+        .map(|n| format!("{prefix}:{n}"))
+        .collect();
     studio.notify(
         Severity::Info,
         format!("Pasted {}", pasted.names.join(", ")),

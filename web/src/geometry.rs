@@ -8,10 +8,16 @@ pub const NODE_WIDTH: f64 = 220.0;
 pub const NODE_HEIGHT: f64 = 72.0;
 
 /// Port `index` of `count`, relative to the node: inputs along the top, outputs along the bottom
-/// (the layout flows downwards).
-pub fn port_point(index: usize, count: usize, input: bool) -> (f64, f64) {
-    let x = NODE_WIDTH * (index as f64 + 1.0) / (count as f64 + 1.0);
-    (x, if input { 0.0 } else { NODE_HEIGHT })
+/// (the layout flows downwards), or, `sideways` (a left-right layout), inputs down the left side
+/// and outputs down the right.
+pub fn port_point(index: usize, count: usize, input: bool, sideways: bool) -> (f64, f64) {
+    let share = (index as f64 + 1.0) / (count as f64 + 1.0);
+    match (sideways, input) {
+        (false, true) => (NODE_WIDTH * share, 0.0),
+        (false, false) => (NODE_WIDTH * share, NODE_HEIGHT),
+        (true, true) => (0.0, NODE_HEIGHT * share),
+        (true, false) => (NODE_WIDTH, NODE_HEIGHT * share),
+    }
 }
 
 /// How far a loop back up swings out to the left of the nodes it passes, and how far it
@@ -30,7 +36,10 @@ fn loop_side(from: (f64, f64), to: (f64, f64), lane: f64) -> f64 {
 /// share both ends apart (0 for a lone wire, then ±1, ±2, ...), so each stays visible. A loop
 /// back up leaves downwards, swings out to the left of the nodes it passes, and comes down into
 /// its target, so it never runs through them.
-pub fn wire_path(from: (f64, f64), to: (f64, f64), lane: f64) -> String {
+pub fn wire_path(from: (f64, f64), to: (f64, f64), lane: f64, sideways: bool) -> String {
+    if sideways {
+        return sideways_path(from, to, lane);
+    }
     let spread = lane * LANE_SPREAD;
     if to.1 < from.1 {
         let side = loop_side(from, to, lane);
@@ -64,6 +73,48 @@ pub fn wire_path(from: (f64, f64), to: (f64, f64), lane: f64) -> String {
     )
 }
 
+/// How far below the lower of its two nodes a sideways loop back to the left runs.
+fn loop_below(from: (f64, f64), to: (f64, f64), lane: f64) -> f64 {
+    from.1.max(to.1) + NODE_HEIGHT / 2.0 + 30.0 + (lane * LANE_SPREAD).abs()
+}
+
+/// The left-right twin of [`wire_path`]: a wire leaving a right-side output to the right and
+/// entering a left-side input from the left; a loop back to the left leaves to the right,
+/// runs under both nodes and comes into its target from the left.
+fn sideways_path(from: (f64, f64), to: (f64, f64), lane: f64) -> String {
+    if to.0 < from.0 {
+        let below = loop_below(from, to, lane);
+        let middle = (from.0 + to.0) / 2.0;
+        return format!(
+            "M {:.1} {:.1} C {:.1} {:.1}, {:.1} {below:.1}, {middle:.1} {below:.1} \
+             C {:.1} {below:.1}, {:.1} {:.1}, {:.1} {:.1}",
+            from.0,
+            from.1,
+            from.0 + LOOP_REACH,
+            from.1,
+            from.0 + LOOP_REACH,
+            to.0 - LOOP_REACH,
+            to.0 - LOOP_REACH,
+            to.1,
+            to.0,
+            to.1
+        );
+    }
+    let spread = lane * LANE_SPREAD;
+    let bend = ((to.0 - from.0).abs() / 2.0).max(40.0);
+    format!(
+        "M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}",
+        from.0,
+        from.1,
+        from.0 + bend,
+        from.1 + spread,
+        to.0 - bend,
+        to.1 + spread,
+        to.0,
+        to.1
+    )
+}
+
 /// The wire being drawn from `from` to the pointer at `to`: an S-bend between the two points
 /// that never swings beyond them, so it follows the pointer and stays on screen whichever way
 /// the pointer goes.
@@ -81,7 +132,16 @@ pub fn pending_path(from: (f64, f64), to: (f64, f64)) -> String {
 }
 
 /// Where a wire's label sits: halfway, on the wire's own bow.
-pub fn wire_label_point(from: (f64, f64), to: (f64, f64), lane: f64) -> (f64, f64) {
+pub fn wire_label_point(from: (f64, f64), to: (f64, f64), lane: f64, sideways: bool) -> (f64, f64) {
+    if sideways {
+        if to.0 < from.0 {
+            return ((from.0 + to.0) / 2.0, loop_below(from, to, lane));
+        }
+        return (
+            (from.0 + to.0) / 2.0,
+            (from.1 + to.1) / 2.0 + 0.75 * lane * LANE_SPREAD,
+        );
+    }
     if to.1 < from.1 {
         return (loop_side(from, to, lane), (from.1 + to.1) / 2.0);
     }
@@ -152,8 +212,29 @@ mod tests {
 
     #[test]
     fn ports_spread_evenly_on_their_edge() {
-        assert_eq!(port_point(0, 1, true), (110.0, 0.0));
-        assert_eq!(port_point(1, 3, false), (110.0, 72.0));
+        assert_eq!(port_point(0, 1, true, false), (110.0, 0.0));
+        assert_eq!(port_point(1, 3, false, false), (110.0, 72.0));
+        assert_eq!(port_point(0, 1, true, true), (0.0, 36.0));
+        assert_eq!(port_point(2, 3, false, true), (220.0, 54.0));
+    }
+
+    /// Issue #18: left-right wires leave and enter sideways; a loop back runs under its nodes.
+    #[test]
+    fn sideways_wires_leave_right_and_enter_left() {
+        assert_eq!(
+            wire_path((220.0, 36.0), (500.0, 36.0), 0.0, true),
+            "M 220.0 36.0 C 360.0 36.0, 360.0 36.0, 500.0 36.0"
+        );
+        let back = wire_path((500.0, 36.0), (0.0, 36.0), 0.0, true);
+        assert!(
+            back.starts_with("M 500.0 36.0 C 550.0 36.0, 550.0 102.0"),
+            "{back}"
+        );
+        assert!(back.ends_with("-50.0 36.0, 0.0 36.0"), "{back}");
+        assert_eq!(
+            wire_label_point((500.0, 36.0), (0.0, 36.0), 0.0, true),
+            (250.0, 102.0)
+        );
     }
 
     #[test]

@@ -74,7 +74,7 @@ pub fn Palette() -> impl IntoView {
                     </button>
                 }).collect_view().into_any(),
             }}
-            <p class="hint">"Drag from an output port (bottom) to an input port (top) to connect. Del removes the selection."</p>
+            <p class="hint">"Drag from an output port (bottom, or right in left-right) to an input port (top, or left) to connect. Del removes the selection."</p>
         </nav>
     }
 }

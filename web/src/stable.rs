@@ -6,7 +6,7 @@
 
 use rustc_hash::FxHashMap;
 
-use logicmd::graph::{Graph, GraphNode};
+use logicmd::graph::{Direction, Graph, GraphNode};
 
 use crate::geometry::{NODE_HEIGHT, NODE_WIDTH};
 
@@ -18,12 +18,26 @@ const GAP_Y: f64 = 70.0;
 /// common case while typing: no copy of a large graph).
 /// `renamed` lists (old id, new id) of nodes renamed since `previous`: they keep their place.
 /// New nodes with no placed node above them go to `anchor` when given (pasted steps beside the
-/// selection, a step added where a menu was opened), else where the core put them.
+/// selection, a step added where a menu was opened), else where the core put them. Top-down; the
+/// studio calls [`keep_places_in`] with its direction.
+#[cfg(test)]
 pub fn keep_places(
     previous: &Graph,
     next: &Graph,
     renamed: &[(String, String)],
     anchor: Option<(f64, f64)>,
+) -> Option<Graph> {
+    keep_places_in(previous, next, renamed, anchor, Direction::TopDown)
+}
+
+/// [`keep_places`] for a graph drawn in `direction`: in left-right a new node goes to the right
+/// of the node it needs (issue #18), not below it.
+pub fn keep_places_in(
+    previous: &Graph,
+    next: &Graph,
+    renamed: &[(String, String)],
+    anchor: Option<(f64, f64)>,
+    direction: Direction,
 ) -> Option<Graph> {
     let mut before: FxHashMap<&str, (f64, f64)> = previous
         .nodes
@@ -72,7 +86,10 @@ pub fn keep_places(
         let own = anchor.unwrap_or((graph.nodes[i].x, graph.nodes[i].y));
         let wanted = parent.map_or(own, |p| {
             let above = &graph.nodes[p];
-            (above.x, above.y + NODE_HEIGHT + GAP_Y)
+            match direction {
+                Direction::LeftRight => (above.x + NODE_WIDTH + GAP_X, above.y),
+                Direction::TopDown => (above.x, above.y + NODE_HEIGHT + GAP_Y),
+            }
         });
         let (x, y) = free_place(&graph.nodes, &placed, wanted);
         (graph.nodes[i].x, graph.nodes[i].y, placed[i]) = (x.round(), y.round(), true);
@@ -157,6 +174,16 @@ mod tests {
     fn an_unchanged_layout_is_not_copied() {
         let before = graph(FOUR);
         assert!(keep_places(&before, &graph(&FOUR.replace("t\n", "u\n")), &[], None).is_none());
+    }
+
+    /// Issue #18: in left-right a new step goes to the right of the step it needs.
+    #[test]
+    fn in_left_right_a_new_step_goes_right_of_the_step_it_needs() {
+        let before = graph(FOUR);
+        let after = graph(&FOUR.replace("  d: {}\n", "  d: {}\n  e: {needs: [d]}\n"));
+        let kept = keep_places_in(&before, &after, &[], None, Direction::LeftRight).unwrap();
+        let (d, e) = (place(&kept, "step:d"), place(&kept, "step:e"));
+        assert_eq!(e, (d.0 + NODE_WIDTH + GAP_X, d.1));
     }
 
     #[test]

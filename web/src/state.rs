@@ -235,7 +235,14 @@ fn stable_graph(
         let anchor = place_new.try_update_value(Option::take).flatten();
         match previous {
             Some(before) if !fresh => Some(
-                crate::stable::keep_places(&before, &next, &renamed, anchor).map_or(next, Arc::new),
+                crate::stable::keep_places_in(
+                    &before,
+                    &next,
+                    &renamed,
+                    anchor,
+                    direction.get_untracked(),
+                )
+                .map_or(next, Arc::new),
             ),
             _ => Some(turned(next, direction.get_untracked())),
         }

@@ -280,6 +280,17 @@ fn replace(cx: &Cx<'_>, slot: Slot<'_>, node: &Node, value: &Value) -> Result<Ch
             )));
         }
     }
+    let in_flow = match &slot {
+        Slot::Entry { parent, .. } | Slot::Item { parent, .. } => parent.flow,
+    };
+    if !in_flow && !node.flow && !is_block_collection(node) {
+        if let Some(change) = value
+            .as_str()
+            .and_then(|t| replace_with_literal(cx, &slot, node, t))
+        {
+            return Ok(change);
+        }
+    }
     if node.style.is_some() && !block_scalar && is_scalar(value) && !node.span.is_empty() {
         return Ok(Change::keeping(cx.patch(
             node.span.start,
@@ -287,9 +298,6 @@ fn replace(cx: &Cx<'_>, slot: Slot<'_>, node: &Node, value: &Value) -> Result<Ch
             render::scalar(value, quote_of(node)),
         )));
     }
-    let in_flow = match &slot {
-        Slot::Entry { parent, .. } | Slot::Item { parent, .. } => parent.flow,
-    };
     if (node.flow || in_flow) && !node.span.is_empty() {
         return Ok(Change::owning(
             cx.patch(node.span.start, node.span.end, render::flow(value)),
@@ -300,6 +308,51 @@ fn replace(cx: &Cx<'_>, slot: Slot<'_>, node: &Node, value: &Value) -> Result<Ch
         Slot::Entry { entry, .. } => replace_entry_value(cx, entry, node, value),
         Slot::Item { .. } => replace_item(cx, node, value),
     }
+}
+
+/// A scalar (or null) in block context replaced by a multi-line string written as a literal
+/// block: from the key's colon (or the item's start) to the end of the old value's last line,
+/// with a comment there moved after the header (after the content it would be text). `None`
+/// when the block cannot hold the text or the old line holds more than a comment.
+fn replace_with_literal(cx: &Cx<'_>, slot: &Slot<'_>, node: &Node, text: &str) -> Option<Change> {
+    let (start, indent, indicator, lead) = match slot {
+        Slot::Entry { entry, .. } => {
+            let colon = after_colon(cx.text, entry.key_span.end)?;
+            let key_column = column(cx.text, entry.key_span.start);
+            (colon, key_column + 2, Some(2), " ")
+        }
+        Slot::Item { .. } if !node.span.is_empty() => {
+            let start = block_scalar_header(cx.text, node).map_or(node.span.start, |(h, _)| h);
+            (start, column(cx.text, start), None, "")
+        }
+        Slot::Item { .. } => return None,
+    };
+    let block = render::literal(text, indent, indicator)?;
+    let (end, comment) = match block_scalar_header(cx.text, node) {
+        Some((_, comment)) => (cx.end_of(node), comment.to_owned()),
+        None if node.span.is_empty() => {
+            let end = line_end(cx.text, start);
+            let rest = cx.text[start..end].trim_end();
+            if !rest.trim_start().is_empty() && !rest.trim_start().starts_with('#') {
+                return None;
+            }
+            (end, rest.to_owned())
+        }
+        None => {
+            if cx.text[start..node.span.start].contains('#') {
+                return None;
+            }
+            let value_end = cx.end_of(node).max(start);
+            let end = line_end(cx.text, value_end);
+            let rest = cx.text[value_end..end].trim_end();
+            if !rest.trim_start().is_empty() && !rest.trim_start().starts_with('#') {
+                return None;
+            }
+            (end, rest.to_owned())
+        }
+    };
+    let written = format!("{lead}{}{comment}{}", block.header, block.body);
+    Some(Change::keeping(cx.patch(start, end, written)))
 }
 
 /// Whether `value` can replace the content of the literal block scalar `node` and keep its

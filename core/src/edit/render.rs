@@ -1,9 +1,10 @@
 //! Writing JSON values as YAML text that reads as if a person wrote it: plain scalars where
-//! every common reader reads them back unchanged ([`plain_is_safe`]), block collections by
-//! default.
+//! every common reader reads them back unchanged ([`plain_is_safe`]), block collections and
+//! literal block scalars for multi-line strings ([`literal`]) by default.
 
 use serde_json::Value;
 
+pub use super::literal::literal;
 pub use super::plain::plain_is_safe;
 
 /// Quoting preference for strings, taken from the text being edited.
@@ -97,16 +98,24 @@ pub fn block(value: &Value, indent: usize) -> String {
 
 /// `key: value` at `pad`, with a block value on the following lines.
 pub fn entry(pad: &str, key: &str, value: &Value, indent: usize) -> String {
-    if is_inline(value) {
+    // The key sits at the parent mapping's indentation, so the content's indicator is 2.
+    if let Some(block) = value.as_str().and_then(|t| literal(t, indent + 2, Some(2))) {
+        format!("{pad}{key}: {}{}", block.header, block.body)
+    } else if is_inline(value) {
         format!("{pad}{key}: {}", flow(value))
     } else {
         format!("{pad}{key}:\n{}", block(value, indent + 2))
     }
 }
 
-/// A sequence item's text after `- `: a mapping continues on the item's own line.
+/// A sequence item's text after `- `: a mapping continues on the item's own line. A multi-line
+/// string is a literal block whose lines start at `indent`.
 pub fn item_text(value: &Value, indent: usize) -> String {
     match value {
+        Value::String(text) => literal(text, indent, None).map_or_else(
+            || flow(value),
+            |block| format!("{}{}", block.header, block.body),
+        ),
         Value::Object(map) if !map.is_empty() => {
             let text = block(value, indent);
             text.trim_start().to_owned()

@@ -794,3 +794,45 @@ fn removing_several_steps_is_one_edit_and_leaves_no_reference() {
     );
     assert!(apply(doc, &Edit::RemoveSteps { names: vec![] }).is_err());
 }
+
+/// Issue #18: a multi-line value (a step's instructions from the inspector) is written as a
+/// literal block, over a quoted, plain or missing value and as part of a new step, with the
+/// comment of the old value's line kept after the header; undo restores the bytes.
+#[test]
+fn multi_line_values_are_written_as_literal_blocks() {
+    let text = "---\nspec_version: \"1.0\"\nname: b   # the name\nsteps:\n  a:\n    instructions: \"one\"   # keep me\n  b:\n    description: x\n---\n";
+    let mut shown = Vec::new();
+    for (path, value) in [
+        (
+            "steps.a.instructions",
+            json!("Find sources.\nKeep notes.\n"),
+        ),
+        ("steps.a.instructions", json!("  indented\nthen not")),
+        ("steps.b.instructions", json!("new\nfield")),
+        ("steps.b.description", json!("was plain\nnow two lines")),
+        ("/name", json!("two\nlines")),
+    ] {
+        let a = edit(
+            text,
+            Edit::Set {
+                path: path.into(),
+                value: value.clone(),
+            },
+        );
+        let json = Document::parse(&a.text).document.unwrap().json().clone();
+        let pointer = format!("/{}", path.trim_start_matches('/').replace('.', "/"));
+        assert_eq!(json.pointer(&pointer), Some(&value), "{}", a.text);
+        assert_eq!(undo(&a), text);
+        shown.push(format!("{path} = {value}\n{}", a.text));
+    }
+    let a = edit(
+        text,
+        Edit::AddStep {
+            name: "c".into(),
+            step: json!({"instructions": "Line one.\nLine two."}),
+            after: None,
+        },
+    );
+    shown.push(format!("add step c\n{}", a.text));
+    insta::assert_snapshot!(shown.join("\n"));
+}

@@ -25,10 +25,12 @@ pub struct DrawnNode {
     pub outputs: Vec<Port>,
     pub x: f64,
     pub y: f64,
+    /// Ports on the left and right sides (a left-right layout) rather than top and bottom.
+    pub sideways: bool,
 }
 
 impl DrawnNode {
-    pub fn of(node: &GraphNode) -> DrawnNode {
+    pub fn of(node: &GraphNode, sideways: bool) -> DrawnNode {
         let or_default = |ports: &[Port], name: &str| {
             if ports.is_empty() {
                 vec![Port {
@@ -51,6 +53,7 @@ impl DrawnNode {
             outputs: or_default(&node.outputs, "out"),
             x: node.x,
             y: node.y,
+            sideways,
         }
     }
 }
@@ -68,33 +71,36 @@ pub struct DrawnWire {
     pub to: (f64, f64),
     /// Which of the wires sharing both ends this is (see [`wire_path`]).
     pub lane: f64,
+    /// Drawn between side ports (a left-right layout).
+    pub sideways: bool,
 }
 
 /// Where the wire of `port` (the first port when absent or unknown) meets `node`, in graph
 /// coordinates; a node without ports has one (see [`DrawnNode`]).
-fn port_at(node: &GraphNode, port: Option<&str>, input: bool) -> (f64, f64) {
+fn port_at(node: &GraphNode, port: Option<&str>, input: bool, sideways: bool) -> (f64, f64) {
     let ports = if input { &node.inputs } else { &node.outputs };
     let index = port
         .and_then(|p| ports.iter().position(|q| q.name == p))
         .unwrap_or(0);
-    let (px, py) = port_point(index, ports.len().max(1), input);
+    let (px, py) = port_point(index, ports.len().max(1), input, sideways);
     (node.x + px, node.y + py)
 }
 
-/// Where a wire starts and ends, in graph coordinates.
+/// Where a wire starts and ends, in graph coordinates (`sideways`: between side ports).
 pub fn wire_ends(
     edge: &GraphEdge,
     source: &GraphNode,
     target: &GraphNode,
+    sideways: bool,
 ) -> ((f64, f64), (f64, f64)) {
     (
-        port_at(source, edge.source_port.as_deref(), false),
-        port_at(target, edge.target_port.as_deref(), true),
+        port_at(source, edge.source_port.as_deref(), false, sideways),
+        port_at(target, edge.target_port.as_deref(), true, sideways),
     )
 }
 
 impl DrawnWire {
-    pub fn of(edge: &GraphEdge, from: (f64, f64), to: (f64, f64)) -> DrawnWire {
+    pub fn of(edge: &GraphEdge, from: (f64, f64), to: (f64, f64), sideways: bool) -> DrawnWire {
         DrawnWire {
             kind: edge.kind.clone(),
             source: edge.source.clone(),
@@ -105,6 +111,7 @@ impl DrawnWire {
             from,
             to,
             lane: 0.0,
+            sideways,
         }
     }
 }
@@ -216,16 +223,23 @@ pub fn node_view(
             .iter()
             .enumerate()
             .map(|(i, port)| {
-                let (px, py) = port_point(i, count, input);
+                let (px, py) = port_point(i, count, input, node.sideways);
                 let direction = if input { "in" } else { "out" };
                 let data = format!("{id}:{}:{direction}", port.name);
-                // Outside the node, beside the port: clear of the node's own text.
-                let label_y = if input { py - 6.0 } else { py + 15.0 };
+                // Outside the node, beside the port: clear of the node's own text. Sideways, an
+                // input's label sits above its wire and an output's below, so the two labels in
+                // the gap between a chain's nodes do not overlap.
+                let (label_x, label_y, anchor) = match (node.sideways, input) {
+                    (false, true) => (px + 9.0, py - 6.0, "start"),
+                    (false, false) => (px + 9.0, py + 15.0, "start"),
+                    (true, true) => (px - 9.0, py - 8.0, "end"),
+                    (true, false) => (px + 9.0, py + 15.0, "start"),
+                };
                 let caption = format!("{}: {}", port.name, port.kind);
                 view! {
                     <g class=format!("port port-{direction}")>
                         <circle cx=px cy=py r="6" data-port=data data-port-type=port.kind.clone()></circle>
-                        <text class="port-label" x=px + 9.0 y=label_y>{caption}</text>
+                        <text class="port-label" x=label_x y=label_y text-anchor=anchor>{caption}</text>
                     </g>
                 }
             })
@@ -294,7 +308,7 @@ pub fn wire_view(
     studio: Studio,
     offset_of: impl Fn(&str) -> (f64, f64) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
-    let lane = wire.lane;
+    let (lane, sideways) = (wire.lane, wire.sideways);
     let ends = {
         let (source, target) = (wire.source.clone(), wire.target.clone());
         let (from, to) = (wire.from, wire.to);
@@ -307,7 +321,7 @@ pub fn wire_view(
         let ends = ends.clone();
         move || {
             let (from, to) = ends();
-            wire_path(from, to, lane)
+            wire_path(from, to, lane, sideways)
         }
     };
     let label = wire.label.clone().map(|text| {
@@ -315,11 +329,11 @@ pub fn wire_view(
         let (x_of, y_of) = (ends.clone(), ends);
         let x = move || {
             let (a, b) = x_of();
-            wire_label_point(a, b, lane).0
+            wire_label_point(a, b, lane, sideways).0
         };
         let y = move || {
             let (a, b) = y_of();
-            wire_label_point(a, b, lane).1
+            wire_label_point(a, b, lane, sideways).1
         };
         view! { <text class="wire-label" x=x y=y text-anchor="middle"><title>{text}</title>{short}</text> }
     });

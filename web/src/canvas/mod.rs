@@ -43,6 +43,7 @@ const POSITIONS: &str = "/metadata/logicmd/positions";
 #[component]
 pub fn Canvas() -> impl IntoView {
     let studio = expect_context::<Studio>();
+    let sides = Sides::of_room();
     let gesture = RwSignal::new(None::<Gesture>);
     // Active touch points (pointer id → client position), for two-finger pinches.
     let touches = StoredValue::new(HashMap::<i32, (f64, f64)>::new());
@@ -91,6 +92,7 @@ pub fn Canvas() -> impl IntoView {
         let window = window.get();
         // Read once: a signal read per node would cost more than the drawing.
         let (selected, dragged) = (studio.selected.get(), dragged.get());
+        let sideways = sides.get();
         let keep = |id: &str| selected.as_deref() == Some(id) || dragged.as_deref() == Some(id);
         studio.graph.with(|graph| {
             let Some(graph) = graph else {
@@ -100,7 +102,7 @@ pub fn Canvas() -> impl IntoView {
                 .nodes
                 .iter()
                 .filter(|n| Rect::node(n.x, n.y).intersects(&window) || keep(&n.id))
-                .map(DrawnNode::of)
+                .map(|n| DrawnNode::of(n, sideways))
                 .collect();
             let by_id: FxHashMap<&str, &GraphNode> =
                 graph.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
@@ -110,11 +112,11 @@ pub fn Canvas() -> impl IntoView {
                 .filter_map(|e| {
                     let source = by_id.get(e.source.as_str())?;
                     let target = by_id.get(e.target.as_str())?;
-                    let (from, to) = wire_ends(e, source, target);
+                    let (from, to) = wire_ends(e, source, target, sideways);
                     let visible = Rect::wire(from, to).intersects(&window)
                         || keep(&e.source)
                         || keep(&e.target);
-                    visible.then(|| DrawnWire::of(e, from, to))
+                    visible.then(|| DrawnWire::of(e, from, to, sideways))
                 })
                 .collect();
             assign_lanes(&mut wires);
@@ -230,7 +232,7 @@ pub fn Canvas() -> impl IntoView {
                     w.get_attribute("data-edge-to")?,
                 ))
             });
-        if let Some(next) = reattach::grab(studio, target.as_ref(), to_graph(client)) {
+        if let Some(next) = reattach::grab(studio, target.as_ref(), to_graph(client), sides) {
             if let Some(svg) = svg_ref.get_untracked() {
                 let _ = svg.set_pointer_capture(ev.pointer_id());
             }
@@ -364,9 +366,10 @@ pub fn Canvas() -> impl IntoView {
               act: &dyn Fn(Option<(String, String)>) -> Result<(), String>| {
             let client = (f64::from(ev.client_x()), f64::from(ev.client_y()));
             let point = to_graph(client);
-            let on = studio
-                .graph
-                .with_untracked(|g| g.as_ref().and_then(|g| target::drop_target(g, point)));
+            let on = studio.graph.with_untracked(|g| {
+                g.as_ref()
+                    .and_then(|g| target::drop_target(g, point, sides.get_untracked()))
+            });
             if let Err(reason) = act(on) {
                 let reason = format!("{prefix}: {reason}");
                 studio.notify(Severity::Error, reason.clone());
@@ -547,7 +550,7 @@ pub fn Canvas() -> impl IntoView {
                         children=move |(_, node)| node_view(node, studio, problems, offset_of)
                     />
                 </g>
-                {reattach::handles(studio)}
+                {reattach::handles(studio, sides)}
                 {move || gesture.with(|g| match g {
                     Some(Gesture::Wire { start, end, .. }) => Some(view! {
                         <path class="wire wire-pending" d=pending_path(*start, *end)></path>
@@ -648,4 +651,26 @@ pub fn auto_layout(studio: Studio) {
     }
     studio.layout_epoch.update(|n| *n += 1);
     studio.fit_request.update(|n| *n += 1);
+}
+
+/// Whether ports sit on the nodes' sides: the layout direction chosen next to Auto-layout is
+/// left-right (the room's choice; top-down where there is no room, as in unit tests).
+#[derive(Clone, Copy)]
+pub struct Sides(Option<RwSignal<logicmd::graph::Direction>>);
+
+impl Sides {
+    pub fn of_room() -> Sides {
+        Sides(use_context::<crate::room::Room>().map(|room| room.direction))
+    }
+
+    /// Tracked: what is drawn follows the choice.
+    pub fn get(self) -> bool {
+        self.0
+            .is_some_and(|d| d.get() == logicmd::graph::Direction::LeftRight)
+    }
+
+    pub fn get_untracked(self) -> bool {
+        self.0
+            .is_some_and(|d| d.get_untracked() == logicmd::graph::Direction::LeftRight)
+    }
 }

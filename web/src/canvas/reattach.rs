@@ -10,13 +10,17 @@ use serde_json::json;
 
 use super::draw::wire_ends;
 use super::gesture::{Gesture, WireEnd};
+use super::Sides;
 use crate::state::Studio;
 
 /// The handles of the selected wire, in graph coordinates.
-pub fn handles(studio: Studio) -> impl IntoView {
+pub fn handles(studio: Studio, sides: Sides) -> impl IntoView {
     move || {
         let ends = studio.selected_wire.get()?;
-        let (from, to) = studio.graph.with(|g| ends_of(g.as_deref()?, &ends))?;
+        let sideways = sides.get();
+        let (from, to) = studio
+            .graph
+            .with(|g| ends_of(g.as_deref()?, &ends, sideways))?;
         Some(view! {
             <g class="wire-handles">
                 <circle class="wire-handle" data-handle="source" cx=from.0 cy=from.1 r="7">
@@ -31,7 +35,11 @@ pub fn handles(studio: Studio) -> impl IntoView {
 }
 
 /// Where the wire between node ids `ends` starts and ends.
-fn ends_of(graph: &Graph, ends: &(String, String)) -> Option<((f64, f64), (f64, f64))> {
+fn ends_of(
+    graph: &Graph,
+    ends: &(String, String),
+    sideways: bool,
+) -> Option<((f64, f64), (f64, f64))> {
     let edge = graph
         .edges
         .iter()
@@ -40,6 +48,7 @@ fn ends_of(graph: &Graph, ends: &(String, String)) -> Option<((f64, f64), (f64, 
         edge,
         graph.node(&edge.source)?,
         graph.node(&edge.target)?,
+        sideways,
     ))
 }
 
@@ -48,6 +57,7 @@ pub fn grab(
     studio: Studio,
     target: Option<&web_sys::Element>,
     point: (f64, f64),
+    sides: Sides,
 ) -> Option<Gesture> {
     let moving = match target?.get_attribute("data-handle")?.as_str() {
         "source" => WireEnd::Source,
@@ -57,7 +67,7 @@ pub fn grab(
     let ends = studio.selected_wire.get_untracked()?;
     let (from, to) = studio
         .graph
-        .with_untracked(|g| ends_of(g.as_deref()?, &ends))?;
+        .with_untracked(|g| ends_of(g.as_deref()?, &ends, sides.get_untracked()))?;
     let fixed = match moving {
         WireEnd::Source => to,
         WireEnd::Target => from,

@@ -10,8 +10,9 @@ use crate::geometry::{port_point, NODE_HEIGHT, NODE_WIDTH};
 /// How far outside a node's box a drop still counts (the ports sit on its edges).
 const REACH: f64 = 12.0;
 
-/// The node id and input port a wire dropped at `point` enters.
-pub fn drop_target(graph: &Graph, point: (f64, f64)) -> Option<(String, String)> {
+/// The node id and input port a wire dropped at `point` enters (`sideways`: the inputs are
+/// down the left side, the nearest by height).
+pub fn drop_target(graph: &Graph, point: (f64, f64), sideways: bool) -> Option<(String, String)> {
     let (x, y) = point;
     // The last node drawn is on top.
     let node = graph.nodes.iter().rev().find(|n| {
@@ -23,7 +24,14 @@ pub fn drop_target(graph: &Graph, point: (f64, f64)) -> Option<(String, String)>
     let count = node.inputs.len().max(1);
     let nearest = (0..count)
         .min_by(|&a, &b| {
-            let distance = |i| (node.x + port_point(i, count, true).0 - x).abs();
+            let distance = |i| {
+                let (px, py) = port_point(i, count, true, sideways);
+                if sideways {
+                    (node.y + py - y).abs()
+                } else {
+                    (node.x + px - x).abs()
+                }
+            };
             distance(a).total_cmp(&distance(b))
         })
         .unwrap_or(0);
@@ -48,8 +56,8 @@ mod tests {
         let b = graph.node("step:b").unwrap();
         let (bx, by) = (b.x, b.y);
         let expected = Some(("step:b".to_owned(), "in".to_owned()));
-        assert_eq!(drop_target(&graph, (bx + 10.0, by + 40.0)), expected);
-        assert_eq!(drop_target(&graph, (bx + 110.0, by - 5.0)), expected);
-        assert_eq!(drop_target(&graph, (bx - 500.0, by - 500.0)), None);
+        assert_eq!(drop_target(&graph, (bx + 10.0, by + 40.0), false), expected);
+        assert_eq!(drop_target(&graph, (bx + 110.0, by - 5.0), false), expected);
+        assert_eq!(drop_target(&graph, (bx - 500.0, by - 500.0), false), None);
     }
 }

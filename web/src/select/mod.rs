@@ -104,6 +104,19 @@ pub fn selected_steps(studio: Studio) -> Option<Vec<String>> {
     })
 }
 
+/// The ids of the selected DRTL nodes, in the topology's order; `None` when a selected node is
+/// not one.
+pub fn selected_drtl_nodes(studio: Studio) -> Option<Vec<String>> {
+    let chosen = ids(studio);
+    studio.graph.with_untracked(|g| {
+        let g = g.as_ref()?;
+        let nodes = g.nodes.iter().filter(|n| chosen.contains(&n.id));
+        nodes
+            .map(|n| n.id.starts_with("drtl:").then(|| n.name.clone()))
+            .collect()
+    })
+}
+
 /// Removes every selected node as one change (core's `remove_steps` for steps, `remove_node`
 /// for DRTL nodes), with the references to them.
 pub fn delete_selected(studio: Studio) -> Result<(), String> {

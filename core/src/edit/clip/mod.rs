@@ -6,6 +6,10 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
+mod drtl;
+
+pub use drtl::{copy_nodes, paste_nodes};
+
 use super::{apply, refused, Edit};
 use crate::diagnostic::Diagnostic;
 use crate::document::Document;

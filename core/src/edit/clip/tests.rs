@@ -36,7 +36,9 @@ fn copying_keeps_fields_and_needs_among_the_copied_steps_only() {
     steps:
       rank:
         description: Rank them
-        instructions: "Rank by date.\nThen by relevance.\n"
+        instructions: |
+          Rank by date.
+          Then by relevance.
       report:
         needs:
           - rank
@@ -122,4 +124,40 @@ fn pasting_text_without_steps_or_into_a_topology_is_refused() {
     let topology = "nodes:\n  - id: g\n    type: generate\n";
     assert!(paste_steps(topology, DOC, None).is_err());
     assert!(copy_steps(DOC, &names(&["missing"])).is_err());
+}
+
+const TOPOLOGY: &str = "# A topology\nname: t\nnodes:\n  - id: draft   # the writer\n    type: generate\n    output_format: json\n    output_key: text\n  - id: check\n    type: verify\n    input: draft.text\n    rules:\n      - {id: std.check_links, target: urls, mode: block}\n  - id: gate\n    type: gate\n    condition: input.ok\n    on_pass: publish\n    on_fail: {next: draft, inject: check.report}\n  - id: publish\n    type: transform\n    operations:\n      - {set: state.variables.done, value: true}\nedges:\n  - {from: draft, to: check}\n  - {from: check, to: gate}\n";
+
+/// Issue #18: DRTL nodes copy as a topology with the edges among them, and paste into a
+/// topology under fresh ids with every reference among the pasted nodes following.
+#[test]
+fn drtl_nodes_copy_with_their_edges_and_paste_under_fresh_ids() {
+    let copied = copy_nodes(TOPOLOGY, &names(&["gate", "draft", "check"])).unwrap();
+    let pasted = paste_nodes(TOPOLOGY, &copied, Some("publish")).unwrap();
+    assert_eq!(pasted.names, names(&["draft_2", "check_2", "gate_2"]));
+    let (topology, diagnostics) = crate::drtl::parse(&pasted.text);
+    assert!(topology.is_some());
+    assert!(diagnostics.iter().all(|d| !d.is_error()), "{diagnostics:?}");
+    assert!(pasted
+        .text
+        .starts_with(TOPOLOGY.split("edges:").next().unwrap()));
+    insta::assert_snapshot!(format!("{copied}\n=== pasted ===\n{}", pasted.text));
+}
+
+#[test]
+fn drtl_nodes_paste_only_into_topologies() {
+    let copied = copy_nodes(TOPOLOGY, &names(&["draft"])).unwrap();
+    let refusal = paste_nodes(DOC, &copied, None).unwrap_err();
+    assert_eq!(
+        refusal.message,
+        "DRTL nodes are copied and pasted in DRTL topologies; cannot paste into a LOGIC.md document"
+    );
+    let refusal = paste_nodes(TOPOLOGY, "just: text", None).unwrap_err();
+    assert_eq!(refusal.message, "the clipboard holds no DRTL nodes");
+    assert_eq!(
+        copy_nodes(TOPOLOGY, &names(&["nothing"]))
+            .unwrap_err()
+            .message,
+        "no DRTL nodes to copy"
+    );
 }
