@@ -6,13 +6,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 
 import { launch, open, serve } from "./support.mjs";
+import { repo, SOURCE } from "./studio-suite.mjs";
+import { chain, keystroke } from "./typing.mjs";
 
-const repo = new URL("../../", import.meta.url).pathname;
-const SOURCE = '[data-testid="source"]';
 const steps = Number(process.argv[2] ?? 5000);
-
-const chain = (n) =>
-  `---\nspec_version: "1.0"\nname: big\nsteps:\n${Array.from({ length: n }, (_, i) => `  s${i}:\n    description: step ${i}${i ? `\n    needs: [s${i - 1}]` : ""}`).join("\n")}\n---\n`;
 
 const server = await serve({ "/": `${repo}dist` });
 const browser = await launch();
@@ -30,39 +27,12 @@ await page.evaluate(
 );
 await page.waitForTimeout(500);
 
-/** One keystroke at the end of step s1's description: ms to redraw and to checked. */
-const keystroke = (round) =>
-  page.evaluate(
-    async ([selector, round]) => {
-      const area = document.querySelector(selector);
-      const marker = `step 1 ${"x".repeat(round + 1)}`;
-      const at = area.value.indexOf("description: step 1") + "description: step 1".length + (round ? round + 1 : 0);
-      area.focus();
-      area.setSelectionRange(at, at);
-      await new Promise((r) => setTimeout(r, 50));
-      const subtitle = () => document.querySelector('[data-node-id="step:s1"] .node-kind')?.textContent ?? "";
-      let drawn = 0;
-      const observer = new MutationObserver(() => {
-        if (!drawn && subtitle().includes(marker)) drawn = performance.now();
-      });
-      observer.observe(document.querySelector('[data-testid="canvas"]'), { subtree: true, childList: true, characterData: true });
-      const started = performance.now();
-      document.execCommand("insertText", false, round ? "x" : " x");
-      while (!drawn) await new Promise((r) => requestAnimationFrame(r));
-      observer.disconnect();
-      const heading = () => document.querySelector('[data-testid="diagnostics"] h2').textContent;
-      while (heading().includes("checking")) await new Promise((r) => setTimeout(r, 0));
-      return { redraw: drawn - started, checked: performance.now() - started };
-    },
-    [SOURCE, round],
-  );
-
 const cdp = await page.context().newCDPSession(page);
 await cdp.send("Profiler.enable");
 await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
 await cdp.send("Profiler.start");
 const samples = [];
-for (let round = 0; round < 15; round++) samples.push(await keystroke(round));
+for (let round = 0; round < 15; round++) samples.push(await keystroke(page, round));
 const { profile } = await cdp.send("Profiler.stop");
 mkdirSync(`${repo}target`, { recursive: true });
 writeFileSync(`${repo}target/keystroke.cpuprofile`, JSON.stringify(profile));

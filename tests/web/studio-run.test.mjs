@@ -6,6 +6,7 @@ import { test } from "node:test";
 import { createServer } from "node:http";
 
 import { repo, shots, SOURCE, studioSuite } from "./studio-suite.mjs";
+import { chain } from "./typing.mjs";
 
 const suite = studioSuite({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
 const studio = suite.studio;
@@ -361,12 +362,6 @@ test("the run panel keeps the page within 1024 px", async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
-
-/** `n` steps, each needing the one before. */
-function chain(n) {
-  const steps = Array.from({ length: n }, (_, i) => `  s${i}:\n    description: step ${i}${i ? `\n    needs: [s${i - 1}]` : ""}`);
-  return `---\nspec_version: "1.0"\nname: big\nsteps:\n${steps.join("\n")}\n---\n`;
-}
 
 test("performance: frame times while a 1,000-step document runs (figures in target/studio-run-perf.json)", { timeout: 300_000 }, async () => {
   const { page, errors, context } = await studio();

@@ -9,7 +9,7 @@ pub mod keys;
 
 use leptos::prelude::*;
 use logicmd::edit::Edit;
-use logicmd::graph::Graph;
+use logicmd::graph::{Graph, GraphNode};
 
 use crate::geometry::{NODE_HEIGHT, NODE_WIDTH};
 use crate::state::Studio;
@@ -94,25 +94,25 @@ pub fn in_box(graph: &Graph, a: (f64, f64), b: (f64, f64)) -> Vec<String> {
 /// The step names of the selected nodes, in the document's order; `None` when a selected
 /// node is not a step (decision-tree and workflow nodes are edited in the text).
 pub fn selected_steps(studio: Studio) -> Option<Vec<String>> {
-    let chosen = ids(studio);
-    studio.graph.with_untracked(|g| {
-        let g = g.as_ref()?;
-        let nodes = g.nodes.iter().filter(|n| chosen.contains(&n.id));
-        nodes
-            .map(|n| (n.kind == "step").then(|| n.name.clone()))
-            .collect()
-    })
+    selected_names(studio, |n| n.kind == "step")
 }
 
 /// The ids of the selected DRTL nodes, in the topology's order; `None` when a selected node is
 /// not one.
 pub fn selected_drtl_nodes(studio: Studio) -> Option<Vec<String>> {
+    selected_names(studio, |n| n.id.starts_with("drtl:"))
+}
+
+/// The names of the selected nodes, in the graph's order, when every one is of the kind `is`
+/// accepts.
+fn selected_names(studio: Studio, is: impl Fn(&GraphNode) -> bool) -> Option<Vec<String>> {
     let chosen = ids(studio);
     studio.graph.with_untracked(|g| {
-        let g = g.as_ref()?;
-        let nodes = g.nodes.iter().filter(|n| chosen.contains(&n.id));
-        nodes
-            .map(|n| n.id.starts_with("drtl:").then(|| n.name.clone()))
+        g.as_ref()?
+            .nodes
+            .iter()
+            .filter(|n| chosen.contains(&n.id))
+            .map(|n| is(n).then(|| n.name.clone()))
             .collect()
     })
 }

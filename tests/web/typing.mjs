@@ -1,0 +1,48 @@
+// Large documents and typing into them: shared by the performance tests and the keystroke profiler.
+import { SOURCE } from "./studio-suite.mjs";
+
+/** A chain of `n` steps, each needing the one before. */
+export function chain(n) {
+  const steps = Array.from({ length: n }, (_, i) => `  s${i}:\n    description: step ${i}${i ? `\n    needs: [s${i - 1}]` : ""}`);
+  return `---\nspec_version: "1.0"\nname: big\nsteps:\n${steps.join("\n")}\n---\n`;
+}
+
+/** Types one character at the end of step `s1`'s description, as a keystroke does (through the
+ * browser's editing, one input event). Returns ms from the keystroke until the canvas DOM shows the
+ * new text (`redraw`, seen by a MutationObserver), the same from the `input` event (`fromInput`),
+ * until the browser starts the frame that paints it (`painted`), and until the checks have run
+ * (`checked`). */
+export function keystroke(page, round) {
+  return page.evaluate(
+    async ([selector, round]) => {
+      const area = document.querySelector(selector);
+      const marker = `step 1 ${"x".repeat(round + 1)}`;
+      const at = area.value.indexOf("description: step 1") + "description: step 1".length + (round ? round + 1 : 0);
+      area.focus();
+      area.setSelectionRange(at, at);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const subtitle = () => document.querySelector('[data-node-id="step:s1"] .node-kind')?.textContent ?? "";
+      let input = 0;
+      let drawn = 0;
+      const observer = new MutationObserver(() => {
+        if (!drawn && subtitle().includes(marker)) drawn = performance.now();
+      });
+      observer.observe(document.querySelector('[data-testid="canvas"]'), { subtree: true, childList: true, characterData: true });
+      area.addEventListener("input", () => (input = performance.now()), { capture: true, once: true });
+      const started = performance.now();
+      document.execCommand("insertText", false, round ? "x" : " x");
+      // The frame that shows the change starts with the first animation frame callback after it.
+      let painted = 0;
+      while (!painted) {
+        if (performance.now() - started > 120000) return { redraw: Infinity, fromInput: Infinity, painted: Infinity, checked: Infinity };
+        const frame = await new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())));
+        if (drawn) painted = frame;
+      }
+      observer.disconnect();
+      const heading = () => document.querySelector('[data-testid="diagnostics"] h2').textContent;
+      while (heading().includes("checking")) await new Promise((resolve) => setTimeout(resolve, 0));
+      return { redraw: drawn - started, fromInput: drawn - input, painted: painted - started, checked: performance.now() - started };
+    },
+    [SOURCE, round],
+  );
+}
