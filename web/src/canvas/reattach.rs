@@ -248,7 +248,7 @@ pub fn edits_for(
         ("branch", WireEnd::Source) => Err(format!(
             "a branch belongs to the step it leaves (`{source}`): move its other end, or add the branch in the other step's inspector"
         )),
-        (kind, _) => Err(format!("a {kind} wire is drawn from the document's {kind} field: edit it in the text")),
+        (kind, _) => Err(format!("{}: move it there", crate::wires::drawn_from(kind))),
     }
 }
 
