@@ -18,21 +18,9 @@ const GAP_Y: f64 = 70.0;
 /// common case while typing: no copy of a large graph).
 /// `renamed` lists (old id, new id) of nodes renamed since `previous`: they keep their place.
 /// New nodes with no placed node above them go to `anchor` when given (pasted steps beside the
-/// selection, a step added where a menu was opened), else where the core put them. Top-down; the
-/// studio calls [`keep_places_in`] with its direction.
-#[cfg(test)]
+/// selection, a step added where a menu was opened), else where the core put them. A new node
+/// goes below the node it needs, or to its right in left-right `direction` (issue #18).
 pub fn keep_places(
-    previous: &Graph,
-    next: &Graph,
-    renamed: &[(String, String)],
-    anchor: Option<(f64, f64)>,
-) -> Option<Graph> {
-    keep_places_in(previous, next, renamed, anchor, Direction::TopDown)
-}
-
-/// [`keep_places`] for a graph drawn in `direction`: in left-right a new node goes to the right
-/// of the node it needs (issue #18), not below it.
-pub fn keep_places_in(
     previous: &Graph,
     next: &Graph,
     renamed: &[(String, String)],
@@ -140,7 +128,8 @@ mod tests {
             place(&after, "step:b"),
             "the core lays out afresh"
         );
-        let kept = keep_places(&before, &after, &[], None).expect("positions differ");
+        let kept =
+            keep_places(&before, &after, &[], None, Direction::TopDown).expect("positions differ");
         for n in &before.nodes {
             assert_eq!(place(&kept, &n.id), (n.x, n.y), "{}", n.id);
         }
@@ -153,7 +142,8 @@ mod tests {
         let before = graph(&text);
         let after = graph(&text.replace("b: {needs", "bee: {needs"));
         let renamed = [("step:b".to_owned(), "step:bee".to_owned())];
-        let kept = keep_places(&before, &after, &renamed, None).unwrap_or(after);
+        let kept =
+            keep_places(&before, &after, &renamed, None, Direction::TopDown).unwrap_or(after);
         assert_eq!(place(&kept, "step:bee"), place(&before, "step:b"));
     }
 
@@ -161,7 +151,14 @@ mod tests {
     fn new_roots_go_to_the_anchor_and_their_children_below_them() {
         let before = graph(FOUR);
         let after = graph(&FOUR.replace("  d: {}\n", "  d: {}\n  p: {}\n  q: {needs: [p]}\n"));
-        let kept = keep_places(&before, &after, &[], Some((1000.0, 500.0))).unwrap();
+        let kept = keep_places(
+            &before,
+            &after,
+            &[],
+            Some((1000.0, 500.0)),
+            Direction::TopDown,
+        )
+        .unwrap();
         assert_eq!(place(&kept, "step:p"), (1000.0, 500.0));
         assert_eq!(
             place(&kept, "step:q"),
@@ -173,7 +170,14 @@ mod tests {
     #[test]
     fn an_unchanged_layout_is_not_copied() {
         let before = graph(FOUR);
-        assert!(keep_places(&before, &graph(&FOUR.replace("t\n", "u\n")), &[], None).is_none());
+        assert!(keep_places(
+            &before,
+            &graph(&FOUR.replace("t\n", "u\n")),
+            &[],
+            None,
+            Direction::TopDown
+        )
+        .is_none());
     }
 
     /// Issue #18: in left-right a new step goes to the right of the step it needs.
@@ -181,7 +185,7 @@ mod tests {
     fn in_left_right_a_new_step_goes_right_of_the_step_it_needs() {
         let before = graph(FOUR);
         let after = graph(&FOUR.replace("  d: {}\n", "  d: {}\n  e: {needs: [d]}\n"));
-        let kept = keep_places_in(&before, &after, &[], None, Direction::LeftRight).unwrap();
+        let kept = keep_places(&before, &after, &[], None, Direction::LeftRight).unwrap();
         let (d, e) = (place(&kept, "step:d"), place(&kept, "step:e"));
         assert_eq!(e, (d.0 + NODE_WIDTH + GAP_X, d.1));
     }
@@ -194,7 +198,7 @@ mod tests {
                 .replace("b: {}", "b: {needs: [a]}")
                 .replace("  d: {}\n", "  d: {}\n  e: {needs: [a]}\n"),
         );
-        let kept = keep_places(&before, &after, &[], None).unwrap();
+        let kept = keep_places(&before, &after, &[], None, Direction::TopDown).unwrap();
         let (a, b, e) = (
             place(&kept, "step:a"),
             place(&kept, "step:b"),

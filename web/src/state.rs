@@ -235,7 +235,7 @@ fn stable_graph(
         let anchor = place_new.try_update_value(Option::take).flatten();
         match previous {
             Some(before) if !fresh => Some(
-                crate::stable::keep_places_in(
+                crate::stable::keep_places(
                     &before,
                     &next,
                     &renamed,
