@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::{free_name, Pasted};
+use super::{fresh_names, Pasted};
 use crate::diagnostic::Diagnostic;
 use crate::edit::{apply, refused, Edit};
 
@@ -87,23 +87,10 @@ pub fn paste_nodes(text: &str, clip: &str, after: Option<&str>) -> Result<Pasted
 /// Each clip node's id in the target: its own, or the first free `id_n` when the target (or
 /// an earlier pasted node) has it.
 fn fresh_ids(target: &Value, source: &Value) -> HashMap<String, String> {
-    let existing: HashSet<String> = list(target, "nodes")
-        .filter_map(id_of)
-        .map(str::to_owned)
-        .collect();
-    let mut taken = existing.clone();
-    taken.extend(list(source, "nodes").filter_map(id_of).map(str::to_owned));
-    let mut renames = HashMap::new();
-    for id in list(source, "nodes").filter_map(id_of) {
-        let fresh = if existing.contains(id) {
-            free_name(id, &taken)
-        } else {
-            id.to_owned()
-        };
-        taken.insert(fresh.clone());
-        renames.insert(id.to_owned(), fresh);
-    }
-    renames
+    let ids = |json| list(json, "nodes").filter_map(id_of).map(str::to_owned);
+    let existing: HashSet<String> = ids(target).collect();
+    let clip: Vec<String> = ids(source).collect();
+    fresh_names(&existing, &clip).into_iter().collect()
 }
 
 /// `node` with its id and its references to pasted nodes renamed: `input`, the gate routes

@@ -84,25 +84,17 @@ pub fn paste_steps(text: &str, clip: &str, after: Option<&str>) -> Result<Pasted
     if clip_names.is_empty() {
         return Err(refused("the clipboard holds no LOGIC.md steps"));
     }
-    let mut taken: HashSet<String> = step_names(&target).into_iter().collect();
-    taken.extend(clip_names.iter().cloned());
+    let existing: HashSet<String> = step_names(&target).into_iter().collect();
     let mut clip = clip;
     let mut names = Vec::with_capacity(clip_names.len());
-    let existing: HashSet<String> = step_names(&target).into_iter().collect();
-    for name in &clip_names {
-        let fresh = if existing.contains(name) {
-            free_name(name, &taken)
-        } else {
-            name.clone()
-        };
-        if fresh != *name {
+    for (name, fresh) in fresh_names(&existing, &clip_names) {
+        if fresh != name {
             let edit = Edit::RenameStep {
-                from: name.clone(),
+                from: name,
                 to: fresh.clone(),
             };
             clip = apply(&clip, &edit)?.text;
         }
-        taken.insert(fresh.clone());
         names.push(fresh);
     }
     let renamed = logic_json(&clip, "paste from")?;
@@ -123,6 +115,24 @@ pub fn paste_steps(text: &str, clip: &str, after: Option<&str>) -> Result<Pasted
         previous = Some(name.clone());
     }
     Ok(Pasted { text: out, names })
+}
+
+/// Each clip name with its name in the target, in the clip's order: its own, or the first free
+/// `name_n` when the target (or an earlier pasted name) has it.
+fn fresh_names(existing: &HashSet<String>, clip: &[String]) -> Vec<(String, String)> {
+    let mut taken = existing.clone();
+    taken.extend(clip.iter().cloned());
+    clip.iter()
+        .map(|name| {
+            let fresh = if existing.contains(name) {
+                free_name(name, &taken)
+            } else {
+                name.clone()
+            };
+            taken.insert(fresh.clone());
+            (name.clone(), fresh)
+        })
+        .collect()
 }
 
 /// `base_2`, `base_3`… the first that is not taken.
