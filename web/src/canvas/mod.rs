@@ -1,10 +1,12 @@
 //! The canvas: the nodes of the graph model with typed ports, wires per edge kind, pan (drag the
 //! background), zoom around the pointer (wheel, trackpad pinch, two-finger pinch), node dragging,
 //! wiring from an output port to an input port, selection. Only what is near the visible area is
-//! in the DOM ([`cull`]), so large graphs stay fast.
+//! in the DOM ([`cull`]), so large graphs stay fast; far out, the nodes are painted on one
+//! `<canvas>` instead ([`far`]).
 
 mod cull;
 mod draw;
+mod far;
 mod gesture;
 mod keys;
 mod reattach;
@@ -34,7 +36,8 @@ use draw::{
 };
 use gesture::{distance, midpoint, pinch, wheel_intent, zoom_at, Gesture, WheelIntent, WireEnd};
 
-/// Below this zoom, labels are unreadable: they are not drawn (large graphs stay responsive).
+/// Below this zoom, labels are unreadable: they are not drawn, and the nodes are painted on the far
+/// canvas rather than held as SVG (large graphs stay responsive).
 const FAR_SCALE: f64 = 0.4;
 
 /// Where the document keeps the positions the user gave nodes.
@@ -71,13 +74,19 @@ pub fn Canvas() -> impl IntoView {
         }
     });
 
-    // Nodes held in the DOM whatever the window: the selection and the node being dragged.
-    let dragged = Memo::new(move |_| {
-        gesture.with(|g| match g {
-            Some(Gesture::Node { id, .. }) => Some(id.clone()),
-            _ => None,
-        })
+    // Nodes held in the DOM whatever the window and the zoom: the selection (focusable, for the
+    // keyboard and screen readers) and the nodes being dragged (they follow the pointer).
+    let kept = Memo::new(move |_| {
+        let mut kept: Vec<String> = gesture.with(|g| match g {
+            Some(Gesture::Node { id, group, .. }) => {
+                group.iter().cloned().chain([id.clone()]).collect()
+            }
+            _ => Vec::new(),
+        });
+        kept.extend(studio.selected.get());
+        kept
     });
+    let far = Memo::new(move |_| studio.viewport.with(|v| v.scale < FAR_SCALE));
     let window = Memo::new(move |_| {
         let (width, height) = size.get();
         let size = if width > 0.0 {
@@ -91,9 +100,11 @@ pub fn Canvas() -> impl IntoView {
     let shown = Memo::new(move |_| {
         let window = window.get();
         // Read once: a signal read per node would cost more than the drawing.
-        let (selected, dragged) = (studio.selected.get(), dragged.get());
+        let kept = kept.get();
         let sideways = sides.get();
-        let keep = |id: &str| selected.as_deref() == Some(id) || dragged.as_deref() == Some(id);
+        let keep = |id: &str| kept.iter().any(|k| k == id);
+        // Far out the canvas paints the rest: the SVG holds only the kept nodes and their wires.
+        let near = !far.get();
         studio.graph.with(|graph| {
             let Some(graph) = graph else {
                 return (Vec::new(), Vec::new());
@@ -101,7 +112,7 @@ pub fn Canvas() -> impl IntoView {
             let nodes: Vec<DrawnNode> = graph
                 .nodes
                 .iter()
-                .filter(|n| Rect::node(n.x, n.y).intersects(&window) || keep(&n.id))
+                .filter(|n| near && Rect::node(n.x, n.y).intersects(&window) || keep(&n.id))
                 .map(|n| DrawnNode::of(n, sideways))
                 .collect();
             let by_id: FxHashMap<&str, &GraphNode> =
@@ -113,7 +124,7 @@ pub fn Canvas() -> impl IntoView {
                     let source = by_id.get(e.source.as_str())?;
                     let target = by_id.get(e.target.as_str())?;
                     let (from, to) = wire_ends(e, source, target, sideways);
-                    let visible = Rect::wire(from, to).intersects(&window)
+                    let visible = near && Rect::wire(from, to).intersects(&window)
                         || keep(&e.source)
                         || keep(&e.target);
                     visible.then(|| DrawnWire::of(e, from, to, sideways))
@@ -193,6 +204,18 @@ pub fn Canvas() -> impl IntoView {
         }
     });
 
+    // Far out, nodes are pixels of the far canvas, not elements: a press finds its node by place.
+    let painted_node_at = move |point: (f64, f64)| {
+        if !far.get_untracked() {
+            return None;
+        }
+        studio.graph.with_untracked(|g| {
+            g.as_ref()
+                .and_then(|g| target::node_under(g, point, 0.0))
+                .map(|n| n.id.clone())
+        })
+    };
+
     let on_pointer_down = move |ev: web_sys::PointerEvent| {
         let client = (f64::from(ev.client_x()), f64::from(ev.client_y()));
         if ev.pointer_type() == "touch" {
@@ -222,7 +245,8 @@ pub fn Canvas() -> impl IntoView {
         let node = target
             .as_ref()
             .and_then(|t| t.closest("[data-node-id]").ok().flatten())
-            .and_then(|n| n.get_attribute("data-node-id"));
+            .and_then(|n| n.get_attribute("data-node-id"))
+            .or_else(|| painted_node_at(to_graph(client)));
         let wire = target
             .as_ref()
             .and_then(|t| t.closest("[data-edge-from]").ok().flatten())
@@ -489,7 +513,7 @@ pub fn Canvas() -> impl IntoView {
     view! {
         <svg
             class="canvas"
-            class:far=move || studio.viewport.with(|v| v.scale < FAR_SCALE)
+            class:far=far
             style=move || studio.viewport.with(canvas_style)
             role="application"
             tabindex="0"
@@ -574,6 +598,8 @@ pub fn Canvas() -> impl IntoView {
                 _ => None,
             })}
         </svg>
+        // Right after the SVG: everything else on the canvas pane lies over its picture.
+        <far::FarCanvas size=size far=far kept=kept problems=problems sides=sides />
         <rename::RenameField />
         <zoom::ZoomControls size=size />
         <crate::menu::ContextMenu menu=menu connecting=connecting />

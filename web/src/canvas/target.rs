@@ -3,24 +3,31 @@
 //! graph's geometry, not from the element under the pointer, which may be the pending wire,
 //! a label or another wire.
 
-use logicmd::graph::Graph;
+use logicmd::graph::{Graph, GraphNode};
 
 use crate::geometry::{port_point, NODE_HEIGHT, NODE_WIDTH};
 
 /// How far outside a node's box a drop still counts (the ports sit on its edges).
 const REACH: f64 = 12.0;
 
+/// The node whose box, grown by `reach`, holds graph point `point`; the last drawn is on top.
+/// Far out, where nodes are painted on a canvas rather than SVG elements, this is how a click
+/// finds its node.
+pub fn node_under(graph: &Graph, point: (f64, f64), reach: f64) -> Option<&GraphNode> {
+    let (x, y) = point;
+    graph.nodes.iter().rev().find(|n| {
+        x >= n.x - reach
+            && x <= n.x + NODE_WIDTH + reach
+            && y >= n.y - reach
+            && y <= n.y + NODE_HEIGHT + reach
+    })
+}
+
 /// The node id and input port a wire dropped at `point` enters (`sideways`: the inputs are
 /// down the left side, the nearest by height).
 pub fn drop_target(graph: &Graph, point: (f64, f64), sideways: bool) -> Option<(String, String)> {
     let (x, y) = point;
-    // The last node drawn is on top.
-    let node = graph.nodes.iter().rev().find(|n| {
-        x >= n.x - REACH
-            && x <= n.x + NODE_WIDTH + REACH
-            && y >= n.y - REACH
-            && y <= n.y + NODE_HEIGHT + REACH
-    })?;
+    let node = node_under(graph, point, REACH)?;
     let count = node.inputs.len().max(1);
     let nearest = (0..count)
         .min_by(|&a, &b| {
@@ -59,5 +66,19 @@ mod tests {
         assert_eq!(drop_target(&graph, (bx + 10.0, by + 40.0), false), expected);
         assert_eq!(drop_target(&graph, (bx + 110.0, by - 5.0), false), expected);
         assert_eq!(drop_target(&graph, (bx - 500.0, by - 500.0), false), None);
+    }
+
+    #[test]
+    fn a_point_finds_the_node_whose_box_holds_it() {
+        let mut graph =
+            logicmd::graph::from_document(&logicmd::Document::parse(DOC).document.unwrap());
+        logicmd::graph::layout(&mut graph, logicmd::graph::LayoutOptions::default());
+        let a = graph.node("step:a").unwrap();
+        let (ax, ay) = (a.x, a.y);
+        let id = |point, reach| node_under(&graph, point, reach).map(|n| n.id.as_str());
+        assert_eq!(id((ax + 1.0, ay + 1.0), 0.0), Some("step:a"));
+        assert_eq!(id((ax + NODE_WIDTH, ay + NODE_HEIGHT), 0.0), Some("step:a"));
+        assert_eq!(id((ax - 5.0, ay), 0.0), None);
+        assert_eq!(id((ax - 5.0, ay), REACH), Some("step:a"));
     }
 }

@@ -17,6 +17,24 @@ pub fn run_state_of(name: String) -> impl Fn() -> Option<&'static str> + Send + 
     }
 }
 
+/// Every node's run state (node name → `data-run-state`), tracked: the far canvas paints them
+/// all at once rather than one closure per node.
+pub fn run_states(
+) -> impl Fn() -> rustc_hash::FxHashMap<String, &'static str> + Copy + Send + Sync + 'static {
+    let run = use_context::<RunState>();
+    move || {
+        run.map(|run| {
+            run.states.with(|s| {
+                s.nodes
+                    .iter()
+                    .filter_map(|(name, n)| Some((name.clone(), n.state()?.name())))
+                    .collect()
+            })
+        })
+        .unwrap_or_default()
+    }
+}
+
 /// The pill above a node: icon and state in words (retries counted).
 pub fn node_run_view(name: String) -> impl IntoView {
     let run = use_context::<RunState>();

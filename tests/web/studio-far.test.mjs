@@ -1,0 +1,176 @@
+// The canvas far out (issue #17): below 40 % the nodes are painted on one <canvas> (web/src/canvas/far)
+// and the SVG holds only the selection. A user opens a large document, zooms out with the wheel, pans,
+// clicks a node, drags it, moves with the arrows, and zooms back in. On dist/ (trunk build --release).
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { repo, shots, SOURCE, source, studioSuite, waitForText } from "./studio-suite.mjs";
+
+const suite = studioSuite();
+const FAR = '[data-testid="far-canvas"]';
+
+/** `layers` rows of `width` steps, each needing the step above it. */
+function grid(layers, width) {
+  const steps = [];
+  for (let row = 0; row < layers; row++) {
+    for (let column = 0; column < width; column++) {
+      const needs = row ? `\n    needs: [g${row - 1}_${column}]` : "";
+      steps.push(`  g${row}_${column}:\n    description: cell ${row} ${column}${needs}`);
+    }
+  }
+  return `---\nspec_version: "1.0"\nname: grid\nsteps:\n${steps.join("\n")}\n---\n`;
+}
+
+/** Opens `text` as one input event and fits it, as opening a file does. */
+async function open(page, text, n) {
+  await page.evaluate(
+    ([selector, text]) => {
+      const area = document.querySelector(selector);
+      area.value = text;
+      area.dispatchEvent(new Event("input", { bubbles: true }));
+    },
+    [SOURCE, text],
+  );
+  await page.waitForFunction((n) => document.querySelector('[data-testid="canvas"]').getAttribute("data-nodes") === String(n), n);
+  await page.click('[data-testid="fit"]');
+}
+
+const zoom = async (page) => parseInt(await page.textContent('[data-testid="zoom-level"]'), 10);
+
+/** The viewport's translation and scale, from the SVG's transform. */
+async function viewport(page) {
+  const transform = await page.getAttribute(".canvas .viewport", "transform");
+  const [x, y, scale] = transform.match(/-?[\d.]+/g).map(Number);
+  return { x, y, scale };
+}
+
+/** The screen point of graph point (gx, gy). */
+async function screenOf(page, gx, gy) {
+  const view = await viewport(page);
+  const box = await page.locator(".canvas").boundingBox();
+  return { x: box.x + view.x + gx * view.scale, y: box.y + view.y + gy * view.scale };
+}
+
+/** A node's box in graph coordinates: the selected node is in the SVG; its transform says where. */
+async function graphBox(page, id) {
+  const transform = await page.getAttribute(`[data-node-id="${id}"]`, "transform");
+  const [x, y] = transform.match(/-?[\d.]+/g).map(Number);
+  return { x, y, width: 220, height: 72 };
+}
+
+/** The far canvas's alpha at a screen point: 0 where nothing is painted. */
+function alphaAt(page, point) {
+  return page.evaluate(({ x, y }) => {
+    const canvas = document.querySelector('[data-testid="far-canvas"]');
+    const box = canvas.getBoundingClientRect();
+    const ratio = canvas.width / box.width;
+    const pixel = canvas.getContext("2d").getImageData(Math.round((x - box.left) * ratio), Math.round((y - box.top) * ratio), 1, 1);
+    return pixel.data[3];
+  }, point);
+}
+
+test("far out: the nodes are painted on one canvas; wheel, pan, click, drag, arrows and zooming back in work", { timeout: 180000 }, async () => {
+  const { page, errors, context } = await suite.studio();
+  await open(page, grid(30, 30), 900);
+  assert.equal(await zoom(page), 50, "Fit keeps a readable zoom");
+  // Select the first node at the working zoom, to know where it is; then let it go.
+  await page.click('[data-node-id="step:g10_10"]');
+  const target = await graphBox(page, "step:g10_10");
+  await page.keyboard.press("Escape");
+
+  // Zoom out with the wheel about the canvas's centre, until far.
+  const canvas = await page.locator(".canvas").boundingBox();
+  await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
+  for (let i = 0; i < 40 && (await zoom(page)) >= 10; i++) await page.mouse.wheel(0, 120);
+  assert.ok((await zoom(page)) < 40, `zoomed out far: ${await zoom(page)}%`);
+  await page.waitForFunction((far) => Number(document.querySelector(far)?.getAttribute("data-painted-nodes")) === 900, FAR);
+  assert.equal(await page.locator("[data-node-id]").count(), 0, "no node is an SVG element far out");
+  assert.equal(await page.locator("[data-edge-from]").count(), 0, "no wire is an SVG element far out");
+  assert.ok(await page.locator(FAR).isVisible());
+
+  // Pan with the wheel (sideways): the picture follows.
+  const before = await viewport(page);
+  await page.mouse.wheel(60, 40);
+  await page.waitForFunction((x) => !document.querySelector(".canvas .viewport").getAttribute("transform").startsWith(`translate(${x}`), before.x.toFixed(2));
+  assert.equal(await zoom(page), Math.round(before.scale * 100), "a sideways wheel pans, it does not zoom");
+
+  // The canvas paints the node where the SVG would put it: inside its box, paint; in the gap beside it, none.
+  const inside = await screenOf(page, target.x + 110, target.y + 50);
+  const gap = await screenOf(page, target.x - 20, target.y + 36);
+  await page.waitForFunction(([far, p]) => {
+    const canvas = document.querySelector(far);
+    const box = canvas.getBoundingClientRect();
+    const ratio = canvas.width / box.width;
+    return canvas.getContext("2d").getImageData(Math.round((p.x - box.left) * ratio), Math.round((p.y - box.top) * ratio), 1, 1).data[3] > 0;
+  }, [FAR, inside]);
+  assert.equal(await alphaAt(page, gap), 0, "nothing is painted between two nodes");
+
+  // Light and dark, far out (LOOK at them).
+  await page.screenshot({ path: `${shots}/far-zoom-light.png` });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: `${shots}/far-zoom-dark.png` });
+  await page.emulateMedia({ colorScheme: "light" });
+
+  // A click selects the node under the pointer; the inspector shows it; the SVG holds it, in place.
+  await page.mouse.click(inside.x, inside.y);
+  await page.waitForSelector('[data-node-id="step:g10_10"].selected');
+  await page.waitForFunction(() => document.querySelector('[data-testid="inspector"]').textContent.includes("g10_10"));
+  assert.equal(await page.locator("[data-node-id]").count(), 1, "only the selected node is an SVG element");
+  const svgBox = await page.locator('[data-node-id="step:g10_10"] .node-body').boundingBox();
+  assert.ok(svgBox.x <= inside.x && inside.x <= svgBox.x + svgBox.width && svgBox.y <= inside.y && inside.y <= svgBox.y + svgBox.height,
+    `the selected node's SVG box ${JSON.stringify(svgBox)} holds the point clicked ${JSON.stringify(inside)}`);
+  await page.waitForFunction((far) => Number(document.querySelector(far).getAttribute("data-painted-nodes")) === 899, FAR);
+
+  // Arrows move along the wires, far out too: down to what the node feeds.
+  await page.keyboard.press("ArrowDown");
+  await page.waitForSelector('[data-node-id="step:g11_10"].selected');
+  await page.waitForFunction(() => document.activeElement?.getAttribute("data-node-id") === "step:g11_10");
+
+  // A drag far out moves the node under the pointer: its new place is written to the text.
+  const g11 = await graphBox(page, "step:g11_10");
+  const from = await screenOf(page, g11.x + 110, g11.y + 36);
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 8; i++) await page.mouse.move(from.x + i * 10, from.y + i * 6);
+  await page.mouse.up();
+  const text = await waitForText(page, (t) => /positions:[\s\S]*g11_10:/.test(t));
+  assert.match(text, /g11_10:\n\s+x: -?\d+\n\s+y: -?\d+/);
+  const moved = await graphBox(page, "step:g11_10");
+  assert.ok(moved.x > g11.x + 100 && moved.y > g11.y + 60, `moved by 80 × 48 px at the far zoom: ${JSON.stringify([g11, moved])}`);
+
+  // Zooming in past 40 % over a node brings the SVG nodes back, the one under the pointer still there.
+  const back = await screenOf(page, target.x + 110, target.y + 36);
+  await page.mouse.move(back.x, back.y);
+  for (let i = 0; i < 40 && (await zoom(page)) < 45; i++) await page.mouse.wheel(0, -120);
+  await page.waitForFunction(() => document.querySelectorAll("[data-node-id]").length > 20);
+  assert.ok(!(await page.locator(FAR).isVisible()), "the far canvas is hidden at the working zoom");
+  const near = await page.locator('[data-node-id="step:g10_10"] .node-body').boundingBox();
+  assert.ok(near.x <= back.x && back.x <= near.x + near.width && near.y <= back.y && back.y <= near.y + near.height,
+    `g10_10 is still under the pointer: ${JSON.stringify([near, back])}`);
+  assert.deepEqual(errors, []);
+  assert.ok((await source(page)).includes("g29_29"));
+  await context.close();
+});
+
+test("axe-core finds no violations far out, with and without a selection, light and dark", { timeout: 120000 }, async () => {
+  const axe = readFileSync(`${repo}tests/web/node_modules/axe-core/axe.min.js`, "utf8");
+  for (const colorScheme of ["light", "dark"]) {
+    const { page, errors, context } = await suite.studio({ colorScheme });
+    await open(page, grid(20, 20), 400);
+    for (let i = 0; i < 6; i++) await page.click('[data-testid="zoom-out"]');
+    await page.waitForFunction((far) => Number(document.querySelector(far)?.getAttribute("data-painted-nodes")) > 0, FAR);
+    await page.addScriptTag({ content: axe });
+    const run = () => page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+    let result = await run();
+    assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(", ")}`), [], `${colorScheme}, nothing selected`);
+    await page.locator(".canvas").focus();
+    await page.keyboard.press("ArrowDown");
+    await page.waitForSelector("[data-node-id].selected");
+    result = await run();
+    assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(", ")}`), [], `${colorScheme}, a node selected`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
