@@ -153,15 +153,24 @@ pub fn on_canvas_key(
     }
 }
 
+/// Focuses the node's element; far out (or off the drawn window) the element is made only when
+/// the selection has been drawn, so a missing one is tried again on the next frame.
 fn focus_node(id: &str) {
+    if !try_focus_node(id) {
+        let id = id.to_owned();
+        request_animation_frame(move || {
+            try_focus_node(&id);
+        });
+    }
+}
+
+fn try_focus_node(id: &str) -> bool {
     let selector = format!("[data-node-id=\"{}\"]", id.replace('"', "\\\""));
     let element = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.query_selector(&selector).ok().flatten())
         .and_then(|e| e.dyn_into::<web_sys::SvgElement>().ok());
-    if let Some(element) = element {
-        let _ = element.focus();
-    }
+    element.is_some_and(|element| element.focus().is_ok())
 }
 
 fn focus_inspector() {
