@@ -156,11 +156,11 @@ mod tests {
             sideways: false,
         };
         let scene = scene(&graph, &EVERYWHERE, &marks);
-        let drawn: Vec<(&str, Outline, Option<(usize, bool)>)> = scene
+        let drawn = scene
             .nodes
             .iter()
             .map(|n| (n.node.id.as_str(), n.outline, n.badge))
-            .collect();
+            .collect::<Vec<_>>();
         assert_eq!(
             drawn,
             vec![
