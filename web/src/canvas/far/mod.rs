@@ -106,10 +106,11 @@ pub fn FarCanvas(
                         sideways: sides.get_untracked(),
                     };
                     let scene = scene(graph, &visible, &marks);
-                    paint::paint(&ctx, &scene, palette, &probe, view.scale);
-                    // What the tests read: the nodes on the picture, whatever their pixels.
+                    let names = paint::paint(&ctx, &scene, palette, &probe, view.scale);
+                    // What the tests read: the nodes and names on the picture, whatever its pixels.
                     let painted = scene.nodes.len().to_string();
                     let _ = canvas.set_attribute("data-painted-nodes", &painted);
+                    let _ = canvas.set_attribute("data-painted-names", &names.to_string());
                 })
             })
         });

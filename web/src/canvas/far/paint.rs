@@ -16,21 +16,22 @@ const MIN_NAME_PX: f64 = 5.0;
 const TITLE_AT: (f64, f64) = (40.0, 30.0);
 const TITLE_ROOM: f64 = NODE_WIDTH - 8.0 - 40.0;
 
-/// Paints `scene` at zoom `scale` (graph units per screen pixel: `1 / scale`).
+/// Paints `scene` at zoom `scale` (graph units per screen pixel: `1 / scale`); how many names were
+/// written (none while they would be too small to read).
 pub fn paint(
     ctx: &CanvasRenderingContext2d,
     scene: &Scene,
     palette: &mut Palette,
     probe: &Probe,
     scale: f64,
-) {
+) -> usize {
     let px = 1.0 / scale;
     wires(ctx, scene, palette, probe, px);
     bodies(ctx, &scene.nodes, palette, px);
     stripes(ctx, &scene.nodes, palette, probe, px);
     outlines(ctx, &scene.nodes, palette, probe, px);
     badges(ctx, &scene.nodes, palette, px);
-    names(ctx, &scene.nodes, palette, scale);
+    names(ctx, &scene.nodes, palette, scale)
 }
 
 /// Groups items by the colour they are painted with, in first-seen order of colours.
@@ -166,10 +167,15 @@ fn badges(ctx: &CanvasRenderingContext2d, nodes: &[FarNode], palette: &Palette, 
 }
 
 /// Node names as the SVG draws them far out: `clamp(13px, 10px / zoom, 34px)` in graph units.
-fn names(ctx: &CanvasRenderingContext2d, nodes: &[FarNode], palette: &Palette, scale: f64) {
+fn names(
+    ctx: &CanvasRenderingContext2d,
+    nodes: &[FarNode],
+    palette: &Palette,
+    scale: f64,
+) -> usize {
     let size = (10.0 / scale).clamp(13.0, 34.0);
     if size * scale < MIN_NAME_PX {
-        return;
+        return 0;
     }
     ctx.set_font(&format!("600 {size}px {}", palette.font));
     ctx.set_fill_style_str(&palette.text);
@@ -181,4 +187,5 @@ fn names(ctx: &CanvasRenderingContext2d, nodes: &[FarNode], palette: &Palette, s
             n.node.y + TITLE_AT.1,
         );
     }
+    nodes.len()
 }
