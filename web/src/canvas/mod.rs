@@ -121,12 +121,15 @@ pub fn Canvas() -> impl IntoView {
                 .edges
                 .iter()
                 .filter_map(|e| {
+                    let kept = keep(&e.source) || keep(&e.target);
+                    // Far out, most wires stop here, before their ends are worked out.
+                    if !near && !kept {
+                        return None;
+                    }
                     let source = by_id.get(e.source.as_str())?;
                     let target = by_id.get(e.target.as_str())?;
                     let (from, to) = wire_ends(e, source, target, sideways);
-                    let visible = near && Rect::wire(from, to).intersects(&window)
-                        || keep(&e.source)
-                        || keep(&e.target);
+                    let visible = kept || Rect::wire(from, to).intersects(&window);
                     visible.then(|| DrawnWire::of(e, from, to, sideways))
                 })
                 .collect();

@@ -1,6 +1,8 @@
 //! Painting a [`Scene`] on a 2D context already transformed to graph coordinates. Shapes of one
 //! colour go in one path and one fill or stroke: a few dozen canvas calls per colour, not per node.
 
+use std::hash::Hash;
+
 use rustc_hash::FxHashMap;
 use web_sys::CanvasRenderingContext2d;
 
@@ -34,18 +36,19 @@ pub fn paint(
     names(ctx, &scene.nodes, palette, scale)
 }
 
-/// Groups items by the colour they are painted with, in first-seen order of colours.
-fn by_colour<T>(
+/// Groups items by what decides their colour (a kind, an outline), in first-seen order; items
+/// without a key are left out. The colour is then looked up once per group, not per item.
+fn grouped<T, K: Hash + Eq + Copy>(
     items: impl Iterator<Item = T>,
-    mut colour: impl FnMut(&T) -> Option<String>,
-) -> Vec<(String, Vec<T>)> {
-    let mut order: Vec<(String, Vec<T>)> = Vec::new();
-    let mut index: FxHashMap<String, usize> = FxHashMap::default();
+    key: impl Fn(&T) -> Option<K>,
+) -> Vec<(K, Vec<T>)> {
+    let mut order: Vec<(K, Vec<T>)> = Vec::new();
+    let mut index: FxHashMap<K, usize> = FxHashMap::default();
     for item in items {
-        let Some(key) = colour(&item) else {
+        let Some(key) = key(&item) else {
             continue;
         };
-        let at = *index.entry(key.clone()).or_insert_with(|| {
+        let at = *index.entry(key).or_insert_with(|| {
             order.push((key, Vec::new()));
             order.len() - 1
         });
@@ -61,15 +64,14 @@ fn wires(
     probe: &Probe,
     px: f64,
 ) {
-    let groups = by_colour(scene.wires.iter(), |w| {
-        Some(if w.compatible {
-            palette.wire(probe, w.kind).to_owned()
+    let groups = grouped(scene.wires.iter(), |w| Some((w.compatible, w.kind)));
+    ctx.set_line_width(1.6f64.max(px));
+    for ((compatible, kind), wires) in groups {
+        let colour = if compatible {
+            palette.wire(probe, kind).to_owned()
         } else {
             palette.error.clone()
-        })
-    });
-    ctx.set_line_width(1.6f64.max(px));
-    for (colour, wires) in groups {
+        };
         ctx.begin_path();
         for w in wires {
             ctx.move_to(w.from.0, w.from.1);
@@ -101,15 +103,12 @@ fn stripes(
 ) {
     // At least a pixel and a half wide, so the kind shows however far out.
     let width = 8f64.max(1.5 * px).min(NODE_WIDTH / 3.0);
-    let groups = by_colour(nodes.iter(), |n| {
-        Some(
-            n.node
-                .color
-                .clone()
-                .unwrap_or_else(|| palette.kind(probe, &n.node.kind).to_owned()),
-        )
+    // A node's own colour (`color:` in the document) wins over its kind's.
+    let groups = grouped(nodes.iter(), |n| {
+        Some((n.node.color.as_deref(), n.node.kind.as_str()))
     });
-    for (colour, nodes) in groups {
+    for ((own, kind), nodes) in groups {
+        let colour = own.map_or_else(|| palette.kind(probe, kind).to_owned(), str::to_owned);
         ctx.begin_path();
         for n in nodes {
             ctx.rect(n.node.x, n.node.y, width, NODE_HEIGHT);
@@ -126,15 +125,17 @@ fn outlines(
     probe: &Probe,
     px: f64,
 ) {
-    let groups = by_colour(nodes.iter(), |n| match n.outline {
-        Outline::Plain => None,
-        Outline::Selected => Some(palette.accent.clone()),
-        Outline::Invalid => Some(palette.error.clone()),
-        Outline::Run(state) => Some(palette.run(probe, state).to_owned()),
+    let groups = grouped(nodes.iter(), |n| {
+        (n.outline != Outline::Plain).then_some(n.outline)
     });
     // The SVG's 2.5-unit stroke, but never thinner than two pixels: the selection must show.
     ctx.set_line_width(2.5f64.max(2.0 * px));
-    for (colour, nodes) in groups {
+    for (outline, nodes) in groups {
+        let colour = match outline {
+            Outline::Plain | Outline::Selected => palette.accent.clone(),
+            Outline::Invalid => palette.error.clone(),
+            Outline::Run(state) => palette.run(probe, state).to_owned(),
+        };
         ctx.begin_path();
         for n in nodes {
             ctx.rect(n.node.x, n.node.y, NODE_WIDTH, NODE_HEIGHT);

@@ -12,7 +12,7 @@ use crate::problems::NodeProblems;
 
 /// How a node's outline is drawn, mirroring the SVG's rules (a run state wins over a problem,
 /// a problem over the selection: the same order the stylesheets give them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outline {
     Plain,
     Selected,
