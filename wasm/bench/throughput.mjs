@@ -9,13 +9,20 @@
 //   cargo run --release -p logicmd --example throughput_probe -- write target/bench-docs
 //   LOGICMD_REFERENCE_MODULES=/path/with/node_modules node wasm/bench/throughput.mjs [rounds]
 //
-// Prints the median over `rounds` rounds (MB = 10^6 bytes).
+// Prints the median over `rounds` rounds (MB = 10^6 bytes). `LOGICMD_PKG` (a path to another
+// build's `node.js`) measures that build instead, to compare two builds interleaved.
+// The corpus is 423 small documents, most written to fail on a path no other one takes: V8 tiers
+// a wasm function up to its optimising compiler only after it has run a while, so the first
+// 10-20 rounds measure that warm-up (2-3x slower); 60 rounds give the steady state
+// (docs/decisions.md, Throughput, round three).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
-import { validate } from "../pkg/node.js";
+const { validate } = await import(
+  process.env.LOGICMD_PKG ? pathToFileURL(process.env.LOGICMD_PKG).href : "../pkg/node.js"
+);
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 const conformance = process.env.LOGICMD_CONFORMANCE_DIR ?? nearestConformance();

@@ -9,8 +9,12 @@ use wasm_bindgen::prelude::*;
 /// per value, which made results about a fifth faster than building them value by value
 /// (issue #17); the JSON data model is the one results already had.
 pub fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
-    let text = serde_json::to_string(value)
-        .map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))?;
+    json_to_js(serde_json::to_string(value))
+}
+
+/// A result already written as JSON text, as a plain JS object (see [`to_js`]).
+pub fn json_to_js(text: serde_json::Result<String>) -> Result<JsValue, JsError> {
+    let text = text.map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))?;
     js_sys::JSON::parse(&text).map_err(|_| JsError::new("cannot convert the result"))
 }
 

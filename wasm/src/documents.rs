@@ -1,13 +1,16 @@
 //! Whole-document functions: parse, validate, lint, compile, graph, check, format.
 
-use logicmd::analysis::{analyze, compile_text, obligations, Options, Parsed, DEFAULT_ID};
+use logicmd::analysis::{
+    analyze, compile_text, obligations, Analysis, Kind, Options, Parsed, DEFAULT_ID,
+};
 use logicmd::diagnostic::Diagnostic;
 use logicmd::loader::MemoryLoader;
 use logicmd::Document;
-use serde_json::json;
+use serde::Serialize;
+use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{optional_text_arg, text_arg, to_js};
+use crate::convert::{json_to_js, optional_text_arg, text_arg, to_js};
 use crate::loader::JsLoader;
 
 /// Parses a LOGIC.md file: its frontmatter as JSON, its body, and any problems.
@@ -18,11 +21,46 @@ pub fn parse(
     let text = text_arg(&text, "text")?;
     let parsed = Document::parse(&text);
     let document = parsed.document.as_ref();
-    to_js(&json!({
-        "frontmatter": document.map(|d| d.json().clone()),
-        "body": document.map(|d| d.body().to_owned()),
-        "diagnostics": parsed.diagnostics,
-    }))
+    to_js(&ParseResult {
+        frontmatter: document.map(Document::json),
+        body: document.map(Document::body),
+        diagnostics: &parsed.diagnostics,
+    })
+}
+
+/// What `parse` returns, serialised straight from the document (no copy of its JSON view).
+#[derive(Serialize)]
+struct ParseResult<'a> {
+    frontmatter: Option<&'a Value>,
+    body: Option<&'a str>,
+    diagnostics: &'a [Diagnostic],
+}
+
+/// What `validate` and `lint` return, serialised straight from the analysis: building a
+/// `serde_json::Value` of the diagnostics first copied every string of them once more and was
+/// a measurable part of a small document's call (issue #17, round three).
+#[derive(Serialize)]
+pub struct Checked<'a> {
+    kind: Kind,
+    valid: bool,
+    diagnostics: &'a [Diagnostic],
+}
+
+impl<'a> From<&'a Analysis> for Checked<'a> {
+    fn from(analysis: &'a Analysis) -> Self {
+        Checked {
+            kind: analysis.kind,
+            valid: analysis.valid,
+            diagnostics: &analysis.diagnostics,
+        }
+    }
+}
+
+/// The result of `validate` as the JSON text that crosses the boundary (the native probe
+/// `wasm/examples/npm_probe.rs` measures exactly this).
+pub fn validate_json(text: &str) -> serde_json::Result<String> {
+    let analysis = analyze(text, &Options::validate(), &MemoryLoader::new());
+    serde_json::to_string(&Checked::from(&analysis))
 }
 
 /// Validates a LOGIC.md file, or a DRTL topology (YAML whose `nodes` have `id` and `type`).
@@ -31,12 +69,7 @@ pub fn validate(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsError> {
     let text = text_arg(&text, "text")?;
-    let analysis = analyze(&text, &Options::validate(), &MemoryLoader::new());
-    to_js(&json!({
-        "kind": analysis.kind,
-        "valid": analysis.valid,
-        "diagnostics": analysis.diagnostics,
-    }))
+    json_to_js(validate_json(&text))
 }
 
 /// The options of a document named `path` (its kind and the id its imports resolve from).
@@ -59,11 +92,7 @@ pub fn lint(
     let path = optional_text_arg(&path, "path")?;
     let loader = JsLoader::new(files)?;
     let analysis = analyze(&text, &lint_options(path.as_deref()), &loader);
-    to_js(&json!({
-        "kind": analysis.kind,
-        "valid": analysis.valid,
-        "diagnostics": analysis.diagnostics,
-    }))
+    to_js(&Checked::from(&analysis))
 }
 
 /// The prompt scaffold: the whole workflow, or one step when `step` is given. Compiling runs

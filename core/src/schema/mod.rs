@@ -156,27 +156,30 @@ pub(crate) fn diagnose(
     let keyword = error.kind.keyword();
     let root = document.root();
     match &error.kind {
-        ErrorKind::AdditionalProperties { unexpected } => unexpected
-            .iter()
-            .map(|key| {
-                let known = suggest::known_properties(schema, &path);
-                let mut diagnostic = Diagnostic::error(
-                    "schema-unknown-property",
-                    messages::unknown_property(key, &path),
-                )
-                .with_path(&path)
-                .with_keyword(keyword);
-                if let Some(close) = suggest::closest(key, known.iter().map(String::as_str)) {
-                    diagnostic = diagnostic.with_help(format!("did you mean `{close}`?"));
-                } else if !known.is_empty() {
-                    diagnostic =
-                        diagnostic.with_help(format!("known properties: {}", known.join(", ")));
-                }
-                let span = json::entry_at(root, &json::pointer_push(&path, key))
-                    .map_or_else(|| document.span_at(&path), |entry| entry.key_span);
-                document.locate(diagnostic, span)
-            })
-            .collect(),
+        ErrorKind::AdditionalProperties { unexpected } => {
+            // The names are the same for every unexpected key of one object: walked once.
+            let known = suggest::known_properties(schema, &path);
+            unexpected
+                .iter()
+                .map(|key| {
+                    let mut diagnostic = Diagnostic::error(
+                        "schema-unknown-property",
+                        messages::unknown_property(key, &path),
+                    )
+                    .with_path(&path)
+                    .with_keyword(keyword);
+                    if let Some(close) = suggest::closest(key, known.iter().map(String::as_str)) {
+                        diagnostic = diagnostic.with_help(format!("did you mean `{close}`?"));
+                    } else if !known.is_empty() {
+                        diagnostic =
+                            diagnostic.with_help(format!("known properties: {}", known.join(", ")));
+                    }
+                    let span = json::entry_at(root, &json::pointer_push(&path, key))
+                        .map_or_else(|| document.span_at(&path), |entry| entry.key_span);
+                    document.locate(diagnostic, span)
+                })
+                .collect()
+        }
         kind => {
             let mut diagnostic = Diagnostic::error(messages::code(kind), messages::describe(error))
                 .with_path(&path)

@@ -1,5 +1,7 @@
 //! "Did you mean" suggestions: known property names come from the schema itself.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::json::pointer_tokens;
@@ -12,7 +14,7 @@ pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) ->
     candidates
         .into_iter()
         .filter_map(|candidate| {
-            let candidate_lower = candidate.to_lowercase();
+            let candidate_lower = lowercase(candidate);
             let score = strsim::jaro_winkler(&lower, &candidate_lower);
             let bound = (candidate.len().max(word.len()) / 3).max(1);
             // The distance is at least the difference in length: computed only when it can decide.
@@ -23,6 +25,19 @@ pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) ->
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(candidate, _)| candidate)
+}
+
+/// `text.to_lowercase()`, borrowed when that changes nothing (property names mostly are
+/// lowercase ASCII already: one copy per candidate per error saved).
+fn lowercase(text: &str) -> Cow<'_, str> {
+    if text
+        .bytes()
+        .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+    {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(text.to_lowercase())
+    }
 }
 
 /// The property names the schema declares for the object at instance `pointer`, sorted.
@@ -109,15 +124,17 @@ pub fn is_duration(schema: &Value, pointer: &str) -> bool {
 fn subschemas_at<'s>(schema: &'s Value, tokens: &[String]) -> Vec<&'s Value> {
     let mut current = expand(schema, vec![schema]);
     for token in tokens {
+        let index = token.parse::<usize>().is_ok();
         let mut next = Vec::new();
         for sub in &current {
-            if let Some(child) = sub.get("properties").and_then(|p| p.get(token)) {
+            let words = Words::of(sub);
+            if let Some(child) = words.properties.and_then(|p| p.get(token)) {
                 next.push(child);
-            } else if let Some(child @ Value::Object(_)) = sub.get("additionalProperties") {
+            } else if let Some(child @ Value::Object(_)) = words.additional_properties {
                 next.push(child);
             }
-            if token.parse::<usize>().is_ok() {
-                if let Some(items) = sub.get("items") {
+            if index {
+                if let Some(items) = words.items {
                     next.push(items);
                 }
             }
@@ -125,6 +142,76 @@ fn subschemas_at<'s>(schema: &'s Value, tokens: &[String]) -> Vec<&'s Value> {
         current = expand(schema, next);
     }
     current
+}
+
+/// The keywords of one schema object that lead to other schemas, read in one pass over its
+/// entries: a schema object has a handful of keys, and walking them costs less than hashing
+/// each keyword to look it up (the corpus's did-you-mean and duration hints walk the schema
+/// for every error; issue #17, round three).
+#[derive(Default)]
+struct Words<'s> {
+    reference: Option<&'s Value>,
+    all_of: Option<&'s Value>,
+    any_of: Option<&'s Value>,
+    one_of: Option<&'s Value>,
+    then: Option<&'s Value>,
+    otherwise: Option<&'s Value>,
+    properties: Option<&'s Value>,
+    additional_properties: Option<&'s Value>,
+    items: Option<&'s Value>,
+}
+
+impl<'s> Words<'s> {
+    fn of(schema: &'s Value) -> Self {
+        let mut words = Words::default();
+        let Value::Object(map) = schema else {
+            return words;
+        };
+        for (key, value) in map {
+            let slot = match key.as_str() {
+                "$ref" => &mut words.reference,
+                "allOf" => &mut words.all_of,
+                "anyOf" => &mut words.any_of,
+                "oneOf" => &mut words.one_of,
+                "then" => &mut words.then,
+                "else" => &mut words.otherwise,
+                "properties" => &mut words.properties,
+                "additionalProperties" => &mut words.additional_properties,
+                "items" => &mut words.items,
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        words
+    }
+}
+
+/// What `root.pointer(pointer)` finds, without its copy of every token when none needs
+/// unescaping (a `$ref` such as `#/definitions/step` is followed for every error's hint).
+fn local_target<'s>(root: &'s Value, pointer: &str) -> Option<&'s Value> {
+    if pointer.contains('~') {
+        return root.pointer(pointer);
+    }
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    pointer
+        .strip_prefix('/')?
+        .split('/')
+        .try_fold(root, |target, token| match target {
+            Value::Object(map) => map.get(token),
+            Value::Array(list) => array_index(token).and_then(|i| list.get(i)),
+            _ => None,
+        })
+}
+
+/// An array index as JSON Pointer (and `Value::pointer`) reads one: digits, no leading `+`
+/// and no leading zero.
+fn array_index(token: &str) -> Option<usize> {
+    if token.starts_with('+') || token.len() > 1 && token.starts_with('0') {
+        return None;
+    }
+    token.parse().ok()
 }
 
 /// Follows local `$ref`s and combinators so every schema that applies at one place is listed.
@@ -138,21 +225,22 @@ fn expand<'s>(root: &'s Value, start: Vec<&'s Value>) -> Vec<&'s Value> {
         if budget == 0 {
             break;
         }
-        if let Some(reference) = sub.get("$ref").and_then(Value::as_str) {
-            if let Some(target) = reference.strip_prefix('#').and_then(|p| root.pointer(p)) {
+        let words = Words::of(sub);
+        if let Some(reference) = words.reference.and_then(Value::as_str) {
+            if let Some(target) = reference
+                .strip_prefix('#')
+                .and_then(|p| local_target(root, p))
+            {
                 pending.push(target);
             }
         }
-        for combinator in ["allOf", "anyOf", "oneOf"] {
-            if let Some(branches) = sub.get(combinator).and_then(Value::as_array) {
+        for branches in [words.all_of, words.any_of, words.one_of] {
+            if let Some(branches) = branches.and_then(Value::as_array) {
                 pending.extend(branches.iter());
             }
         }
-        for conditional in ["then", "else"] {
-            if let Some(branch) = sub.get(conditional) {
-                pending.push(branch);
-            }
-        }
+        pending.extend(words.then);
+        pending.extend(words.otherwise);
         out.push(sub);
     }
     out
@@ -198,6 +286,135 @@ mod tests {
             proptest::prop_assert_eq!(
                 closest(&word, candidates.iter().copied()),
                 closest_by_both_scores(&word, &candidates)
+            );
+        }
+    }
+
+    /// The walk of the first version: each keyword looked up in the schema object by name.
+    fn subschemas_by_lookup<'s>(schema: &'s Value, tokens: &[String]) -> Vec<&'s Value> {
+        fn expand<'s>(root: &'s Value, start: Vec<&'s Value>) -> Vec<&'s Value> {
+            let (mut out, mut pending, mut budget) = (Vec::new(), start, 256);
+            while let Some(sub) = pending.pop() {
+                budget -= 1;
+                if budget == 0 {
+                    break;
+                }
+                if let Some(reference) = sub.get("$ref").and_then(Value::as_str) {
+                    if let Some(target) = reference.strip_prefix('#').and_then(|p| root.pointer(p))
+                    {
+                        pending.push(target);
+                    }
+                }
+                for combinator in ["allOf", "anyOf", "oneOf"] {
+                    if let Some(branches) = sub.get(combinator).and_then(Value::as_array) {
+                        pending.extend(branches.iter());
+                    }
+                }
+                for conditional in ["then", "else"] {
+                    if let Some(branch) = sub.get(conditional) {
+                        pending.push(branch);
+                    }
+                }
+                out.push(sub);
+            }
+            out
+        }
+        let mut current = expand(schema, vec![schema]);
+        for token in tokens {
+            let mut next = Vec::new();
+            for sub in &current {
+                if let Some(child) = sub.get("properties").and_then(|p| p.get(token)) {
+                    next.push(child);
+                } else if let Some(child @ Value::Object(_)) = sub.get("additionalProperties") {
+                    next.push(child);
+                }
+                if token.parse::<usize>().is_ok() {
+                    if let Some(items) = sub.get("items") {
+                        next.push(items);
+                    }
+                }
+            }
+            current = expand(schema, next);
+        }
+        current
+    }
+
+    /// Every instance location of the embedded schemas down to four levels (each declared
+    /// property, an array index and an undeclared key) finds the same schemas, in the same
+    /// order, as the walk that looked each keyword up by name.
+    #[test]
+    fn the_one_pass_walk_finds_what_the_lookups_found() {
+        // The embedded schemas have few combinators; this one has every keyword the walk
+        // follows on the same objects, so the order of discovery is held too.
+        let combined = json!({
+            "$ref": "#/definitions/a",
+            "allOf": [{"properties": {"x": {"$ref": "#/definitions/b"}}}, {"type": "object"}],
+            "anyOf": [{"properties": {"x": {"items": {"enum": ["p"]}}}}],
+            "oneOf": [{"additionalProperties": {"type": "string"}}],
+            "if": {}, "then": {"properties": {"y": {}}}, "else": {"properties": {"x": {}}},
+            "definitions": {
+                "a": {"properties": {"x": {"anyOf": [{}, {"$ref": "#/definitions/b"}]}}},
+                "b": {"properties": {"z": {}}, "then": {"items": {}}, "else": {}}
+            }
+        });
+        let schemas = [crate::schema::schema(), crate::drtl::schema(), &combined];
+        for schema in schemas {
+            let mut frontier: Vec<Vec<String>> = vec![Vec::new()];
+            let mut compared = 0;
+            for _ in 0..4 {
+                let mut next = Vec::new();
+                for tokens in &frontier {
+                    let expected = subschemas_by_lookup(schema, tokens);
+                    let found = subschemas_at(schema, tokens);
+                    assert_eq!(found.len(), expected.len(), "at {tokens:?}");
+                    assert!(
+                        found
+                            .iter()
+                            .zip(&expected)
+                            .all(|(a, b)| std::ptr::eq(*a, *b)),
+                        "at {tokens:?}"
+                    );
+                    compared += 1;
+                    let mut children: Vec<String> = expected
+                        .iter()
+                        .filter_map(|sub| sub.get("properties").and_then(Value::as_object))
+                        .flat_map(|props| props.keys().cloned())
+                        .collect();
+                    children.sort();
+                    children.dedup();
+                    children.extend(["0".to_owned(), "undeclared".to_owned()]);
+                    for child in children {
+                        let mut path = tokens.clone();
+                        path.push(child);
+                        next.push(path);
+                    }
+                }
+                next.truncate(20_000);
+                frontier = next;
+            }
+            assert!(compared > 10, "only {compared} places compared");
+        }
+    }
+
+    proptest::proptest! {
+        /// Pointers of keys and indexes that exist or not, escaped or not, leading zeros and
+        /// signs: the same target as `Value::pointer`.
+        #[test]
+        fn a_local_target_is_what_value_pointer_finds(
+            tokens in proptest::collection::vec("(a|b|~0|~1|0|1|01|\\+1|10|x~1y)", 0..4),
+        ) {
+            let value = json!({
+                "a": {"b": [1, {"a": 2}], "~": 3, "/": 4, "x/y": [5]},
+                "b": [[6, 7], {"0": 8, "01": 9}],
+                "~": {"a": 10}, "/": 11,
+            });
+            let pointer: String = tokens.iter().map(|t| format!("/{t}")).collect();
+            proptest::prop_assert!(
+                match (local_target(&value, &pointer), value.pointer(&pointer)) {
+                    (Some(a), Some(b)) => std::ptr::eq(a, b),
+                    (a, b) => a.is_none() && b.is_none(),
+                },
+                "at {}", pointer
             );
         }
     }
