@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use crate::json::field;
+
 /// One named, typed field: a `contracts.inputs[]`/`outputs[]` entry or a schema property.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Field {
@@ -24,9 +26,9 @@ pub(crate) fn fields_of_list(list: Option<&Value>) -> Vec<Field> {
                 .iter()
                 .filter_map(|item| {
                     Some(Field {
-                        name: item.get("name")?.as_str()?.to_owned(),
+                        name: field(item, "name")?.as_str()?.to_owned(),
                         kind: type_of(item),
-                        required: item.get("required").and_then(Value::as_bool) == Some(true),
+                        required: field(item, "required").and_then(Value::as_bool) == Some(true),
                     })
                 })
                 .collect()
@@ -73,7 +75,7 @@ fn type_of(value: &Value) -> Option<String> {
 
 /// A schema's `type`, `None` when it has none or it is `any`.
 fn schema_type(value: &Value) -> Option<&str> {
-    match value.get("type") {
+    match field(value, "type") {
         Some(Value::String(kind)) if kind != "any" => Some(kind),
         _ => None,
     }
@@ -85,8 +87,8 @@ fn schema_type(value: &Value) -> Option<&str> {
 /// every wire and only needs the verdict.
 pub(crate) fn steps_fit(producer: &Value, consumer: &Value) -> bool {
     type_fits(
-        producer.get("output_schema").and_then(schema_type),
-        consumer.get("input_schema").and_then(schema_type),
+        field(producer, "output_schema").and_then(schema_type),
+        field(consumer, "input_schema").and_then(schema_type),
     )
 }
 
@@ -168,7 +170,7 @@ impl WireEnd {
         WireEnd {
             name: format!("node `{name}`"),
             kind: None,
-            fields: loaded.map(|v| fields_of_list(v.get("contracts").and_then(|c| c.get(side)))),
+            fields: loaded.map(|v| fields_of_list(field(v, "contracts").and_then(|c| c.get(side)))),
         }
     }
 }

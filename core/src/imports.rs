@@ -8,6 +8,7 @@
 //! `from`/`to`) are rewritten to match. Edges are concatenated. Every other section is merged
 //! deeply: objects key by key, anything else replaced by the more specific value.
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 
 use serde_json::{Map, Value};
@@ -29,9 +30,10 @@ const IDENTITY: &[&str] = &["spec_version", "name", "description", "imports"];
 
 /// A document with its imports merged in.
 #[derive(Debug, Clone)]
-pub struct Resolved {
-    /// The merged frontmatter, without `imports`.
-    pub value: Value,
+pub struct Resolved<'d> {
+    /// The merged frontmatter, without `imports`: the document's own frontmatter, borrowed,
+    /// when it has no `imports` (nothing to merge, and a copy of a large document is costly).
+    pub value: Cow<'d, Value>,
     /// Ids of the files loaded, in load order.
     pub files: Vec<String>,
     /// For each import entry of the root document: the names it contributed, namespaced.
@@ -64,7 +66,17 @@ struct Resolver<'l> {
 }
 
 /// Resolves the imports of `document`, whose id (for relative references) is `id`.
-pub fn resolve(document: &Document, id: &str, loader: &dyn Loader) -> Resolved {
+pub fn resolve<'d>(document: &'d Document, id: &str, loader: &dyn Loader) -> Resolved<'d> {
+    let own = document.json();
+    if own.get("imports").is_none() {
+        // Merging the own sections into an empty object gives them back as they are.
+        return Resolved {
+            value: Cow::Borrowed(own),
+            files: Vec::new(),
+            contributed: Vec::new(),
+            diagnostics: Vec::new(),
+        };
+    }
     let mut resolver = Resolver {
         loader,
         done: HashMap::new(),
@@ -107,7 +119,7 @@ pub fn resolve(document: &Document, id: &str, loader: &dyn Loader) -> Resolved {
     }
     merge(&mut merged, own_sections(document.json()));
     Resolved {
-        value: merged,
+        value: Cow::Owned(merged),
         files: resolver.files,
         contributed,
         diagnostics,
@@ -462,11 +474,33 @@ mod tests {
     }
 
     #[test]
+    fn a_document_without_imports_resolves_to_its_own_frontmatter_borrowed() {
+        let text =
+            "---\nspec_version: \"1.0\"\nname: alone\nsteps:\n  a: {}\n  b: {needs: [a]}\n---\n";
+        let document = doc(text);
+        let resolved = resolve(&document, "main.logic.md", &MemoryLoader::new());
+        assert!(matches!(resolved.value, Cow::Borrowed(_)));
+        assert_eq!(*resolved.value, *document.json());
+        assert!(resolved.files.is_empty() && resolved.contributed.is_empty());
+        assert!(resolved.diagnostics.is_empty());
+        // With an `imports` list (even an empty one) the merge runs and drops the list.
+        let listed =
+            doc("---\nspec_version: \"1.0\"\nname: alone\nimports: []\nsteps:\n  a: {}\n---\n");
+        let merged = resolve(&listed, "main.logic.md", &MemoryLoader::new());
+        assert!(matches!(merged.value, Cow::Owned(_)));
+        assert_eq!(
+            *merged.value,
+            json!({"spec_version": "1.0", "name": "alone", "steps": {"a": {}}})
+        );
+    }
+
+    #[test]
     fn edges_concatenate_and_nodes_are_namespaced() {
         let main = "---\nspec_version: \"1.0\"\nname: main\nimports:\n  - {ref: team.logic.md, as: team}\nnodes:\n  lead: {logic_ref: ./lead.logic.md}\nedges:\n  - {from: lead, to: team.writer}\n---\n";
         let team = "---\nspec_version: \"1.0\"\nname: team\nnodes:\n  writer: {logic_ref: ./w.logic.md}\n  editor: {logic_ref: ./e.logic.md, depends_on: [writer]}\nedges:\n  - {from: writer, to: editor}\n---\n";
         let loader = MemoryLoader::new().with("team.logic.md", team);
-        let resolved = resolve(&doc(main), "main.logic.md", &loader);
+        let document = doc(main);
+        let resolved = resolve(&document, "main.logic.md", &loader);
         assert!(
             resolved.diagnostics.is_empty(),
             "{:?}",
@@ -485,7 +519,8 @@ mod tests {
 
     #[test]
     fn namespaces_steps_and_applies_precedence() {
-        let resolved = resolve(&doc(MAIN), "main.logic.md", &loader());
+        let document = doc(MAIN);
+        let resolved = resolve(&document, "main.logic.md", &loader());
         assert!(
             resolved.diagnostics.is_empty(),
             "{:?}",
@@ -511,7 +546,8 @@ mod tests {
 
     #[test]
     fn missing_file_is_reported_at_the_import_entry() {
-        let resolved = resolve(&doc(MAIN), "main.logic.md", &MemoryLoader::new());
+        let document = doc(MAIN);
+        let resolved = resolve(&document, "main.logic.md", &MemoryLoader::new());
         assert_eq!(resolved.diagnostics.len(), 2);
         let d = &resolved.diagnostics[0];
         assert_eq!(d.path, "/imports/0/ref");
@@ -530,7 +566,8 @@ mod tests {
         let loader = MemoryLoader::new()
             .with("b.logic.md", "---\nspec_version: \"1.0\"\nname: b\nimports:\n  - {ref: a.logic.md, as: a}\n---\n")
             .with("a.logic.md", a);
-        let resolved = resolve(&doc(a), "a.logic.md", &loader);
+        let document = doc(a);
+        let resolved = resolve(&document, "a.logic.md", &loader);
         assert!(
             resolved.diagnostics[0]
                 .message
@@ -548,7 +585,8 @@ mod tests {
             .with("s.logic.md", shared)
             .with("l.logic.md", side("l"))
             .with("r.logic.md", side("r"));
-        let resolved = resolve(&doc(top), "top.logic.md", &loader);
+        let document = doc(top);
+        let resolved = resolve(&document, "top.logic.md", &loader);
         assert!(
             resolved.diagnostics.is_empty(),
             "{:?}",
@@ -570,7 +608,8 @@ mod tests {
                 "shared/research.logic.md",
                 "---\nspec_version: \"1.0\"\nname: r\n---\n",
             );
-        let resolved = resolve(&doc(MAIN), "main.logic.md", &loader);
+        let document = doc(MAIN);
+        let resolved = resolve(&document, "main.logic.md", &loader);
         assert_eq!(resolved.diagnostics.len(), 1);
         assert!(
             resolved.diagnostics[0].message.contains("is invalid"),
@@ -694,7 +733,8 @@ mod tests {
             let loader = MemoryLoader::new()
                 .with("mid.logic.md", text)
                 .with("leaf.logic.md", leaf);
-            let resolved = resolve(&doc(main), "main.logic.md", &loader);
+            let document = doc(main);
+            let resolved = resolve(&document, "main.logic.md", &loader);
             assert_eq!(
                 places(&resolved.diagnostics),
                 [("unresolved-reference", "/imports/0/ref", 5, 10)]
@@ -706,7 +746,8 @@ mod tests {
     #[test]
     fn entries_keep_their_index_when_an_earlier_one_is_malformed() {
         let main = "---\nspec_version: \"1.0\"\nname: main\nimports:\n  - ref: gone.logic.md\n  - ref: missing.logic.md\n    as: m\n---\n";
-        let resolved = resolve(&doc(main), "main.logic.md", &MemoryLoader::new());
+        let document = doc(main);
+        let resolved = resolve(&document, "main.logic.md", &MemoryLoader::new());
         assert_eq!(
             places(&resolved.diagnostics),
             [("unresolved-reference", "/imports/1/ref", 6, 10)]
@@ -740,7 +781,8 @@ mod tests {
                 );
             }
             text.push_str("---\n");
-            let resolved = resolve(&doc(&text), "main.logic.md", &loader);
+            let document = doc(&text);
+            let resolved = resolve(&document, "main.logic.md", &loader);
 
             let mut expected = Vec::new();
             let mut steps = BTreeSet::new();

@@ -60,8 +60,61 @@ pub fn pointer_push(pointer: &str, token: &str) -> String {
     out
 }
 
+/// The member `key` of `value` when it is an object. A small object (a step, a schema, a retry
+/// policy) is searched in order: hashing the key cost more than comparing a few (lint asks
+/// tens of these per step).
+pub fn field<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
+    let map = value.as_object()?;
+    if map.len() <= SMALL_OBJECT {
+        map.iter()
+            .find_map(|(name, member)| (name == key).then_some(member))
+    } else {
+        map.get(key)
+    }
+}
+
+/// Up to this many members, [`field`] compares keys instead of hashing.
+const SMALL_OBJECT: usize = 8;
+
+/// Appends item `index` to `pointer`.
+pub fn pointer_push_index(pointer: &str, index: usize) -> String {
+    let mut out = String::with_capacity(pointer.len() + 6);
+    out.push_str(pointer);
+    push_index(&mut out, index);
+    out
+}
+
+/// Writes `/` and `token` escaped at the end of the pointer `out`.
+pub(crate) fn push_token(out: &mut String, token: &str) {
+    out.push('/');
+    push_escaped(out, token);
+}
+
+/// Writes `/` and `index` in decimal at the end of the pointer `out`, without the formatting
+/// machinery (lint writes one for every item of every list it walks).
+pub(crate) fn push_index(out: &mut String, index: usize) {
+    out.push('/');
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = index;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&digit| char::from(digit)));
+}
+
 /// Writes `token` escaped (`~` as `~0`, `/` as `~1`) without an intermediate string.
 fn push_escaped(out: &mut String, token: &str) {
+    // Most tokens (step names, field names, indices) need no escape: one copy, not a char loop.
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+        out.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => out.push_str("~0"),
@@ -120,5 +173,22 @@ mod tests {
         assert_eq!(pointer_tokens(""), Vec::<String>::new());
         assert_eq!(pointer_tokens("/a~1b/c~0d/0"), vec!["a/b", "c~d", "0"]);
         assert_eq!(pointer_push("/steps", "a/b"), "/steps/a~1b");
+    }
+
+    proptest::proptest! {
+        /// The fast paths write what the general rule writes: a token escaped (read back as it
+        /// was) and an index in decimal.
+        #[test]
+        fn pointers_read_back_as_written(
+            tokens in proptest::collection::vec("[a-z~/ é0-9]{0,6}", 0..5),
+            index in proptest::prelude::any::<usize>(),
+        ) {
+            let mut pointer = String::new();
+            for token in &tokens {
+                push_token(&mut pointer, token);
+            }
+            proptest::prop_assert_eq!(pointer_tokens(&pointer), tokens);
+            proptest::prop_assert_eq!(pointer_push_index(&pointer, index), format!("{pointer}/{index}"));
+        }
     }
 }

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use super::rules::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::document::Document;
-use crate::json::{entry_at, pointer_push};
+use crate::json::{entry_at, field, pointer_push, pointer_push_index, push_index, push_token};
 use crate::source::Span;
 
 pub struct LintContext<'d> {
@@ -62,13 +62,13 @@ impl<'d> LintContext<'d> {
 
     /// Names of the steps the resolved document defines (own and imported).
     pub fn step_names(&self) -> Vec<&'d str> {
-        object(self.resolved.get("steps"))
+        object(field(self.resolved, "steps"))
             .map(|steps| steps.keys().map(String::as_str).collect())
             .unwrap_or_default()
     }
 
     pub fn has_step(&self, name: &str) -> bool {
-        object(self.resolved.get("steps")).is_some_and(|steps| steps.contains_key(name))
+        object(field(self.resolved, "steps")).is_some_and(|steps| steps.contains_key(name))
     }
 }
 
@@ -84,7 +84,7 @@ pub fn entries<'v>(
     field: &str,
 ) -> Vec<(String, &'v str, &'v Value)> {
     let base = pointer_push(pointer, field);
-    object(value.get(field))
+    object(crate::json::field(value, field))
         .map(|map| {
             map.iter()
                 .map(|(key, item)| (pointer_push(&base, key), key.as_str(), item))
@@ -96,13 +96,12 @@ pub fn entries<'v>(
 /// Items of the array at `field` of `value`, with their pointers under `pointer`.
 pub fn items<'v>(value: &'v Value, pointer: &str, field: &str) -> Vec<(String, &'v Value)> {
     let base = pointer_push(pointer, field);
-    value
-        .get(field)
+    crate::json::field(value, field)
         .and_then(Value::as_array)
         .map(|list| {
             list.iter()
                 .enumerate()
-                .map(|(i, item)| (format!("{base}/{i}"), item))
+                .map(|(i, item)| (pointer_push_index(&base, i), item))
                 .collect()
         })
         .unwrap_or_default()
@@ -121,9 +120,8 @@ pub fn did_you_mean<'k>(name: &str, known: impl IntoIterator<Item = &'k str>) ->
 
 /// Every value matching `pattern` in `value`, with its pointer. The pattern is a JSON Pointer in
 /// which a `*` token stands for every key of an object or every item of an array:
-/// `/steps/*/retry/max_attempts`. Pointers are written only for the values found: most places a
-/// `*` reaches have nothing further down, and writing theirs cost more than the search.
-pub fn places<'v>(value: &'v Value, pattern: &str) -> Vec<(String, &'v Value)> {
+/// `/steps/*/retry/max_attempts`.
+pub fn places<'v>(value: &'v Value, pattern: &str) -> Places<'v> {
     // Each level's places: (its parent's position in the level before, the token reaching it).
     let mut levels: Vec<Vec<(usize, Token<'v>)>> = Vec::new();
     let mut current: Vec<&'v Value> = vec![value];
@@ -156,16 +154,50 @@ pub fn places<'v>(value: &'v Value, pattern: &str) -> Vec<(String, &'v Value)> {
         levels.push(reached);
         current = next;
     }
-    current
-        .into_iter()
-        .enumerate()
-        .map(|(at, found)| (pointer_of(&levels, at), found))
-        .collect()
+    Places {
+        levels,
+        found: current,
+    }
 }
 
-/// A token of a pointer found by [`places`].
+/// What [`places`] found: the values, and how each was reached, so a pointer is written only for
+/// a value a rule reports (most are fine, and writing theirs cost more than the search).
+pub struct Places<'v> {
+    /// Each level's places: (its parent's position in the level before, the token reaching it).
+    levels: Vec<Vec<(usize, Token<'v>)>>,
+    found: Vec<&'v Value>,
+}
+
+impl<'v> Places<'v> {
+    /// Each value found, in document order, with its place.
+    pub fn iter(&self) -> impl Iterator<Item = (Place<'_, 'v>, &'v Value)> {
+        self.found.iter().enumerate().map(|(at, found)| {
+            let place = Place {
+                levels: &self.levels,
+                at,
+            };
+            (place, *found)
+        })
+    }
+}
+
+/// Where one value [`places`] found is.
 #[derive(Clone, Copy)]
-enum Token<'v> {
+pub struct Place<'p, 'v> {
+    levels: &'p [Vec<(usize, Token<'v>)>],
+    at: usize,
+}
+
+impl Place<'_, '_> {
+    /// The value's JSON Pointer.
+    pub fn pointer(&self) -> String {
+        pointer_of(self.levels, self.at)
+    }
+}
+
+/// A token of a pointer: a key of an object or an index of an array.
+#[derive(Clone, Copy)]
+pub enum Token<'v> {
     Key(&'v str),
     Index(usize),
 }
@@ -178,13 +210,20 @@ fn pointer_of(levels: &[Vec<(usize, Token<'_>)>], mut at: usize) -> String {
         tokens.push(token);
         at = parent;
     }
-    tokens
-        .into_iter()
-        .rev()
-        .fold(String::new(), |pointer, token| match token {
-            Token::Key(key) => pointer_push(&pointer, key),
-            Token::Index(i) => format!("{pointer}/{i}"),
-        })
+    tokens.reverse();
+    pointer_from(&tokens)
+}
+
+/// The JSON Pointer the `tokens` spell, from the root.
+pub fn pointer_from(tokens: &[Token<'_>]) -> String {
+    let mut pointer = String::new();
+    for token in tokens {
+        match *token {
+            Token::Key(key) => push_token(&mut pointer, key),
+            Token::Index(i) => push_index(&mut pointer, i),
+        }
+    }
+    pointer
 }
 
 /// Whether a string is empty or only white space: it names nothing.

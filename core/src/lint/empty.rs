@@ -142,9 +142,9 @@ const REQUIRED: &[Required] = &[
 pub fn check(cx: &mut LintContext<'_>) {
     let own = cx.own();
     for required in REQUIRED {
-        for (at, value) in places(own, required.pattern) {
+        for (at, value) in places(own, required.pattern).iter() {
             if matches!(value, Value::String(text) if is_blank(text)) {
-                cx.report(required.rule, &at, required.message);
+                cx.report(required.rule, &at.pointer(), required.message);
             }
         }
     }

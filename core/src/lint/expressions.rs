@@ -3,10 +3,10 @@
 
 use serde_json::Value;
 
-use super::context::{did_you_mean, LintContext};
+use super::context::{did_you_mean, pointer_from, LintContext, Token};
 use super::rules;
 use crate::expr::{ExprError, Template};
-use crate::json::{node_at, pointer_push};
+use crate::json::node_at;
 use crate::source::Span;
 use crate::yaml::value_span;
 
@@ -38,7 +38,7 @@ pub const KNOWN_ROOTS: &[&str] = &[
 
 pub fn check(cx: &mut LintContext<'_>) {
     let mut strings = Vec::new();
-    collect_strings(cx.own(), String::new(), &mut strings);
+    collect_strings(cx.own(), &mut Vec::new(), &mut strings);
     for (pointer, text) in strings {
         match Template::parse(&text) {
             Err(error) => syntax(cx, &pointer, &text, &error),
@@ -92,18 +92,28 @@ fn syntax(cx: &mut LintContext<'_>, pointer: &str, text: &str, error: &ExprError
     );
 }
 
-/// Every string containing `{{` with its pointer (keys of open objects excluded).
-fn collect_strings(value: &Value, pointer: String, out: &mut Vec<(String, String)>) {
+/// Every string containing `{{` with its pointer (keys of open objects excluded). The path is
+/// kept as tokens on the way down and written as a pointer only for the strings found: most
+/// strings have no expression, and writing a pointer for each cost more than the search.
+fn collect_strings<'v>(
+    value: &'v Value,
+    path: &mut Vec<Token<'v>>,
+    out: &mut Vec<(String, String)>,
+) {
     match value {
-        Value::String(s) if s.contains("{{") => out.push((pointer, s.clone())),
+        Value::String(s) if s.contains("{{") => out.push((pointer_from(path), s.clone())),
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                collect_strings(item, format!("{pointer}/{i}"), out);
+                path.push(Token::Index(i));
+                collect_strings(item, path, out);
+                path.pop();
             }
         }
         Value::Object(map) => {
             for (key, item) in map {
-                collect_strings(item, pointer_push(&pointer, key), out);
+                path.push(Token::Key(key));
+                collect_strings(item, path, out);
+                path.pop();
             }
         }
         _ => {}

@@ -9,15 +9,18 @@ use crate::imports::Contribution;
 /// An import is used when it contributes a section other than steps (those merge in and apply),
 /// or when one of its steps is named by a `needs`, branch, `parallel_steps` or expression.
 pub fn check(cx: &mut LintContext<'_>, contributed: &[Contribution]) {
+    let own = cx.own();
     let text_of = |section: &str| {
-        serde_json::to_string(cx.own().get(section).unwrap_or(&Value::Null)).unwrap_or_default()
+        serde_json::to_string(own.get(section).unwrap_or(&Value::Null)).unwrap_or_default()
     };
-    let own_text = text_of("steps");
-    let trees = text_of("decision_trees");
+    // Written once, and only when an import has to be looked for (most documents have none).
+    let mut texts: Option<(String, String)> = None;
     for contribution in contributed {
         if !contribution.loaded || !contribution.sections.is_empty() {
             continue;
         }
+        let (own_text, trees) =
+            texts.get_or_insert_with(|| (text_of("steps"), text_of("decision_trees")));
         let prefix = format!("{}.", contribution.alias);
         let mentioned = own_text.contains(&prefix) || trees.contains(&prefix);
         if !mentioned {

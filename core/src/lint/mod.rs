@@ -39,7 +39,7 @@ pub fn lint(document: &Document, id: &str, loader: &dyn Loader) -> Vec<Diagnosti
 /// gave for the same `id` and `loader`).
 pub fn lint_resolved(
     document: &Document,
-    resolved: &Resolved,
+    resolved: &Resolved<'_>,
     id: &str,
     loader: &dyn Loader,
 ) -> Vec<Diagnostic> {

@@ -107,14 +107,14 @@ pub fn check(cx: &mut LintContext<'_>) {
     let own = cx.own();
     for range in RANGES {
         let field = range.pattern.rsplit('/').next().unwrap_or_default();
-        for (at, value) in places(own, range.pattern) {
+        for (at, value) in places(own, range.pattern).iter() {
             let Value::Number(number) = value else {
                 continue;
             };
             let wrong = number.as_f64().is_some_and(range.wrong);
             if wrong {
                 let message = (range.message)(field, &number.to_string());
-                cx.report(range.rule, &at, message);
+                cx.report(range.rule, &at.pointer(), message);
             }
         }
     }

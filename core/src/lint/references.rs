@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::context::{did_you_mean, entries, items, object, LintContext};
 use super::rules;
 use crate::dag::StepDag;
+use crate::json::field;
 
 pub fn check(cx: &mut LintContext<'_>) {
     let own = cx.own();
@@ -39,7 +40,7 @@ pub fn check(cx: &mut LintContext<'_>) {
             }
         }
         for (at, branch) in items(step, &pointer, "branches") {
-            let Some(target) = branch.get("then").and_then(Value::as_str) else {
+            let Some(target) = field(branch, "then").and_then(Value::as_str) else {
                 continue;
             };
             if !cx.has_step(target) {
@@ -59,14 +60,14 @@ pub fn check(cx: &mut LintContext<'_>) {
 }
 
 fn needs_of(step: &Value) -> Vec<&str> {
-    step.get("needs")
+    field(step, "needs")
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default()
 }
 
 fn resolved_steps<'v>(cx: &LintContext<'v>) -> Vec<(&'v str, &'v Value)> {
-    object(cx.resolved.get("steps"))
+    object(field(cx.resolved, "steps"))
         .map(|m| m.iter().map(|(k, v)| (k.as_str(), v)).collect())
         .unwrap_or_default()
 }
@@ -97,7 +98,7 @@ fn loops(cx: &mut LintContext<'_>) {
     let globally_bounded = cx
         .resolved
         .get("reasoning")
-        .and_then(|r| r.get("max_iterations"))
+        .and_then(|r| field(r, "max_iterations"))
         .is_some();
     let own = cx.own();
     for (pointer, name, step) in entries(own, "", "steps") {
@@ -107,7 +108,7 @@ fn loops(cx: &mut LintContext<'_>) {
         }
         let ancestors = ancestors(name, &needs);
         for (at, branch) in branches {
-            let Some(target) = branch.get("then").and_then(Value::as_str) else {
+            let Some(target) = field(branch, "then").and_then(Value::as_str) else {
                 continue;
             };
             if target != name && !ancestors.contains(target) {
@@ -118,9 +119,11 @@ fn loops(cx: &mut LintContext<'_>) {
                     .get("steps")
                     .and_then(|all| all.get(s))
                     .is_some_and(|s| {
-                        s.get("retry").and_then(|r| r.get("max_attempts")).is_some()
-                            || s.get("verification")
-                                .and_then(|v| v.get("on_fail"))
+                        field(s, "retry")
+                            .and_then(|r| field(r, "max_attempts"))
+                            .is_some()
+                            || field(s, "verification")
+                                .and_then(|v| field(v, "on_fail"))
                                 .is_some()
                     })
             };

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::context::{entries, items, places, LintContext};
 use super::rules;
-use crate::json::pointer_push;
+use crate::json::{pointer_push, pointer_push_index};
 
 pub fn check(cx: &mut LintContext<'_>) {
     step_branches(cx);
@@ -19,21 +19,21 @@ pub fn check(cx: &mut LintContext<'_>) {
 }
 
 fn step_branches(cx: &mut LintContext<'_>) {
-    for (at, branch) in places(cx.own(), "/steps/*/branches/*") {
+    for (at, branch) in places(cx.own(), "/steps/*/branches/*").iter() {
         let Value::Object(branch) = branch else {
             continue;
         };
         if !branch.contains_key("then") {
             cx.report(
                 rules::BRANCH_WITHOUT_TARGET,
-                &at,
+                &at.pointer(),
                 "this branch has no `then`: it must name the step it goes to",
             );
         }
         if !branch.contains_key("if") && !branch.contains_key("default") {
             cx.report(
                 rules::BRANCH_WITHOUT_CONDITION,
-                &at,
+                &at.pointer(),
                 "this branch has neither `if` nor `default`, so it is never chosen",
             );
         }
@@ -100,7 +100,7 @@ fn workflow_nodes(cx: &mut LintContext<'_>) {
 /// Reports each name repeated in the lists at `pattern` once, at its first repeat, with how
 /// often it is named.
 fn duplicates(cx: &mut LintContext<'_>, pattern: &str, field: &str) {
-    for (at, list) in places(cx.own(), pattern) {
+    for (at, list) in places(cx.own(), pattern).iter() {
         let Value::Array(list) = list else {
             continue;
         };
@@ -128,7 +128,7 @@ fn duplicates(cx: &mut LintContext<'_>, pattern: &str, field: &str) {
             };
             cx.report(
                 rules::DUPLICATE_DEPENDENCY,
-                &format!("{at}/{first_repeat}"),
+                &pointer_push_index(&at.pointer(), first_repeat),
                 format!("`{field}` names `{name}` {how_often}"),
             );
         }

@@ -5,12 +5,12 @@ use serde_json::Value;
 use super::context::{entries, LintContext};
 use super::rules;
 use crate::duration::parse_duration;
-use crate::json::pointer_push;
+use crate::json::{field, pointer_push};
 
 pub fn check(cx: &mut LintContext<'_>) {
     let own = cx.own();
     for (pointer, name, step) in entries(own, "", "steps") {
-        if step.get("description").is_none() {
+        if field(step, "description").is_none() {
             cx.report_key(
                 rules::MISSING_DESCRIPTION,
                 &pointer,
@@ -25,10 +25,10 @@ pub fn check(cx: &mut LintContext<'_>) {
         verification(cx, &pointer, step);
         join_without_parallel(cx, &pointer, step);
     }
-    if let Some(global) = own.get("global") {
+    if let Some(global) = field(own, "global") {
         duration_field(cx, "/global", global, "max_total_time");
     }
-    if let Some(capabilities) = own.get("contracts").and_then(|c| c.get("capabilities")) {
+    if let Some(capabilities) = field(own, "contracts").and_then(|c| field(c, "capabilities")) {
         duration_field(
             cx,
             "/contracts/capabilities",
@@ -39,7 +39,7 @@ pub fn check(cx: &mut LintContext<'_>) {
 }
 
 fn confidence_order(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
-    let Some(confidence) = step.get("confidence") else {
+    let Some(confidence) = field(step, "confidence") else {
         return;
     };
     let at = pointer_push(pointer, "confidence");
@@ -76,7 +76,7 @@ fn confidence_order(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
 fn durations(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
     duration_field(cx, pointer, step, "timeout");
     duration_field(cx, pointer, step, "join_timeout");
-    if let Some(retry) = step.get("retry") {
+    if let Some(retry) = field(step, "retry") {
         let at = pointer_push(pointer, "retry");
         duration_field(cx, &at, retry, "initial_interval");
         duration_field(cx, &at, retry, "maximum_interval");
@@ -92,7 +92,7 @@ fn duration_field(cx: &mut LintContext<'_>, pointer: &str, owner: &Value, field:
 }
 
 fn retry_intervals(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
-    let Some(retry) = step.get("retry") else {
+    let Some(retry) = field(step, "retry") else {
         return;
     };
     let parse = |k: &str| {
@@ -137,11 +137,11 @@ fn tools(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
 }
 
 fn verification(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
-    let Some(verification) = step.get("verification") else {
+    let Some(verification) = field(step, "verification") else {
         return;
     };
-    let revise = verification.get("on_fail").and_then(Value::as_str) == Some("revise");
-    if revise && verification.get("on_fail_message").is_none() {
+    let revise = field(verification, "on_fail").and_then(Value::as_str) == Some("revise");
+    if revise && field(verification, "on_fail_message").is_none() {
         cx.report(
             rules::REVISE_WITHOUT_MESSAGE,
             &format!("{pointer}/verification/on_fail"),
@@ -151,7 +151,7 @@ fn verification(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
 }
 
 fn join_without_parallel(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
-    let parallel = step.get("execution").and_then(Value::as_str) == Some("parallel");
+    let parallel = field(step, "execution").and_then(Value::as_str) == Some("parallel");
     if parallel {
         return;
     }

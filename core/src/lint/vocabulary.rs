@@ -61,7 +61,7 @@ pub fn check(cx: &mut LintContext<'_>) {
     let own = cx.own();
     for vocabulary in VOCABULARIES {
         for pattern in vocabulary.patterns {
-            for (at, value) in places(own, pattern) {
+            for (at, value) in places(own, pattern).iter() {
                 let Value::String(word) = value else {
                     continue;
                 };
@@ -70,7 +70,7 @@ pub fn check(cx: &mut LintContext<'_>) {
                 }
                 cx.report(
                     vocabulary.rule,
-                    &at,
+                    &at.pointer(),
                     format!(
                         "{} `{word}` is not one of {}",
                         vocabulary.what,

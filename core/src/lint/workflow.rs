@@ -8,15 +8,15 @@ use serde_json::Value;
 
 use super::context::{did_you_mean, entries, items, object, LintContext};
 use super::rules;
-use crate::contract::{wire_mismatches, WireEnd};
+use crate::contract::{steps_fit, wire_mismatches, WireEnd};
 use crate::dag::StepDag;
-use crate::json::escape_token;
+use crate::json::{escape_token, field};
 use crate::loader::Loader;
 use crate::workflow::{load_node, NodeProblemKind};
 
 pub fn check(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) {
     let own = cx.own();
-    let known: Vec<&str> = object(cx.resolved.get("nodes"))
+    let known: Vec<&str> = object(field(cx.resolved, "nodes"))
         .map(|n| n.keys().map(String::as_str).collect())
         .unwrap_or_default();
     let unknown = |cx: &mut LintContext<'_>, at: &str, name: &str, role: &str| {
@@ -54,7 +54,7 @@ pub fn check(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) {
 }
 
 fn node_cycles(cx: &mut LintContext<'_>) {
-    let nodes: Vec<(&str, &Value)> = object(cx.resolved.get("nodes"))
+    let nodes: Vec<(&str, &Value)> = object(field(cx.resolved, "nodes"))
         .map(|n| n.iter().map(|(k, v)| (k.as_str(), v)).collect())
         .unwrap_or_default();
     let edges: Vec<(&str, &str)> = cx
@@ -63,7 +63,7 @@ fn node_cycles(cx: &mut LintContext<'_>) {
         .and_then(Value::as_array)
         .map(|e| {
             e.iter()
-                .filter_map(|e| Some((e.get("from")?.as_str()?, e.get("to")?.as_str()?)))
+                .filter_map(|e| Some((field(e, "from")?.as_str()?, field(e, "to")?.as_str()?)))
                 .collect()
         })
         .unwrap_or_default();
@@ -95,7 +95,7 @@ fn node_cycles(cx: &mut LintContext<'_>) {
 fn load_nodes(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) -> BTreeMap<String, Value> {
     let mut loaded = BTreeMap::new();
     for (pointer, name, node) in entries(cx.own(), "", "nodes") {
-        if node.get("logic_ref").is_none() {
+        if field(node, "logic_ref").is_none() {
             continue;
         }
         match load_node(node, id, loader) {
@@ -122,23 +122,23 @@ fn load_nodes(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) -> BTreeM
 }
 
 fn contracts(cx: &mut LintContext<'_>, loaded: &BTreeMap<String, Value>) {
-    let Some(edges) = cx.own().get("edges").and_then(Value::as_array) else {
+    let Some(edges) = field(cx.own(), "edges").and_then(Value::as_array) else {
         return;
     };
     for (index, edge) in edges.iter().enumerate() {
         let at = format!("/edges/{index}");
         let (Some(from), Some(to)) = (
-            edge.get("from").and_then(Value::as_str),
-            edge.get("to").and_then(Value::as_str),
+            field(edge, "from").and_then(Value::as_str),
+            field(edge, "to").and_then(Value::as_str),
         ) else {
             continue;
         };
         let problems = wire_mismatches(
             &WireEnd::agent(from, loaded.get(from), true),
             &WireEnd::agent(to, loaded.get(to), false),
-            edge.get("contract"),
+            field(edge, "contract"),
         );
-        let place = if edge.get("contract").is_some() {
+        let place = if field(edge, "contract").is_some() {
             format!("{at}/contract")
         } else {
             at.clone()
@@ -161,10 +161,14 @@ fn needs_wires(cx: &mut LintContext<'_>) {
         for (at, need) in items(step, &pointer, "needs") {
             let Some(producer) = need
                 .as_str()
-                .and_then(|n| Some((n, own.get("steps")?.get(n)?)))
+                .and_then(|n| Some((n, field(own, "steps")?.get(n)?)))
             else {
                 continue;
             };
+            // The verdict alone is cheap; the ends are named only for a wire that does not fit.
+            if steps_fit(producer.1, step) {
+                continue;
+            }
             let problems = wire_mismatches(
                 &WireEnd::step(producer.0, producer.1, true),
                 &WireEnd::step(name, step, false),

@@ -162,7 +162,7 @@ fn source_of(
 ) -> Result<Source, Vec<Diagnostic>> {
     match analysis.parsed {
         Some(Parsed::Logic(document)) => {
-            let spec = resolve(&document, options.id, loader).value;
+            let spec = resolve(&document, options.id, loader).value.into_owned();
             let nodes = workflow_nodes(&spec, options.id, loader)?;
             Ok(Source::Logic { spec, nodes })
         }
