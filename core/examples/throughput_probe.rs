@@ -14,8 +14,12 @@
 
 #[path = "../benches/support/corpus.rs"]
 mod corpus;
+#[path = "../benches/support/documents.rs"]
+mod documents;
 #[path = "../benches/support/generate.rs"]
 mod generate;
+
+use documents::documents;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -87,17 +91,6 @@ fn heap() {
         "{name} (largest in corpus) {} {peak} {ratio:.1}×",
         text.len()
     );
-}
-
-fn documents(what: &str) -> Vec<String> {
-    match what {
-        "steps-1000" => vec![generate::generated(1_000)],
-        "steps-5000" => vec![generate::generated(5_000)],
-        path if std::path::Path::new(path).is_file() => {
-            vec![std::fs::read_to_string(path).expect("a UTF-8 file")]
-        }
-        _ => corpus::corpus(true).into_iter().map(|(_, t)| t).collect(),
-    }
 }
 
 /// Validates every text `times` times: the function callgrind's `--toggle-collect` counts (the

@@ -4,8 +4,7 @@
 // rounds of each round's medians (keystroke → redrawn, input event → redrawn, keystroke → checked).
 // Usage: node tests/web/keystroke-builds.mjs ROUNDS DIST_DIR... (each a `trunk build --release` output).
 import { launch, open, serve } from "./support.mjs";
-import { SOURCE } from "./studio-suite.mjs";
-import { chain, keystroke } from "./typing.mjs";
+import { chain, keystroke, loadText } from "./typing.mjs";
 
 const [rounds, ...dirs] = process.argv.slice(2);
 const steps = 5000;
@@ -16,16 +15,7 @@ async function measure(browser, dir) {
   const server = await serve({ "/": dir });
   const { page, context } = await open(browser, server.url, { viewport: { width: 1600, height: 900 } });
   await page.waitForSelector("[data-node-id]");
-  await page.evaluate(
-    async ([selector, text, n]) => {
-      const area = document.querySelector(selector);
-      area.value = text;
-      area.dispatchEvent(new Event("input", { bubbles: true }));
-      const canvas = document.querySelector('[data-testid="canvas"]');
-      while (canvas.getAttribute("data-nodes") !== String(n)) await new Promise((r) => setTimeout(r, 5));
-    },
-    [SOURCE, chain(steps), steps],
-  );
+  await loadText(page, chain(steps), steps);
   await page.waitForTimeout(500);
   const samples = [];
   for (let round = 0; round < 15; round++) samples.push(await keystroke(page, round));

@@ -9,19 +9,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 
 import { launch, open, serve } from "./support.mjs";
 import { repo, SOURCE } from "./studio-suite.mjs";
-import { chain } from "./typing.mjs";
+import { chain, grid } from "./typing.mjs";
 
-/** `layers` rows of `width` steps, each needing the step above it. */
-function grid(layers, width) {
-  const steps = [];
-  for (let row = 0; row < layers; row++) {
-    for (let column = 0; column < width; column++) {
-      const needs = row ? `\n    needs: [g${row - 1}_${column}]` : "";
-      steps.push(`  g${row}_${column}:\n    description: cell ${row} ${column}${needs}`);
-    }
-  }
-  return `---\nspec_version: "1.0"\nname: grid\nsteps:\n${steps.join("\n")}\n---\n`;
-}
 
 const server = await serve({ "/": process.env.STUDIO_DIST ?? `${repo}dist` });
 const browser = await launch();

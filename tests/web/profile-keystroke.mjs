@@ -6,8 +6,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 
 import { launch, open, serve } from "./support.mjs";
-import { repo, SOURCE } from "./studio-suite.mjs";
-import { chain, keystroke } from "./typing.mjs";
+import { repo } from "./studio-suite.mjs";
+import { chain, keystroke, loadText } from "./typing.mjs";
 
 const steps = Number(process.argv[2] ?? 5000);
 
@@ -15,16 +15,7 @@ const server = await serve({ "/": `${repo}dist` });
 const browser = await launch();
 const { page } = await open(browser, server.url, { viewport: { width: 1600, height: 900 } });
 await page.waitForSelector("[data-node-id]");
-await page.evaluate(
-  async ([selector, text, n]) => {
-    const area = document.querySelector(selector);
-    area.value = text;
-    area.dispatchEvent(new Event("input", { bubbles: true }));
-    const canvas = document.querySelector('[data-testid="canvas"]');
-    while (canvas.getAttribute("data-nodes") !== String(n)) await new Promise((r) => setTimeout(r, 5));
-  },
-  [SOURCE, chain(steps), steps],
-);
+await loadText(page, chain(steps), steps);
 await page.waitForTimeout(500);
 
 const cdp = await page.context().newCDPSession(page);

@@ -6,21 +6,11 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { repo, shots, SOURCE, source, studioSuite, waitForText } from "./studio-suite.mjs";
+import { grid } from "./typing.mjs";
 
 const suite = studioSuite();
 const FAR = '[data-testid="far-canvas"]';
 
-/** `layers` rows of `width` steps, each needing the step above it. */
-function grid(layers, width) {
-  const steps = [];
-  for (let row = 0; row < layers; row++) {
-    for (let column = 0; column < width; column++) {
-      const needs = row ? `\n    needs: [g${row - 1}_${column}]` : "";
-      steps.push(`  g${row}_${column}:\n    description: cell ${row} ${column}${needs}`);
-    }
-  }
-  return `---\nspec_version: "1.0"\nname: grid\nsteps:\n${steps.join("\n")}\n---\n`;
-}
 
 /** Opens `text` as one input event and fits it, as opening a file does. */
 async function open(page, text, n) {

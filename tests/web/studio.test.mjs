@@ -6,7 +6,7 @@ import { test } from "node:test";
 import * as logicmd from "logicmd";
 
 import { centre, repo, shots, SOURCE, source, studioSuite, waitForText } from "./studio-suite.mjs";
-import { chain, keystroke } from "./typing.mjs";
+import { chain, grid, keystroke } from "./typing.mjs";
 
 const suite = studioSuite({ viewport: { width: 1600, height: 900 } });
 /** A fresh page (fresh storage) with the studio loaded at `path`. */
@@ -190,17 +190,6 @@ test("every example renders in light and dark themes (screenshots in target/scre
   }
 });
 
-/** `layers` rows of `width` steps, each needing the step above it: a wide graph. */
-function grid(layers, width) {
-  const steps = [];
-  for (let row = 0; row < layers; row++) {
-    for (let column = 0; column < width; column++) {
-      const needs = row ? `\n    needs: [g${row - 1}_${column}]` : "";
-      steps.push(`  g${row}_${column}:\n    description: cell ${row} ${column}${needs}`);
-    }
-  }
-  return `---\nspec_version: "1.0"\nname: grid\nsteps:\n${steps.join("\n")}\n---\n`;
-}
 
 /** Replaces the whole text as one input event; ms until the graph of `n` nodes is drawn (and node
  * `first` is an SVG element, unless null: far out, nodes are painted on the far canvas). */

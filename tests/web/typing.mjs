@@ -7,6 +7,33 @@ export function chain(n) {
   return `---\nspec_version: "1.0"\nname: big\nsteps:\n${steps.join("\n")}\n---\n`;
 }
 
+/** `layers` rows of `width` steps, each needing the step above it: a wide graph. */
+export function grid(layers, width) {
+  const steps = [];
+  for (let row = 0; row < layers; row++) {
+    for (let column = 0; column < width; column++) {
+      const needs = row ? `\n    needs: [g${row - 1}_${column}]` : "";
+      steps.push(`  g${row}_${column}:\n    description: cell ${row} ${column}${needs}`);
+    }
+  }
+  return `---\nspec_version: "1.0"\nname: grid\nsteps:\n${steps.join("\n")}\n---\n`;
+}
+
+/** Replaces the source text with `text` (one input event, as a paste does) and waits until the
+ * canvas holds `n` nodes. */
+export function loadText(page, text, n) {
+  return page.evaluate(
+    async ([selector, text, n]) => {
+      const area = document.querySelector(selector);
+      area.value = text;
+      area.dispatchEvent(new Event("input", { bubbles: true }));
+      const canvas = document.querySelector('[data-testid="canvas"]');
+      while (canvas.getAttribute("data-nodes") !== String(n)) await new Promise((r) => setTimeout(r, 5));
+    },
+    [SOURCE, text, n],
+  );
+}
+
 /** Types one character at the end of step `s1`'s description, as a keystroke does (through the
  * browser's editing, one input event). Returns ms from the keystroke until the canvas DOM shows the
  * new text (`redraw`, seen by a MutationObserver), the same from the `input` event (`fromInput`),

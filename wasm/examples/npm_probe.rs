@@ -12,19 +12,12 @@
 
 #[path = "../../core/benches/support/corpus.rs"]
 mod corpus;
+#[path = "../../core/benches/support/documents.rs"]
+mod documents;
 #[path = "../../core/benches/support/generate.rs"]
 mod generate;
 
-fn documents(what: &str) -> Vec<String> {
-    match what {
-        "steps-1000" => vec![generate::generated(1_000)],
-        "steps-5000" => vec![generate::generated(5_000)],
-        path if std::path::Path::new(path).is_file() => {
-            vec![std::fs::read_to_string(path).expect("a UTF-8 file")]
-        }
-        _ => corpus::corpus(true).into_iter().map(|(_, t)| t).collect(),
-    }
-}
+use documents::documents;
 
 /// Makes the npm `validate` result of every text `times` times; the function callgrind's
 /// `--toggle-collect` counts.
