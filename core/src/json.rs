@@ -55,8 +55,7 @@ pub(crate) fn escape_token(token: &str) -> String {
 pub fn pointer_push(pointer: &str, token: &str) -> String {
     let mut out = String::with_capacity(pointer.len() + 1 + token.len());
     out.push_str(pointer);
-    out.push('/');
-    push_escaped(&mut out, token);
+    push_token(&mut out, token);
     out
 }
 

@@ -55,11 +55,16 @@ mod tests {
 
     const DOC: &str = "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a: {}\n  b: {}\n---\n";
 
-    #[test]
-    fn a_drop_on_a_node_or_its_port_enters_its_input_and_elsewhere_nothing() {
+    fn laid_out() -> Graph {
         let mut graph =
             logicmd::graph::from_document(&logicmd::Document::parse(DOC).document.unwrap());
         logicmd::graph::layout(&mut graph, logicmd::graph::LayoutOptions::default());
+        graph
+    }
+
+    #[test]
+    fn a_drop_on_a_node_or_its_port_enters_its_input_and_elsewhere_nothing() {
+        let graph = laid_out();
         let b = graph.node("step:b").unwrap();
         let (bx, by) = (b.x, b.y);
         let expected = Some(("step:b".to_owned(), "in".to_owned()));
@@ -70,9 +75,7 @@ mod tests {
 
     #[test]
     fn a_point_finds_the_node_whose_box_holds_it() {
-        let mut graph =
-            logicmd::graph::from_document(&logicmd::Document::parse(DOC).document.unwrap());
-        logicmd::graph::layout(&mut graph, logicmd::graph::LayoutOptions::default());
+        let graph = laid_out();
         let a = graph.node("step:a").unwrap();
         let (ax, ay) = (a.x, a.y);
         let id = |point, reach| node_under(&graph, point, reach).map(|n| n.id.as_str());
