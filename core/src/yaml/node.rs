@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 
+use super::Text;
 use crate::source::Span;
 
 /// How a scalar was written; kept so edits and the formatter can respect the author's style.
@@ -31,7 +32,7 @@ pub enum NodeValue {
     /// A floating-point number, `.inf` and `.nan` included.
     Float(f64),
     /// Any other scalar, unescaped.
-    String(String),
+    String(Text),
     /// A sequence, items in order.
     Seq(Vec<Node>),
     /// A mapping, entries in document order (a repeated key is kept; the parse reports it).
@@ -69,7 +70,7 @@ impl Node {
     /// The text of a string scalar; `None` for every other kind (numbers included).
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
-            NodeValue::String(s) => Some(s),
+            NodeValue::String(s) => Some(s.as_str()),
             _ => None,
         }
     }
