@@ -527,7 +527,7 @@ impl Builder<'_> {
                 *total += size;
                 if let Some((key, key_span)) = pending_key.take() {
                     entries.push(Entry {
-                        key: super::key_owned(key),
+                        key: key.into(),
                         key_span,
                         value: node,
                     });

@@ -222,7 +222,7 @@ impl<'t> Reader<'t> {
             }
             let value = self.mapping_value(indent, key_span.end + 1)?;
             self.entries.push(Entry {
-                key: super::key(key),
+                key: self.share(key_span.start, key),
                 key_span,
                 value,
             });
@@ -597,7 +597,7 @@ impl<'t> Reader<'t> {
                     }
                     let (value, end) = self.flow_item(start)?;
                     self.entries.push(Entry {
-                        key: super::key(key),
+                        key: self.share(key_span.start, key),
                         key_span,
                         value,
                     });

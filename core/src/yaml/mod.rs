@@ -2,14 +2,12 @@
 
 mod builder;
 mod fast;
-mod key;
 mod node;
 mod offsets;
 mod scalar;
 mod text;
 
 pub(crate) use builder::build;
-pub(crate) use key::{key, key_owned};
 pub use node::{Entry, Node, NodeValue, ScalarStyle};
 pub use offsets::value_span;
 pub use scalar::resolve_plain;

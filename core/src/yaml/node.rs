@@ -1,7 +1,5 @@
 //! The spanned YAML tree: every key and value knows its byte range in the original file.
 
-use std::borrow::Cow;
-
 use super::Text;
 use crate::source::Span;
 
@@ -58,8 +56,8 @@ pub struct Node {
 /// One `key: value` of a mapping.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
-    /// The key's text; a word of the schemas is shared rather than copied (`yaml::key`).
-    pub key: Cow<'static, str>,
+    /// The key's text.
+    pub key: Text,
     /// The key's range in the file (quotes excluded).
     pub key_span: Span,
     /// The value under the key.

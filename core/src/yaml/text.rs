@@ -113,6 +113,24 @@ impl PartialEq<String> for Text {
     }
 }
 
+impl PartialEq<Text> for str {
+    fn eq(&self, other: &Text) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialEq<Text> for &str {
+    fn eq(&self, other: &Text) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl PartialEq<Text> for String {
+    fn eq(&self, other: &Text) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
 impl Hash for Text {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.as_str().hash(state);
