@@ -4,7 +4,7 @@ mod reparse;
 
 pub use reparse::ScalarEdit;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
@@ -18,7 +18,8 @@ use crate::yaml::{self, Node, NodeValue};
 /// A LOGIC.md file whose frontmatter parsed into a mapping.
 #[derive(Debug, Clone)]
 pub struct Document {
-    text: String,
+    /// Shared with the texts of the tree's scalars (`yaml::Text`).
+    text: Arc<str>,
     index: LineIndex,
     sections: Sections,
     root: Node,
@@ -81,7 +82,8 @@ impl Document {
             Ok(sections) => sections,
             Err(diagnostic) => return failed(*diagnostic),
         };
-        let built = yaml::build(text, &index, sections.yaml, limits);
+        let source: Arc<str> = Arc::from(text);
+        let built = yaml::build(&source, &index, sections.yaml, limits);
         let mut diagnostics: Vec<Diagnostic> = built
             .problems
             .into_iter()
@@ -114,7 +116,7 @@ impl Document {
             None => return finish(None, diagnostics),
         };
         let document = Document {
-            text: text.to_owned(),
+            text: source,
             index,
             sections,
             root,

@@ -12,7 +12,7 @@ pub fn to_json(node: &Node) -> Value {
         NodeValue::Bool(b) => Value::Bool(*b),
         NodeValue::Int(i) => Value::Number((*i).into()),
         NodeValue::Float(f) => Number::from_f64(*f).map_or(Value::Null, Value::Number),
-        NodeValue::String(s) => Value::String(s.clone()),
+        NodeValue::String(s) => Value::String(s.to_string()),
         NodeValue::Seq(items) => Value::Array(items.iter().map(to_json).collect()),
         NodeValue::Map(entries) => {
             let mut map = Map::with_capacity(entries.len());

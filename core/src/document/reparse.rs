@@ -5,6 +5,8 @@
 //! escapes, multi-line and block scalars, tags, anchors and aliases, flow collections, a parse that
 //! reported problems) is left to [`Document::parse`]; property tests compare the two.
 
+use std::sync::Arc;
+
 use crate::limits::Limits;
 use crate::source::{LineIndex, Span};
 use crate::yaml::{resolve_plain, Node, NodeValue, ScalarStyle};
@@ -104,9 +106,9 @@ fn scalar_value(style: ScalarStyle, raw: &str) -> Option<NodeValue> {
             NodeValue::Float(f) if !f.is_finite() => None,
             value => Some(value),
         },
-        ScalarStyle::SingleQuoted if !raw.contains('\'') => Some(NodeValue::String(raw.to_owned())),
+        ScalarStyle::SingleQuoted if !raw.contains('\'') => Some(NodeValue::String(raw.into())),
         ScalarStyle::DoubleQuoted if !raw.contains(['"', '\\']) => {
-            Some(NodeValue::String(raw.to_owned()))
+            Some(NodeValue::String(raw.into()))
         }
         _ => None,
     }
@@ -278,7 +280,7 @@ impl Document {
         sections.close = moved(sections.close, old, delta);
         sections.body = moved(sections.body, old, delta);
         let document = Document {
-            text: text.to_owned(),
+            text: Arc::from(text),
             index: LineIndex::new(text),
             sections,
             root,

@@ -7,6 +7,7 @@
 
 use std::collections::hash_map::Entry as Slot;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -94,7 +95,7 @@ struct Builder<'a> {
 }
 
 /// Builds the tree of the frontmatter, the `yaml` range of the original `file`.
-pub(crate) fn build(file: &str, index: &LineIndex, yaml: Span, limits: Limits) -> Built {
+pub(crate) fn build(file: &Arc<str>, index: &LineIndex, yaml: Span, limits: Limits) -> Built {
     // The common subset, read directly; anything else (and every problem) is read below.
     if let Some(root) = super::fast::read(file, yaml, limits) {
         return Built {
@@ -285,7 +286,7 @@ impl Builder<'_> {
         let value = match tag {
             Some(tag) => self.tagged_scalar(text, tag, span),
             None if style == ScalarStyle::Plain => resolve_plain(text),
-            None => NodeValue::String(text.to_owned()),
+            None => NodeValue::String(text.into()),
         };
         let value = match value {
             NodeValue::Float(f) if !f.is_finite() => {
@@ -297,7 +298,7 @@ impl Builder<'_> {
                     )
                     .help("quote it to make it a string"),
                 );
-                NodeValue::String(text.to_owned())
+                NodeValue::String(text.into())
             }
             other => other,
         };
@@ -313,15 +314,15 @@ impl Builder<'_> {
     /// Resolves an explicitly tagged scalar: the core schema's tags and the non-specific `!`.
     fn tagged_scalar(&mut self, text: &str, tag: &Tag, span: Span) -> NodeValue {
         if tag.handle == "!" && tag.suffix.is_empty() {
-            return NodeValue::String(text.to_owned());
+            return NodeValue::String(text.into());
         }
         if !tag.is_yaml_core_schema() {
             self.unsupported_tag(tag, span);
-            return NodeValue::String(text.to_owned());
+            return NodeValue::String(text.into());
         }
         let resolved = resolve_plain(text);
         let fits = match (tag.suffix.as_str(), &resolved) {
-            ("str", _) => return NodeValue::String(text.to_owned()),
+            ("str", _) => return NodeValue::String(text.into()),
             ("null", NodeValue::Null)
             | ("bool", NodeValue::Bool(_))
             | ("int", NodeValue::Int(_))
@@ -330,7 +331,7 @@ impl Builder<'_> {
             ("null" | "bool" | "int" | "float", _) => false,
             _ => {
                 self.unsupported_tag(tag, span);
-                return NodeValue::String(text.to_owned());
+                return NodeValue::String(text.into());
             }
         };
         if !fits {
@@ -339,7 +340,7 @@ impl Builder<'_> {
                 format!("`{text}` is not a valid `!!{}` value", tag.suffix),
                 span,
             ));
-            return NodeValue::String(text.to_owned());
+            return NodeValue::String(text.into());
         }
         resolved
     }
@@ -488,7 +489,7 @@ impl Builder<'_> {
         if self.expecting_key() {
             return match node.value {
                 NodeValue::String(key) => {
-                    self.key(key, span);
+                    self.key(key.into(), span);
                     Ok(())
                 }
                 _ => Err(BuildProblem::new(
@@ -526,7 +527,7 @@ impl Builder<'_> {
                 *total += size;
                 if let Some((key, key_span)) = pending_key.take() {
                     entries.push(Entry {
-                        key: super::key_owned(key),
+                        key: key.into(),
                         key_span,
                         value: node,
                     });

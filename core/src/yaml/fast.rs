@@ -5,10 +5,13 @@
 //! found and worded in one place. Giving up is always safe; reading differently is not, which
 //! `tests/pipeline_differential.rs` holds it to.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashSet;
 
 use super::node::{Entry, Node, NodeValue, ScalarStyle};
-use super::scalar::resolve_plain;
+use super::scalar::resolve_plain_with;
+use super::Text;
 use crate::limits::Limits;
 use crate::source::Span;
 
@@ -54,6 +57,8 @@ impl Line {
 }
 
 struct Reader<'t> {
+    /// The whole file, shared by the texts of scalars written in it as they read.
+    source: &'t Arc<str>,
     /// The whole file; offsets are the file's.
     text: &'t str,
     bytes: &'t [u8],
@@ -71,13 +76,15 @@ struct Reader<'t> {
 }
 
 /// The tree of the frontmatter `yaml` (a range of `file`), or `None` when the builder must read it.
-pub(crate) fn read(file: &str, yaml: Span, limits: Limits) -> Option<Node> {
+pub(crate) fn read(source: &Arc<str>, yaml: Span, limits: Limits) -> Option<Node> {
+    let file: &str = source;
     let text = file.get(yaml.start..yaml.end)?;
     if u32::try_from(file.len()).is_err() || !plain_text(text) {
         return None;
     }
     let lines = lines(text, yaml.start)?;
     let mut reader = Reader {
+        source,
         text: file,
         bytes: file.as_bytes(),
         lines,
@@ -215,7 +222,7 @@ impl<'t> Reader<'t> {
             }
             let value = self.mapping_value(indent, key_span.end + 1)?;
             self.entries.push(Entry {
-                key: super::key(key),
+                key: self.share(key_span.start, key),
                 key_span,
                 value,
             });
@@ -372,7 +379,7 @@ impl<'t> Reader<'t> {
 
     fn scalar(&mut self, text: &str, at: usize) -> Read<Node> {
         self.charge()?;
-        let value = resolve_plain(text);
+        let value = resolve_plain_with(text, |text| self.share(at, text));
         if matches!(value, NodeValue::Float(f) if !f.is_finite()) {
             return Err(GiveUp);
         }
@@ -381,6 +388,11 @@ impl<'t> Reader<'t> {
             Span::new(at, at + text.len()),
             ScalarStyle::Plain,
         ))
+    }
+
+    /// The text of a scalar written at `at` as it reads, shared with the source.
+    fn share(&self, at: usize, text: &str) -> Text {
+        Text::shared(self.source, at, at + text.len()).unwrap_or_else(|| Text::from(text))
     }
 
     /// A block sequence whose `-` sit at `indent`; `indentless` when it sits at its mapping
@@ -495,14 +507,20 @@ impl<'t> Reader<'t> {
         }
         self.charge()?;
         let span = Span::new(first.start + content_indent, last_end);
-        Ok(scalar(NodeValue::String(value), span, ScalarStyle::Literal))
+        Ok(scalar(
+            NodeValue::String(value.into()),
+            span,
+            ScalarStyle::Literal,
+        ))
     }
 
     /// A quoted scalar opening at `at`, closed on the same line; and where it ends.
     fn quoted(&mut self, at: usize) -> Read<(Node, usize)> {
         let quote = self.bytes[at];
         let end = self.line_end();
+        // Only a text with escapes (or doubled quotes) is copied; the rest is shared.
         let mut value = String::new();
+        let mut escaped = false;
         let mut i = at + 1;
         let mut run = i;
         loop {
@@ -511,8 +529,9 @@ impl<'t> Reader<'t> {
             }
             let b = self.bytes[i];
             if b == quote {
-                value.push_str(&self.text[run..i]);
                 if quote == b'\'' && self.byte(i + 1) == Some(b'\'') {
+                    value.push_str(&self.text[run..i]);
+                    escaped = true;
                     value.push('\'');
                     i += 2;
                     run = i;
@@ -522,7 +541,8 @@ impl<'t> Reader<'t> {
             }
             if b == b'\\' && quote == b'"' {
                 value.push_str(&self.text[run..i]);
-                let escaped = match self.byte(i + 1) {
+                escaped = true;
+                let unescaped = match self.byte(i + 1) {
                     Some(b'\\') => '\\',
                     Some(b'"') => '"',
                     Some(b'/') => '/',
@@ -530,7 +550,7 @@ impl<'t> Reader<'t> {
                     Some(b't') => '\t',
                     _ => return Err(GiveUp),
                 };
-                value.push(escaped);
+                value.push(unescaped);
                 i += 2;
                 run = i;
                 continue;
@@ -544,7 +564,13 @@ impl<'t> Reader<'t> {
             ScalarStyle::SingleQuoted
         };
         let span = Span::new(at, i + 1);
-        Ok((scalar(NodeValue::String(value), span, style), i + 1))
+        let text = if escaped {
+            value.push_str(&self.text[run..i]);
+            Text::from(value)
+        } else {
+            self.share(at + 1, &self.text[at + 1..i])
+        };
+        Ok((scalar(NodeValue::String(text), span, style), i + 1))
     }
 
     /// A flow collection opening at `at`, closed on the same line; and where it ends.
@@ -571,7 +597,7 @@ impl<'t> Reader<'t> {
                     }
                     let (value, end) = self.flow_item(start)?;
                     self.entries.push(Entry {
-                        key: super::key(key),
+                        key: self.share(key_span.start, key),
                         key_span,
                         value,
                     });
@@ -754,7 +780,7 @@ mod tests {
     fn both(yaml: &str) -> (Option<Node>, Option<Node>, usize) {
         let file = format!("---\n{yaml}---\n");
         let span = Span::new(4, 4 + yaml.len());
-        let fast = read(&file, span, Limits::DEFAULT);
+        let fast = read(&Arc::from(file.as_str()), span, Limits::DEFAULT);
         let built = build_from_events(&file, &LineIndex::new(&file), span, Limits::DEFAULT);
         (fast, built.root, built.problems.len())
     }

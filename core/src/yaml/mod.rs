@@ -2,16 +2,16 @@
 
 mod builder;
 mod fast;
-mod key;
 mod node;
 mod offsets;
 mod scalar;
+mod text;
 
 pub(crate) use builder::build;
-pub(crate) use key::{key, key_owned};
 pub use node::{Entry, Node, NodeValue, ScalarStyle};
 pub use offsets::value_span;
 pub use scalar::resolve_plain;
+pub use text::Text;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits::Limits;
@@ -40,7 +40,8 @@ pub fn parse_file(text: &str, limits: Limits) -> YamlFile {
         };
     }
     let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let built = build(text, &index, Span::new(start, text.len()), limits);
+    let source = std::sync::Arc::from(text);
+    let built = build(&source, &index, Span::new(start, text.len()), limits);
     let diagnostics = built
         .problems
         .into_iter()

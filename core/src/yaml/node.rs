@@ -1,7 +1,6 @@
 //! The spanned YAML tree: every key and value knows its byte range in the original file.
 
-use std::borrow::Cow;
-
+use super::Text;
 use crate::source::Span;
 
 /// How a scalar was written; kept so edits and the formatter can respect the author's style.
@@ -31,7 +30,7 @@ pub enum NodeValue {
     /// A floating-point number, `.inf` and `.nan` included.
     Float(f64),
     /// Any other scalar, unescaped.
-    String(String),
+    String(Text),
     /// A sequence, items in order.
     Seq(Vec<Node>),
     /// A mapping, entries in document order (a repeated key is kept; the parse reports it).
@@ -57,8 +56,8 @@ pub struct Node {
 /// One `key: value` of a mapping.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
-    /// The key's text; a word of the schemas is shared rather than copied (`yaml::key`).
-    pub key: Cow<'static, str>,
+    /// The key's text.
+    pub key: Text,
     /// The key's range in the file (quotes excluded).
     pub key_span: Span,
     /// The value under the key.
@@ -69,7 +68,7 @@ impl Node {
     /// The text of a string scalar; `None` for every other kind (numbers included).
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
-            NodeValue::String(s) => Some(s),
+            NodeValue::String(s) => Some(s.as_str()),
             _ => None,
         }
     }

@@ -1,9 +1,16 @@
 //! YAML 1.2 core schema resolution of plain scalars (yaml.org/spec/1.2.2 §10.3.2).
 
 use super::node::NodeValue;
+use super::Text;
 
 /// Resolves a plain (unquoted) scalar by the core schema's rules.
 pub fn resolve_plain(text: &str) -> NodeValue {
+    resolve_plain_with(text, |text| Text::from(text))
+}
+
+/// [`resolve_plain`], with `string` making the text of a scalar that is a string (the readers
+/// share it from the source rather than copy it).
+pub(crate) fn resolve_plain_with(text: &str, string: impl FnOnce(&str) -> Text) -> NodeValue {
     // Every null, boolean, integer and float starts with one of these; most text does not.
     if !matches!(
         text.as_bytes().first(),
@@ -11,7 +18,7 @@ pub fn resolve_plain(text: &str) -> NodeValue {
             b'0'..=b'9' | b'-' | b'+' | b'.' | b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F'
         )
     ) {
-        return NodeValue::String(text.to_owned());
+        return NodeValue::String(string(text));
     }
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return NodeValue::Null,
@@ -25,7 +32,7 @@ pub fn resolve_plain(text: &str) -> NodeValue {
     if let Some(value) = resolve_float(text) {
         return NodeValue::Float(value);
     }
-    NodeValue::String(text.to_owned())
+    NodeValue::String(string(text))
 }
 
 fn resolve_int(text: &str) -> Option<NodeValue> {
