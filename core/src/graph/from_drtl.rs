@@ -119,7 +119,7 @@ pub fn from_topology(topology: &Topology) -> Graph {
             span: span_of(topology, &node.pointer),
             inputs,
             outputs,
-            inspector,
+            inspector: inspector.into(),
             color: None,
             icon: None,
             x: 0.0,

@@ -1,6 +1,7 @@
 //! The graph of a LOGIC.md document.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -54,7 +55,7 @@ fn node(
         pointer,
         inputs: Vec::new(),
         outputs: Vec::new(),
-        inspector: Vec::new(),
+        inspector: Arc::default(),
         color: look.color.clone(),
         icon: look.icon.clone(),
         x: 0.0,
@@ -212,7 +213,7 @@ fn step_node(
     // of each step: a step's ports come from its own schemas.
     n.inputs = schema_port("input", step.get("input_schema"));
     n.outputs = schema_port("output", step.get("output_schema"));
-    n.inspector = inspector(json, declared, step, &pointer);
+    n.inspector = inspector(json, declared, step, &pointer).into();
     n
 }
 
@@ -438,7 +439,8 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
                 node_spans.get(name.as_str()).copied(),
             );
             decision.inspector =
-                super::builtin_fields(Some(n), &pointer, &[("condition", "Condition", "text")]);
+                super::builtin_fields(Some(n), &pointer, &[("condition", "Condition", "text")])
+                    .into();
             graph.nodes.push(decision);
             members.push(id);
         }
@@ -462,7 +464,8 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
                 Some(t),
                 &pointer,
                 &[("action", "Action", "text"), ("message", "Message", "text")],
-            );
+            )
+            .into();
             graph.nodes.push(terminal);
             members.push(id);
         }
@@ -576,7 +579,8 @@ fn agents(document: &Document, graph: &mut Graph, loaded: &BTreeMap<String, Valu
                 ("logic_ref", "LOGIC.md file", "text"),
                 ("description", "Description", "text"),
             ],
-        );
+        )
+        .into();
         agent.inputs = vec![Port {
             name: "in".into(),
             kind: "object".into(),

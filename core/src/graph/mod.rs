@@ -9,6 +9,8 @@ mod render;
 mod tree_layout;
 mod update;
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -63,8 +65,10 @@ pub struct GraphNode {
     pub inputs: Vec<Port>,
     /// The ports its outbound edges leave from, with their types.
     pub outputs: Vec<Port>,
-    /// The editable fields the studio's inspector shows for the node.
-    pub inspector: Vec<InspectorField>,
+    /// The editable fields the studio's inspector shows for the node. Shared, not owned: the
+    /// graph patched after a keystroke is a copy of the graph before it, and copying every
+    /// node's fields was most of that copy (issue #17).
+    pub inspector: Arc<[InspectorField]>,
     /// The colour to draw the node in, as CSS colour text (a LOGIC.md document's `visual.color`);
     /// `None` draws the kind's own colour.
     pub color: Option<String>,

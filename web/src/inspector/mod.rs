@@ -136,7 +136,7 @@ pub fn Inspector() -> impl IntoView {
                 }.into_any(),
                 Some(_) => view! {
                     <section class="inspector-section" aria-label="Node fields" data-section="node">
-                        {move || node_fields().unwrap_or_default().into_iter().map(|f| field_view(studio, f)).collect_view()}
+                        {move || node_fields().unwrap_or_default().iter().cloned().map(|f| field_view(studio, f)).collect_view()}
                     </section>
                 }.into_any(),
                 None => ().into_any(),

@@ -1,0 +1,54 @@
+// Profiles the studio's first paint of a large document (issue #17): Chrome's CPU profiler around
+// the load of chain(N) (the text replaced in one input event, as the perf test's `load_ms` does),
+// until the first animation frame after the canvas holds every node, then on until the deferred
+// check has run (reported apart). On dist/ (build it with names kept, see profile-keystroke.mjs).
+// Usage: node tests/web/profile-load.mjs [steps] [rounds] (STUDIO_DIST=dir to profile another
+// build); writes target/load.cpuprofile and prints the top functions per load.
+import { recorded, printTop } from "./cpu-profile.mjs";
+import { launch, open, serve } from "./support.mjs";
+import { repo, SOURCE } from "./studio-suite.mjs";
+import { chain } from "./typing.mjs";
+
+const steps = Number(process.argv[2] ?? 5000);
+const rounds = Number(process.argv[3] ?? 3);
+
+const server = await serve({ "/": process.env.STUDIO_DIST ?? `${repo}dist` });
+const browser = await launch();
+const { page } = await open(browser, server.url, { viewport: { width: 1600, height: 900 } });
+await page.waitForSelector("[data-node-id]");
+const starter = await page.inputValue(SOURCE);
+
+/** Loads `text` (n nodes); ms until the frame after it is drawn, and until the checks have run. */
+const load = (text, n) =>
+  page.evaluate(
+    async ([selector, text, n]) => {
+      const area = document.querySelector(selector);
+      const canvas = document.querySelector('[data-testid="canvas"]');
+      const started = performance.now();
+      area.value = text;
+      area.dispatchEvent(new Event("input", { bubbles: true }));
+      while (canvas.getAttribute("data-nodes") !== String(n)) await new Promise((r) => setTimeout(r, 0));
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const painted = performance.now() - started;
+      const heading = () => document.querySelector('[data-testid="diagnostics"] h2').textContent;
+      while (heading().includes("checking")) await new Promise((r) => setTimeout(r, 0));
+      return { painted, checked: performance.now() - started };
+    },
+    [SOURCE, text, n],
+  );
+
+const [profile, times] = await recorded(page, "load", async () => {
+  const times = [];
+  for (let round = 0; round < rounds; round++) {
+    times.push(await load(chain(steps), steps));
+    // Back to the starter document, so that the next round loads the big one afresh.
+    await page.fill(SOURCE, starter);
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="canvas"]').getAttribute("data-nodes")) < 100);
+  }
+  return times;
+});
+console.log(times.map((t, i) => `load ${i + 1}: painted ${t.painted.toFixed(0)} ms, checked ${t.checked.toFixed(0)} ms`).join("\n"));
+// The recording includes the returns to the starter document (small next to the loads).
+printTop(profile, rounds, "load");
+await browser.close();
+await server.close();
