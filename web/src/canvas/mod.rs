@@ -98,13 +98,15 @@ pub fn Canvas() -> impl IntoView {
         drawn_window(studio.viewport.get(), size)
     });
     let shown = Memo::new(move |_| {
-        let window = window.get();
         // Read once: a signal read per node would cost more than the drawing.
         let kept = kept.get();
         let sideways = sides.get();
         let keep = |id: &str| kept.iter().any(|k| k == id);
-        // Far out the canvas paints the rest: the SVG holds only the kept nodes and their wires.
-        let near = !far.get();
+        // Far out the canvas paints the rest: the SVG holds only the kept nodes and their wires,
+        // wherever the view is; the window is not even read, so a pan or a zoom there does not
+        // run this memo (it walks every node).
+        let window = (!far.get()).then(|| window.get());
+        let in_window = |rect: Rect| window.is_some_and(|w| rect.intersects(&w));
         studio.graph.with(|graph| {
             let Some(graph) = graph else {
                 return (Vec::new(), Vec::new());
@@ -112,7 +114,7 @@ pub fn Canvas() -> impl IntoView {
             let nodes: Vec<DrawnNode> = graph
                 .nodes
                 .iter()
-                .filter(|n| near && Rect::node(n.x, n.y).intersects(&window) || keep(&n.id))
+                .filter(|n| in_window(Rect::node(n.x, n.y)) || keep(&n.id))
                 .map(|n| DrawnNode::of(n, sideways))
                 .collect();
             let by_id: FxHashMap<&str, &GraphNode> =
@@ -123,13 +125,13 @@ pub fn Canvas() -> impl IntoView {
                 .filter_map(|e| {
                     let kept = keep(&e.source) || keep(&e.target);
                     // Far out, most wires stop here, before their ends are worked out.
-                    if !near && !kept {
+                    if window.is_none() && !kept {
                         return None;
                     }
                     let source = by_id.get(e.source.as_str())?;
                     let target = by_id.get(e.target.as_str())?;
                     let (from, to) = wire_ends(e, source, target, sideways);
-                    let visible = kept || Rect::wire(from, to).intersects(&window);
+                    let visible = kept || in_window(Rect::wire(from, to));
                     visible.then(|| DrawnWire::of(e, from, to, sideways))
                 })
                 .collect();

@@ -6,6 +6,7 @@
 //! screen-reader users) and a node being dragged, with their wires; the canvas leaves them out.
 //! The canvas lies over the SVG and lets the pointer through: clicks are found geometrically.
 
+mod cache;
 mod paint;
 mod palette;
 mod scene;
@@ -22,8 +23,15 @@ use super::cull::Rect;
 use super::Sides;
 use crate::problems::NodeProblems;
 use crate::state::Studio;
+use crate::state::Viewport;
+use cache::{drawn_bounds, margin, visible, Picture};
+use leptos::leptos_dom::helpers::TimeoutHandle;
 use palette::{Palette, Probe};
 use scene::{scene, Marks};
+
+/// Milliseconds without a pan or zoom after which the gesture counts as settled and the picture
+/// is painted afresh at the view (crisp names and lines at rest).
+const SETTLE_MS: u64 = 120;
 
 #[component]
 pub fn FarCanvas(
@@ -43,7 +51,13 @@ pub fn FarCanvas(
     let theme = RwSignal::new(0u32);
     watch_theme(palette, theme);
 
-    let paint = move || {
+    // The graph's extent, for knowing whether a displaced picture still holds all that is shown.
+    let extent = Memo::new(move |_| studio.graph.with(|g| g.as_deref().and_then(node_bounds)));
+    // The picture on the canvas (None: nothing painted yet), and whether what it shows changed.
+    let picture = StoredValue::new(None::<Picture>);
+    let stale = StoredValue::new(true);
+
+    let paint = move |view: Viewport| {
         let (Some(canvas), Some(group), Some(path)) = (
             canvas_ref.get_untracked(),
             group_ref.get_untracked(),
@@ -51,21 +65,26 @@ pub fn FarCanvas(
         ) else {
             return;
         };
-        if !far.get_untracked() {
-            return;
-        }
         let probe = Probe {
             group: group.unchecked_into::<Element>(),
             path: path.unchecked_into::<Element>(),
         };
         let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-        let (width, height) = size.get_untracked();
+        let size = size.get_untracked();
+        let margin = margin(size);
+        let (width, height) = (size.0 + 2.0 * margin, size.1 + 2.0 * margin);
         let (pixels_x, pixels_y) = ((width * ratio).round(), (height * ratio).round());
         // Setting the size clears the bitmap, so only when it changed.
         if f64::from(canvas.width()) != pixels_x || f64::from(canvas.height()) != pixels_y {
             canvas.set_width(pixels_x as u32);
             canvas.set_height(pixels_y as u32);
+            let style = web_sys::HtmlElement::style(&canvas);
+            let _ = style.set_property("left", &format!("{}px", -margin));
+            let _ = style.set_property("top", &format!("{}px", -margin));
+            let _ = style.set_property("width", &format!("{width}px"));
+            let _ = style.set_property("height", &format!("{height}px"));
         }
+        let _ = web_sys::HtmlElement::style(&canvas).set_property("transform", "none");
         let Some(ctx) = canvas
             .get_context("2d")
             .ok()
@@ -76,16 +95,18 @@ pub fn FarCanvas(
         };
         let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
         ctx.clear_rect(0.0, 0.0, pixels_x, pixels_y);
-        let view = studio.viewport.get_untracked();
         let zoom = ratio * view.scale;
-        let _ = ctx.set_transform(zoom, 0.0, 0.0, zoom, ratio * view.x, ratio * view.y);
-        let (left, top, right, bottom) = crate::minimap::in_view(view, (width, height));
-        let visible = Rect {
-            left,
-            top,
-            right,
-            bottom,
-        };
+        let _ = ctx.set_transform(
+            zoom,
+            0.0,
+            0.0,
+            zoom,
+            ratio * (view.x + margin),
+            ratio * (view.y + margin),
+        );
+        let painted = Picture { view, size, margin };
+        let covers = painted.covers();
+        let shown = visible(view, size);
         let kept: FxHashSet<String> = kept.with_untracked(|k| k.iter().cloned().collect());
         let selected: FxHashSet<String> = crate::select::ids(studio).into_iter().collect();
         let runs = untrack(runs);
@@ -105,42 +126,117 @@ pub fn FarCanvas(
                         runs: &runs,
                         sideways: sides.get_untracked(),
                     };
-                    let scene = scene(graph, &visible, &marks);
+                    let scene = scene(graph, &covers, &marks);
                     let names = paint::paint(&ctx, &scene, palette, &probe, view.scale);
-                    // What the tests read: the nodes and names on the picture, whatever its pixels.
-                    let painted = scene.nodes.len().to_string();
-                    let _ = canvas.set_attribute("data-painted-nodes", &painted);
+                    // What the tests read: the nodes (and names) painted in view, whatever the
+                    // pixels; the margin's nodes are painted but not on screen.
+                    let in_view = scene
+                        .nodes
+                        .iter()
+                        .filter(|n| Rect::node(n.node.x, n.node.y).intersects(&shown))
+                        .count();
+                    let names = if names > 0 { in_view } else { 0 };
+                    let _ = canvas.set_attribute("data-painted-nodes", &in_view.to_string());
                     let _ = canvas.set_attribute("data-painted-names", &names.to_string());
+                    // The view the picture was painted at, as the SVG's viewport writes it: at
+                    // rest it is the view (never a displaced picture).
+                    let at = format!(
+                        "translate({:.2},{:.2}) scale({:.4})",
+                        view.x, view.y, view.scale
+                    );
+                    let _ = canvas.set_attribute("data-painted-at", &at);
                 })
             })
         });
+        picture.set_value(Some(painted));
+        stale.set_value(false);
     };
 
-    // Whatever the picture depends on schedules one paint for the next frame: many changes in
-    // one frame (a pan's pointer events, an edit's signals) paint once.
-    let pending = StoredValue::new(false);
-    Effect::new(move |_| {
-        if !far.get() {
+    // One frame's work: paint afresh if what the picture shows changed or the displaced picture
+    // would not show the view truly; otherwise move the picture (a CSS transform, no repaint).
+    let frame = move || {
+        let Some(canvas) = canvas_ref.get_untracked() else {
+            return;
+        };
+        if !far.get_untracked() {
             return;
         }
-        studio.viewport.track();
-        studio.graph.track();
-        studio.selected.track();
-        studio.group.track();
-        kept.track();
-        problems.track();
-        size.track();
-        theme.track();
-        sides.get();
-        runs();
+        let view = studio.viewport.get_untracked();
+        let size = size.get_untracked();
+        let drawn = drawn_bounds(extent.get_untracked(), view.scale);
+        match picture.get_value() {
+            Some(shown) if !stale.get_value() && shown.serves(view, size, drawn) => {
+                let (x, y, k) = shown.placement(view);
+                let moved = format!("translate({x:.2}px, {y:.2}px) scale({k:.5})");
+                let _ = web_sys::HtmlElement::style(&canvas).set_property("transform", &moved);
+            }
+            _ => paint(view),
+        }
+    };
+
+    // Any number of changes in one frame (a pan's pointer events, an edit's signals) are dealt
+    // with once, in the next animation frame.
+    let pending = StoredValue::new(false);
+    let schedule = move || {
         if pending.get_value() {
             return;
         }
         pending.set_value(true);
         request_animation_frame(move || {
             pending.set_value(false);
-            paint();
+            frame();
         });
+    };
+
+    // The nodes painted selected, compared: a press on the background sets the selection to none
+    // even when nothing was selected, and that must not repaint at the start of every pan.
+    let selection = Memo::new(move |_| {
+        studio.selected.track();
+        studio.group.track();
+        crate::select::ids(studio)
+    });
+    // What the picture shows: any change paints it again.
+    Effect::new(move |_| {
+        if !far.get() {
+            return;
+        }
+        studio.graph.track();
+        selection.track();
+        kept.track();
+        problems.track();
+        size.track();
+        theme.track();
+        sides.get();
+        runs();
+        stale.set_value(true);
+        schedule();
+    });
+    // Where it is seen from: a move reuses the picture, and once the moves stop for
+    // `SETTLE_MS` the picture is painted afresh at the view.
+    let settle = StoredValue::new(None::<TimeoutHandle>);
+    Effect::new(move |_| {
+        if !far.get() {
+            return;
+        }
+        studio.viewport.track();
+        schedule();
+        if let Some(handle) = settle.get_value() {
+            handle.clear();
+        }
+        let handle = set_timeout_with_handle(
+            move || {
+                let at_rest = picture
+                    .get_value()
+                    .is_some_and(|p| p.view == studio.viewport.get_untracked());
+                if !at_rest {
+                    stale.set_value(true);
+                    schedule();
+                }
+            },
+            std::time::Duration::from_millis(SETTLE_MS),
+        )
+        .ok();
+        settle.set_value(handle);
     });
 
     let label = move || {
@@ -150,8 +246,11 @@ pub fn FarCanvas(
         format!("Overview of the {count} nodes, drawn small: zoom in to read them; the arrows still move between nodes")
     };
     view! {
-        <canvas class="far-canvas" class:shown=far node_ref=canvas_ref role="img" aria-label=label
-            data-testid="far-canvas"></canvas>
+        // The bitmap reaches `margin` beyond the pane on every side; the frame clips it there.
+        <div class="far-frame">
+            <canvas class="far-canvas" class:shown=far node_ref=canvas_ref role="img" aria-label=label
+                data-testid="far-canvas"></canvas>
+        </div>
         <svg class="far-probe" aria-hidden="true" width="0" height="0">
             <g node_ref=group_ref><path node_ref=path_ref></path></g>
         </svg>
@@ -178,4 +277,18 @@ fn watch_theme(palette: StoredValue<Palette>, theme: RwSignal<u32>) {
         let _ =
             query.remove_event_listener_with_callback("change", changed.as_ref().unchecked_ref());
     });
+}
+
+/// The box holding every node's box, in graph coordinates (`None` for a graph without nodes).
+fn node_bounds(graph: &logicmd::graph::Graph) -> Option<Rect> {
+    graph
+        .nodes
+        .iter()
+        .map(|n| Rect::node(n.x, n.y))
+        .reduce(|a, b| Rect {
+            left: a.left.min(b.left),
+            top: a.top.min(b.top),
+            right: a.right.max(b.right),
+            bottom: a.bottom.max(b.bottom),
+        })
 }
