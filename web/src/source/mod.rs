@@ -15,6 +15,8 @@ use crate::highlight::highlight_line;
 use crate::indent::indent;
 use crate::state::Studio;
 
+mod window;
+
 /// Pixel height of one line; the stylesheet's `--line-height` must match.
 const LINE_HEIGHT: f64 = 20.0;
 /// Lines drawn above and below the visible ones, so that scrolling shows no gap.
