@@ -77,7 +77,12 @@ impl Window {
 }
 
 /// Lines `[first, last)` clamped to the document (never empty) and their byte range.
-fn bounds(text: &str, index: &LineIndex, first: usize, last: usize) -> (usize, usize, usize, usize) {
+fn bounds(
+    text: &str,
+    index: &LineIndex,
+    first: usize,
+    last: usize,
+) -> (usize, usize, usize, usize) {
     let total = index.line_count();
     let first = first.min(total - 1);
     let last = last.clamp(first + 1, total);
@@ -95,7 +100,11 @@ fn bounds(text: &str, index: &LineIndex, first: usize, last: usize) -> (usize, u
 
 /// The window wanted for visible lines `[visible.0, visible.1)` of `total`, which must also hold
 /// lines `keep` (inclusive: the selection's) when there is one.
-pub fn wanted(visible: (usize, usize), keep: Option<(usize, usize)>, total: usize) -> (usize, usize) {
+pub fn wanted(
+    visible: (usize, usize),
+    keep: Option<(usize, usize)>,
+    total: usize,
+) -> (usize, usize) {
     if total <= WHOLE_LINES {
         return (0, total);
     }
@@ -105,7 +114,10 @@ pub fn wanted(visible: (usize, usize), keep: Option<(usize, usize)>, total: usiz
         first = first.min(a);
         last = last.max(b + 1);
     }
-    (first.min(total - 1), last.min(total).max(first.min(total - 1) + 1))
+    (
+        first.min(total - 1),
+        last.min(total).max(first.min(total - 1) + 1),
+    )
 }
 
 /// The lines the window should move to, if it should: when the view is near one of its edges
@@ -121,7 +133,8 @@ pub fn rewindow(
     let near_top = window.0 > 0 && visible.0 < window.0 + NEAR;
     let near_bottom = window.1 < total && visible.1 + NEAR > window.1;
     let oversized = window.1 - window.0 > 2 * (want.1 - want.0);
-    let short = window.0 > want.0.min(visible.0) || window.1 < want.1.min(total).max(visible.1.min(total));
+    let short =
+        window.0 > want.0.min(visible.0) || window.1 < want.1.min(total).max(visible.1.min(total));
     let needed = near_top || near_bottom || oversized || (total <= WHOLE_LINES && short);
     (needed && want != window).then_some(want)
 }
@@ -141,7 +154,10 @@ pub fn utf16_to_byte(text: &str, units: usize) -> usize {
 /// The 0-based line (of the window's text) of UTF-16 offset `units` in it.
 pub fn line_of_utf16(text: &str, units: usize) -> usize {
     let at = utf16_to_byte(text, units);
-    text.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count()
+    text.as_bytes()[..at]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
 }
 
 #[cfg(test)]
@@ -187,7 +203,10 @@ mod tests {
         let changed = format!("x{text}");
         assert!(!w.fits(&changed, &LineIndex::new(&changed)));
         let joined = text.replacen('\n', " ", 1);
-        assert!(!w.fits(&joined, &LineIndex::new(&joined)), "same length, one line fewer before it");
+        assert!(
+            !w.fits(&joined, &LineIndex::new(&joined)),
+            "same length, one line fewer before it"
+        );
     }
 
     #[test]
@@ -196,19 +215,44 @@ mod tests {
         assert_eq!(wanted((7_010, 7_050), None, 15_001), (6_600, 7_500));
         assert_eq!(wanted((0, 40), None, 15_001), (0, 500));
         assert_eq!(wanted((14_990, 15_001), None, 15_001), (14_500, 15_001));
-        assert_eq!(wanted((7_010, 7_050), Some((100, 7_020)), 15_001), (100, 7_500));
+        assert_eq!(
+            wanted((7_010, 7_050), Some((100, 7_020)), 15_001),
+            (100, 7_500)
+        );
     }
 
     #[test]
     fn the_view_re_windows_only_near_an_edge_or_when_the_window_is_oversized() {
         let total = 15_001;
         assert_eq!(rewindow((6_600, 7_500), (7_010, 7_050), None, total), None);
-        assert_eq!(rewindow((6_600, 7_500), (7_380, 7_420), None, total), Some((6_900, 7_900)));
-        assert_eq!(rewindow((6_600, 7_500), (6_650, 6_690), None, total), Some((6_200, 7_100)));
-        assert_eq!(rewindow((0, 500), (0, 40), None, total), None, "the document's edge is no edge");
-        assert_eq!(rewindow((0, total), (0, 40), None, total), Some((0, 500)), "select-all ended");
-        assert_eq!(rewindow((0, total), (0, 40), Some((0, 15_000)), total), None, "select-all holds");
-        assert_eq!(rewindow((0, 10), (0, 40), None, 1_500), Some((0, 1_500)), "a small document is whole");
+        assert_eq!(
+            rewindow((6_600, 7_500), (7_380, 7_420), None, total),
+            Some((6_900, 7_900))
+        );
+        assert_eq!(
+            rewindow((6_600, 7_500), (6_650, 6_690), None, total),
+            Some((6_200, 7_100))
+        );
+        assert_eq!(
+            rewindow((0, 500), (0, 40), None, total),
+            None,
+            "the document's edge is no edge"
+        );
+        assert_eq!(
+            rewindow((0, total), (0, 40), None, total),
+            Some((0, 500)),
+            "select-all ended"
+        );
+        assert_eq!(
+            rewindow((0, total), (0, 40), Some((0, 15_000)), total),
+            None,
+            "select-all holds"
+        );
+        assert_eq!(
+            rewindow((0, 10), (0, 40), None, 1_500),
+            Some((0, 1_500)),
+            "a small document is whole"
+        );
         assert_eq!(rewindow((0, 1_500), (0, 40), None, 1_500), None);
     }
 
@@ -217,7 +261,11 @@ mod tests {
         let text = "é\n😀b\nc";
         assert_eq!(utf16_to_byte(text, 0), 0);
         assert_eq!(utf16_to_byte(text, 1), 2);
-        assert_eq!(utf16_to_byte(text, 4), 7, "after 😀, two units and four bytes");
+        assert_eq!(
+            utf16_to_byte(text, 4),
+            7,
+            "after 😀, two units and four bytes"
+        );
         assert_eq!(utf16_to_byte(text, 99), text.len());
         assert_eq!(line_of_utf16(text, 1), 0);
         assert_eq!(line_of_utf16(text, 2), 1);
