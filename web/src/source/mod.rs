@@ -329,20 +329,33 @@ fn line_view(line: &str, problem: Option<LineProblem>, chosen: bool) -> impl Int
 }
 
 /// The keys that reach past the window, done over the whole text as a native textarea does:
-/// select all, Ctrl/Cmd+Home and End. True when the key was handled.
+/// PageUp and PageDown (the textarea does not scroll itself), and past a window, select all and
+/// Ctrl/Cmd+Home and End. True when the key was handled.
 fn window_keys(
     studio: Studio,
     pane: SourcePane,
     lines: Memo<LineIndex>,
     ev: &web_sys::KeyboardEvent,
 ) -> bool {
+    let key = ev.key();
+    let page = match key.as_str() {
+        "PageUp" => Some(false),
+        "PageDown" => Some(true),
+        _ => None,
+    };
+    if let Some(down) = page.filter(|_| !ev.ctrl_key() && !ev.meta_key() && !ev.alt_key()) {
+        ev.prevent_default();
+        studio.text.with_untracked(|t| {
+            lines.with_untracked(|index| pane.page(t, index, down, ev.shift_key()))
+        });
+        return true;
+    }
     let w = pane.window();
     let whole = w.first == 0 && lines.with_untracked(|index| w.last >= index.line_count());
     let modifier = (ev.ctrl_key() || ev.meta_key()) && !ev.alt_key();
     if whole || !modifier {
         return false;
     }
-    let key = ev.key();
     let jump = match key.as_str() {
         "Home" => Some(false),
         "End" => Some(true),

@@ -345,6 +345,79 @@ impl SourcePane {
         self.scroll_to_line(line);
     }
 
+    /// PageUp / PageDown (with Shift, extending the selection): the caret a page of lines up or
+    /// down at the same column, or to the text's start or end on its first or last page, and
+    /// the view a page with it — the textarea does not scroll itself, its scroller does.
+    pub fn page(&self, text: &str, index: &LineIndex, down: bool, extend: bool) {
+        let Some(s) = self.selection() else {
+            return;
+        };
+        let total = index.line_count();
+        let (caret, anchor) = if s.backward {
+            (s.start, s.end)
+        } else {
+            (s.end, s.start)
+        };
+        let line = self.line_of(text, caret);
+        let w = self.window();
+        let held = w.text(text);
+        let line_start = |line: usize, held: &str, w: &Window| {
+            let at = index.line_start(line).unwrap_or(0).max(w.start) - w.start;
+            held[..at.min(held.len())].encode_utf16().count()
+        };
+        let column = caret.saturating_sub(w.start_utf16).saturating_sub(line_start(line, held, &w));
+        let rows = ((self.height.get_value() / LINE_HEIGHT).floor() as usize)
+            .saturating_sub(1)
+            .max(1);
+        let anchor_line = self.line_of(text, anchor);
+        let target_line = if down {
+            (line + rows).min(total - 1)
+        } else {
+            line.saturating_sub(rows)
+        };
+        let keep = extend.then(|| (anchor_line.min(target_line), anchor_line.max(target_line)));
+        self.show(
+            text,
+            index,
+            window::wanted((target_line, target_line + 1), keep, total),
+            None,
+        );
+        let w = self.window();
+        let held = w.text(text);
+        let target = if down && line + rows >= total {
+            w.start_utf16 + held.encode_utf16().count()
+        } else if !down && line < rows {
+            0
+        } else {
+            let width = index.line_text(text, target_line).encode_utf16().count();
+            w.start_utf16 + line_start(target_line, held, &w) + column.min(width)
+        };
+        let anchor = if extend { anchor } else { target };
+        let selection = Selection {
+            start: anchor.min(target),
+            end: anchor.max(target),
+            backward: target < anchor,
+        };
+        if let Some(area) = self.textarea.get_untracked() {
+            let map = |at: usize| at.saturating_sub(w.start_utf16) as u32;
+            let direction = if selection.backward {
+                "backward"
+            } else {
+                "forward"
+            };
+            let _ = area.set_selection_range_with_direction(
+                map(selection.start),
+                map(selection.end),
+                direction,
+            );
+        }
+        if let Some(scroller) = self.scroller.get_untracked() {
+            let step = (rows as f64 * LINE_HEIGHT) as i32;
+            let top = scroller.scroll_top() + if down { step } else { -step };
+            scroller.set_scroll_top(top.max(0));
+        }
+    }
+
     /// Selects document line `line` (1-based), scrolled into view, with the keyboard in the text.
     pub fn reveal(&self, text: &str, index: &LineIndex, line: u32) {
         let total = index.line_count();
