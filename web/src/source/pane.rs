@@ -365,7 +365,9 @@ impl SourcePane {
             let at = index.line_start(line).unwrap_or(0).max(w.start) - w.start;
             held[..at.min(held.len())].encode_utf16().count()
         };
-        let column = caret.saturating_sub(w.start_utf16).saturating_sub(line_start(line, held, &w));
+        let column = caret
+            .saturating_sub(w.start_utf16)
+            .saturating_sub(line_start(line, held, &w));
         let rows = ((self.height.get_value() / LINE_HEIGHT).floor() as usize)
             .saturating_sub(1)
             .max(1);
