@@ -159,6 +159,11 @@ test("far out: the nodes are painted on one canvas; wheel, pan, click, drag, arr
   await page.mouse.down();
   for (let i = 1; i <= 8; i++) await page.mouse.move(from.x + i * 10, from.y + i * 6);
   await page.mouse.up();
+  // The source holds the lines around its view (a window): look at the text's end, where the places are.
+  await page.evaluate(() => {
+    const scroller = document.querySelector(".source .scroller");
+    scroller.scrollTop = scroller.scrollHeight;
+  });
   const text = await waitForText(page, (t) => /positions:[\s\S]*g3_15:/.test(t));
   assert.match(text, /positions:[\s\S]*?\bg3_15:\s*\{?\s*x:\s*-?[\d.]+,?\s*"?y"?:\s*-?[\d.]+/);
   const moved = await graphBox(page, "step:g3_15");

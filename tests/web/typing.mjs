@@ -19,8 +19,10 @@ export function grid(layers, width) {
   return `---\nspec_version: "1.0"\nname: grid\nsteps:\n${steps.join("\n")}\n---\n`;
 }
 
-/** Replaces the source text with `text` (one input event, as a paste does) and waits until the
- * canvas holds `n` nodes. */
+/** Replaces the source text with `text` (one input event, as a paste does), waits until the
+ * canvas holds `n` nodes, then scrolls the source back to its top (a paste leaves the view at its
+ * end) and waits until the textarea holds the text's first lines (it holds a window of a large
+ * text's lines around the view). */
 export function loadText(page, text, n) {
   return page.evaluate(
     async ([selector, text, n]) => {
@@ -29,6 +31,10 @@ export function loadText(page, text, n) {
       area.dispatchEvent(new Event("input", { bubbles: true }));
       const canvas = document.querySelector('[data-testid="canvas"]');
       while (canvas.getAttribute("data-nodes") !== String(n)) await new Promise((r) => setTimeout(r, 5));
+      const scroller = area.closest(".scroller") ?? area;
+      scroller.scrollTop = 0;
+      const head = text.slice(0, 200);
+      while (!area.value.startsWith(head)) await new Promise((r) => setTimeout(r, 5));
     },
     [SOURCE, text, n],
   );
@@ -44,7 +50,9 @@ export function keystroke(page, round) {
     async ([selector, round]) => {
       const area = document.querySelector(selector);
       const marker = `step 1 ${"x".repeat(round + 1)}`;
-      const at = area.value.indexOf("description: step 1") + "description: step 1".length + (round ? round + 1 : 0);
+      const found = area.value.indexOf("description: step 1");
+      if (found < 0) throw new Error("step s1 is not in the source's window (scrolled away from the top?)");
+      const at = found + "description: step 1".length + (round ? round + 1 : 0);
       area.focus();
       area.setSelectionRange(at, at);
       await new Promise((resolve) => setTimeout(resolve, 50));

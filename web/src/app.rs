@@ -1,7 +1,6 @@
 //! The studio's layout and its global behaviour: start-up document, autosave, keyboard
 //! shortcuts, share-link loading and file drops.
 
-use leptos::html;
 use leptos::prelude::*;
 use logicmd::edit::Edit;
 
@@ -54,7 +53,7 @@ pub fn App() -> impl IntoView {
     // Fit once the canvas has a size.
     request_animation_frame(move || studio.fit_request.update(|n| *n += 1));
 
-    let textarea = NodeRef::<html::Textarea>::new();
+    let source = crate::source::SourcePane::new();
     let keydown = window_event_listener(leptos::ev::keydown, move |ev| on_key(studio, &ev));
     on_cleanup(move || keydown.remove());
     let hashchange = window_event_listener(leptos::ev::hashchange, move |_| {
@@ -104,10 +103,10 @@ pub fn App() -> impl IntoView {
                 <Splitter panel=INSPECTOR open=Signal::derive(move || room.inspector_open.get()) />
                 <Show when=move || room.inspector_open.get()><Inspector /></Show>
                 <Splitter panel=SOURCE open=Signal::derive(move || studio.source_open.get()) />
-                <SourceEditor textarea=textarea />
+                <SourceEditor pane=source />
             </main>
             <RunPanel />
-            <Diagnostics textarea=textarea />
+            <Diagnostics source=source />
             <crate::a11y::LiveRegion />
             <crate::palette_search::CommandPalette />
         </div>

@@ -12,7 +12,7 @@ use crate::browser;
 use crate::canvas::{auto_layout, glyph};
 use crate::defaults::{palette_edits, DRTL_TYPES};
 use crate::examples::{by_id, EXAMPLES};
-use crate::source::reveal_line;
+use crate::source::{reveal_line, SourcePane};
 use crate::state::{Severity, Studio};
 use crate::templates::{templates, EMPTY_TOPOLOGY, EMPTY_WORKFLOW};
 
@@ -83,11 +83,11 @@ pub fn Palette() -> impl IntoView {
 const LISTED_PROBLEMS: usize = 500;
 
 #[component]
-pub fn Diagnostics(textarea: NodeRef<html::Textarea>) -> impl IntoView {
+pub fn Diagnostics(source: SourcePane) -> impl IntoView {
     let studio = expect_context::<Studio>();
     let jump = move |line: u32| {
         let text = studio.text.get_untracked();
-        reveal_line(textarea, &text, line);
+        reveal_line(source, &text, line);
         let node = studio
             .graph
             .with_untracked(|g| g.as_ref().and_then(|g| node_at_line(g, &text, line)));

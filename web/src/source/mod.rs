@@ -1,6 +1,7 @@
 //! The source pane: a plain textarea over a highlighted copy of the text, with line numbers and
 //! problems shown on their lines. Only the lines in view (and a margin) are highlighted and
-//! numbered, so a document of any length costs the same to redraw. Typing replaces the text (one
+//! numbered, and the textarea holds only a window of lines around the view (`pane`), so a
+//! document of any length costs the same to edit and redraw. Typing replaces the text (one
 //! undoable change per input event).
 
 use std::collections::HashMap;
@@ -10,13 +11,17 @@ use leptos::prelude::*;
 use logicmd::source::LineIndex;
 use logicmd::Severity as Level;
 
-use crate::analysis::line_start;
 use crate::highlight::highlight_line;
 use crate::indent::indent;
 use crate::state::Studio;
 
+mod pane;
+mod window;
+
+pub use pane::SourcePane;
+
 /// Pixel height of one line; the stylesheet's `--line-height` must match.
-const LINE_HEIGHT: f64 = 20.0;
+pub(crate) const LINE_HEIGHT: f64 = 20.0;
 /// Lines drawn above and below the visible ones, so that scrolling shows no gap.
 const OVERSCAN: usize = 30;
 
@@ -39,15 +44,18 @@ fn drawn_lines(top: f64, height: f64, total: usize) -> (usize, usize) {
 }
 
 #[component]
-pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
+pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
     let studio = expect_context::<Studio>();
+    let textarea = pane.textarea;
     let highlight = NodeRef::<html::Pre>::new();
     let gutter = NodeRef::<html::Pre>::new();
     let scroll_top = RwSignal::new(0.0f64);
     let height = RwSignal::new(0.0f64);
     let measure = move || {
-        if let Some(area) = textarea.get_untracked() {
-            height.set(f64::from(area.client_height()));
+        if let Some(scroller) = pane.scroller.get_untracked() {
+            let h = f64::from(scroller.client_height());
+            pane.measured(f64::from(scroller.scroll_top()), h);
+            height.set(h);
         }
     };
     request_animation_frame(measure);
@@ -96,17 +104,7 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
         let Some((first, _)) = selected_lines.get() else {
             return;
         };
-        let Some(area) = textarea.get_untracked() else {
-            return;
-        };
-        let line_top = (first - 1) as f64 * LINE_HEIGHT;
-        let (top, height) = (
-            f64::from(area.scroll_top()),
-            f64::from(area.client_height()),
-        );
-        if line_top < top || line_top + LINE_HEIGHT > top + height {
-            area.set_scroll_top((line_top - height / 3.0).max(0.0) as i32);
-        }
+        pane.scroll_to_line(first - 1);
     });
     // The caret in the text selects the node it is in.
     let follow_caret = move || {
@@ -116,10 +114,13 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
         let Some(caret) = area.selection_start().ok().flatten() else {
             return;
         };
+        let w = pane.window();
         let node = studio.text.with_untracked(|t| {
-            let line = utf16_to_line(t, caret as usize);
+            let line = w.first + window::line_of_utf16(w.text(t), caret as usize);
             // The end of the caret's line: inside the node's span on its key's line too.
-            let end = line_start(t, line + 1).map_or(t.len(), |next| next.saturating_sub(1));
+            let end = lines_of_text
+                .with_untracked(|index| index.line_start(line + 1))
+                .map_or(t.len(), |next| next.saturating_sub(1));
             studio.graph.with_untracked(|g| {
                 g.as_ref()
                     .and_then(|g| crate::analysis::node_at_offset(g, end))
@@ -164,20 +165,55 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
     };
 
     // Keep the textarea in step with the text when it changes elsewhere (canvas, undo), without
-    // touching it while it already shows the text (that would move the caret).
+    // touching it while it already shows its window of the text (that would move the caret).
     Effect::new(move |_| {
-        let text = studio.text.get();
-        if let Some(area) = textarea.get() {
-            if area.value() != text {
-                area.set_value(&text);
-            }
+        textarea.track();
+        studio
+            .text
+            .with(|text| lines_of_text.with(|index| pane.sync(text, index)));
+    });
+    let settle = move || {
+        studio
+            .text
+            .with_untracked(|t| lines_of_text.with_untracked(|index| pane.settle(t, index)));
+    };
+    let on_input = move |ev: leptos::ev::Event| {
+        let value = event_target_value(&ev);
+        // The browser's editing says what it did (`inputType`); an event without it is a script
+        // that set the whole text (the tests' loads do), not an edit of the window.
+        let scripted = js_sys::Reflect::get(&ev, &"inputType".into())
+            .ok()
+            .and_then(|kind| kind.as_string())
+            .is_none();
+        let text = if scripted {
+            pane.replaced(&value)
+        } else {
+            studio.text.with_untracked(|t| pane.typed(t, &value))
+        };
+        studio.replace_text(text);
+        studio.text.with_untracked(|t| {
+            lines_of_text.with_untracked(|index| pane.after_typing(t, index, scripted))
+        });
+    };
+    let released = window_event_listener(leptos::ev::pointerup, move |_| {
+        if pane.released() {
+            settle();
         }
     });
+    on_cleanup(move || released.remove());
 
     // Tab indents (YAML is indented with spaces); Escape then Tab leaves the text, so the
     // keyboard is never trapped in it.
     let tab_leaves = StoredValue::new(false);
     let on_key = move |ev: web_sys::KeyboardEvent| {
+        if !matches!(ev.key().as_str(), "Control" | "Shift" | "Alt" | "Meta") {
+            studio.text.with_untracked(|t| {
+                lines_of_text.with_untracked(|index| pane.unpark_for_key(t, index))
+            });
+        }
+        if window_keys(studio, pane, lines_of_text, &ev) {
+            return;
+        }
         let plain_tab = ev.key() == "Tab" && !ev.ctrl_key() && !ev.meta_key() && !ev.alt_key();
         let leaving = std::mem::replace(&mut *tab_leaves.write_value(), ev.key() == "Escape");
         if !plain_tab || leaving {
@@ -195,21 +231,29 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
         if let Some(done) = indented {
             area.set_value(&done.text);
             let _ = area.set_selection_range(done.start as u32, done.end as u32);
-            studio.replace_text(done.text);
+            let text = studio.text.with_untracked(|t| pane.typed(t, &done.text));
+            studio.replace_text(text);
         }
     };
 
     let sync_scroll = move |_| {
-        if let Some(area) = textarea.get_untracked() {
-            if let Some(pre) = highlight.get_untracked() {
-                pre.set_scroll_top(area.scroll_top());
-                pre.set_scroll_left(area.scroll_left());
-            }
-            if let Some(pre) = gutter.get_untracked() {
-                pre.set_scroll_top(area.scroll_top());
-            }
-            scroll_top.set(f64::from(area.scroll_top()));
+        let (Some(scroller), Some(area)) =
+            (pane.scroller.get_untracked(), textarea.get_untracked())
+        else {
+            return;
+        };
+        let top = scroller.scroll_top();
+        if let Some(pre) = highlight.get_untracked() {
+            pre.set_scroll_top(top);
+            // The textarea scrolls sideways itself when a line is wider than its sizer allows.
+            pre.set_scroll_left(scroller.scroll_left() + area.scroll_left());
         }
+        if let Some(pre) = gutter.get_untracked() {
+            pre.set_scroll_top(top);
+        }
+        pane.measured(f64::from(top), height.get_untracked());
+        scroll_top.set(f64::from(top));
+        settle();
     };
 
     view! {
@@ -229,21 +273,28 @@ pub fn SourceEditor(textarea: NodeRef<html::Textarea>) -> impl IntoView {
                         </div>
                     </div>
                 </pre>
-                <textarea
-                    data-testid="source"
-                    node_ref=textarea
-                    spellcheck="false"
-                    autocapitalize="off"
-                    autocomplete="off"
-                    wrap="off"
-                    aria-label="LOGIC.md source"
-                    aria-describedby="source-keys"
-                    on:input=move |ev| studio.replace_text(event_target_value(&ev))
-                    on:keydown=on_key
-                    on:scroll=sync_scroll
-                    on:keyup=move |_| follow_caret()
-                    on:click=move |_| follow_caret()
-                ></textarea>
+                <div class="scroller" node_ref=pane.scroller on:scroll=sync_scroll>
+                    <div class="sizer" node_ref=pane.sizer>
+                        <textarea
+                            data-testid="source"
+                            node_ref=textarea
+                            spellcheck="false"
+                            autocapitalize="off"
+                            autocomplete="off"
+                            wrap="off"
+                            aria-label="LOGIC.md source"
+                            aria-describedby="source-keys"
+                            on:input=on_input
+                            on:keydown=on_key
+                            on:scroll=sync_scroll
+                            on:keyup=move |_| { follow_caret(); settle(); }
+                            on:click=move |_| follow_caret()
+                            on:pointerdown=move |_| { pane.unpark(); pane.dragging(true); }
+                            on:compositionstart=move |_| pane.composing(true)
+                            on:compositionend=move |_| { pane.composing(false); settle(); }
+                        ></textarea>
+                    </div>
+                </div>
                 <p id="source-keys" class="sr-only">
                     "Tab indents by two spaces, Shift+Tab outdents; press Escape, then Tab, to leave the text."
                 </p>
@@ -277,50 +328,61 @@ fn line_view(line: &str, problem: Option<LineProblem>, chosen: bool) -> impl Int
     view! { <div class=class class:in-selection=chosen>{segments}{inline}"\u{200b}"</div> }
 }
 
-/// The 1-based line of the UTF-16 offset `caret` (what a textarea reports) in `text`.
-fn utf16_to_line(text: &str, caret: usize) -> u32 {
-    let mut units = 0;
-    let mut line = 1;
-    for c in text.chars() {
-        if units >= caret {
-            break;
-        }
-        units += c.len_utf16();
-        if c == '\n' {
-            line += 1;
-        }
+/// The keys that reach past the window, done over the whole text as a native textarea does:
+/// PageUp and PageDown (the textarea does not scroll itself), and past a window, select all and
+/// Ctrl/Cmd+Home and End. True when the key was handled.
+fn window_keys(
+    studio: Studio,
+    pane: SourcePane,
+    lines: Memo<LineIndex>,
+    ev: &web_sys::KeyboardEvent,
+) -> bool {
+    let key = ev.key();
+    let page = match key.as_str() {
+        "PageUp" => Some(false),
+        "PageDown" => Some(true),
+        _ => None,
+    };
+    if let Some(down) = page.filter(|_| !ev.ctrl_key() && !ev.meta_key() && !ev.alt_key()) {
+        ev.prevent_default();
+        studio.text.with_untracked(|t| {
+            lines.with_untracked(|index| pane.page(t, index, down, ev.shift_key()))
+        });
+        return true;
     }
-    line
+    let w = pane.window();
+    let whole = w.first == 0 && lines.with_untracked(|index| w.last >= index.line_count());
+    let modifier = (ev.ctrl_key() || ev.meta_key()) && !ev.alt_key();
+    if whole || !modifier {
+        return false;
+    }
+    let jump = match key.as_str() {
+        "Home" => Some(false),
+        "End" => Some(true),
+        _ => None,
+    };
+    let all = key.eq_ignore_ascii_case("a") && !ev.shift_key();
+    if jump.is_none() && !all {
+        return false;
+    }
+    ev.prevent_default();
+    studio.text.with_untracked(|t| {
+        lines.with_untracked(|index| match jump {
+            Some(to_end) => pane.jump(t, index, to_end, ev.shift_key()),
+            None => pane.select_all(t, index),
+        })
+    });
+    true
 }
 
-/// Selects 1-based `line` in the textarea and scrolls it into view.
-pub fn reveal_line(textarea: NodeRef<html::Textarea>, text: &str, line: u32) {
-    let Some(area) = textarea.get_untracked() else {
-        return;
-    };
-    let start = line_start(text, line).unwrap_or(0);
-    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-    let utf16 = |bytes: usize| text[..bytes].encode_utf16().count() as u32;
-    let _ = area.focus();
-    let _ = area.set_selection_range(utf16(start), utf16(end));
-    let top = (f64::from(line.saturating_sub(1)) * LINE_HEIGHT
-        - f64::from(area.client_height()) / 3.0)
-        .max(0.0);
-    area.set_scroll_top(top as i32);
+/// Selects 1-based `line` in the source and scrolls it into view.
+pub fn reveal_line(pane: SourcePane, text: &str, line: u32) {
+    pane.reveal(text, &LineIndex::new(text), line);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_caret_offset_in_utf16_units_falls_on_its_line() {
-        let text = "é\n😀b\nc";
-        assert_eq!(utf16_to_line(text, 0), 1);
-        assert_eq!(utf16_to_line(text, 2), 2, "after é and its line break");
-        assert_eq!(utf16_to_line(text, 5), 2, "😀 is two units");
-        assert_eq!(utf16_to_line(text, 6), 3);
-    }
 
     #[test]
     fn only_the_lines_in_view_and_a_margin_are_drawn() {
