@@ -5,7 +5,7 @@
 // Usage: node tests/web/load-builds.mjs ROUNDS STEPS DIST...; prints each build's median.
 import { launch, open, serve } from "./support.mjs";
 import { SOURCE } from "./studio-suite.mjs";
-import { chain } from "./typing.mjs";
+import { chain, replaceText, timeLoad } from "./typing.mjs";
 
 const [rounds, steps, ...dists] = process.argv.slice(2);
 const browser = await launch();
@@ -17,26 +17,12 @@ for (const dist of dists) {
   builds.push({ dist, server, page, starter: await page.inputValue(SOURCE), times: [] });
 }
 
-const load = (page, text, n) =>
-  page.evaluate(
-    async ([selector, text, n]) => {
-      const area = document.querySelector(selector);
-      const canvas = document.querySelector('[data-testid="canvas"]');
-      const started = performance.now();
-      area.value = text;
-      area.dispatchEvent(new Event("input", { bubbles: true }));
-      while (canvas.getAttribute("data-nodes") !== String(n)) await new Promise((r) => setTimeout(r, 0));
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      return performance.now() - started;
-    },
-    [SOURCE, text, n],
-  );
 
 const text = chain(Number(steps));
 for (let round = 0; round < Number(rounds); round++) {
   for (const build of builds) {
-    build.times.push(await load(build.page, text, Number(steps)));
-    await build.page.fill(SOURCE, build.starter);
+    build.times.push((await timeLoad(build.page, text, Number(steps))).painted);
+    await replaceText(build.page, build.starter);
     await build.page.waitForFunction(() => Number(document.querySelector('[data-testid="canvas"]').getAttribute("data-nodes")) < 100);
     await build.page.waitForTimeout(300);
   }

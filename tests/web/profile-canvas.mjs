@@ -8,8 +8,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 
 import { launch, open, serve } from "./support.mjs";
-import { repo, SOURCE } from "./studio-suite.mjs";
-import { chain, grid } from "./typing.mjs";
+import { repo } from "./studio-suite.mjs";
+import { chain, grid, timeLoad } from "./typing.mjs";
 
 
 const server = await serve({ "/": process.env.STUDIO_DIST ?? `${repo}dist` });
@@ -17,21 +17,6 @@ const browser = await launch();
 const { page } = await open(browser, server.url, { viewport: { width: 1440, height: 900 } });
 await page.waitForSelector("[data-node-id]");
 
-/** Replaces the text; resolves at the first animation frame after the canvas has `n` nodes. */
-const load = (text, n) =>
-  page.evaluate(
-    async ([selector, text, n]) => {
-      const area = document.querySelector(selector);
-      const canvas = document.querySelector('[data-testid="canvas"]');
-      const started = performance.now();
-      area.value = text;
-      area.dispatchEvent(new Event("input", { bubbles: true }));
-      while (canvas.getAttribute("data-nodes") !== String(n)) await new Promise((r) => setTimeout(r, 0));
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      return performance.now() - started;
-    },
-    [SOURCE, text, n],
-  );
 
 /** Main-thread time by event name (complete events, not nested in one another of the list). */
 function summarise(buffer) {
@@ -67,7 +52,7 @@ const categories = ["devtools.timeline", "disabled-by-default-devtools.timeline"
 const report = {};
 
 await browser.startTracing(page, { categories });
-report.first_paint_5000_steps_ms = await load(chain(5000), 5000);
+report.first_paint_5000_steps_ms = (await timeLoad(page, chain(5000), 5000)).painted;
 report.first_paint_5000_steps = summarise(await browser.stopTracing());
 report.drawn_nodes_5000_steps = Number(await page.getAttribute('[data-testid="canvas"]', "data-drawn-nodes"));
 
@@ -76,7 +61,7 @@ if (process.env.PROFILE_LOAD_ONLY) {
   process.exit(0);
 }
 await page.click('[data-testid="zoom-level"]');
-await load(grid(100, 100), 10000);
+await timeLoad(page, grid(100, 100), 10000);
 for (let i = 0; i < 30; i++) {
   const painted = await page.evaluate(() => {
     const far = document.querySelector('[data-testid="far-canvas"]');

@@ -7,7 +7,7 @@
 import { recorded, printTop } from "./cpu-profile.mjs";
 import { launch, open, serve } from "./support.mjs";
 import { repo, SOURCE } from "./studio-suite.mjs";
-import { chain } from "./typing.mjs";
+import { chain, replaceText, timeLoad } from "./typing.mjs";
 
 const steps = Number(process.argv[2] ?? 5000);
 const rounds = Number(process.argv[3] ?? 3);
@@ -18,31 +18,12 @@ const { page } = await open(browser, server.url, { viewport: { width: 1600, heig
 await page.waitForSelector("[data-node-id]");
 const starter = await page.inputValue(SOURCE);
 
-/** Loads `text` (n nodes); ms until the frame after it is drawn, and until the checks have run. */
-const load = (text, n) =>
-  page.evaluate(
-    async ([selector, text, n]) => {
-      const area = document.querySelector(selector);
-      const canvas = document.querySelector('[data-testid="canvas"]');
-      const started = performance.now();
-      area.value = text;
-      area.dispatchEvent(new Event("input", { bubbles: true }));
-      while (canvas.getAttribute("data-nodes") !== String(n)) await new Promise((r) => setTimeout(r, 0));
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      const painted = performance.now() - started;
-      const heading = () => document.querySelector('[data-testid="diagnostics"] h2').textContent;
-      while (heading().includes("checking")) await new Promise((r) => setTimeout(r, 0));
-      return { painted, checked: performance.now() - started };
-    },
-    [SOURCE, text, n],
-  );
-
 const [profile, times] = await recorded(page, "load", async () => {
   const times = [];
   for (let round = 0; round < rounds; round++) {
-    times.push(await load(chain(steps), steps));
+    times.push(await timeLoad(page, chain(steps), steps));
     // Back to the starter document, so that the next round loads the big one afresh.
-    await page.fill(SOURCE, starter);
+    await replaceText(page, starter);
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="canvas"]').getAttribute("data-nodes")) < 100);
   }
   return times;

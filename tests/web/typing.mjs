@@ -40,6 +40,41 @@ export function loadText(page, text, n) {
   );
 }
 
+/** Replaces the whole source text with `text` in one input event, as a script does (the studio
+ * takes it whole, whatever window of lines its textarea holds). */
+export function replaceText(page, text) {
+  return page.evaluate(
+    ([selector, text]) => {
+      const area = document.querySelector(selector);
+      area.value = text;
+      area.dispatchEvent(new Event("input", { bubbles: true }));
+    },
+    [SOURCE, text],
+  );
+}
+
+/** The first paint of `text` (`n` nodes): replaces the whole text in one input event and resolves
+ * with ms until the first animation frame after the canvas holds every node (`painted`), and until
+ * the deferred checks have run (`checked`). */
+export function timeLoad(page, text, n) {
+  return page.evaluate(
+    async ([selector, text, n]) => {
+      const area = document.querySelector(selector);
+      const canvas = document.querySelector('[data-testid="canvas"]');
+      const started = performance.now();
+      area.value = text;
+      area.dispatchEvent(new Event("input", { bubbles: true }));
+      while (canvas.getAttribute("data-nodes") !== String(n)) await new Promise((r) => setTimeout(r, 0));
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const painted = performance.now() - started;
+      const heading = () => document.querySelector('[data-testid="diagnostics"] h2').textContent;
+      while (heading().includes("checking")) await new Promise((r) => setTimeout(r, 0));
+      return { painted, checked: performance.now() - started };
+    },
+    [SOURCE, text, n],
+  );
+}
+
 /** Types one character at the end of step `s1`'s description, as a keystroke does (through the
  * browser's editing, one input event). Returns ms from the keystroke until the canvas DOM shows the
  * new text (`redraw`, seen by a MutationObserver), the same from the `input` event (`fromInput`),

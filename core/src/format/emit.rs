@@ -229,7 +229,10 @@ impl Emitter<'_> {
             .enumerate()
             .map(|(i, e)| {
                 (
-                    order.iter().position(|k| *k == *e.key).unwrap_or(usize::MAX),
+                    order
+                        .iter()
+                        .position(|k| *k == *e.key)
+                        .unwrap_or(usize::MAX),
                     i,
                     e,
                 )
