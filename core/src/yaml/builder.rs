@@ -15,6 +15,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle as SaphyrStyle, Tag};
 
 use super::node::{Entry, Node, NodeValue, ScalarStyle};
 use super::scalar::resolve_plain;
+use super::Text;
 use crate::diagnostic::Diagnostic;
 use crate::limits::Limits;
 use crate::source::{CharToByte, LineIndex, Span};
@@ -71,8 +72,8 @@ enum Frame {
         start: usize,
         anchor: usize,
         size: usize,
-        pending_key: Option<(String, Span)>,
-        seen: FxHashMap<String, Span>,
+        pending_key: Option<(Text, Span)>,
+        seen: FxHashMap<Text, Span>,
     },
 }
 
@@ -207,7 +208,7 @@ impl Builder<'_> {
             Event::Scalar(text, style, anchor, tag) => {
                 let node = self.scalar(&text, style, tag.as_deref(), span);
                 if self.expecting_key() {
-                    self.key(text.into_owned(), span);
+                    self.key(Text::from(&*text), span);
                 } else {
                     self.charge(1, span)?;
                     self.complete(node, anchor, 1);
@@ -356,7 +357,7 @@ impl Builder<'_> {
         );
     }
 
-    fn key(&mut self, key: String, span: Span) {
+    fn key(&mut self, key: Text, span: Span) {
         let first = match self.stack.last_mut() {
             Some(Frame::Map { seen, .. }) => match seen.entry(key.clone()) {
                 Slot::Occupied(first) => Some(*first.get()),
@@ -489,7 +490,7 @@ impl Builder<'_> {
         if self.expecting_key() {
             return match node.value {
                 NodeValue::String(key) => {
-                    self.key(key.into(), span);
+                    self.key(key, span);
                     Ok(())
                 }
                 _ => Err(BuildProblem::new(
@@ -527,7 +528,7 @@ impl Builder<'_> {
                 *total += size;
                 if let Some((key, key_span)) = pending_key.take() {
                     entries.push(Entry {
-                        key: key.into(),
+                        key,
                         key_span,
                         value: node,
                     });
