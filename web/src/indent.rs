@@ -2,6 +2,8 @@
 //! them (at the caret, or before every line of a selection) and Shift+Tab takes up to two away.
 //! Offsets are UTF-16 code units, as a textarea counts them.
 
+use crate::source::window::utf16_to_byte;
+
 /// Spaces one Tab adds.
 const STEP: &str = "  ";
 
@@ -17,7 +19,7 @@ pub struct Indented {
 /// `None` when nothing changes (Shift+Tab on lines without leading spaces).
 pub fn indent(text: &str, start: usize, end: usize, outdent: bool) -> Option<Indented> {
     let (start, end) = (start.min(end), start.max(end));
-    let (from, to) = (byte_at(text, start), byte_at(text, end));
+    let (from, to) = (utf16_to_byte(text, start), utf16_to_byte(text, end));
     if from == to && !outdent {
         let text = [&text[..from], STEP, &text[from..]].concat();
         let caret = start + STEP.len();
@@ -71,18 +73,6 @@ pub fn indent(text: &str, start: usize, end: usize, outdent: bool) -> Option<Ind
         start: moved(start, shift_start),
         end: moved(end, shift_end),
     })
-}
-
-/// The byte offset of UTF-16 offset `units` in `text` (clamped to its end).
-fn byte_at(text: &str, units: usize) -> usize {
-    let mut counted = 0;
-    for (i, c) in text.char_indices() {
-        if counted >= units {
-            return i;
-        }
-        counted += c.len_utf16();
-    }
-    text.len()
 }
 
 #[cfg(test)]

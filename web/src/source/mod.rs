@@ -16,7 +16,7 @@ use crate::indent::indent;
 use crate::state::Studio;
 
 mod pane;
-mod window;
+pub(crate) mod window;
 
 pub use pane::SourcePane;
 
