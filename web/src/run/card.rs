@@ -173,31 +173,14 @@ fn CompiledPrompt(node: String) -> impl IntoView {
         if !open.get() {
             return None;
         }
+        // A dry run needs run mode's chunk: fetched now if need be (this redraws once it is).
+        let Some(mode) = run.mode_now() else {
+            return Some(("Loading run mode…".to_owned(), String::new()));
+        };
         let input = serde_json::from_str(&run.input.get()).unwrap_or(Value::Null);
-        let found = studio
-            .text
-            .with(|text| super::driver::compiled_request(text, input, &node));
+        let found = studio.text.with(|text| mode.compiled(text, input, &node));
         Some(match found {
-            Ok(Some(action)) => {
-                let request = match &action.kind {
-                    logicmd::run::ActionKind::CallModel { request, .. } => {
-                        serde_json::to_value(request).unwrap_or_default()
-                    }
-                    _ => Value::Null,
-                };
-                let client = super::Endpoint {
-                    base_url: String::new(),
-                    model: "MODEL".to_owned(),
-                    key: None,
-                }
-                .client();
-                let body = client
-                    .call(&action)
-                    .ok()
-                    .and_then(|call| serde_json::from_str::<Value>(&call.body).ok())
-                    .unwrap_or_default();
-                (shown(&request), shown(&body))
-            }
+            Ok(Some((request, body))) => (shown(&request), shown(&body)),
             Ok(None) => (
                 "This node calls no model in a dry run of the document.".to_owned(),
                 String::new(),

@@ -5,7 +5,9 @@
 pub mod canvas;
 mod card;
 mod driver;
+mod engine;
 mod input;
+mod mode;
 mod openai;
 mod panel;
 mod pin;
@@ -21,7 +23,8 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 pub use driver::ProviderChoice;
-use driver::{Driver, Halt, Pins, Review, ToolCheck};
+use driver::{Halt, Pins, Review, ToolCheck};
+use engine::{Load, RunMode, Session};
 pub use openai::Endpoint;
 pub use panel::RunPanel;
 use states::RunStates;
@@ -90,9 +93,12 @@ pub struct RunState {
     ticker: StoredValue<Option<IntervalHandle>, LocalStorage>,
     /// A model call is in flight (the frame loop waits for it).
     in_flight: RwSignal<bool>,
-    driver: StoredValue<Option<Driver>, LocalStorage>,
-    /// The server's protocol state (whether it refused `response_format`), kept across calls.
-    client: StoredValue<Option<logicmd::run::openai::Client>, LocalStorage>,
+    /// The run in progress (run mode's chunk made it: see [`engine`]).
+    driver: StoredValue<Option<Box<dyn Session>>, LocalStorage>,
+    /// Whether run mode's chunk is loaded (fetched on the first Run).
+    pub mode: RwSignal<Load>,
+    /// A run was asked for and waits for run mode's chunk.
+    pub starting: RwSignal<bool>,
 }
 
 impl RunState {
@@ -115,16 +121,64 @@ impl RunState {
             ticker: StoredValue::new_local(None),
             in_flight: RwSignal::new(false),
             driver: StoredValue::new_local(None),
-            client: StoredValue::new_local(None),
+            mode: RwSignal::new(Load::NotLoaded),
+            starting: RwSignal::new(false),
         }
     }
 
-    /// Starts a run of `text` on `input`: the canvas shows it frame by frame.
+    /// Starts a run of `text` on `input`: the canvas shows it frame by frame. The first run
+    /// waits for run mode's chunk ([`RunState::mode`] says it is loading).
     pub fn start(self, text: &str, input: Value, provider: &ProviderChoice) {
         let pins = self.pins.get_untracked();
         self.last.set_value(Some((input.clone(), provider.clone())));
-        let driver = Driver::start(text, input, provider, pins);
-        self.launch(driver, provider);
+        let (text, provider) = (text.to_owned(), provider.clone());
+        self.begin(move |mode| self.launch(mode.start(&text, input, &provider, pins)));
+    }
+
+    /// Starts a run with run mode once it is loaded; while a run waits for it, asking again
+    /// does nothing.
+    fn begin(self, then: impl FnOnce(&'static dyn RunMode) + 'static) {
+        if self.starting.get_untracked() {
+            return;
+        }
+        self.starting.set(true);
+        self.with_mode(move |mode| {
+            self.starting.set(false);
+            then(mode);
+        });
+    }
+
+    /// Calls `then` with run mode: at once when its chunk is loaded, else once it is (a chunk
+    /// that cannot be loaded stops the run with the reason).
+    pub fn with_mode(self, then: impl FnOnce(&'static dyn RunMode) + 'static) {
+        if let Some(mode) = engine::loaded() {
+            return then(mode);
+        }
+        leptos::task::spawn_local(async move {
+            match engine::run_mode(self.mode).await {
+                Ok(mode) => then(mode),
+                Err(reason) => {
+                    self.starting.set(false);
+                    self.phase.set(Phase::Stopped(reason));
+                }
+            }
+        });
+    }
+
+    /// Fetches run mode's chunk ahead of a click (a pointer over Run, or focus on it).
+    pub fn preload(self) {
+        engine::preload(self.mode);
+    }
+
+    /// Run mode for a view that shows what it computes (tracked: the view redraws once the
+    /// chunk is loaded; asking starts the load).
+    pub fn mode_now(self) -> Option<&'static dyn RunMode> {
+        self.mode.track();
+        let mode = engine::loaded();
+        if mode.is_none() {
+            self.preload();
+        }
+        mode
     }
 
     /// Runs `text` again from `node` with the last run's input and provider: what does not
@@ -136,13 +190,16 @@ impl RunState {
             return;
         };
         let pins = self.pins.get_untracked();
-        let driver = self.events.with_untracked(|previous| {
-            Driver::start_from(text, input, &provider, pins, previous, node)
+        let (text, node) = (text.to_owned(), node.to_owned());
+        self.begin(move |mode| {
+            let session = self.events.with_untracked(|previous| {
+                mode.start_from(&text, input, &provider, pins, previous, &node)
+            });
+            self.launch(session);
         });
-        self.launch(driver, &provider);
     }
 
-    fn launch(self, driver: Result<Driver, String>, provider: &ProviderChoice) {
+    fn launch(self, session: Result<Box<dyn Session>, String>) {
         self.running_since.set(BTreeMap::new());
         self.tick();
         self.events.set(Vec::new());
@@ -152,14 +209,10 @@ impl RunState {
         self.frame_ms.set(Vec::new());
         self.streamed.set(None);
         self.in_flight.set(false);
-        self.client.set_value(match provider {
-            ProviderChoice::OpenAi(endpoint) => Some(endpoint.client()),
-            _ => None,
-        });
-        match driver {
-            Ok(mut driver) => {
-                driver.auto_answer = self.auto_answer.get_untracked();
-                self.driver.set_value(Some(driver));
+        match session {
+            Ok(mut session) => {
+                session.set_auto_answer(self.auto_answer.get_untracked());
+                self.driver.set_value(Some(session));
                 self.phase.set(Phase::Running);
                 self.schedule();
             }
@@ -273,32 +326,31 @@ impl RunState {
     /// Sends a model call to the server; its tokens stream into [`RunState::streamed`], its
     /// answer is fed and the run goes on.
     fn send(self, action: logicmd::run::Action) {
-        let Some(base_url) = self.driver.with_value(|d| {
-            d.as_ref()
-                .and_then(|d| d.endpoint.as_ref().map(|e| e.base_url.clone()))
-        }) else {
-            return;
-        };
-        let Some(mut client) = self.client.get_value() else {
-            return;
-        };
         let node = action.kind.node().unwrap_or_default().to_owned();
+        let id = action.id.clone();
+        let on_token = Box::new(move |token: &str| {
+            self.streamed.update(|s| {
+                if let Some((_, text)) = s {
+                    text.push_str(token);
+                }
+            });
+        });
+        let call = self.driver.try_update_value(|d| {
+            d.as_mut()
+                .filter(|d| d.calls_server())
+                .map(|d| d.call_model(action, on_token))
+        });
+        let Some(Some(call)) = call else {
+            return;
+        };
         self.in_flight.set(true);
         self.streamed.set(Some((node, String::new())));
         leptos::task::spawn_local(async move {
-            let observation = openai::call(&mut client, &base_url, &action, |token| {
-                self.streamed.update(|s| {
-                    if let Some((_, text)) = s {
-                        text.push_str(token);
-                    }
-                });
-            })
-            .await;
-            self.client.set_value(Some(client));
+            let observation = call.await;
             self.in_flight.set(false);
             let fed = self
                 .driver
-                .try_update_value(|d| d.as_mut().map(|d| d.feed(&action.id, observation)))
+                .try_update_value(|d| d.as_mut().map(|d| d.feed(&id, observation)))
                 .flatten();
             match fed {
                 Some(Ok(())) if self.phase.get_untracked() == Phase::Running => self.schedule(),
@@ -357,7 +409,7 @@ impl RunState {
         let breakpoints = self.breakpoints.get_untracked();
         let sliced = self.driver.try_update_value(|d| {
             d.as_mut()
-                .map(|d| d.slice(budget_ms, max_actions, &breakpoints, browser::now_ms))
+                .map(|d| d.slice(budget_ms, max_actions, &breakpoints, &browser::now_ms))
         });
         let Some(Some((events, halt))) = sliced else {
             return;

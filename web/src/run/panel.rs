@@ -26,6 +26,10 @@ pub fn RunPanel() -> impl IntoView {
     let model = RwSignal::new(String::new());
     let key = RwSignal::new(String::new());
 
+    // The first Run waits for run mode's chunk: the button stays focusable (a disabled button
+    // would drop a keyboard user's focus) and says it is busy; a second click meanwhile does
+    // nothing (`RunState::start`).
+    let loading = move || run.starting.get();
     let on_run = move |_| {
         let value: Value = match serde_json::from_str(&input.get_untracked()) {
             Ok(value) => value,
@@ -59,7 +63,11 @@ pub fn RunPanel() -> impl IntoView {
             <div class="run-controls">
                 <h2>"Run"</h2>
                 <div class="run-buttons" role="toolbar">
-                    <button data-testid="run" class="primary" on:click=on_run disabled=active>"▶ Run"</button>
+                    <button data-testid="run" class="primary" on:click=on_run disabled=active
+                        aria-busy=move || loading().to_string()
+                        on:pointerenter=move |_| run.preload() on:focus=move |_| run.preload()>
+                        {move || if loading() { "… Loading run mode" } else { "▶ Run" }}
+                    </button>
                     <button data-testid="run-pause" on:click=move |_| run.pause() disabled=move || !running()>"‖ Pause"</button>
                     <button data-testid="run-continue" on:click=move |_| run.resume() disabled=move || !paused() || review_open()>"▶ Continue"</button>
                     <button data-testid="run-step" on:click=move |_| run.step() disabled=move || !paused() || review_open()>"↦ Step"</button>
@@ -68,7 +76,7 @@ pub fn RunPanel() -> impl IntoView {
                 <p class="run-status" data-testid="run-status" data-phase=move || run.phase.get().label()
                     data-changes=move || run.states.with(|s| s.changes())
                     data-engine-ms=move || run.frame_ms.with(|f| engine_summary(f)) role="status">
-                    {move || run.phase.get().label()}
+                    {move || if loading() { "loading run mode…".to_owned() } else { run.phase.get().label() }}
                     " · "
                     {move || run.events.with(Vec::len)} " events"
                 </p>

@@ -51,18 +51,19 @@ pub fn PinEditor(node: String) -> impl IntoView {
             }
         };
         let name = node.get_value();
-        let checked = studio
-            .text
-            .with_untracked(|text| super::driver::check_pin(text, &name, value.clone()));
-        match checked {
-            Ok(()) => {
-                error.set(None);
-                run.pins.update(|p| {
-                    p.insert(name, value);
-                });
-            }
-            Err(reason) => error.set(Some(reason)),
-        }
+        let text = studio.text.get_untracked();
+        // The engine says whether the node can be pinned: run mode's chunk, fetched if need be.
+        run.with_mode(
+            move |mode| match mode.check_pin(&text, &name, value.clone()) {
+                Ok(()) => {
+                    error.set(None);
+                    run.pins.update(|p| {
+                        p.insert(name, value);
+                    });
+                }
+                Err(reason) => error.set(Some(reason)),
+            },
+        );
     };
     let unpin = move |_| {
         error.set(None);

@@ -4,7 +4,6 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use logicmd::trace::{check, read_jsonl, Builtin, Rule, TraceLimits};
 use serde_json::Value;
 
 use super::states::RunStates;
@@ -31,21 +30,6 @@ fn row(event: &Value) -> String {
         .filter_map(|k| event.get(*k).map(|v| format!(" {k}={v}")))
         .collect::<String>();
     format!("{} {name}{node}{extra}", event["seq"])
-}
-
-/// Each built-in check and whether the trace holds it (with the first violation's message).
-pub fn builtin_results(events: &[Value]) -> Vec<(&'static str, Option<String>)> {
-    let violations = check(events, &Rule::builtins());
-    Builtin::ALL
-        .iter()
-        .map(|builtin| {
-            let first = violations.iter().find(|v| v.rule == builtin.name());
-            (
-                builtin.name(),
-                first.map(|v| format!("event {}: {}", v.index, v.message)),
-            )
-        })
-        .collect()
 }
 
 #[component]
@@ -84,7 +68,11 @@ pub fn TraceView() -> impl IntoView {
         if !finished() {
             return Vec::new();
         }
-        run.events.with(|e| builtin_results(e))
+        // The checks are run mode's (its chunk): a replayed trace may come before any run.
+        let Some(mode) = run.mode_now() else {
+            return Vec::new();
+        };
+        run.events.with(|e| mode.builtin_results(e))
     });
     let download = move |_| {
         let text = run.events.with_untracked(|e| to_jsonl(e));
@@ -98,14 +86,14 @@ pub fn TraceView() -> impl IntoView {
                 Ok(text) => text,
                 Err(message) => return problem.set(Some(message)),
             };
-            match read_jsonl(text.as_bytes(), TraceLimits::DEFAULT) {
-                Ok(trace) => {
+            run.with_mode(move |mode| match mode.read_trace(&text) {
+                Ok(events) => {
                     problem.set(None);
                     position.set(None);
-                    run.replay(trace.events);
+                    run.replay(events);
                 }
-                Err(error) => problem.set(Some(format!("Not a trace: {error}"))),
-            }
+                Err(message) => problem.set(Some(message)),
+            });
         });
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {
