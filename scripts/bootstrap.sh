@@ -46,6 +46,19 @@ cargo_tool() {
   cargo install --quiet --root "$tools" "$crate" --version "=$version" "$@"
 }
 
+# wasm-split-cli has no --version: a stamp next to it records the version installed.
+ensure_wasm_split() {
+  local stamp="$tools/bin/wasm-split-cli.version"
+  if [[ -x "$tools/bin/wasm-split-cli" && "$(cat "$stamp" 2>/dev/null)" == "$WASM_SPLIT_VERSION" ]]; then
+    log "wasm_split_cli_support $WASM_SPLIT_VERSION: present"
+    return
+  fi
+  log "installing wasm_split_cli_support $WASM_SPLIT_VERSION (compiles from source, about 5 minutes)"
+  cargo install --quiet --root "$tools" wasm_split_cli_support --version "=$WASM_SPLIT_VERSION" \
+    --features build-binary --locked
+  printf '%s\n' "$WASM_SPLIT_VERSION" > "$stamp"
+}
+
 ensure_binaryen() {
   # wasm-opt prints `wasm-opt version 132 (version_132)`: the major version is binaryen's.
   if has_version "$tools/bin/wasm-opt" "version ${BINARYEN_VERSION%%.*} "; then
@@ -75,6 +88,7 @@ if [[ "$minimal" == false ]]; then
   cargo_tool wasm-bindgen wasm-bindgen-cli "$WASM_BINDGEN_VERSION"
   cargo_tool trunk trunk "$TRUNK_VERSION" --locked
   cargo_tool wasm-pack wasm-pack "$WASM_PACK_VERSION" --locked
+  ensure_wasm_split
   ensure_binaryen
   ensure_chromium
 fi

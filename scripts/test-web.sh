@@ -25,8 +25,19 @@ echo "==> tsc --noEmit tests/web/usage.ts" >&2
 
 echo "==> trunk build --release (the studio)" >&2
 trunk build --release
+# Every file's size; the first load is what a first visit downloads before any lazy load: all
+# of it but the split chunks (wasm modules other than the main `*_bg.wasm`, fetched on demand).
+first_load=0
 for file in dist/*.wasm dist/*.js dist/*.css; do
-  printf '%-48s %9s bytes, %8s gzipped\n' "$file" "$(wc -c < "$file")" "$(gzip -9c "$file" | wc -c)" >&2
+  gzipped="$(gzip -9c "$file" | wc -c)"
+  kind="first load"
+  if [[ "$file" == *.wasm && "$file" != *_bg.wasm ]]; then
+    kind="lazy chunk"
+  else
+    first_load=$((first_load + gzipped))
+  fi
+  printf '%-48s %9s bytes, %8s gzipped  (%s)\n' "$file" "$(wc -c < "$file")" "$gzipped" "$kind" >&2
 done
+printf '%-48s %9s gzipped\n' "first load (studio, before any lazy chunk)" "$first_load" >&2
 
 node --test --test-concurrency=1 tests/web/
