@@ -10,6 +10,8 @@
 # loader `__wasm_split.js`; the integrity hashes in the staged index.html are recomputed.
 #
 # Trunk sets TRUNK_STAGING_DIR, TRUNK_PROFILE (debug|release), TRUNK_SOURCE_DIR.
+# LOGICMD_KEEP_NAMES=1 skips wasm-opt, which strips the name section: a build for the CPU
+# profilers (tests/web/cpu-profile.mjs), same cargo profile otherwise.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -43,7 +45,7 @@ modules=("$work/split/${name}_bg.wasm")
 for chunk in "$work"/split/*.wasm; do
   [[ "$chunk" == "${modules[0]}" ]] || modules+=("$chunk")
 done
-if [[ "$profile" == studio ]]; then
+if [[ "$profile" == studio && "${LOGICMD_KEEP_NAMES:-0}" != 1 ]]; then
   for module in "${modules[@]}"; do
     wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
       --enable-sign-ext --enable-mutable-globals \

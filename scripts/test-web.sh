@@ -39,5 +39,12 @@ for file in dist/*.wasm dist/*.js dist/*.css; do
   printf '%-48s %9s bytes, %8s gzipped  (%s)\n' "$file" "$(wc -c < "$file")" "$gzipped" "$kind" >&2
 done
 printf '%-48s %9s gzipped\n' "first load (studio, before any lazy chunk)" "$first_load" >&2
+# Issue #17's cold-start budget: a first visit downloads at most 700 KB gzipped. Growth past it
+# (e.g. the engine named outside web/src/run/mode.rs, linked into the main module again) fails here.
+first_load_budget=700000
+if (( first_load > first_load_budget )); then
+  echo "error: the studio's first load is $first_load bytes gzipped, over its budget of $first_load_budget (docs/decisions.md \"Studio size\")" >&2
+  exit 1
+fi
 
 node --test --test-concurrency=1 tests/web/

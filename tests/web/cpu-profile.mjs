@@ -1,7 +1,7 @@
 // Chrome's CPU profiler (CDP, 0.1 ms sampling) around an action of the studio, and the top
 // functions of the recording by self and total time — shared by the profiling scripts
 // (profile-keystroke.mjs, profile-load.mjs). Names are only readable on a studio built with names
-// kept (`trunk build --release` on a copy of index.html with data-wasm-opt="0").
+// kept (`trunk build --release` with LOGICMD_KEEP_NAMES=1: scripts/split-wasm.sh then skips wasm-opt).
 import { mkdirSync, writeFileSync } from "node:fs";
 
 import { repo } from "./studio-suite.mjs";

@@ -1,6 +1,6 @@
 // Profiles the studio's keystroke at 5,000 steps (issue #17): Chrome's CPU profiler around 15
 // keystrokes of the perf test's kind, on dist/ (build it with names kept to read the profile:
-// `trunk build --release=true` on a copy of index.html with data-wasm-opt="0").
+// `trunk build --release=true` with LOGICMD_KEEP_NAMES=1: scripts/split-wasm.sh then skips wasm-opt).
 // Usage: node tests/web/profile-keystroke.mjs [steps] (STUDIO_DIST=dir to profile another build);
 // writes target/keystroke.cpuprofile and prints the top functions by self time and by total time,
 // plus the keystroke medians.

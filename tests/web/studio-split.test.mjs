@@ -2,7 +2,7 @@
 // it, the first Run fetches it (saying so while it loads) and runs. Needs dist/ (trunk build
 // --release, whose post_build hook scripts/split-wasm.sh splits the wasm).
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { test } from "node:test";
 
 import { dist, shots, studioSuite } from "./studio-suite.mjs";
@@ -23,6 +23,19 @@ function chunkFiles() {
   assert.ok(chunks.length >= 1, `dist/ holds split chunks besides the main module: ${files.join(" ")}`);
   assert.ok(files.includes("__wasm_split.js"), "dist/ holds the chunks' loader");
   return chunks;
+}
+
+/**
+ * Texts only the engine's code uses, one per part of it: the LOGIC.md scheduler, the action
+ * kernel, the OpenAI-compatible protocol. Naming the engine outside `run::mode` links it into the
+ * main module again without failing a user-flow test: its texts then show up there.
+ */
+const ENGINE_TEXTS = ["no branch or decision tree chose it", "is waiting for an observation", "stream_options"];
+
+/** Which of `texts` the wasm file `name` in dist/ holds. */
+function textsIn(name, texts) {
+  const bytes = readFileSync(`${dist}/${name}`);
+  return texts.filter((text) => bytes.includes(Buffer.from(text)));
 }
 
 /** Whether a request's URL is one of `chunks`. */
@@ -72,6 +85,14 @@ test("a first visit does not fetch run mode; clicking Run fetches it and the run
   assert.equal(await page.getAttribute(RUN, "aria-busy"), "false");
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test("the engine's code is in the run-mode chunk, not in the main module", () => {
+  const chunks = chunkFiles();
+  const main = readdirSync(dist).filter((f) => f.endsWith("_bg.wasm"));
+  assert.equal(main.length, 1, `one main module: ${main}`);
+  assert.deepEqual(textsIn(main[0], ENGINE_TEXTS), [], "the main module holds none of the engine's texts");
+  assert.deepEqual(chunks.flatMap((chunk) => textsIn(chunk, ENGINE_TEXTS)).sort(), [...ENGINE_TEXTS].sort());
 });
 
 test("while run mode loads, Run says so (button and status) and keeps a keyboard user's focus", async () => {
