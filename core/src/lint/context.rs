@@ -1,12 +1,14 @@
 //! What a lint rule sees: the document (for places) and the resolved frontmatter (for meaning),
 //! and where it reports.
 
+use std::fmt;
+
 use serde_json::{Map, Value};
 
 use super::rules::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::document::Document;
-use crate::json::{entry_at, field, pointer_push, pointer_push_index, push_index, push_token};
+use crate::json::{entry_at, field, push_index, push_token};
 use crate::source::Span;
 
 pub struct LintContext<'d> {
@@ -77,34 +79,83 @@ pub fn object(value: Option<&Value>) -> Option<&Map<String, Value>> {
     value.and_then(Value::as_object)
 }
 
-/// Entries of the object at `field` of `value`, with their pointers under `pointer`.
-pub fn entries<'v>(
-    value: &'v Value,
-    pointer: &str,
-    field: &str,
-) -> Vec<(String, &'v str, &'v Value)> {
-    let base = pointer_push(pointer, field);
-    object(crate::json::field(value, field))
-        .map(|map| {
-            map.iter()
-                .map(|(key, item)| (pointer_push(&base, key), key.as_str(), item))
-                .collect()
-        })
-        .unwrap_or_default()
+/// A place in the document, its JSON Pointer written only when asked ([`At::pointer`], or
+/// `Display`): rules walk every step and item, and report at few of them; writing a pointer for
+/// each cost more than the rules' own work (docs/decisions.md, "The check, round two").
+#[derive(Clone, Copy)]
+pub enum At<'a> {
+    /// A place whose pointer is already written.
+    Pointer(&'a str),
+    /// The member or item `token` of the field `field` of the place `parent`.
+    Child(&'a At<'a>, &'a str, Token<'a>),
 }
 
-/// Items of the array at `field` of `value`, with their pointers under `pointer`.
-pub fn items<'v>(value: &'v Value, pointer: &str, field: &str) -> Vec<(String, &'v Value)> {
-    let base = pointer_push(pointer, field);
+impl At<'_> {
+    /// The document's root.
+    pub const ROOT: At<'static> = At::Pointer("");
+
+    /// The place's JSON Pointer.
+    pub fn pointer(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    /// The pointer of the member `field` of this place.
+    pub fn push(&self, field: &str) -> String {
+        let mut out = self.pointer();
+        push_token(&mut out, field);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
+        match *self {
+            At::Pointer(pointer) => out.push_str(pointer),
+            At::Child(parent, field, token) => {
+                parent.write(out);
+                push_token(out, field);
+                match token {
+                    Token::Key(key) => push_token(out, key),
+                    Token::Index(i) => push_index(out, i),
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.pointer())
+    }
+}
+
+/// Entries of the object at `field` of `value`, with their places under `parent`.
+pub fn entries<'a>(
+    value: &'a Value,
+    parent: &'a At<'a>,
+    field: &'a str,
+) -> impl Iterator<Item = (At<'a>, &'a str, &'a Value)> + Clone {
+    object(crate::json::field(value, field))
+        .into_iter()
+        .flatten()
+        .map(move |(key, item)| {
+            let at = At::Child(parent, field, Token::Key(key));
+            (at, key.as_str(), item)
+        })
+}
+
+/// Items of the array at `field` of `value`, with their places under `parent`.
+pub fn items<'a>(
+    value: &'a Value,
+    parent: &'a At<'a>,
+    field: &'a str,
+) -> impl Iterator<Item = (At<'a>, &'a Value)> + Clone {
     crate::json::field(value, field)
         .and_then(Value::as_array)
-        .map(|list| {
-            list.iter()
-                .enumerate()
-                .map(|(i, item)| (pointer_push_index(&base, i), item))
-                .collect()
-        })
-        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(move |(i, item)| (At::Child(parent, field, Token::Index(i)), item))
 }
 
 /// The closest of `known` to `name`, as a help text.
@@ -143,7 +194,7 @@ pub fn places<'v>(value: &'v Value, pattern: &str) -> Places<'v> {
                     }
                 }
                 (key, Value::Object(map)) => {
-                    if let Some((key, child)) = map.get_key_value(key) {
+                    if let Some((key, child)) = crate::json::member(map, key) {
                         reached.push((parent, Token::Key(key)));
                         next.push(child);
                     }

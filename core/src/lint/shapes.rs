@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::context::{entries, items, places, LintContext};
+use super::context::{entries, items, places, At, LintContext};
 use super::rules;
-use crate::json::{pointer_push, pointer_push_index};
+use crate::json::pointer_push_index;
 
 pub fn check(cx: &mut LintContext<'_>) {
     step_branches(cx);
@@ -41,7 +41,7 @@ fn step_branches(cx: &mut LintContext<'_>) {
 }
 
 fn tree_parts(cx: &mut LintContext<'_>) {
-    for (at, name, tree) in entries(cx.own(), "", "decision_trees") {
+    for (at, name, tree) in entries(cx.own(), &At::ROOT, "decision_trees") {
         if let Some(Value::Object(nodes)) = tree.get("nodes") {
             if nodes.is_empty() {
                 let start = match tree.get("root").and_then(Value::as_str) {
@@ -50,7 +50,7 @@ fn tree_parts(cx: &mut LintContext<'_>) {
                 };
                 cx.report(
                     rules::TREE_WITHOUT_NODES,
-                    &pointer_push(&at, "nodes"),
+                    &at.push("nodes"),
                     format!("decision tree `{name}` has no nodes{start}"),
                 );
             }
@@ -63,7 +63,7 @@ fn tree_parts(cx: &mut LintContext<'_>) {
             {
                 cx.report(
                     rules::NODE_WITHOUT_BRANCHES,
-                    &pointer_push(&node_at, "branches"),
+                    &node_at.push("branches"),
                     format!("node `{node_name}` has no branches: evaluation would stop there without an outcome"),
                 );
             }
@@ -74,7 +74,7 @@ fn tree_parts(cx: &mut LintContext<'_>) {
                 if !branch.contains_key("value") && !branch.contains_key("default") {
                     cx.report(
                         rules::BRANCH_WITHOUT_CONDITION,
-                        &branch_at,
+                        &branch_at.pointer(),
                         "this branch has neither `value` nor `default`, so it is never chosen",
                     );
                 }
@@ -84,11 +84,11 @@ fn tree_parts(cx: &mut LintContext<'_>) {
 }
 
 fn workflow_nodes(cx: &mut LintContext<'_>) {
-    for (at, name, node) in entries(cx.own(), "", "nodes") {
+    for (at, name, node) in entries(cx.own(), &At::ROOT, "nodes") {
         if node.is_object() && node.get("logic_ref").is_none() {
             cx.report(
                 rules::MISSING_LOGIC_REF,
-                &at,
+                &at.pointer(),
                 format!(
                     "workflow node `{name}` has no `logic_ref`: it has no LOGIC.md file to run"
                 ),
