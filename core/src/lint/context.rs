@@ -1,8 +1,10 @@
 //! What a lint rule sees: the document (for places) and the resolved frontmatter (for meaning),
 //! and where it reports.
 
+use std::cell::OnceCell;
 use std::fmt;
 
+use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
 use super::rules::Rule;
@@ -16,6 +18,9 @@ pub struct LintContext<'d> {
     /// The frontmatter with imports merged: names defined by imports resolve against this.
     pub resolved: &'d Value,
     diagnostics: Vec<Diagnostic>,
+    /// The resolved steps' names, made on the first [`LintContext::has_step`]: rules ask it for
+    /// every `needs`, branch and expression, of a map serde_json hashes with SipHash.
+    step_set: OnceCell<FxHashSet<&'d str>>,
 }
 
 impl<'d> LintContext<'d> {
@@ -24,6 +29,7 @@ impl<'d> LintContext<'d> {
             document,
             resolved,
             diagnostics: Vec::new(),
+            step_set: OnceCell::new(),
         }
     }
 
@@ -70,7 +76,14 @@ impl<'d> LintContext<'d> {
     }
 
     pub fn has_step(&self, name: &str) -> bool {
-        object(field(self.resolved, "steps")).is_some_and(|steps| steps.contains_key(name))
+        let resolved = self.resolved;
+        self.step_set
+            .get_or_init(|| {
+                object(field(resolved, "steps"))
+                    .map(|steps| steps.keys().map(String::as_str).collect())
+                    .unwrap_or_default()
+            })
+            .contains(name)
     }
 }
 
@@ -177,8 +190,8 @@ pub fn places<'v>(value: &'v Value, pattern: &str) -> Places<'v> {
     let mut levels: Vec<Vec<(usize, Token<'v>)>> = Vec::new();
     let mut current: Vec<&'v Value> = vec![value];
     for token in pattern.split('/').skip(1) {
-        let mut reached = Vec::new();
-        let mut next = Vec::new();
+        let mut reached = Vec::with_capacity(current.len());
+        let mut next = Vec::with_capacity(current.len());
         for (parent, here) in current.iter().enumerate() {
             match (token, here) {
                 ("*", Value::Object(map)) => {

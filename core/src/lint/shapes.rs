@@ -97,6 +97,9 @@ fn workflow_nodes(cx: &mut LintContext<'_>) {
     }
 }
 
+/// Up to this many items, [`duplicates`] looks for a name among the items before it.
+const SHORT_LIST: usize = 16;
+
 /// Reports each name repeated in the lists at `pattern` once, at its first repeat, with how
 /// often it is named.
 fn duplicates(cx: &mut LintContext<'_>, pattern: &str, field: &str) {
@@ -106,13 +109,18 @@ fn duplicates(cx: &mut LintContext<'_>, pattern: &str, field: &str) {
         };
         // name → (times named, index of the first repeat), in order of first repeat.
         let mut counts: Vec<(&str, usize, usize)> = Vec::new();
-        let mut seen = BTreeSet::new();
+        // A short list (most `needs` name one to three steps) is searched, not put in a set.
+        let mut seen = (list.len() > SHORT_LIST).then(BTreeSet::new);
         for (index, name) in list
             .iter()
             .enumerate()
             .filter_map(|(i, item)| Some((i, item.as_str()?)))
         {
-            if seen.insert(name) {
+            let first = match seen.as_mut() {
+                Some(seen) => seen.insert(name),
+                None => !list[..index].iter().any(|item| item.as_str() == Some(name)),
+            };
+            if first {
                 continue;
             }
             match counts.iter_mut().find(|(n, _, _)| *n == name) {

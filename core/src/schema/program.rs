@@ -46,7 +46,7 @@ pub(crate) struct Keywords<'s> {
     pub min_properties: Option<u64>,
     pub max_properties: Option<u64>,
     pub required: Vec<&'s str>,
-    /// `properties`, sorted by name.
+    /// `properties`, sorted by [`lookup_order`] (length first).
     pub properties: Vec<(&'s str, RuleId)>,
     pub additional: Additional,
     pub items: Option<RuleId>,
@@ -69,7 +69,7 @@ impl Keywords<'_> {
 
     pub fn property(&self, name: &str) -> Option<RuleId> {
         self.properties
-            .binary_search_by(|(key, _)| (*key).cmp(name))
+            .binary_search_by(|(key, _)| lookup_order(key, name))
             .ok()
             .map(|i| self.properties[i].1)
     }
@@ -79,6 +79,13 @@ impl Keywords<'_> {
 #[derive(Debug)]
 pub(crate) struct Types<'s> {
     pub names: Vec<&'s str>,
+}
+
+/// The order [`Keywords::property`] searches names in: by length, then by bytes. Each step of
+/// the search is then mostly a comparison of two lengths; the bytes are compared only between
+/// names of one length (validation looks up every key of every object this way).
+fn lookup_order(a: &str, b: &str) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
 }
 
 /// What `additionalProperties` says of a key outside `properties`.
@@ -226,7 +233,7 @@ impl<'s> Compiler<'s> {
                 let id = self.rule(schema);
                 keywords.properties.push((name.as_str(), id));
             }
-            keywords.properties.sort_by(|a, b| a.0.cmp(b.0));
+            keywords.properties.sort_by(|a, b| lookup_order(a.0, b.0));
         }
         keywords.additional = match map.get("additionalProperties") {
             None => Additional::Absent,
