@@ -304,3 +304,32 @@ pub fn shown(value: &Value) -> String {
         other => other.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{pointer_push, pointer_push_index};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A place writes the pointer the eager `pointer_push` chain wrote before it, escapes
+        /// included (`~`, `/` in step names).
+        #[test]
+        fn a_place_writes_the_pointer_its_tokens_spell(
+            key in "[a-z~/]{0,6}", inner in "[a-z~/]{1,6}", index in 0usize..12,
+        ) {
+            let value = serde_json::json!({ "steps": { key.clone(): { inner.clone(): vec![0; 12] } } });
+            let base = At::Pointer("/doc");
+            let (step, _, step_value) = entries(&value, &base, "steps").next().expect("one step");
+            let expected_step = pointer_push(&pointer_push("/doc", "steps"), &key);
+            prop_assert_eq!(step.pointer(), expected_step.clone());
+            prop_assert_eq!(step.to_string(), expected_step.clone());
+            prop_assert_eq!(step.push("needs"), pointer_push(&expected_step, "needs"));
+            let (item, _) = items(step_value, &step, &inner).nth(index).expect("an item");
+            prop_assert_eq!(
+                item.pointer(),
+                pointer_push_index(&pointer_push(&expected_step, &inner), index)
+            );
+        }
+    }
+}
