@@ -6,11 +6,14 @@ use std::collections::HashMap;
 
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
+use rustc_hash::FxHashMap;
 
 /// Steps in declaration order with their `needs`.
 #[derive(Debug, Clone)]
-pub(crate) struct StepDag {
-    names: Vec<String>,
+pub(crate) struct StepDag<'a> {
+    /// Borrowed: a name is copied only into a cycle found (lint builds this graph of every step
+    /// on each check).
+    names: Vec<&'a str>,
     /// Edge `need → step`: the need must complete first.
     graph: DiGraph<usize, ()>,
 }
@@ -26,18 +29,19 @@ impl Cycle {
     }
 }
 
-impl StepDag {
+impl<'a> StepDag<'a> {
     /// Builds the graph from `(step, needs)` pairs in declaration order.
-    pub(crate) fn new<'a>(steps: impl IntoIterator<Item = (&'a str, Vec<&'a str>)>) -> StepDag {
+    pub(crate) fn new(steps: impl IntoIterator<Item = (&'a str, Vec<&'a str>)>) -> StepDag<'a> {
         let steps: Vec<(&str, Vec<&str>)> = steps.into_iter().collect();
         let mut graph = DiGraph::with_capacity(steps.len(), steps.len());
-        let mut index: HashMap<&str, NodeIndex> = HashMap::with_capacity(steps.len());
+        let mut index: FxHashMap<&str, NodeIndex> =
+            FxHashMap::with_capacity_and_hasher(steps.len(), Default::default());
         let mut names = Vec::with_capacity(steps.len());
         for (position, (name, _)) in steps.iter().enumerate() {
             index
                 .entry(name)
                 .or_insert_with(|| graph.add_node(position));
-            names.push((*name).to_owned());
+            names.push(*name);
         }
         for (name, needs) in &steps {
             let Some(&step) = index.get(name) else {
@@ -118,7 +122,7 @@ impl StepDag {
     }
 
     fn name(&self, node: NodeIndex) -> String {
-        self.names[self.graph[node]].clone()
+        self.names[self.graph[node]].to_owned()
     }
 }
 
@@ -126,7 +130,7 @@ impl StepDag {
 mod tests {
     use super::*;
 
-    fn dag(steps: &[(&'static str, &[&'static str])]) -> StepDag {
+    fn dag(steps: &[(&'static str, &[&'static str])]) -> StepDag<'static> {
         StepDag::new(steps.iter().map(|(n, needs)| (*n, needs.to_vec())))
     }
 

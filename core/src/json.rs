@@ -63,12 +63,15 @@ pub fn pointer_push(pointer: &str, token: &str) -> String {
 /// policy) is searched in order: hashing the key cost more than comparing a few (lint asks
 /// tens of these per step).
 pub fn field<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
-    let map = value.as_object()?;
+    member(value.as_object()?, key).map(|(_, member)| member)
+}
+
+/// The member `key` of `map` with its key, found as [`field`] finds it.
+pub fn member<'v>(map: &'v Map<String, Value>, key: &str) -> Option<(&'v String, &'v Value)> {
     if map.len() <= SMALL_OBJECT {
-        map.iter()
-            .find_map(|(name, member)| (name == key).then_some(member))
+        map.iter().find(|(name, _)| *name == key)
     } else {
-        map.get(key)
+        map.get_key_value(key)
     }
 }
 

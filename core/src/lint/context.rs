@@ -1,12 +1,16 @@
 //! What a lint rule sees: the document (for places) and the resolved frontmatter (for meaning),
 //! and where it reports.
 
+use std::cell::OnceCell;
+use std::fmt;
+
+use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
 use super::rules::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::document::Document;
-use crate::json::{entry_at, field, pointer_push, pointer_push_index, push_index, push_token};
+use crate::json::{entry_at, field, push_index, push_token};
 use crate::source::Span;
 
 pub struct LintContext<'d> {
@@ -14,6 +18,9 @@ pub struct LintContext<'d> {
     /// The frontmatter with imports merged: names defined by imports resolve against this.
     pub resolved: &'d Value,
     diagnostics: Vec<Diagnostic>,
+    /// The resolved steps' names, made on the first [`LintContext::has_step`]: rules ask it for
+    /// every `needs`, branch and expression, of a map serde_json hashes with SipHash.
+    step_set: OnceCell<FxHashSet<&'d str>>,
 }
 
 impl<'d> LintContext<'d> {
@@ -22,6 +29,7 @@ impl<'d> LintContext<'d> {
             document,
             resolved,
             diagnostics: Vec::new(),
+            step_set: OnceCell::new(),
         }
     }
 
@@ -68,7 +76,14 @@ impl<'d> LintContext<'d> {
     }
 
     pub fn has_step(&self, name: &str) -> bool {
-        object(field(self.resolved, "steps")).is_some_and(|steps| steps.contains_key(name))
+        let resolved = self.resolved;
+        self.step_set
+            .get_or_init(|| {
+                object(field(resolved, "steps"))
+                    .map(|steps| steps.keys().map(String::as_str).collect())
+                    .unwrap_or_default()
+            })
+            .contains(name)
     }
 }
 
@@ -77,34 +92,83 @@ pub fn object(value: Option<&Value>) -> Option<&Map<String, Value>> {
     value.and_then(Value::as_object)
 }
 
-/// Entries of the object at `field` of `value`, with their pointers under `pointer`.
-pub fn entries<'v>(
-    value: &'v Value,
-    pointer: &str,
-    field: &str,
-) -> Vec<(String, &'v str, &'v Value)> {
-    let base = pointer_push(pointer, field);
-    object(crate::json::field(value, field))
-        .map(|map| {
-            map.iter()
-                .map(|(key, item)| (pointer_push(&base, key), key.as_str(), item))
-                .collect()
-        })
-        .unwrap_or_default()
+/// A place in the document, its JSON Pointer written only when asked ([`At::pointer`], or
+/// `Display`): rules walk every step and item, and report at few of them; writing a pointer for
+/// each cost more than the rules' own work (docs/decisions.md, "The check, round two").
+#[derive(Clone, Copy)]
+pub enum At<'a> {
+    /// A place whose pointer is already written.
+    Pointer(&'a str),
+    /// The member or item `token` of the field `field` of the place `parent`.
+    Child(&'a At<'a>, &'a str, Token<'a>),
 }
 
-/// Items of the array at `field` of `value`, with their pointers under `pointer`.
-pub fn items<'v>(value: &'v Value, pointer: &str, field: &str) -> Vec<(String, &'v Value)> {
-    let base = pointer_push(pointer, field);
+impl At<'_> {
+    /// The document's root.
+    pub const ROOT: At<'static> = At::Pointer("");
+
+    /// The place's JSON Pointer.
+    pub fn pointer(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    /// The pointer of the member `field` of this place.
+    pub fn push(&self, field: &str) -> String {
+        let mut out = self.pointer();
+        push_token(&mut out, field);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
+        match *self {
+            At::Pointer(pointer) => out.push_str(pointer),
+            At::Child(parent, field, token) => {
+                parent.write(out);
+                push_token(out, field);
+                match token {
+                    Token::Key(key) => push_token(out, key),
+                    Token::Index(i) => push_index(out, i),
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.pointer())
+    }
+}
+
+/// Entries of the object at `field` of `value`, with their places under `parent`.
+pub fn entries<'a>(
+    value: &'a Value,
+    parent: &'a At<'a>,
+    field: &'a str,
+) -> impl Iterator<Item = (At<'a>, &'a str, &'a Value)> + Clone {
+    object(crate::json::field(value, field))
+        .into_iter()
+        .flatten()
+        .map(move |(key, item)| {
+            let at = At::Child(parent, field, Token::Key(key));
+            (at, key.as_str(), item)
+        })
+}
+
+/// Items of the array at `field` of `value`, with their places under `parent`.
+pub fn items<'a>(
+    value: &'a Value,
+    parent: &'a At<'a>,
+    field: &'a str,
+) -> impl Iterator<Item = (At<'a>, &'a Value)> + Clone {
     crate::json::field(value, field)
         .and_then(Value::as_array)
-        .map(|list| {
-            list.iter()
-                .enumerate()
-                .map(|(i, item)| (pointer_push_index(&base, i), item))
-                .collect()
-        })
-        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(move |(i, item)| (At::Child(parent, field, Token::Index(i)), item))
 }
 
 /// The closest of `known` to `name`, as a help text.
@@ -126,8 +190,8 @@ pub fn places<'v>(value: &'v Value, pattern: &str) -> Places<'v> {
     let mut levels: Vec<Vec<(usize, Token<'v>)>> = Vec::new();
     let mut current: Vec<&'v Value> = vec![value];
     for token in pattern.split('/').skip(1) {
-        let mut reached = Vec::new();
-        let mut next = Vec::new();
+        let mut reached = Vec::with_capacity(current.len());
+        let mut next = Vec::with_capacity(current.len());
         for (parent, here) in current.iter().enumerate() {
             match (token, here) {
                 ("*", Value::Object(map)) => {
@@ -143,7 +207,7 @@ pub fn places<'v>(value: &'v Value, pattern: &str) -> Places<'v> {
                     }
                 }
                 (key, Value::Object(map)) => {
-                    if let Some((key, child)) = map.get_key_value(key) {
+                    if let Some((key, child)) = crate::json::member(map, key) {
                         reached.push((parent, Token::Key(key)));
                         next.push(child);
                     }
@@ -238,5 +302,34 @@ pub fn shown(value: &Value) -> String {
         Value::Array(_) => "a list".to_owned(),
         Value::Object(_) => "an object".to_owned(),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{pointer_push, pointer_push_index};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A place writes the pointer the eager `pointer_push` chain wrote before it, escapes
+        /// included (`~`, `/` in step names).
+        #[test]
+        fn a_place_writes_the_pointer_its_tokens_spell(
+            key in "[a-z~/]{0,6}", inner in "[a-z~/]{1,6}", index in 0usize..12,
+        ) {
+            let value = serde_json::json!({ "steps": { key.clone(): { inner.clone(): vec![0; 12] } } });
+            let base = At::Pointer("/doc");
+            let (step, _, step_value) = entries(&value, &base, "steps").next().expect("one step");
+            let expected_step = pointer_push(&pointer_push("/doc", "steps"), &key);
+            prop_assert_eq!(step.pointer(), expected_step.clone());
+            prop_assert_eq!(step.to_string(), expected_step.clone());
+            prop_assert_eq!(step.push("needs"), pointer_push(&expected_step, "needs"));
+            let (item, _) = items(step_value, &step, &inner).nth(index).expect("an item");
+            prop_assert_eq!(
+                item.pointer(),
+                pointer_push_index(&pointer_push(&expected_step, &inner), index)
+            );
+        }
     }
 }

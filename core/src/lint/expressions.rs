@@ -101,7 +101,7 @@ fn collect_strings<'v>(
     out: &mut Vec<(String, String)>,
 ) {
     match value {
-        Value::String(s) if s.contains("{{") => out.push((pointer_from(path), s.clone())),
+        Value::String(s) if has_expression(s) => out.push((pointer_from(path), s.clone())),
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 path.push(Token::Index(i));
@@ -118,6 +118,13 @@ fn collect_strings<'v>(
         }
         _ => {}
     }
+}
+
+/// Whether `text` holds `{{`: one vectorised search for `{` (most strings have none), then a
+/// look at the byte after each.
+fn has_expression(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'{', bytes).any(|at| bytes.get(at + 1) == Some(&b'{'))
 }
 
 /// The file span of bytes `offset..offset+len` of the string value at `pointer`.

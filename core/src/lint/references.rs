@@ -1,11 +1,13 @@
 //! Rules about references between steps: `needs`, `branches[].then`, `parallel_steps`, cycles,
 //! and loops that branches create.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap;
 
 use serde_json::Value;
 
-use super::context::{did_you_mean, entries, items, object, LintContext};
+use super::context::{did_you_mean, entries, items, object, At, LintContext};
 use super::rules;
 use crate::dag::StepDag;
 use crate::json::field;
@@ -13,13 +15,13 @@ use crate::json::field;
 pub fn check(cx: &mut LintContext<'_>) {
     let own = cx.own();
     let known = cx.step_names();
-    for (pointer, _, step) in entries(own, "", "steps") {
+    for (pointer, _, step) in entries(own, &At::ROOT, "steps") {
         for (at, need) in items(step, &pointer, "needs") {
             let Some(need) = need.as_str() else { continue };
             if !cx.has_step(need) {
                 cx.report(
                     rules::UNKNOWN_NEED,
-                    &at,
+                    &at.pointer(),
                     format!("`needs` names `{need}`, which is not a step"),
                 );
                 if let Some(help) = did_you_mean(need, known.iter().copied()) {
@@ -34,7 +36,7 @@ pub fn check(cx: &mut LintContext<'_>) {
             if !cx.has_step(target) {
                 cx.report(
                     rules::UNKNOWN_PARALLEL_STEP,
-                    &at,
+                    &at.pointer(),
                     format!("`parallel_steps` names `{target}`, which is not defined as a step"),
                 );
             }
@@ -90,23 +92,24 @@ fn cycles(cx: &mut LintContext<'_>) {
 /// A branch to the step itself or to a step it (transitively) needs is a loop; it must be
 /// bounded by a retry limit, an iteration limit or a verification failure action.
 fn loops(cx: &mut LintContext<'_>) {
-    let steps = resolved_steps(cx);
-    let needs: HashMap<&str, Vec<&str>> = steps
-        .iter()
-        .map(|(name, step)| (*name, needs_of(step)))
-        .collect();
-    let globally_bounded = cx
-        .resolved
-        .get("reasoning")
+    // Made for the first step with branches: most documents have none.
+    let mut needs: Option<FxHashMap<&str, Vec<&str>>> = None;
+    let globally_bounded = field(cx.resolved, "reasoning")
         .and_then(|r| field(r, "max_iterations"))
         .is_some();
     let own = cx.own();
-    for (pointer, name, step) in entries(own, "", "steps") {
+    for (pointer, name, step) in entries(own, &At::ROOT, "steps") {
         let branches = items(step, &pointer, "branches");
-        if branches.is_empty() {
+        if branches.clone().next().is_none() {
             continue;
         }
-        let ancestors = ancestors(name, &needs);
+        let needs = needs.get_or_insert_with(|| {
+            resolved_steps(cx)
+                .into_iter()
+                .map(|(name, step)| (name, needs_of(step)))
+                .collect()
+        });
+        let ancestors = ancestors(name, needs);
         for (at, branch) in branches {
             let Some(target) = field(branch, "then").and_then(Value::as_str) else {
                 continue;
@@ -115,8 +118,7 @@ fn loops(cx: &mut LintContext<'_>) {
                 continue;
             }
             let bounded = |s: &str| {
-                cx.resolved
-                    .get("steps")
+                field(cx.resolved, "steps")
                     .and_then(|all| all.get(s))
                     .is_some_and(|s| {
                         field(s, "retry")
@@ -139,7 +141,7 @@ fn loops(cx: &mut LintContext<'_>) {
     }
 }
 
-fn ancestors<'a>(start: &str, needs: &HashMap<&'a str, Vec<&'a str>>) -> BTreeSet<&'a str> {
+fn ancestors<'a>(start: &str, needs: &FxHashMap<&'a str, Vec<&'a str>>) -> BTreeSet<&'a str> {
     let mut seen = BTreeSet::new();
     let mut pending: Vec<&str> = needs.get(start).cloned().unwrap_or_default();
     while let Some(step) = pending.pop() {

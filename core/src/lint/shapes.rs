@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::context::{entries, items, places, LintContext};
+use super::context::{entries, items, places, At, LintContext};
 use super::rules;
-use crate::json::{pointer_push, pointer_push_index};
+use crate::json::pointer_push_index;
 
 pub fn check(cx: &mut LintContext<'_>) {
     step_branches(cx);
@@ -41,7 +41,7 @@ fn step_branches(cx: &mut LintContext<'_>) {
 }
 
 fn tree_parts(cx: &mut LintContext<'_>) {
-    for (at, name, tree) in entries(cx.own(), "", "decision_trees") {
+    for (at, name, tree) in entries(cx.own(), &At::ROOT, "decision_trees") {
         if let Some(Value::Object(nodes)) = tree.get("nodes") {
             if nodes.is_empty() {
                 let start = match tree.get("root").and_then(Value::as_str) {
@@ -50,7 +50,7 @@ fn tree_parts(cx: &mut LintContext<'_>) {
                 };
                 cx.report(
                     rules::TREE_WITHOUT_NODES,
-                    &pointer_push(&at, "nodes"),
+                    &at.push("nodes"),
                     format!("decision tree `{name}` has no nodes{start}"),
                 );
             }
@@ -63,7 +63,7 @@ fn tree_parts(cx: &mut LintContext<'_>) {
             {
                 cx.report(
                     rules::NODE_WITHOUT_BRANCHES,
-                    &pointer_push(&node_at, "branches"),
+                    &node_at.push("branches"),
                     format!("node `{node_name}` has no branches: evaluation would stop there without an outcome"),
                 );
             }
@@ -74,7 +74,7 @@ fn tree_parts(cx: &mut LintContext<'_>) {
                 if !branch.contains_key("value") && !branch.contains_key("default") {
                     cx.report(
                         rules::BRANCH_WITHOUT_CONDITION,
-                        &branch_at,
+                        &branch_at.pointer(),
                         "this branch has neither `value` nor `default`, so it is never chosen",
                     );
                 }
@@ -84,11 +84,11 @@ fn tree_parts(cx: &mut LintContext<'_>) {
 }
 
 fn workflow_nodes(cx: &mut LintContext<'_>) {
-    for (at, name, node) in entries(cx.own(), "", "nodes") {
+    for (at, name, node) in entries(cx.own(), &At::ROOT, "nodes") {
         if node.is_object() && node.get("logic_ref").is_none() {
             cx.report(
                 rules::MISSING_LOGIC_REF,
-                &at,
+                &at.pointer(),
                 format!(
                     "workflow node `{name}` has no `logic_ref`: it has no LOGIC.md file to run"
                 ),
@@ -96,6 +96,9 @@ fn workflow_nodes(cx: &mut LintContext<'_>) {
         }
     }
 }
+
+/// Up to this many items, [`duplicates`] looks for a name among the items before it.
+const SHORT_LIST: usize = 16;
 
 /// Reports each name repeated in the lists at `pattern` once, at its first repeat, with how
 /// often it is named.
@@ -106,13 +109,18 @@ fn duplicates(cx: &mut LintContext<'_>, pattern: &str, field: &str) {
         };
         // name → (times named, index of the first repeat), in order of first repeat.
         let mut counts: Vec<(&str, usize, usize)> = Vec::new();
-        let mut seen = BTreeSet::new();
+        // A short list (most `needs` name one to three steps) is searched, not put in a set.
+        let mut seen = (list.len() > SHORT_LIST).then(BTreeSet::new);
         for (index, name) in list
             .iter()
             .enumerate()
             .filter_map(|(i, item)| Some((i, item.as_str()?)))
         {
-            if seen.insert(name) {
+            let first = match seen.as_mut() {
+                Some(seen) => seen.insert(name),
+                None => !list[..index].iter().any(|item| item.as_str() == Some(name)),
+            };
+            if first {
                 continue;
             }
             match counts.iter_mut().find(|(n, _, _)| *n == name) {

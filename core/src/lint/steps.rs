@@ -2,18 +2,18 @@
 
 use serde_json::Value;
 
-use super::context::{entries, LintContext};
+use super::context::{entries, At, LintContext};
 use super::rules;
 use crate::duration::parse_duration;
 use crate::json::{field, pointer_push};
 
 pub fn check(cx: &mut LintContext<'_>) {
     let own = cx.own();
-    for (pointer, name, step) in entries(own, "", "steps") {
+    for (pointer, name, step) in entries(own, &At::ROOT, "steps") {
         if field(step, "description").is_none() {
             cx.report_key(
                 rules::MISSING_DESCRIPTION,
-                &pointer,
+                &pointer.pointer(),
                 format!("step `{name}` has no description"),
             );
             cx.help("a description is shown in the studio and compiled into the prompt scaffold");
@@ -26,30 +26,30 @@ pub fn check(cx: &mut LintContext<'_>) {
         join_without_parallel(cx, &pointer, step);
     }
     if let Some(global) = field(own, "global") {
-        duration_field(cx, "/global", global, "max_total_time");
+        duration_field(cx, &At::Pointer("/global"), global, "max_total_time");
     }
     if let Some(capabilities) = field(own, "contracts").and_then(|c| field(c, "capabilities")) {
         duration_field(
             cx,
-            "/contracts/capabilities",
+            &At::Pointer("/contracts/capabilities"),
             capabilities,
             "avg_response_time",
         );
     }
 }
 
-fn confidence_order(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
+fn confidence_order(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
     let Some(confidence) = field(step, "confidence") else {
         return;
     };
-    let at = pointer_push(pointer, "confidence");
-    let value = |k: &str| confidence.get(k).and_then(Value::as_f64);
+    let at = &pointer.push("confidence");
+    let value = |k: &str| field(confidence, k).and_then(Value::as_f64);
     let (escalate, minimum, target) = (value("escalate_below"), value("minimum"), value("target"));
     if let (Some(e), Some(m)) = (escalate, minimum) {
         if e > m {
             cx.report(
                 rules::CONFIDENCE_ORDER,
-                &pointer_push(&at, "escalate_below"),
+                &pointer_push(at, "escalate_below"),
                 format!("escalate_below ({e}) is above minimum ({m}): the step would escalate outputs it accepts"),
             );
         }
@@ -58,7 +58,7 @@ fn confidence_order(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
         if m > t {
             cx.report(
                 rules::CONFIDENCE_ORDER,
-                &pointer_push(&at, "minimum"),
+                &pointer_push(at, "minimum"),
                 format!("minimum ({m}) is above target ({t}): the target could never be the aim"),
             );
         }
@@ -66,38 +66,38 @@ fn confidence_order(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
         if e > t {
             cx.report(
                 rules::CONFIDENCE_ORDER,
-                &pointer_push(&at, "escalate_below"),
+                &pointer_push(at, "escalate_below"),
                 format!("escalate_below ({e}) is above target ({t})"),
             );
         }
     }
 }
 
-fn durations(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
+fn durations(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
     duration_field(cx, pointer, step, "timeout");
     duration_field(cx, pointer, step, "join_timeout");
     if let Some(retry) = field(step, "retry") {
-        let at = pointer_push(pointer, "retry");
+        let at = pointer.push("retry");
+        let at = At::Pointer(&at);
         duration_field(cx, &at, retry, "initial_interval");
         duration_field(cx, &at, retry, "maximum_interval");
     }
 }
 
-fn duration_field(cx: &mut LintContext<'_>, pointer: &str, owner: &Value, field: &str) {
-    if let Some(Value::String(text)) = owner.get(field) {
+fn duration_field(cx: &mut LintContext<'_>, pointer: &At<'_>, owner: &Value, name: &str) {
+    if let Some(Value::String(text)) = field(owner, name) {
         if let Err(why) = parse_duration(text) {
-            cx.report(rules::INVALID_DURATION, &pointer_push(pointer, field), why);
+            cx.report(rules::INVALID_DURATION, &pointer.push(name), why);
         }
     }
 }
 
-fn retry_intervals(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
+fn retry_intervals(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
     let Some(retry) = field(step, "retry") else {
         return;
     };
     let parse = |k: &str| {
-        retry
-            .get(k)
+        field(retry, k)
             .and_then(Value::as_str)
             .and_then(|t| parse_duration(t).ok())
     };
@@ -116,9 +116,9 @@ fn retry_intervals(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
     }
 }
 
-fn tools(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
+fn tools(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
     let list = |k: &str| -> Vec<&str> {
-        step.get(k)
+        field(step, k)
             .and_then(Value::as_array)
             .map(|a| a.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default()
@@ -136,7 +136,7 @@ fn tools(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
     }
 }
 
-fn verification(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
+fn verification(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
     let Some(verification) = field(step, "verification") else {
         return;
     };
@@ -150,17 +150,17 @@ fn verification(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
     }
 }
 
-fn join_without_parallel(cx: &mut LintContext<'_>, pointer: &str, step: &Value) {
+fn join_without_parallel(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
     let parallel = field(step, "execution").and_then(Value::as_str) == Some("parallel");
     if parallel {
         return;
     }
-    for field in ["join", "parallel_steps"] {
-        if step.get(field).is_some() {
+    for name in ["join", "parallel_steps"] {
+        if field(step, name).is_some() {
             cx.report(
                 rules::JOIN_WITHOUT_PARALLEL,
-                &pointer_push(pointer, field),
-                format!("`{field}` has no effect unless `execution: parallel`"),
+                &pointer.push(name),
+                format!("`{name}` has no effect unless `execution: parallel`"),
             );
         }
     }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::context::{items, LintContext};
+use super::context::{items, At, LintContext};
 use super::rules;
 use crate::fieldpath::FieldPath;
 use crate::json::pointer_tokens;
@@ -37,7 +37,7 @@ pub fn check(cx: &mut LintContext<'_>) {
 
 fn duplicate_names(cx: &mut LintContext<'_>, owner: &Value, parent: &str, field: &str) {
     let mut first: BTreeMap<&str, String> = BTreeMap::new();
-    for (at, item) in items(owner, parent, field) {
+    for (at, item) in items(owner, &At::Pointer(parent), field) {
         let Some(name) = item.get("name").and_then(Value::as_str) else {
             continue;
         };
@@ -48,7 +48,7 @@ fn duplicate_names(cx: &mut LintContext<'_>, owner: &Value, parent: &str, field:
                 cx.report(rules::DUPLICATE_NAME, &format!("{at}/name"), message);
             }
             None => {
-                first.insert(name, at.clone());
+                first.insert(name, at.pointer());
             }
         }
     }
@@ -90,7 +90,7 @@ fn escalation_order(cx: &mut LintContext<'_>, own: &Value) {
     let Some(fallback) = own.get("fallback") else {
         return;
     };
-    for (at, level) in items(fallback, "/fallback", "escalation") {
+    for (at, level) in items(fallback, &At::Pointer("/fallback"), "escalation") {
         let Some(number) = level.get("level").and_then(Value::as_f64) else {
             continue;
         };
@@ -113,7 +113,7 @@ fn post_output_revise(cx: &mut LintContext<'_>, own: &Value) {
     let Some(gates) = own.get("quality_gates") else {
         return;
     };
-    for (at, gate) in items(gates, "/quality_gates", "post_output") {
+    for (at, gate) in items(gates, &At::Pointer("/quality_gates"), "post_output") {
         let revise = gate.get("on_fail").and_then(Value::as_str) == Some("revise");
         if revise && gate.get("message").is_none() {
             cx.report(
@@ -131,7 +131,7 @@ fn inspector_keys(cx: &mut LintContext<'_>, own: &Value) {
     let Some(visual) = own.get("visual") else {
         return;
     };
-    for (at, field) in items(visual, "/visual", "inspector") {
+    for (at, field) in items(visual, &At::Pointer("/visual"), "inspector") {
         let Some(key) = field.get("key").and_then(Value::as_str) else {
             continue;
         };
@@ -170,7 +170,7 @@ fn fallback_targets(cx: &mut LintContext<'_>, own: &Value) {
     let Some(fallback) = own.get("fallback") else {
         return;
     };
-    for (at, rule) in items(fallback, "/fallback", "degradation") {
+    for (at, rule) in items(fallback, &At::Pointer("/fallback"), "degradation") {
         let Some(target) = rule.get("fallback_to").and_then(Value::as_str) else {
             continue;
         };

@@ -4,17 +4,16 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::context::{did_you_mean, entries, items, object, LintContext};
+use super::context::{did_you_mean, entries, items, object, At, LintContext};
 use super::rules;
-use crate::json::pointer_push;
 
 pub fn check(cx: &mut LintContext<'_>) {
     let own = cx.own();
-    for (pointer, name, tree) in entries(own, "", "decision_trees") {
+    for (pointer, name, tree) in entries(own, &At::ROOT, "decision_trees") {
         if tree.get("description").is_none() {
             cx.report_key(
                 rules::MISSING_DESCRIPTION,
-                &pointer,
+                &pointer.pointer(),
                 format!("decision tree `{name}` has no description"),
             );
         }
@@ -30,7 +29,7 @@ pub fn check(cx: &mut LintContext<'_>) {
             if !nodes.contains(&root) {
                 cx.report(
                     rules::UNKNOWN_TREE_ROOT,
-                    &pointer_push(&pointer, "root"),
+                    &pointer.push("root"),
                     format!("root `{root}` is not a node of decision tree `{name}`"),
                 );
                 if let Some(help) = did_you_mean(root, nodes.iter().copied()) {
@@ -39,7 +38,7 @@ pub fn check(cx: &mut LintContext<'_>) {
             }
         }
         for (node_pointer, node_name, node) in entries(tree, &pointer, "nodes") {
-            let branches = items(node, &node_pointer, "branches");
+            let branches: Vec<_> = items(node, &node_pointer, "branches").collect();
             for (at, branch) in &branches {
                 let Some(next) = branch.get("next").and_then(Value::as_str) else {
                     continue;
@@ -66,7 +65,7 @@ pub fn check(cx: &mut LintContext<'_>) {
             if !branches.is_empty() && !has_default && !covers_both_booleans(&branches) {
                 cx.report_key(
                     rules::MISSING_DEFAULT_BRANCH,
-                    &node_pointer,
+                    &node_pointer.pointer(),
                     format!("node `{node_name}` has no `default: true` branch; an unmatched value stops the tree"),
                 );
             }
@@ -77,7 +76,7 @@ pub fn check(cx: &mut LintContext<'_>) {
     }
 }
 
-fn covers_both_booleans(branches: &[(String, &Value)]) -> bool {
+fn covers_both_booleans(branches: &[(At<'_>, &Value)]) -> bool {
     let values: BTreeSet<bool> = branches
         .iter()
         .filter_map(|(_, b)| b.get("value").and_then(Value::as_bool))
@@ -85,7 +84,7 @@ fn covers_both_booleans(branches: &[(String, &Value)]) -> bool {
     values.len() == 2
 }
 
-fn unreachable(cx: &mut LintContext<'_>, pointer: &str, tree: &Value, root: &str) {
+fn unreachable(cx: &mut LintContext<'_>, pointer: &At<'_>, tree: &Value, root: &str) {
     let mut reached = BTreeSet::from([root.to_owned()]);
     let mut pending = vec![root.to_owned()];
     while let Some(node) = pending.pop() {
@@ -112,7 +111,7 @@ fn unreachable(cx: &mut LintContext<'_>, pointer: &str, tree: &Value, root: &str
                 let kind = if field == "nodes" { "node" } else { "terminal" };
                 cx.report_key(
                     rules::UNREACHABLE_TREE_NODE,
-                    &at,
+                    &at.pointer(),
                     format!("{kind} `{name}` cannot be reached from the root `{root}`"),
                 );
             }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::context::{did_you_mean, entries, items, object, LintContext};
+use super::context::{did_you_mean, entries, items, object, At, LintContext};
 use super::rules;
 use crate::contract::{steps_fit, wire_mismatches, WireEnd};
 use crate::dag::StepDag;
@@ -31,17 +31,17 @@ pub fn check(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) {
             }
         }
     };
-    for (pointer, _, node) in entries(own, "", "nodes") {
+    for (pointer, _, node) in entries(own, &At::ROOT, "nodes") {
         for (at, dependency) in items(node, &pointer, "depends_on") {
             if let Some(name) = dependency.as_str() {
-                unknown(cx, &at, name, "`depends_on` names");
+                unknown(cx, &at.pointer(), name, "`depends_on` names");
             }
         }
     }
-    for (at, edge) in items(own, "", "edges") {
+    for (at, edge) in items(own, &At::ROOT, "edges") {
         {
             for end in ["from", "to"] {
-                if let Some(name) = edge.get(end).and_then(Value::as_str) {
+                if let Some(name) = field(edge, end).and_then(Value::as_str) {
                     unknown(cx, &format!("{at}/{end}"), name, &format!("edge `{end}`"));
                 }
             }
@@ -57,9 +57,7 @@ fn node_cycles(cx: &mut LintContext<'_>) {
     let nodes: Vec<(&str, &Value)> = object(field(cx.resolved, "nodes"))
         .map(|n| n.iter().map(|(k, v)| (k.as_str(), v)).collect())
         .unwrap_or_default();
-    let edges: Vec<(&str, &str)> = cx
-        .resolved
-        .get("edges")
+    let edges: Vec<(&str, &str)> = field(cx.resolved, "edges")
         .and_then(Value::as_array)
         .map(|e| {
             e.iter()
@@ -68,8 +66,7 @@ fn node_cycles(cx: &mut LintContext<'_>) {
         })
         .unwrap_or_default();
     let dag = StepDag::new(nodes.iter().map(|(name, node)| {
-        let mut needs: Vec<&str> = node
-            .get("depends_on")
+        let mut needs: Vec<&str> = field(node, "depends_on")
             .and_then(Value::as_array)
             .map(|d| d.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
@@ -94,7 +91,7 @@ fn node_cycles(cx: &mut LintContext<'_>) {
 /// Loads every node of this file that has a `logic_ref`, reporting what fails.
 fn load_nodes(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) -> BTreeMap<String, Value> {
     let mut loaded = BTreeMap::new();
-    for (pointer, name, node) in entries(cx.own(), "", "nodes") {
+    for (pointer, name, node) in entries(cx.own(), &At::ROOT, "nodes") {
         if field(node, "logic_ref").is_none() {
             continue;
         }
@@ -157,12 +154,12 @@ fn contracts(cx: &mut LintContext<'_>, loaded: &BTreeMap<String, Value>) {
 /// as the graph draws them.
 fn needs_wires(cx: &mut LintContext<'_>) {
     let own = cx.own();
-    for (pointer, name, step) in entries(own, "", "steps") {
+    let Some(steps) = object(field(own, "steps")) else {
+        return;
+    };
+    for (pointer, name, step) in entries(own, &At::ROOT, "steps") {
         for (at, need) in items(step, &pointer, "needs") {
-            let Some(producer) = need
-                .as_str()
-                .and_then(|n| Some((n, field(own, "steps")?.get(n)?)))
-            else {
+            let Some(producer) = need.as_str().and_then(|n| Some((n, steps.get(n)?))) else {
                 continue;
             };
             // The verdict alone is cheap; the ends are named only for a wire that does not fit.
@@ -177,7 +174,7 @@ fn needs_wires(cx: &mut LintContext<'_>) {
             for problem in problems {
                 cx.report(
                     rules::CONTRACT_MISMATCH,
-                    &at,
+                    &at.pointer(),
                     format!("needs {} -> {name}: {}", producer.0, problem.0),
                 );
             }

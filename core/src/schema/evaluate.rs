@@ -3,7 +3,7 @@
 
 use super::engine::{ErrorKind, SchemaError};
 use super::instance::{equals, same, Instance, JsonType};
-use super::program::{Additional, Keywords, Program, Rule, RuleId};
+use super::program::{Additional, Keywords, Program, Rule, RuleId, Types};
 
 /// Where the evaluation is in the instance: a chain of keys and indexes on the stack.
 #[derive(Clone, Copy)]
@@ -94,7 +94,7 @@ fn check<'a, I: Instance<'a>>(
         Rule::Keywords(keywords) => keywords,
     };
     if let Some(types) = &keywords.types {
-        if !types.names.iter().any(|name| is_type(name, instance)) {
+        if !has_type(types, instance) {
             // A value of the wrong type makes every other keyword's message noise.
             let expected = types.names.clone();
             push(&mut out, place, instance, ErrorKind::Type { expected });
@@ -339,18 +339,14 @@ fn contexts<'a, I: Instance<'a>>(
         .collect()
 }
 
-fn is_type<'a, I: Instance<'a>>(name: &str, instance: I) -> bool {
-    match (name, instance.json_type()) {
-        ("null", JsonType::Null)
-        | ("boolean", JsonType::Boolean)
-        | ("string", JsonType::String)
-        | ("array", JsonType::Array)
-        | ("object", JsonType::Object)
-        | ("number", JsonType::Number) => true,
+/// Whether `instance` is of one of the `types`.
+fn has_type<'a, I: Instance<'a>>(types: &Types<'_>, instance: I) -> bool {
+    let json_type = instance.json_type();
+    types.allowed & json_type.bit() != 0
         // Draft-07: an integer is any number without a fractional part, `2.0` included.
-        ("integer", JsonType::Number) => instance
-            .as_number()
-            .is_some_and(|n| n.integer || n.value.fract() == 0.0),
-        _ => false,
-    }
+        || (types.integer
+            && json_type == JsonType::Number
+            && instance
+                .as_number()
+                .is_some_and(|n| n.integer || n.value.fract() == 0.0))
 }

@@ -30,6 +30,13 @@ pub(crate) enum JsonType {
     Object,
 }
 
+impl JsonType {
+    /// This type's bit in a mask of types.
+    pub fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
 /// A JSON instance the program can evaluate.
 pub(crate) trait Instance<'a>: Copy {
     type Items: Iterator<Item = Self>;

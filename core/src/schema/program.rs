@@ -3,6 +3,8 @@
 //! it names. Evaluating a document then walks the document only, never the schema's JSON.
 
 use rustc_hash::FxHashMap;
+
+use super::instance::JsonType;
 use serde_json::{Map, Number, Value};
 
 /// Index of a rule in its [`Program`].
@@ -46,7 +48,7 @@ pub(crate) struct Keywords<'s> {
     pub min_properties: Option<u64>,
     pub max_properties: Option<u64>,
     pub required: Vec<&'s str>,
-    /// `properties`, sorted by name.
+    /// `properties`, sorted by [`lookup_order`] (length first).
     pub properties: Vec<(&'s str, RuleId)>,
     pub additional: Additional,
     pub items: Option<RuleId>,
@@ -69,16 +71,51 @@ impl Keywords<'_> {
 
     pub fn property(&self, name: &str) -> Option<RuleId> {
         self.properties
-            .binary_search_by(|(key, _)| (*key).cmp(name))
+            .binary_search_by(|(key, _)| lookup_order(key, name))
             .ok()
             .map(|i| self.properties[i].1)
     }
 }
 
-/// The `type` keyword: the names it lists, for matching and for messages.
+/// The `type` keyword: the names it lists, for messages, and what they allow, for matching
+/// (every node of a document is checked against one: a mask instead of comparing names).
 #[derive(Debug)]
 pub(crate) struct Types<'s> {
     pub names: Vec<&'s str>,
+    /// The JSON types named, one bit each ([`JsonType::bit`]); an unknown name allows nothing.
+    pub allowed: u8,
+    /// `integer` is named: a number without a fractional part is allowed.
+    pub integer: bool,
+}
+
+impl<'s> Types<'s> {
+    fn new(names: Vec<&'s str>) -> Types<'s> {
+        let allowed = names
+            .iter()
+            .filter_map(|&name| match name {
+                "null" => Some(JsonType::Null),
+                "boolean" => Some(JsonType::Boolean),
+                "number" => Some(JsonType::Number),
+                "string" => Some(JsonType::String),
+                "array" => Some(JsonType::Array),
+                "object" => Some(JsonType::Object),
+                _ => None,
+            })
+            .fold(0, |mask, json_type| mask | json_type.bit());
+        let integer = names.contains(&"integer");
+        Types {
+            names,
+            allowed,
+            integer,
+        }
+    }
+}
+
+/// The order [`Keywords::property`] searches names in: by length, then by bytes. Each step of
+/// the search is then mostly a comparison of two lengths; the bytes are compared only between
+/// names of one length (validation looks up every key of every object this way).
+fn lookup_order(a: &str, b: &str) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
 }
 
 /// What `additionalProperties` says of a key outside `properties`.
@@ -226,7 +263,7 @@ impl<'s> Compiler<'s> {
                 let id = self.rule(schema);
                 keywords.properties.push((name.as_str(), id));
             }
-            keywords.properties.sort_by(|a, b| a.0.cmp(b.0));
+            keywords.properties.sort_by(|a, b| lookup_order(a.0, b.0));
         }
         keywords.additional = match map.get("additionalProperties") {
             None => Additional::Absent,
@@ -255,12 +292,8 @@ impl<'s> Compiler<'s> {
 /// The names a `type` keyword allows; `None` when it restricts nothing (not a name or a list).
 fn types(value: &Value) -> Option<Types<'_>> {
     match value {
-        Value::String(name) => Some(Types {
-            names: vec![name.as_str()],
-        }),
-        Value::Array(names) => Some(Types {
-            names: names.iter().filter_map(Value::as_str).collect(),
-        }),
+        Value::String(name) => Some(Types::new(vec![name.as_str()])),
+        Value::Array(names) => Some(Types::new(names.iter().filter_map(Value::as_str).collect())),
         _ => None,
     }
 }

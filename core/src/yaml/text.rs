@@ -34,14 +34,31 @@ impl Text {
     }
 
     /// The text as a string slice.
+    #[inline]
     pub fn as_str(&self) -> &str {
         if self.end == WHOLE {
             return &self.source;
         }
-        // The range was checked when the text was made, and the source never changes.
-        self.source
-            .get(self.start as usize..self.end as usize)
-            .unwrap_or_default()
+        // SAFETY: `shared`, the only constructor of a text with `end != WHOLE`, checked that
+        // `start..end` is a range of `source` falling on character boundaries (`str::get`), and
+        // the `Arc<str>` it holds never changes, so the range still is one. Reads are the hot
+        // path (every key comparison of validation and of pointer lookups): checking the range
+        // again on each cost the round-four regression (docs/decisions.md, "The check, round
+        // two").
+        unsafe {
+            self.source
+                .get_unchecked(self.start as usize..self.end as usize)
+        }
+    }
+
+    /// Whether both texts are the same range of the same source: then they are equal without
+    /// comparing their bytes (two reads of one key of the source, a key and its own copy in a
+    /// duplicate-key table).
+    #[inline]
+    fn same_range(&self, other: &Text) -> bool {
+        Arc::ptr_eq(&self.source, &other.source)
+            && self.start == other.start
+            && self.end == other.end
     }
 }
 
@@ -70,38 +87,44 @@ impl From<Text> for String {
 impl Deref for Text {
     type Target = str;
 
+    #[inline]
     fn deref(&self) -> &str {
         self.as_str()
     }
 }
 
 impl AsRef<str> for Text {
+    #[inline]
     fn as_ref(&self) -> &str {
         self.as_str()
     }
 }
 
 impl std::borrow::Borrow<str> for Text {
+    #[inline]
     fn borrow(&self) -> &str {
         self.as_str()
     }
 }
 
 impl PartialEq for Text {
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
-        self.as_str() == other.as_str()
+        self.same_range(other) || self.as_str() == other.as_str()
     }
 }
 
 impl Eq for Text {}
 
 impl PartialEq<str> for Text {
+    #[inline]
     fn eq(&self, other: &str) -> bool {
         self.as_str() == other
     }
 }
 
 impl PartialEq<&str> for Text {
+    #[inline]
     fn eq(&self, other: &&str) -> bool {
         self.as_str() == *other
     }
@@ -163,7 +186,31 @@ mod tests {
         assert!(Text::shared(&source, 3, 99).is_none());
     }
 
+    #[test]
+    fn texts_of_one_source_compare_by_range_and_then_by_bytes() {
+        let source: Arc<str> = Arc::from("a: x\nb: x\n");
+        let first = Text::shared(&source, 3, 4).expect("x");
+        let again = Text::shared(&source, 3, 4).expect("x");
+        let second = Text::shared(&source, 8, 9).expect("x");
+        let key = Text::shared(&source, 0, 1).expect("a");
+        assert_eq!(first, again, "the same range");
+        assert_eq!(first, second, "another range with the same text");
+        assert_ne!(first, key);
+        assert_eq!(first, Text::from("x"), "an own copy");
+    }
+
     proptest! {
+        /// What the unchecked read in `as_str` relies on: a shared text exists only for a range
+        /// `str::get` accepts, and reads exactly that slice, whatever the characters around it.
+        #[test]
+        fn a_shared_text_exists_only_for_a_checked_range_and_reads_it(
+            text in "(a|é|€|😀|\n){0,12}", start in 0usize..60, end in 0usize..60,
+        ) {
+            let source: Arc<str> = Arc::from(text.as_str());
+            let shared = Text::shared(&source, start, end);
+            prop_assert_eq!(shared.as_deref(), source.get(start..end));
+        }
+
         #[test]
         fn shared_and_owned_texts_read_compare_and_print_as_their_string(
             text in ".{0,40}", cut in 0usize..40,
