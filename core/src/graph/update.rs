@@ -2,6 +2,8 @@
 //! again: typing in a step's description must redraw a 5,000-step graph within a frame, and
 //! building and laying out the whole graph takes longer than that (issue #17).
 
+use std::sync::Arc;
+
 use super::from_logic::rebuilt_step;
 use super::{source_span, Graph, GraphNode, SourceSpan};
 use crate::document::{Document, ScalarEdit};
@@ -48,7 +50,7 @@ pub fn update(previous: &Graph, document: &Document, edit: &ScalarEdit) -> Optio
     nodes[at] = node;
     Some(Graph {
         nodes,
-        edges: previous.edges.clone(),
+        edges: Arc::clone(&previous.edges),
         groups: previous.groups.clone(),
     })
 }
