@@ -28,6 +28,9 @@ pub struct Document {
     json: OnceLock<Value>,
     /// Parsing found no problem at all (what [`Document::reparse`] needs to derive the next parse).
     clean: bool,
+    /// The tree holds a copy made by an alias (the reparse shortcut refuses those): found on the
+    /// first reparse and handed on to the documents it derives, not looked for on every keystroke.
+    aliases: OnceLock<bool>,
 }
 
 /// Equal documents have equal trees; the JSON view follows from the tree, made or not.
@@ -122,6 +125,7 @@ impl Document {
             root,
             json: OnceLock::new(),
             clean: diagnostics.is_empty(),
+            aliases: OnceLock::new(),
         };
         finish(Some(document), diagnostics)
     }

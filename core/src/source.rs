@@ -68,6 +68,20 @@ impl LineIndex {
         }
     }
 
+    /// The index of the text after bytes `edit` were replaced by ones `delta` bytes longer, neither
+    /// holding a line break: the lines after the edit start `delta` bytes later (what
+    /// [`LineIndex::new`] of the new text gives, without scanning it).
+    pub fn edited(&mut self, edit: Span, delta: isize) {
+        let by = |at: usize| (at as isize + delta) as usize;
+        let after = self
+            .line_starts
+            .partition_point(|&start| start <= edit.start);
+        for start in &mut self.line_starts[after..] {
+            *start = by(*start);
+        }
+        self.len = by(self.len);
+    }
+
     /// Number of lines (a text ending in a line break has an empty last line).
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
@@ -156,6 +170,32 @@ impl CharToByte {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// An index moved past an edit without line breaks is the index of the edited text.
+        #[test]
+        fn an_edited_index_equals_the_index_of_the_edited_text(
+            text in "\u{feff}?[a\né]{0,30}",
+            at in proptest::sample::select(vec![0usize, 1, 3, 5, 8, 13, 21, 40]),
+            removed in 0usize..5,
+            inserted in "[bü]{0,5}",
+        ) {
+            let mut start = at.min(text.len());
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            let mut end = (start + removed).min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            proptest::prop_assume!(!text[start..end].contains('\n'));
+            proptest::prop_assume!(start >= 3 || !text.starts_with('\u{feff}'));
+            let after = [&text[..start], &inserted, &text[end..]].concat();
+            let mut index = LineIndex::new(&text);
+            index.edited(Span::new(start, end), inserted.len() as isize - (end - start) as isize);
+            proptest::prop_assert_eq!(index, LineIndex::new(&after));
+        }
+    }
 
     #[test]
     fn line_col_counts_characters_not_bytes() {

@@ -10,6 +10,7 @@ use logicmd::graph::{layout, Graph, InspectorField, LayoutOptions};
 use logicmd::loader::MemoryLoader;
 
 pub use logicmd::analysis::{Kind, Parsed as CoreParsed};
+use logicmd::document::{Document, ScalarEdit};
 
 /// A parsed text (core's front door), shared between the drawing and the deferred checks
 /// without copying; compared by identity.
@@ -76,20 +77,72 @@ fn options() -> Options<'static> {
 }
 
 /// Parses `text` and lays out its graph; `now` is a millisecond clock for [`Timings`]. An edit
-/// inside one value of the `previous` document is applied to it instead of parsing again, and
-/// to its graph instead of building and laying it out again where it changes one step's node
-/// ([`logicmd::graph::update`]).
+/// inside one value of the `previous` document is applied to a copy of it instead of parsing
+/// again, and to its graph instead of building and laying it out again where it changes one
+/// step's node ([`logicmd::graph::update`]).
 pub fn analyze(text: &str, previous: Option<&Analysis>, now: impl Fn() -> f64) -> Analysis {
     let started = now();
     let reparsed = match previous.and_then(|p| p.parsed.as_ref()).map(|p| &p.0) {
-        Some(CoreParsed::Logic(document))
-            if logicmd::analysis::detect(text, None) == Kind::Logic =>
-        {
-            document.reparse_edit(text)
-        }
+        Some(CoreParsed::Logic(document)) if is_logic(text) => document.reparse_edit(text),
         _ => None,
     };
     let patchable = previous.and_then(|p| p.graph.as_deref());
+    analyzed(text, reparsed, patchable, started, now)
+}
+
+/// [`analyze`] with the analysis it replaces handed over, as the studio's memo does: when
+/// nothing else holds the previous parse (its deferred check has run), the edit is applied to
+/// that document in place ([`logicmd::document::Document::reparse_edit_owned`]) instead of to a
+/// copy of its tree and JSON view. Returns the new analysis and what is left of the previous
+/// one (its document taken when it was reused), for the caller to free after the redraw.
+pub fn analyze_replacing(
+    text: &str,
+    previous: Option<Analysis>,
+    now: impl Fn() -> f64,
+) -> (Analysis, Option<Analysis>) {
+    let started = now();
+    let Some(mut previous) = previous else {
+        return (analyzed(text, None, None, started, now), None);
+    };
+    let reparsed = match previous.parsed.take() {
+        Some(Parsed(CoreParsed::Logic(document))) if is_logic(text) => {
+            match Arc::try_unwrap(document) {
+                Ok(document) => document.reparse_edit_owned(text).map_or_else(
+                    |document| {
+                        previous.parsed = Some(Parsed(CoreParsed::Logic(Arc::new(document))));
+                        None
+                    },
+                    Some,
+                ),
+                Err(shared) => {
+                    let reparsed = shared.reparse_edit(text);
+                    previous.parsed = Some(Parsed(CoreParsed::Logic(shared)));
+                    reparsed
+                }
+            }
+        }
+        other => {
+            previous.parsed = other;
+            None
+        }
+    };
+    let next = analyzed(text, reparsed, previous.graph.as_deref(), started, now);
+    (next, Some(previous))
+}
+
+fn is_logic(text: &str) -> bool {
+    logicmd::analysis::detect(text, None) == Kind::Logic
+}
+
+/// The analysis of `text`, given the reparse shortcut's result when it applied and the previous
+/// laid-out graph to patch.
+fn analyzed(
+    text: &str,
+    reparsed: Option<(Document, ScalarEdit)>,
+    patchable: Option<&Graph>,
+    started: f64,
+    now: impl Fn() -> f64,
+) -> Analysis {
     let (kind, parsed, parse_diagnostics, edit) = match reparsed {
         Some((next, edit)) => (
             Kind::Logic,
@@ -263,6 +316,43 @@ mod tests {
         let grown = edited.replace("  b:\n", "  c: {}\n  b:\n");
         let next = analyze(&grown, Some(&next), clock);
         assert_eq!(next.graph, analyze(&grown, None, clock).graph);
+    }
+
+    /// The document of a logic analysis.
+    fn document(analysis: &Analysis) -> &logicmd::document::Document {
+        match &analysis.parsed {
+            Some(Parsed(CoreParsed::Logic(document))) => document,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_analysis_handed_over_is_reused_in_place_and_gives_the_same_analysis() {
+        let first = analyze(DOC, None, clock);
+        let _ = document(&first).json();
+        let edited = DOC.replace("description: first", "description: first one");
+        let fresh = analyze(&edited, None, clock);
+        let (next, rest) = analyze_replacing(&edited, Some(first), clock);
+        assert_eq!(next.graph, fresh.graph);
+        assert_eq!(document(&next), document(&fresh));
+        assert_eq!(document(&next).json(), document(&fresh).json());
+        // Held by nothing else, the previous document became the next one: none is left to free.
+        let rest = rest.expect("the previous analysis, to retire");
+        assert!(rest.parsed.is_none() && rest.graph.is_some());
+
+        // Held elsewhere too (a check not yet run), it is copied and stays as it was.
+        let held = next.parsed.clone();
+        let again = edited.replace("first one", "first two");
+        let (later, rest) = analyze_replacing(&again, Some(next), clock);
+        assert_eq!(later.graph, analyze(&again, None, clock).graph);
+        assert_eq!(rest.expect("retired").parsed, held);
+        assert_eq!(document(&later), document(&analyze(&again, None, clock)));
+
+        // A structural edit parses again and still agrees; the previous document is left whole.
+        let grown = again.replace("  b:\n", "  c: {}\n  b:\n");
+        let (parsed_again, rest) = analyze_replacing(&grown, Some(later), clock);
+        assert_eq!(parsed_again.graph, analyze(&grown, None, clock).graph);
+        assert_eq!(document(&rest.expect("retired")).text(), again);
     }
 
     #[test]

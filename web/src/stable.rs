@@ -93,7 +93,7 @@ fn sources_by_target(graph: &Graph) -> FxHashMap<&str, Vec<usize>> {
         .map(|(i, n)| (n.id.as_str(), i))
         .collect();
     let mut sources: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
-    for edge in &graph.edges {
+    for edge in graph.edges.iter() {
         if let Some(&source) = index.get(edge.source.as_str()) {
             sources
                 .entry(edge.target.as_str())

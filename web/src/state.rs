@@ -9,7 +9,7 @@ use logicmd::diagnostic::Diagnostic;
 use logicmd::edit::{apply, Edit};
 use logicmd::graph::{Direction, Graph, LayoutOptions};
 
-use crate::analysis::{analyze, check, diagnostics_of, Analysis};
+use crate::analysis::{analyze_replacing, check, diagnostics_of, Analysis};
 use crate::browser;
 use crate::history::History;
 
@@ -92,11 +92,16 @@ impl Studio {
     pub fn new(initial: String, direction: RwSignal<Direction>) -> Studio {
         let text = RwSignal::new(initial);
         let retired = Retired::default();
-        let analysis = Memo::new(move |previous: Option<&Analysis>| {
-            if let Some(previous) = previous {
-                retired.keep(previous.clone());
+        // The memo hands its previous analysis over (no copy kept here): an edit inside one
+        // value then changes the previous document in place when nothing else holds it.
+        let analysis = Memo::new_owning(move |previous: Option<Analysis>| {
+            let (next, rest) = text.with(|t| analyze_replacing(t, previous, browser::now_ms));
+            // As `Memo::new` compares; a new parse never equals the previous one (identity).
+            let changed = rest.as_ref().is_none_or(|rest| *rest != next);
+            if let Some(rest) = rest {
+                retired.keep(rest);
             }
-            text.with(|t| analyze(t, previous, browser::now_ms))
+            (next, changed)
         });
         let layout_epoch = RwSignal::new(0u32);
         let renamed = StoredValue::new(Vec::new());

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use crate::limits::Limits;
-use crate::source::{LineIndex, Span};
+use crate::source::Span;
 use crate::yaml::{resolve_plain, Node, NodeValue, ScalarStyle};
 
 use super::Document;
@@ -17,18 +17,18 @@ use super::Document;
 /// replaces it (common prefix and suffix removed, on character boundaries).
 fn changed_range(old: &str, new: &str) -> (Span, Span) {
     let (a, b) = (old.as_bytes(), new.as_bytes());
-    let mut prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let mut prefix = common_len(a.iter(), b.iter(), a.chunks_exact(8), b.chunks_exact(8));
     while !old.is_char_boundary(prefix) {
         prefix -= 1;
     }
     let room = a.len().min(b.len()) - prefix;
-    let mut suffix = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take(room)
-        .take_while(|(x, y)| x == y)
-        .count();
+    let (a_rest, b_rest) = (&a[a.len() - room..], &b[b.len() - room..]);
+    let mut suffix = common_len(
+        a_rest.iter().rev(),
+        b_rest.iter().rev(),
+        a_rest.rchunks_exact(8),
+        b_rest.rchunks_exact(8),
+    );
     while !old.is_char_boundary(a.len() - suffix) || !new.is_char_boundary(b.len() - suffix) {
         suffix -= 1;
     }
@@ -36,6 +36,33 @@ fn changed_range(old: &str, new: &str) -> (Span, Span) {
         Span::new(prefix, a.len() - suffix),
         Span::new(prefix, b.len() - suffix),
     )
+}
+
+/// How many bytes two byte sequences share from their start (`bytes`, one at a time) given the
+/// same sequences as eight-byte words (`words`): compared a word at a time, then a byte at a
+/// time in the first word that differs. A keystroke compares the whole text before and after it;
+/// one byte at a time that was most of the reparse on a large document.
+fn common_len<'t>(
+    a: impl Iterator<Item = &'t u8>,
+    b: impl Iterator<Item = &'t u8>,
+    a_words: impl Iterator<Item = &'t [u8]>,
+    b_words: impl Iterator<Item = &'t [u8]>,
+) -> usize {
+    let word = |bytes: &[u8]| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(bytes);
+        u64::from_ne_bytes(w)
+    };
+    let same_words = a_words
+        .zip(b_words)
+        .take_while(|(x, y)| word(x) == word(y))
+        .count();
+    let skip = same_words * 8;
+    skip + a
+        .skip(skip)
+        .zip(b.skip(skip))
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// The scalar value holding `range` and its JSON path; `None` when the range touches a key, is
@@ -143,28 +170,79 @@ fn in_block_position(text: &str, span: Span) -> bool {
     before.len() < span.start && (before.ends_with(':') || before.ends_with('-'))
 }
 
-/// Moves every span after the edit by `delta` and stretches the ones around it. Refuses trees
-/// with aliases (their copies share their anchor's spans).
-fn shift(node: &mut Node, edit: Span, delta: isize) -> Option<()> {
-    if node.from_alias {
-        return None;
-    }
+/// Whether the tree holds a copy made by an alias: the shortcut refuses those (the copies share
+/// their anchor's spans, so moving spans one by one would be wrong).
+fn has_alias(node: &Node) -> bool {
+    node.from_alias
+        || match &node.value {
+            NodeValue::Map(entries) => entries.iter().any(|e| has_alias(&e.value)),
+            NodeValue::Seq(items) => items.iter().any(has_alias),
+            _ => false,
+        }
+}
+
+/// Moves every span after the edit by `delta` and stretches the ones around it, in place.
+fn shift(node: &mut Node, edit: Span, delta: isize) {
     node.span = moved(node.span, edit, delta);
     match &mut node.value {
         NodeValue::Map(entries) => {
             for entry in entries {
                 entry.key_span = moved(entry.key_span, edit, delta);
-                shift(&mut entry.value, edit, delta)?;
+                shift(&mut entry.value, edit, delta);
             }
         }
         NodeValue::Seq(items) => {
             for item in items {
-                shift(item, edit, delta)?;
+                shift(item, edit, delta);
             }
         }
         _ => {}
     }
-    Some(())
+}
+
+/// The node at `path` (JSON path tokens, a mapping's first entry of a key).
+fn node_at_mut<'n>(mut node: &'n mut Node, path: &[String]) -> Option<&'n mut Node> {
+    for token in path {
+        node = match &mut node.value {
+            NodeValue::Map(entries) => &mut entries.iter_mut().find(|e| &e.key == token)?.value,
+            NodeValue::Seq(items) => items.get_mut(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
+/// The JSON value at `path`.
+fn json_at_mut<'v>(
+    mut place: &'v mut serde_json::Value,
+    path: &[String],
+) -> Option<&'v mut serde_json::Value> {
+    for token in path {
+        place = match place {
+            serde_json::Value::Object(map) => map.get_mut(token)?,
+            serde_json::Value::Array(items) => items.get_mut(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(place)
+}
+
+/// Whether `path` leads to a value in `json`.
+fn json_has(mut place: &serde_json::Value, path: &[String]) -> bool {
+    for token in path {
+        let next = match place {
+            serde_json::Value::Object(map) => map.get(token),
+            serde_json::Value::Array(items) => {
+                token.parse::<usize>().ok().and_then(|i| items.get(i))
+            }
+            _ => None,
+        };
+        match next {
+            Some(next) => place = next,
+            None => return false,
+        }
+    }
+    true
 }
 
 /// `span` after `edit` (a range of the old text) became `delta` bytes longer.
@@ -181,7 +259,8 @@ fn moved(span: Span, edit: Span, delta: isize) -> Span {
 
 /// What [`Document::reparse_edit`] changed: the one scalar value at `path` (JSON path tokens),
 /// whose text in the old document covered `range`, now `delta` bytes longer. Lets what was
-/// derived from the old document (the graph) be patched instead of derived again.
+/// derived from the old document (the graph) be patched instead of derived again. Neither the
+/// replaced text nor its replacement holds a line break: every line keeps its number.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScalarEdit {
     /// The JSON path of the changed value.
@@ -199,10 +278,47 @@ impl ScalarEdit {
     }
 }
 
+/// What the shortcut will do to a document whose text becomes `text`: checked on the document
+/// by reference, so that a refusal leaves a document handed over by value untouched.
+struct Plan {
+    path: Vec<String>,
+    /// The replaced byte range of the old text.
+    old: Span,
+    delta: isize,
+    /// The scalar's span in the new text.
+    span: Span,
+    value: NodeValue,
+}
+
 impl Document {
     /// [`Document::reparse`], also telling which value changed.
     pub fn reparse_edit(&self, text: &str) -> Option<(Document, ScalarEdit)> {
-        self.reparse_inner(text)
+        let plan = self.plan(text)?;
+        let copy = Document {
+            text: Arc::clone(&self.text),
+            index: self.index.clone(),
+            sections: self.sections,
+            root: self.root.clone(),
+            json: self.json.clone(),
+            clean: self.clean,
+            aliases: self.aliases.clone(),
+        };
+        Some(copy.apply(plan, text))
+    }
+
+    /// [`Document::reparse_edit`] of a document handed over by value: the tree and the JSON
+    /// view are changed in place (the one value replaced, the spans after it moved) instead of
+    /// copied, which is most of a keystroke's cost on a large document. `Err` gives the document
+    /// back unchanged when a full [`Document::parse`] is needed.
+    #[allow(
+        clippy::result_large_err,
+        reason = "the document given back is the one handed over; the Ok side is as large"
+    )]
+    pub fn reparse_edit_owned(self, text: &str) -> Result<(Document, ScalarEdit), Document> {
+        match self.plan(text) {
+            Some(plan) => Ok(self.apply(plan, text)),
+            None => Err(self),
+        }
     }
 
     /// The document `text` parses to, derived from this one without parsing when `text` differs
@@ -210,10 +326,10 @@ impl Document {
     /// no problem); `None` when a full [`Document::parse`] is needed. The result equals what that
     /// parse gives, problems included (there are none).
     pub fn reparse(&self, text: &str) -> Option<Document> {
-        self.reparse_inner(text).map(|(document, _)| document)
+        self.reparse_edit(text).map(|(document, _)| document)
     }
 
-    fn reparse_inner(&self, text: &str) -> Option<(Document, ScalarEdit)> {
+    fn plan(&self, text: &str) -> Option<Plan> {
         if !self.clean || text.len() > Limits::DEFAULT.max_bytes {
             return None;
         }
@@ -244,57 +360,49 @@ impl Document {
         let grown = |span: Span| Span::new(span.start, (span.end as isize + delta) as usize);
         let (span, inner) = (grown(scalar.span), grown(inner));
         let value = scalar_value(style, &text[inner.start..inner.end])?;
-        let mut root = self.root.clone();
-        shift(&mut root, old, delta)?;
-        let mut node = &mut root;
-        for token in &path {
-            node = match &mut node.value {
-                NodeValue::Map(entries) => &mut entries.iter_mut().find(|e| &e.key == token)?.value,
-                NodeValue::Seq(items) => items.get_mut(token.parse::<usize>().ok()?)?,
-                _ => return None,
-            };
+        let json_ready = self.json.get().is_none_or(|json| json_has(json, &path));
+        if !json_ready || *self.aliases.get_or_init(|| has_alias(&self.root)) {
+            return None;
         }
-        node.span = span;
-        node.value = value;
-        // A JSON view already made is patched at the one place; otherwise it stays to be made.
-        let json = match self.json.get() {
-            Some(json) => {
-                let mut json = json.clone();
-                let mut place = &mut json;
-                for token in &path {
-                    place = match place {
-                        serde_json::Value::Object(map) => map.get_mut(token)?,
-                        serde_json::Value::Array(items) => {
-                            items.get_mut(token.parse::<usize>().ok()?)?
-                        }
-                        _ => return None,
-                    };
-                }
+        Some(Plan {
+            path,
+            old,
+            delta,
+            span,
+            value,
+        })
+    }
+
+    /// This document (its own copy or one handed over) made the parse of `text` by `plan`, which
+    /// checked that the value's place exists in the tree and in the JSON view.
+    fn apply(mut self, plan: Plan, text: &str) -> (Document, ScalarEdit) {
+        let Plan {
+            path,
+            old,
+            delta,
+            span,
+            value,
+        } = plan;
+        shift(&mut self.root, old, delta);
+        if let Some(node) = node_at_mut(&mut self.root, &path) {
+            node.span = span;
+            node.value = value;
+            // A JSON view already made is patched at the one place; otherwise it stays to be made.
+            if let Some(place) = self.json.get_mut().and_then(|j| json_at_mut(j, &path)) {
                 *place = crate::json::to_json(node);
-                std::sync::OnceLock::from(json)
             }
-            None => std::sync::OnceLock::new(),
+        }
+        self.sections.yaml = moved(self.sections.yaml, old, delta);
+        self.sections.close = moved(self.sections.close, old, delta);
+        self.sections.body = moved(self.sections.body, old, delta);
+        self.text = Arc::from(text);
+        self.index.edited(old, delta);
+        let edit = ScalarEdit {
+            path,
+            range: old,
+            delta,
         };
-        let mut sections = self.sections;
-        sections.yaml = moved(sections.yaml, old, delta);
-        sections.close = moved(sections.close, old, delta);
-        sections.body = moved(sections.body, old, delta);
-        let document = Document {
-            text: Arc::from(text),
-            index: LineIndex::new(text),
-            sections,
-            root,
-            json,
-            clean: true,
-        };
-        Some((
-            document,
-            ScalarEdit {
-                path,
-                range: old,
-                delta,
-            },
-        ))
+        (self, edit)
     }
 }
 

@@ -147,8 +147,9 @@ pub fn from_topology(topology: &Topology) -> Graph {
                     .and_then(|n| n.outputs.first())
                     .map(|p| p.name.clone()),
             };
-            graph.edges.push(GraphEdge {
-                id: format!("{kind}:{}->{}:{}", node.id, route.target, graph.edges.len()),
+            let place = graph.edges.len();
+            std::sync::Arc::make_mut(&mut graph.edges).push(GraphEdge {
+                id: format!("{kind}:{}->{}:{place}", node.id, route.target),
                 kind: kind.to_owned(),
                 source: format!("drtl:{}", node.id),
                 target: format!("drtl:{}", route.target),

@@ -275,7 +275,7 @@ fn edge(
     let find = |id: &str| index.0.get(id).and_then(|&i| graph.nodes.get(i));
     let output = find(source).and_then(|n| n.outputs.first());
     let input = find(target).and_then(|n| n.inputs.first());
-    graph.edges.push(GraphEdge {
+    std::sync::Arc::make_mut(&mut graph.edges).push(GraphEdge {
         id,
         kind: kind.to_owned(),
         source: source.to_owned(),

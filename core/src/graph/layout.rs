@@ -77,11 +77,12 @@ pub fn layout(graph: &mut Graph, options: LayoutOptions) {
     for &(_, _, position) in &back {
         is_back[position] = true;
     }
-    for edge in &mut graph.edges {
+    let marked = std::sync::Arc::make_mut(&mut graph.edges);
+    for edge in marked.iter_mut() {
         edge.back = false;
     }
     for &(_, _, position) in &back {
-        graph.edges[places[position]].back = true;
+        marked[places[position]].back = true;
     }
     let forward: Vec<(usize, usize)> = edges
         .iter()

@@ -27,8 +27,10 @@ pub use update::update;
 pub struct Graph {
     /// The nodes, in document order.
     pub nodes: Vec<GraphNode>,
-    /// The edges; `source` and `target` are node ids.
-    pub edges: Vec<GraphEdge>,
+    /// The edges; `source` and `target` are node ids. Shared, not owned: the graph patched after a
+    /// keystroke in a step keeps the edges of the graph before it (issue #17); change them through
+    /// `Arc::make_mut`.
+    pub edges: Arc<Vec<GraphEdge>>,
     /// Frames around related nodes (a parallel block, a decision tree).
     pub groups: Vec<Group>,
 }

@@ -27,7 +27,7 @@ pub fn to_dot(graph: &Graph) -> String {
             dot_escape(&node.label)
         );
     }
-    for edge in &graph.edges {
+    for edge in graph.edges.iter() {
         let style = if edge.back {
             ", style=dashed, constraint=false"
         } else {
@@ -74,7 +74,7 @@ pub fn to_mermaid(graph: &Graph) -> String {
         };
         let _ = writeln!(out, "    {shape}");
     }
-    for edge in &graph.edges {
+    for edge in graph.edges.iter() {
         let (Some(source), Some(target)) = (id(&edge.source), id(&edge.target)) else {
             continue;
         };

@@ -2,8 +2,10 @@
 //! again: typing in a step's description must redraw a 5,000-step graph within a frame, and
 //! building and laying out the whole graph takes longer than that (issue #17).
 
+use std::sync::Arc;
+
 use super::from_logic::rebuilt_step;
-use super::{source_span, Graph, SourceSpan};
+use super::{source_span, Graph, GraphNode, SourceSpan};
 use crate::document::{Document, ScalarEdit};
 use crate::source::Span;
 
@@ -31,24 +33,37 @@ pub fn update(previous: &Graph, document: &Document, edit: &ScalarEdit) -> Optio
     }
     let id = ["step:", name.as_str()].concat();
     let at = previous.nodes.iter().position(|n| n.id == id)?;
-    let span = previous.nodes[at].span.map(|s| shifted(document, s, edit));
-    let mut node = rebuilt_step(document, name, span)?;
-    let mut graph = previous.clone();
-    for other in &mut graph.nodes {
-        other.span = other.span.map(|s| shifted(document, s, edit));
-    }
-    let old = &graph.nodes[at];
+    let edit_line = source_span(document, edit.range).line;
+    let shift = |span: SourceSpan| shifted(document, span, edit, edit_line);
+    let old = &previous.nodes[at];
+    let mut node = rebuilt_step(document, name, old.span.map(shift))?;
     (node.x, node.y, node.pinned) = (old.x, old.y, old.pinned);
-    graph.nodes[at] = node;
-    Some(graph)
+    // One pass: each node copied with its span moved (the rebuilt one copied too, then replaced).
+    let mut nodes: Vec<GraphNode> = previous
+        .nodes
+        .iter()
+        .map(|other| GraphNode {
+            span: other.span.map(shift),
+            ..other.clone()
+        })
+        .collect();
+    nodes[at] = node;
+    Some(Graph {
+        nodes,
+        edges: Arc::clone(&previous.edges),
+        groups: previous.groups.clone(),
+    })
 }
 
 /// `span` of the old text where it is in `document` (the new text): moved or stretched by the
-/// edit; its line and column looked up again only when its start moved.
-fn shifted(document: &Document, span: SourceSpan, edit: &ScalarEdit) -> SourceSpan {
+/// edit. An edit of the reparse shortcut stays within line `edit_line`, so a span starting on a
+/// later line keeps its line and column; only one starting after the edit on that same line is
+/// looked up again.
+fn shifted(document: &Document, span: SourceSpan, edit: &ScalarEdit, edit_line: u32) -> SourceSpan {
     let moved = edit.moved(Span::new(span.start, span.end));
-    if moved.start == span.start {
+    if moved.start == span.start || span.line > edit_line {
         SourceSpan {
+            start: moved.start,
             end: moved.end,
             ..span
         }

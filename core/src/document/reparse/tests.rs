@@ -162,6 +162,7 @@ proptest! {
         at in any::<prop::sample::Index>(),
         removed in 0usize..4,
         inserted in "[a-zA-Z0-9 :#'\"\\\\.,\\[\\]{}é&*!|>\u{feff}\u{0}\u{1}\u{7f}\u{85}\u{a0}\u{2028}\u{fffe}-]{0,4}",
+        with_json in any::<bool>(),
     ) {
         let texts = corpus();
         let text = &texts[pick.index(texts.len())];
@@ -179,12 +180,69 @@ proptest! {
             end -= 1;
         }
         let after = format!("{}{}{}", &text[..start], inserted, &text[end..]);
-        if let Some(result) = document.reparse(&after) {
+        if with_json {
+            // The studio's documents have their JSON view made: the shortcut patches it.
+            let _ = document.json();
+        }
+        let borrowed = document.reparse_edit(&after);
+        if let Some((result, _)) = &borrowed {
             let full = Document::parse(&after);
             prop_assert!(full.diagnostics.is_empty(), "{:?}", full.diagnostics);
-            prop_assert_eq!(Some(&result), full.document.as_ref());
+            let full = full.document.expect("parses");
+            prop_assert_eq!(result, &full);
+            prop_assert_eq!(result.json(), full.json());
+        }
+        // Handed over by value, the same document and edit; refused, the document comes back.
+        let before = document.clone();
+        match (document.reparse_edit_owned(&after), borrowed) {
+            (Ok(owned), Some(borrowed)) => {
+                prop_assert_eq!(&owned, &borrowed);
+                prop_assert_eq!(owned.0.json(), borrowed.0.json());
+            }
+            (Err(back), None) => {
+                prop_assert_eq!(&back, &before);
+                prop_assert_eq!(back.json(), before.json());
+            }
+            (owned, borrowed) => prop_assert!(false, "{owned:?} vs {borrowed:?}"),
         }
     }
+
+    /// The word-at-a-time comparison finds what comparing byte by byte finds, wherever the
+    /// difference falls relative to word boundaries.
+    #[test]
+    fn changed_ranges_equal_a_byte_by_byte_comparison(
+        common in "[aé ]{0,40}",
+        old in "[abé]{0,12}",
+        new in "[abé]{0,12}",
+        tail in "[aé ]{0,40}",
+    ) {
+        let (before, after) = (format!("{common}{old}{tail}"), format!("{common}{new}{tail}"));
+        prop_assert_eq!(changed_range(&before, &after), bytewise_changed_range(&before, &after));
+    }
+}
+
+/// The comparison the word-at-a-time one replaced.
+fn bytewise_changed_range(old: &str, new: &str) -> (Span, Span) {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let mut prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while !old.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let room = a.len().min(b.len()) - prefix;
+    let mut suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    while !old.is_char_boundary(a.len() - suffix) || !new.is_char_boundary(b.len() - suffix) {
+        suffix -= 1;
+    }
+    (
+        Span::new(prefix, a.len() - suffix),
+        Span::new(prefix, b.len() - suffix),
+    )
 }
 
 #[test]
