@@ -115,6 +115,7 @@ fn main() {
         .as_slice()
     {
         ["write", dir] => {
+            std::fs::create_dir_all(dir).expect("creates the directory for the documents");
             for steps in [1_000, 5_000] {
                 let path = std::path::Path::new(dir).join(format!("steps-{steps}.logic.md"));
                 std::fs::write(&path, generate::generated(steps)).expect("writes the document");
