@@ -239,7 +239,7 @@ impl<'t> Reader<'t> {
             }
         }
         self.depth -= 1;
-        let entries: Vec<Entry> = self.entries.drain(mark..).collect();
+        let entries = take_top(&mut self.entries, mark);
         let start = entries.first().map_or(first, |e| e.key_span.start);
         let end = entries
             .last()
@@ -254,21 +254,29 @@ impl<'t> Reader<'t> {
     /// A plain key at `at` followed by `:` and a space or the end of the line.
     fn key(&self, at: usize) -> Read<(&'t str, Span)> {
         let end = self.line_end();
-        let rest = &self.text[at..end];
-        let colon = memchr::memchr(b':', rest.as_bytes()).ok_or(GiveUp)?;
-        let key = &rest[..colon];
-        let after = at + colon + 1;
+        // One pass to the first `:`; a flow indicator, comment or quote before it is the
+        // builder's (keys are short: a loop beats a searcher's start-up plus a second pass).
+        let mut colon = at;
+        loop {
+            let b = *self.bytes[..end].get(colon).ok_or(GiveUp)?;
+            if b == b':' {
+                break;
+            }
+            if class(b) & FLOW_STOP != 0 {
+                return Err(GiveUp);
+            }
+            colon += 1;
+        }
+        let key = &self.text[at..colon];
+        let after = colon + 1;
         if key.is_empty()
             || after != end && self.bytes[after] != b' '
             || key.ends_with(' ')
             || starts_with_indicator(key)
-            || key
-                .bytes()
-                .any(|b| matches!(b, b'[' | b']' | b'{' | b'}' | b',' | b'#' | b'"' | b'\''))
         {
             return Err(GiveUp);
         }
-        Ok((key, Span::new(at, at + colon)))
+        Ok((key, Span::new(at, colon)))
     }
 
     /// The value after a mapping key's `:` at `after`, on this line or nested below it.
@@ -392,7 +400,12 @@ impl<'t> Reader<'t> {
 
     /// The text of a scalar written at `at` as it reads, shared with the source.
     fn share(&self, at: usize, text: &str) -> Text {
-        Text::shared(self.source, at, at + text.len()).unwrap_or_else(|| Text::from(text))
+        debug_assert_eq!(
+            text.as_ptr(),
+            self.bytes[at..].as_ptr(),
+            "a slice of the source"
+        );
+        Text::within(self.source, text).unwrap_or_else(|| Text::from(text))
     }
 
     /// A block sequence whose `-` sit at `indent`; `indentless` when it sits at its mapping
@@ -429,7 +442,7 @@ impl<'t> Reader<'t> {
             }
         }
         self.depth -= 1;
-        let items: Vec<Node> = self.items.drain(mark..).collect();
+        let items = take_top(&mut self.items, mark);
         let end = items.last().map_or(first, |n: &Node| n.span.end);
         let start = match items.first() {
             Some(item) if indentless => item.span.start,
@@ -625,9 +638,9 @@ impl<'t> Reader<'t> {
         }
         self.depth -= 1;
         let value = if map {
-            NodeValue::Map(self.entries.drain(entries_mark..).collect())
+            NodeValue::Map(take_top(&mut self.entries, entries_mark))
         } else {
-            NodeValue::Seq(self.items.drain(items_mark..).collect())
+            NodeValue::Seq(take_top(&mut self.items, items_mark))
         };
         Ok((collection(value, Span::new(at, i), true), i))
     }
@@ -636,12 +649,7 @@ impl<'t> Reader<'t> {
     fn flow_key(&self, at: usize) -> Read<(&'t str, Span)> {
         let end = self.line_end();
         let mut i = at;
-        while i < end
-            && !matches!(
-                self.bytes[i],
-                b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'"' | b'\''
-            )
-        {
+        while i < end && class(self.bytes[i]) & (FLOW_STOP | COLON) == 0 {
             i += 1;
         }
         let key = &self.text[at..i];
@@ -664,12 +672,7 @@ impl<'t> Reader<'t> {
             _ => {
                 let end = self.line_end();
                 let mut i = at;
-                while i < end
-                    && !matches!(
-                        self.bytes[i],
-                        b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'"' | b'\''
-                    )
-                {
+                while i < end && class(self.bytes[i]) & (FLOW_STOP | COLON) == 0 {
                     i += 1;
                 }
                 let text = self.text[at..i].trim_end_matches(' ');
@@ -712,6 +715,43 @@ impl<'t> Keys<'t> {
             self.set = Some(set);
         }
         true
+    }
+}
+
+/// A flow indicator (`,[]{}`), a comment's `#` or a quote: ends a plain key or flow scalar.
+const FLOW_STOP: u8 = 1;
+/// `:`.
+const COLON: u8 = 2;
+
+/// The classes of every byte, looked up instead of compared one by one in the scans of keys
+/// and flow scalars.
+static CLASSES: [u8; 256] = {
+    let mut classes = [0; 256];
+    let stops = b",[]{}#\"'";
+    let mut i = 0;
+    while i < stops.len() {
+        classes[stops[i] as usize] = FLOW_STOP;
+        i += 1;
+    }
+    classes[b':' as usize] = COLON;
+    classes
+};
+
+fn class(b: u8) -> u8 {
+    CLASSES[b as usize]
+}
+
+/// The values of `stack` from `mark` on, moved off it into a vector of exactly their number.
+/// Both ways move them with one `memcpy` (a `drain` collected moved them one by one), and
+/// neither touches the stack's own buffer: `split_off` at 0 would hand that buffer (and its
+/// spare capacity) to the tree, so the outermost collection takes its values by `append`.
+fn take_top<T>(stack: &mut Vec<T>, mark: usize) -> Vec<T> {
+    if mark == 0 {
+        let mut top = Vec::with_capacity(stack.len());
+        top.append(stack);
+        top
+    } else {
+        stack.split_off(mark)
     }
 }
 
