@@ -256,17 +256,12 @@ impl<'t> Reader<'t> {
         let end = self.line_end();
         // One pass to the first `:`; a flow indicator, comment or quote before it is the
         // builder's (keys are short: a loop beats a searcher's start-up plus a second pass).
-        let mut colon = at;
-        loop {
-            let b = *self.bytes[..end].get(colon).ok_or(GiveUp)?;
-            if b == b':' {
-                break;
-            }
-            if class(b) & FLOW_STOP != 0 {
-                return Err(GiveUp);
-            }
-            colon += 1;
+        let rest = &self.bytes[at..end];
+        let stop = rest.iter().position(|&b| class(b) != 0).ok_or(GiveUp)?;
+        if rest[stop] != b':' {
+            return Err(GiveUp);
         }
+        let colon = at + stop;
         let key = &self.text[at..colon];
         let after = colon + 1;
         if key.is_empty()
