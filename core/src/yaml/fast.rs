@@ -13,7 +13,7 @@ use super::node::{Entry, Node, NodeValue, ScalarStyle};
 use super::scalar::resolve_plain_with;
 use super::Text;
 use crate::limits::Limits;
-use crate::source::Span;
+use crate::source::{LineIndex, Span};
 
 /// Why reading stopped: the text is outside the subset (or wrong); the builder reads it.
 struct GiveUp;
@@ -76,13 +76,18 @@ struct Reader<'t> {
 }
 
 /// The tree of the frontmatter `yaml` (a range of `file`), or `None` when the builder must read it.
-pub(crate) fn read(source: &Arc<str>, yaml: Span, limits: Limits) -> Option<Node> {
+pub(crate) fn read(
+    source: &Arc<str>,
+    index: &LineIndex,
+    yaml: Span,
+    limits: Limits,
+) -> Option<Node> {
     let file: &str = source;
     let text = file.get(yaml.start..yaml.end)?;
     if u32::try_from(file.len()).is_err() || !plain_text(text) {
         return None;
     }
-    let lines = lines(text, yaml.start)?;
+    let lines = lines(file, index, yaml)?;
     let mut reader = Reader {
         source,
         text: file,
@@ -98,27 +103,35 @@ pub(crate) fn read(source: &Arc<str>, yaml: Span, limits: Limits) -> Option<Node
     reader.document().ok()
 }
 
-/// The lines of `text` (which starts at `offset` in the file), or `None` at a document marker or
-/// directive (the builder reports them).
-fn lines(text: &str, offset: usize) -> Option<Vec<RawLine>> {
-    let bytes = text.as_bytes();
-    let mut lines = Vec::with_capacity(text.len() / 24);
-    let mut from = 0;
-    let mut breaks = memchr::memchr_iter(b'\n', bytes);
-    while from < bytes.len() {
-        let end = breaks.next().unwrap_or(bytes.len());
-        let content = &bytes[from..end];
+/// The lines of the range `yaml` of `file` (whose line index is `index`: the file's line breaks
+/// are found once, not again here), or `None` at a document marker or directive (the builder
+/// reports them).
+fn lines(file: &str, index: &LineIndex, yaml: Span) -> Option<Vec<RawLine>> {
+    let bytes = file.as_bytes();
+    let starts = index.line_starts();
+    let first = index.line_of(yaml.start);
+    let mut lines = Vec::with_capacity(starts.len().saturating_sub(first));
+    for (line, &line_start) in starts.iter().enumerate().skip(first) {
+        let from = line_start.max(yaml.start);
+        if from >= yaml.end {
+            break;
+        }
+        // The next line starts after this one's break.
+        let end = starts
+            .get(line + 1)
+            .map_or(bytes.len(), |next| next - 1)
+            .min(yaml.end);
+        let content = bytes.get(from..end)?;
         if content.starts_with(b"---") || content.starts_with(b"...") || content.starts_with(b"%") {
             return None;
         }
         let indent = content.iter().take_while(|&&b| b == b' ').count();
         // Offsets fit: the file is under 4 GiB (checked by the caller).
         lines.push(RawLine {
-            start: (offset + from) as u32,
-            end: (offset + end) as u32,
+            start: from as u32,
+            end: end as u32,
             indent: indent as u32,
         });
-        from = end + 1;
     }
     Some(lines)
 }
@@ -808,15 +821,15 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::source::LineIndex;
     use crate::yaml::builder::build_from_events;
 
     /// The fast reader's tree for `yaml`, and the builder's (with its problems).
     fn both(yaml: &str) -> (Option<Node>, Option<Node>, usize) {
         let file = format!("---\n{yaml}---\n");
         let span = Span::new(4, 4 + yaml.len());
-        let fast = read(&Arc::from(file.as_str()), span, Limits::DEFAULT);
-        let built = build_from_events(&file, &LineIndex::new(&file), span, Limits::DEFAULT);
+        let index = LineIndex::new(&file);
+        let fast = read(&Arc::from(file.as_str()), &index, span, Limits::DEFAULT);
+        let built = build_from_events(&file, &index, span, Limits::DEFAULT);
         (fast, built.root, built.problems.len())
     }
 
