@@ -87,6 +87,11 @@ impl LineIndex {
         self.line_starts.len()
     }
 
+    /// Where every line starts, in order (the first after a byte-order mark).
+    pub(crate) fn line_starts(&self) -> &[usize] {
+        &self.line_starts
+    }
+
     /// Byte offset where the 0-based line `line` starts.
     pub fn line_start(&self, line: usize) -> Option<usize> {
         self.line_starts.get(line).copied()

@@ -98,7 +98,7 @@ struct Builder<'a> {
 /// Builds the tree of the frontmatter, the `yaml` range of the original `file`.
 pub(crate) fn build(file: &Arc<str>, index: &LineIndex, yaml: Span, limits: Limits) -> Built {
     // The common subset, read directly; anything else (and every problem) is read below.
-    if let Some(root) = super::fast::read(file, yaml, limits) {
+    if let Some(root) = super::fast::read(file, index, yaml, limits) {
         return Built {
             root: Some(root),
             problems: Vec::new(),

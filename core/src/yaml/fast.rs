@@ -13,7 +13,7 @@ use super::node::{Entry, Node, NodeValue, ScalarStyle};
 use super::scalar::resolve_plain_with;
 use super::Text;
 use crate::limits::Limits;
-use crate::source::Span;
+use crate::source::{LineIndex, Span};
 
 /// Why reading stopped: the text is outside the subset (or wrong); the builder reads it.
 struct GiveUp;
@@ -76,13 +76,18 @@ struct Reader<'t> {
 }
 
 /// The tree of the frontmatter `yaml` (a range of `file`), or `None` when the builder must read it.
-pub(crate) fn read(source: &Arc<str>, yaml: Span, limits: Limits) -> Option<Node> {
+pub(crate) fn read(
+    source: &Arc<str>,
+    index: &LineIndex,
+    yaml: Span,
+    limits: Limits,
+) -> Option<Node> {
     let file: &str = source;
     let text = file.get(yaml.start..yaml.end)?;
     if u32::try_from(file.len()).is_err() || !plain_text(text) {
         return None;
     }
-    let lines = lines(text, yaml.start)?;
+    let lines = lines(file, index, yaml)?;
     let mut reader = Reader {
         source,
         text: file,
@@ -98,27 +103,35 @@ pub(crate) fn read(source: &Arc<str>, yaml: Span, limits: Limits) -> Option<Node
     reader.document().ok()
 }
 
-/// The lines of `text` (which starts at `offset` in the file), or `None` at a document marker or
-/// directive (the builder reports them).
-fn lines(text: &str, offset: usize) -> Option<Vec<RawLine>> {
-    let bytes = text.as_bytes();
-    let mut lines = Vec::with_capacity(text.len() / 24);
-    let mut from = 0;
-    let mut breaks = memchr::memchr_iter(b'\n', bytes);
-    while from < bytes.len() {
-        let end = breaks.next().unwrap_or(bytes.len());
-        let content = &bytes[from..end];
+/// The lines of the range `yaml` of `file` (whose line index is `index`: the file's line breaks
+/// are found once, not again here), or `None` at a document marker or directive (the builder
+/// reports them).
+fn lines(file: &str, index: &LineIndex, yaml: Span) -> Option<Vec<RawLine>> {
+    let bytes = file.as_bytes();
+    let starts = index.line_starts();
+    let first = index.line_of(yaml.start);
+    let mut lines = Vec::with_capacity(starts.len().saturating_sub(first));
+    for (line, &line_start) in starts.iter().enumerate().skip(first) {
+        let from = line_start.max(yaml.start);
+        if from >= yaml.end {
+            break;
+        }
+        // The next line starts after this one's break.
+        let end = starts
+            .get(line + 1)
+            .map_or(bytes.len(), |next| next - 1)
+            .min(yaml.end);
+        let content = bytes.get(from..end)?;
         if content.starts_with(b"---") || content.starts_with(b"...") || content.starts_with(b"%") {
             return None;
         }
         let indent = content.iter().take_while(|&&b| b == b' ').count();
         // Offsets fit: the file is under 4 GiB (checked by the caller).
         lines.push(RawLine {
-            start: (offset + from) as u32,
-            end: (offset + end) as u32,
+            start: from as u32,
+            end: end as u32,
             indent: indent as u32,
         });
-        from = end + 1;
     }
     Some(lines)
 }
@@ -239,7 +252,7 @@ impl<'t> Reader<'t> {
             }
         }
         self.depth -= 1;
-        let entries: Vec<Entry> = self.entries.drain(mark..).collect();
+        let entries = take_top(&mut self.entries, mark);
         let start = entries.first().map_or(first, |e| e.key_span.start);
         let end = entries
             .last()
@@ -254,21 +267,24 @@ impl<'t> Reader<'t> {
     /// A plain key at `at` followed by `:` and a space or the end of the line.
     fn key(&self, at: usize) -> Read<(&'t str, Span)> {
         let end = self.line_end();
-        let rest = &self.text[at..end];
-        let colon = memchr::memchr(b':', rest.as_bytes()).ok_or(GiveUp)?;
-        let key = &rest[..colon];
-        let after = at + colon + 1;
+        // One pass to the first `:`; a flow indicator, comment or quote before it is the
+        // builder's (keys are short: a loop beats a searcher's start-up plus a second pass).
+        let rest = &self.bytes[at..end];
+        let stop = rest.iter().position(|&b| class(b) != 0).ok_or(GiveUp)?;
+        if rest[stop] != b':' {
+            return Err(GiveUp);
+        }
+        let colon = at + stop;
+        let key = &self.text[at..colon];
+        let after = colon + 1;
         if key.is_empty()
             || after != end && self.bytes[after] != b' '
             || key.ends_with(' ')
             || starts_with_indicator(key)
-            || key
-                .bytes()
-                .any(|b| matches!(b, b'[' | b']' | b'{' | b'}' | b',' | b'#' | b'"' | b'\''))
         {
             return Err(GiveUp);
         }
-        Ok((key, Span::new(at, at + colon)))
+        Ok((key, Span::new(at, colon)))
     }
 
     /// The value after a mapping key's `:` at `after`, on this line or nested below it.
@@ -392,7 +408,12 @@ impl<'t> Reader<'t> {
 
     /// The text of a scalar written at `at` as it reads, shared with the source.
     fn share(&self, at: usize, text: &str) -> Text {
-        Text::shared(self.source, at, at + text.len()).unwrap_or_else(|| Text::from(text))
+        debug_assert_eq!(
+            text.as_ptr(),
+            self.bytes[at..].as_ptr(),
+            "a slice of the source"
+        );
+        Text::within(self.source, text).unwrap_or_else(|| Text::from(text))
     }
 
     /// A block sequence whose `-` sit at `indent`; `indentless` when it sits at its mapping
@@ -429,7 +450,7 @@ impl<'t> Reader<'t> {
             }
         }
         self.depth -= 1;
-        let items: Vec<Node> = self.items.drain(mark..).collect();
+        let items = take_top(&mut self.items, mark);
         let end = items.last().map_or(first, |n: &Node| n.span.end);
         let start = match items.first() {
             Some(item) if indentless => item.span.start,
@@ -625,9 +646,9 @@ impl<'t> Reader<'t> {
         }
         self.depth -= 1;
         let value = if map {
-            NodeValue::Map(self.entries.drain(entries_mark..).collect())
+            NodeValue::Map(take_top(&mut self.entries, entries_mark))
         } else {
-            NodeValue::Seq(self.items.drain(items_mark..).collect())
+            NodeValue::Seq(take_top(&mut self.items, items_mark))
         };
         Ok((collection(value, Span::new(at, i), true), i))
     }
@@ -636,12 +657,7 @@ impl<'t> Reader<'t> {
     fn flow_key(&self, at: usize) -> Read<(&'t str, Span)> {
         let end = self.line_end();
         let mut i = at;
-        while i < end
-            && !matches!(
-                self.bytes[i],
-                b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'"' | b'\''
-            )
-        {
+        while i < end && class(self.bytes[i]) & (FLOW_STOP | COLON) == 0 {
             i += 1;
         }
         let key = &self.text[at..i];
@@ -664,12 +680,7 @@ impl<'t> Reader<'t> {
             _ => {
                 let end = self.line_end();
                 let mut i = at;
-                while i < end
-                    && !matches!(
-                        self.bytes[i],
-                        b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'"' | b'\''
-                    )
-                {
+                while i < end && class(self.bytes[i]) & (FLOW_STOP | COLON) == 0 {
                     i += 1;
                 }
                 let text = self.text[at..i].trim_end_matches(' ');
@@ -712,6 +723,43 @@ impl<'t> Keys<'t> {
             self.set = Some(set);
         }
         true
+    }
+}
+
+/// A flow indicator (`,[]{}`), a comment's `#` or a quote: ends a plain key or flow scalar.
+const FLOW_STOP: u8 = 1;
+/// `:`.
+const COLON: u8 = 2;
+
+/// The classes of every byte, looked up instead of compared one by one in the scans of keys
+/// and flow scalars.
+static CLASSES: [u8; 256] = {
+    let mut classes = [0; 256];
+    let stops = b",[]{}#\"'";
+    let mut i = 0;
+    while i < stops.len() {
+        classes[stops[i] as usize] = FLOW_STOP;
+        i += 1;
+    }
+    classes[b':' as usize] = COLON;
+    classes
+};
+
+fn class(b: u8) -> u8 {
+    CLASSES[b as usize]
+}
+
+/// The values of `stack` from `mark` on, moved off it into a vector of exactly their number.
+/// Both ways move them with one `memcpy` (a `drain` collected moved them one by one), and
+/// neither touches the stack's own buffer: `split_off` at 0 would hand that buffer (and its
+/// spare capacity) to the tree, so the outermost collection takes its values by `append`.
+fn take_top<T>(stack: &mut Vec<T>, mark: usize) -> Vec<T> {
+    if mark == 0 {
+        let mut top = Vec::with_capacity(stack.len());
+        top.append(stack);
+        top
+    } else {
+        stack.split_off(mark)
     }
 }
 
@@ -773,15 +821,15 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::source::LineIndex;
     use crate::yaml::builder::build_from_events;
 
     /// The fast reader's tree for `yaml`, and the builder's (with its problems).
     fn both(yaml: &str) -> (Option<Node>, Option<Node>, usize) {
         let file = format!("---\n{yaml}---\n");
         let span = Span::new(4, 4 + yaml.len());
-        let fast = read(&Arc::from(file.as_str()), span, Limits::DEFAULT);
-        let built = build_from_events(&file, &LineIndex::new(&file), span, Limits::DEFAULT);
+        let index = LineIndex::new(&file);
+        let fast = read(&Arc::from(file.as_str()), &index, span, Limits::DEFAULT);
+        let built = build_from_events(&file, &index, span, Limits::DEFAULT);
         (fast, built.root, built.problems.len())
     }
 

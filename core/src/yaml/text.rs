@@ -33,14 +33,38 @@ impl Text {
         })
     }
 
+    /// The text of `part`, a slice of `source` itself (as a reader slicing the source has
+    /// it), sharing `source`; `None` when `part` is not within `source`'s bytes, is empty
+    /// off a character boundary, or ends at 4 GiB or beyond. *Why beside [`Text::shared`]:*
+    /// the fast reader shares every key and scalar it reads, and `str::get`'s two boundary
+    /// checks per text were a tenth of its scalar work. The range needs no such check: `part`
+    /// is a `&str` lying in `source`'s bytes, so it is valid UTF-8 made of those bytes; a
+    /// non-empty one can neither start on a continuation byte nor end before one (its first
+    /// or last character would be cut), so its range falls on `source`'s characters, which
+    /// is what `as_str` relies on. An empty slice proves nothing and is checked.
+    pub(crate) fn within(source: &Arc<str>, part: &str) -> Option<Text> {
+        let start = (part.as_ptr() as usize).checked_sub(source.as_ptr() as usize)?;
+        let end = start.checked_add(part.len())?;
+        if end > source.len() || part.is_empty() && !source.is_char_boundary(start) {
+            return None;
+        }
+        let end = u32::try_from(end).ok().filter(|&end| end != WHOLE)?;
+        Some(Text {
+            source: Arc::clone(source),
+            start: u32::try_from(start).ok()?,
+            end,
+        })
+    }
+
     /// The text as a string slice.
     #[inline]
     pub fn as_str(&self) -> &str {
         if self.end == WHOLE {
             return &self.source;
         }
-        // SAFETY: `shared`, the only constructor of a text with `end != WHOLE`, checked that
-        // `start..end` is a range of `source` falling on character boundaries (`str::get`), and
+        // SAFETY: `shared` and `within`, the only constructors of a text with `end != WHOLE`,
+        // made sure that `start..end` is a range of `source` falling on character boundaries
+        // (`shared` by `str::get`, `within` by the proof in its documentation), and
         // the `Arc<str>` it holds never changes, so the range still is one. Reads are the hot
         // path (every key comparison of validation and of pointer lookups): checking the range
         // again on each cost the round-four regression (docs/decisions.md, "The check, round
@@ -209,6 +233,25 @@ mod tests {
             let source: Arc<str> = Arc::from(text.as_str());
             let shared = Text::shared(&source, start, end);
             prop_assert_eq!(shared.as_deref(), source.get(start..end));
+        }
+
+        /// `within` shares exactly the slices of the source `shared` accepts, read the same,
+        /// and no slice of another string: the other way `as_str`'s unchecked read is fed.
+        #[test]
+        fn a_text_within_the_source_is_the_shared_text_of_its_range(
+            text in "(a|é|€|😀|\n){0,12}", start in 0usize..60, end in 0usize..60,
+        ) {
+            let source: Arc<str> = Arc::from(text.as_str());
+            let bytes = source.as_bytes();
+            let (start, end) = (start.min(bytes.len()), end.min(bytes.len()));
+            // Any `&str` safe code can make from the source's bytes, empty ones off a boundary included.
+            if let Some(part) = bytes.get(start..end).and_then(|b| std::str::from_utf8(b).ok()) {
+                let within = Text::within(&source, part);
+                prop_assert_eq!(within.as_deref(), source.get(start..end));
+                prop_assert_eq!(within, Text::shared(&source, start, end));
+            }
+            let copy = text.clone();
+            prop_assert!(Text::within(&source, &copy).is_none(), "a copy is not the source");
         }
 
         #[test]
