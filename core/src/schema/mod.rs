@@ -10,6 +10,7 @@ mod messages;
 mod program;
 #[doc(hidden)]
 pub mod reference;
+mod similarity;
 mod suggest;
 
 pub use engine::{unsupported_keywords, ErrorKind, Evaluator, SchemaError};

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use super::similarity;
 use crate::json::pointer_tokens;
 
 /// The closest candidate to `word`, when one is close enough to be a likely typo: a Jaro-Winkler
@@ -15,12 +16,12 @@ pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) ->
         .into_iter()
         .filter_map(|candidate| {
             let candidate_lower = lowercase(candidate);
-            let score = strsim::jaro_winkler(&lower, &candidate_lower);
+            let score = similarity::jaro_winkler(&lower, &candidate_lower);
             let bound = (candidate.len().max(word.len()) / 3).max(1);
             // The distance is at least the difference in length: computed only when it can decide.
             let close = score >= 0.8
                 || lower_chars.abs_diff(candidate_lower.chars().count()) <= bound
-                    && strsim::damerau_levenshtein(&lower, &candidate_lower) <= bound;
+                    && similarity::damerau_levenshtein(&lower, &candidate_lower) <= bound;
             close.then_some((candidate, score))
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))

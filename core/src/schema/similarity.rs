@@ -1,0 +1,164 @@
+//! The two string similarities of the did-you-mean hints, exactly as `strsim` computes them,
+//! for short ASCII words without an allocation.
+//!
+//! `strsim` works on `char`s of any string: it allocates its match flags (Jaro) and three rows
+//! plus a character table (Damerau-Levenshtein) per pair, and scans every candidate position
+//! from the start. The corpus's unknown-property hints score every known property name for
+//! every unexpected key: those pairs were a tenth of the npm `validate`'s instructions on the
+//! corpus (issue #17). Property names are short ASCII words, so on such pairs the same
+//! algorithms run over bytes in fixed arrays; anything else goes to `strsim`. On ASCII text a
+//! byte is a character, so every count, and with it every floating-point operation, is the
+//! same (`tests` hold both functions to `strsim` for equality).
+
+/// The longest word (in bytes) scored here; longer ones go to `strsim`.
+const MAX_WORD: usize = 64;
+
+/// `strsim::jaro_winkler(a, b)`.
+pub(super) fn jaro_winkler(a: &str, b: &str) -> f64 {
+    match (short_ascii(a), short_ascii(b)) {
+        (Some(a), Some(b)) => jaro_winkler_of_bytes(a, b),
+        _ => strsim::jaro_winkler(a, b),
+    }
+}
+
+/// `strsim::damerau_levenshtein(a, b)`.
+pub(super) fn damerau_levenshtein(a: &str, b: &str) -> usize {
+    match (short_ascii(a), short_ascii(b)) {
+        (Some(a), Some(b)) => damerau_levenshtein_of_bytes(a, b),
+        _ => strsim::damerau_levenshtein(a, b),
+    }
+}
+
+/// The word's bytes, when each is one character and the fixed arrays hold them.
+fn short_ascii(word: &str) -> Option<&[u8]> {
+    (word.len() <= MAX_WORD && word.is_ascii()).then_some(word.as_bytes())
+}
+
+/// `strsim::generic_jaro_winkler` over bytes: Jaro with a boost for a common prefix of up to
+/// four, applied above 0.7.
+fn jaro_winkler_of_bytes(a: &[u8], b: &[u8]) -> f64 {
+    let similarity = jaro_of_bytes(a, b);
+    if similarity > 0.7 {
+        let prefix = a.iter().zip(b).take(4).take_while(|(x, y)| x == y).count();
+        similarity + 0.1 * prefix as f64 * (1.0 - similarity)
+    } else {
+        similarity
+    }
+}
+
+/// `strsim::generic_jaro` over bytes of at most [`MAX_WORD`] each.
+fn jaro_of_bytes(a: &[u8], b: &[u8]) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
+    }
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let search_range = (a.len().max(b.len()) / 2).saturating_sub(1);
+    let mut a_matched = [false; MAX_WORD];
+    let mut b_matched = [false; MAX_WORD];
+    let mut matches = 0_usize;
+    for (i, &x) in a.iter().enumerate() {
+        // strsim scans from 0 and skips positions before the window: the first free match in
+        // the window is the same one.
+        let mut window = i.saturating_sub(search_range)..b.len().min(i + search_range + 1);
+        if let Some(j) = window.find(|&j| b[j] == x && !b_matched[j]) {
+            a_matched[i] = true;
+            b_matched[j] = true;
+            matches += 1;
+        }
+    }
+    if matches == 0 {
+        return 0.0;
+    }
+    let a_order = a.iter().zip(&a_matched).filter(|(_, m)| **m);
+    let b_order = b.iter().zip(&b_matched).filter(|(_, m)| **m);
+    let transpositions = a_order
+        .zip(b_order)
+        .filter(|((x, _), (y, _))| x != y)
+        .count()
+        / 2;
+    ((matches as f64 / a.len() as f64)
+        + (matches as f64 / b.len() as f64)
+        + ((matches - transpositions) as f64 / matches as f64))
+        / 3.0
+}
+
+/// `strsim::damerau_levenshtein` (Zhao and Sahni's linear-space algorithm, as strsim writes
+/// it) over ASCII bytes of at most [`MAX_WORD`] each: the rows are fixed arrays and the last
+/// row of each character a table of 128.
+fn damerau_levenshtein_of_bytes(a: &[u8], b: &[u8]) -> usize {
+    const ROW: usize = MAX_WORD + 2;
+    let max_val = a.len().max(b.len()) as isize + 1;
+    let mut last_row_of = [-1_isize; 128];
+    let size = b.len() + 2;
+    let mut fr = [max_val; ROW];
+    let mut r1 = [max_val; ROW];
+    let mut r = [max_val; ROW];
+    for (j, cell) in r.iter_mut().enumerate().take(size).skip(1) {
+        *cell = j as isize - 1;
+    }
+    for (i, &x) in a.iter().enumerate().map(|(i, x)| (i as isize + 1, x)) {
+        std::mem::swap(&mut r, &mut r1);
+        let mut last_col: isize = -1;
+        let mut last_i2l1 = r[1];
+        r[1] = i;
+        let mut t = max_val;
+        for (j, &y) in b.iter().enumerate().map(|(j, y)| (j + 1, y)) {
+            let diag = r1[j] + isize::from(x != y);
+            let left = r[j] + 1;
+            let up = r1[j + 1] + 1;
+            let mut cell = diag.min(left.min(up));
+            if x == y {
+                last_col = j as isize;
+                fr[j + 1] = r1[j - 1];
+                t = last_i2l1;
+            } else {
+                let k = last_row_of[usize::from(y)];
+                let l = last_col;
+                if j as isize - l == 1 {
+                    cell = cell.min(fr[j + 1] + (i - k));
+                } else if i - k == 1 {
+                    cell = cell.min(t + (j as isize - l));
+                }
+            }
+            last_i2l1 = r[j + 1];
+            r[j + 1] = cell;
+        }
+        last_row_of[usize::from(x)] = i;
+    }
+    r[b.len() + 1] as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_pairs_score_as_strsim_documents_them() {
+        assert_eq!(damerau_levenshtein("ab", "bca"), 2);
+        assert_eq!(damerau_levenshtein("", "flower"), 6);
+        assert_eq!(damerau_levenshtein("neds", "needs"), 1);
+        assert!((jaro_winkler("cheeseburger", "cheese fries") - 0.866).abs() < 0.001);
+        assert_eq!(jaro_winkler("", ""), 1.0);
+        assert_eq!(jaro_winkler("a", ""), 0.0);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// Bit for bit what strsim answers, on the short ASCII words scored here (few letters,
+        /// so matches, transpositions and repeated letters are common) and on words past the
+        /// fixed arrays or with other characters, which go to strsim.
+        #[test]
+        fn the_same_scores_as_strsim(
+            a in "[abcde_]{0,12}|[a-zA-Z]{0,70}|[abé]{0,6}",
+            b in "[abcde_]{0,12}|[a-zA-Z]{0,70}|[abé]{0,6}",
+        ) {
+            proptest::prop_assert_eq!(
+                jaro_winkler(&a, &b).to_bits(),
+                strsim::jaro_winkler(&a, &b).to_bits()
+            );
+            proptest::prop_assert_eq!(damerau_levenshtein(&a, &b), strsim::damerau_levenshtein(&a, &b));
+        }
+    }
+}
