@@ -54,7 +54,7 @@ fn write_json_object(diagnostic: &Diagnostic, out: &mut String) {
 pub fn push_json_string(text: &str, out: &mut String) {
     out.push('"');
     let mut rest = text;
-    while let Some(at) = rest.bytes().position(needs_escape) {
+    while let Some(at) = first_to_escape(rest.as_bytes()) {
         // A byte that needs an escape is ASCII, so `at` and `at + 1` are character boundaries.
         let (clean, escaped) = rest.split_at(at);
         out.push_str(clean);
@@ -67,6 +67,42 @@ pub fn push_json_string(text: &str, out: &mut String) {
 
 fn needs_escape(byte: u8) -> bool {
     byte < 0x20 || byte == b'"' || byte == b'\\'
+}
+
+/// The index of the first byte [`needs_escape`], looking at eight bytes per step: most
+/// strings (codes, paths, messages) have none, and a byte-by-byte test was half the writer.
+fn first_to_escape(bytes: &[u8]) -> Option<usize> {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        if may_need_escape(word) {
+            return chunk
+                .iter()
+                .position(|&b| needs_escape(b))
+                .map(|at| offset + at);
+        }
+        offset += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| needs_escape(b))
+        .map(|at| offset + at)
+}
+
+/// Whether some byte of `word` is below 0x20, `"` or `\\`. Exact for "some byte": a byte
+/// below `n` (at most 0x80) makes `byte - n` borrow into its high bit while its own high bit
+/// is clear, and a borrow only starts at such a byte, so a byte without it cannot set its flag
+/// unless a lower byte already did.
+fn may_need_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGH;
+    below(word, 0x20)
+        | below(word ^ (ONES * u64::from(b'"')), 1)
+        | below(word ^ (ONES * u64::from(b'\\')), 1)
+        != 0
 }
 
 fn push_escape(byte: u8, out: &mut String) {
@@ -115,6 +151,20 @@ mod tests {
         let mut out = String::new();
         write_json_array(diagnostics, &mut out);
         out
+    }
+
+    proptest! {
+        /// The eight-byte test finds the first byte to escape wherever it is, in a string
+        /// of bytes near the limits (0x1f, 0x20, quotes, backslash, high bytes).
+        #[test]
+        fn the_wide_search_finds_the_first_byte_to_escape(
+            bytes in proptest::collection::vec(
+                prop_oneof![Just(0x1f_u8), Just(0x20), Just(b'"'), Just(b'\\'), Just(0x21), Just(0x5d), Just(0x80), Just(0xff), Just(0), any::<u8>()],
+                0..40,
+            ),
+        ) {
+            prop_assert_eq!(first_to_escape(&bytes), bytes.iter().position(|&b| needs_escape(b)));
+        }
     }
 
     #[test]

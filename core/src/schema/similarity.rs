@@ -92,10 +92,12 @@ fn damerau_levenshtein_of_bytes(a: &[u8], b: &[u8]) -> usize {
     let max_val = a.len().max(b.len()) as isize + 1;
     let mut last_row_of = [-1_isize; 128];
     let size = b.len() + 2;
-    let mut fr = [max_val; ROW];
-    let mut r1 = [max_val; ROW];
-    let mut r = [max_val; ROW];
-    for (j, cell) in r.iter_mut().enumerate().take(size).skip(1) {
+    let mut fr_row = [max_val; ROW];
+    let mut rows = ([max_val; ROW], [max_val; ROW]);
+    let fr = &mut fr_row[..size];
+    // The two rows change roles each step: the references are swapped, not the arrays.
+    let (mut r, mut r1) = (&mut rows.0[..size], &mut rows.1[..size]);
+    for (j, cell) in r.iter_mut().enumerate().skip(1) {
         *cell = j as isize - 1;
     }
     for (i, &x) in a.iter().enumerate().map(|(i, x)| (i as isize + 1, x)) {
