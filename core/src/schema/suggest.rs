@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::similarity;
-use crate::json::pointer_tokens;
+use crate::json::tokens_of;
 
 /// The closest candidate to `word`, when one is close enough to be a likely typo: a Jaro-Winkler
 /// score of 0.8 or more, or a Damerau-Levenshtein distance within a third of the longer name.
@@ -43,7 +43,7 @@ fn lowercase(text: &str) -> Cow<'_, str> {
 
 /// The property names the schema declares for the object at instance `pointer`, sorted.
 pub fn known_properties(schema: &Value, pointer: &str) -> Vec<String> {
-    let mut names: Vec<String> = subschemas_at(schema, &pointer_tokens(pointer))
+    let mut names: Vec<String> = subschemas_at(schema, &tokens_of(pointer).collect::<Vec<_>>())
         .iter()
         .filter_map(|sub| sub.get("properties").and_then(Value::as_object))
         .flat_map(|props| props.keys().cloned())
@@ -101,7 +101,7 @@ pub fn property_order(schema: &Value, tokens: &[String]) -> Vec<String> {
 
 /// The string values an `enum` allows at instance `pointer`, when the schema has one there.
 pub fn enum_at<'s>(schema: &'s Value, pointer: &str) -> Vec<&'s str> {
-    subschemas_at(schema, &pointer_tokens(pointer))
+    subschemas_at(schema, &tokens_of(pointer).collect::<Vec<_>>())
         .iter()
         .filter_map(|sub| sub.get("enum").and_then(Value::as_array))
         .flatten()
@@ -112,7 +112,7 @@ pub fn enum_at<'s>(schema: &'s Value, pointer: &str) -> Vec<&'s str> {
 /// Whether the schema describes the value at instance `pointer` as a duration string (the
 /// canonical schema says so in the property's description: "... (duration string)").
 pub fn is_duration(schema: &Value, pointer: &str) -> bool {
-    subschemas_at(schema, &pointer_tokens(pointer))
+    subschemas_at(schema, &tokens_of(pointer).collect::<Vec<_>>())
         .iter()
         .any(|sub| {
             sub.get("description")
@@ -122,9 +122,10 @@ pub fn is_duration(schema: &Value, pointer: &str) -> bool {
 }
 
 /// Every schema that applies to the instance location `tokens`.
-fn subschemas_at<'s>(schema: &'s Value, tokens: &[String]) -> Vec<&'s Value> {
+fn subschemas_at<'s>(schema: &'s Value, tokens: &[impl AsRef<str>]) -> Vec<&'s Value> {
     let mut current = expand(schema, vec![schema]);
     for token in tokens {
+        let token = token.as_ref();
         let index = token.parse::<usize>().is_ok();
         let mut next = Vec::new();
         for sub in &current {
