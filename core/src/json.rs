@@ -39,7 +39,7 @@ pub(crate) fn tokens_of(pointer: &str) -> impl Iterator<Item = Cow<'_, str>> {
     let rest = pointer.strip_prefix('/').unwrap_or(pointer);
     let tokens = (!pointer.is_empty()).then(|| rest.split('/'));
     tokens.into_iter().flatten().map(|token| {
-        if token.contains('~') {
+        if token.bytes().any(|b| b == b'~') {
             Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
         } else {
             Cow::Borrowed(token)

@@ -191,7 +191,7 @@ impl<'s> Words<'s> {
 /// What `root.pointer(pointer)` finds, without its copy of every token when none needs
 /// unescaping (a `$ref` such as `#/definitions/step` is followed for every error's hint).
 fn local_target<'s>(root: &'s Value, pointer: &str) -> Option<&'s Value> {
-    if pointer.contains('~') {
+    if pointer.bytes().any(|b| b == b'~') {
         return root.pointer(pointer);
     }
     if pointer.is_empty() {
