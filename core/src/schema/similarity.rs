@@ -21,11 +21,11 @@ pub(super) fn jaro_winkler(a: &str, b: &str) -> f64 {
     }
 }
 
-/// `strsim::damerau_levenshtein(a, b)`.
-pub(super) fn damerau_levenshtein(a: &str, b: &str) -> usize {
+/// `strsim::damerau_levenshtein(a, b) <= bound`.
+pub(super) fn damerau_levenshtein_within(a: &str, b: &str, bound: usize) -> bool {
     match (short_ascii(a), short_ascii(b)) {
-        (Some(a), Some(b)) => damerau_levenshtein_of_bytes(a, b),
-        _ => strsim::damerau_levenshtein(a, b),
+        (Some(a), Some(b)) => damerau_levenshtein_of_bytes(a, b, bound).is_some(),
+        _ => strsim::damerau_levenshtein(a, b) <= bound,
     }
 }
 
@@ -85,9 +85,15 @@ fn jaro_of_bytes(a: &[u8], b: &[u8]) -> f64 {
 }
 
 /// `strsim::damerau_levenshtein` (Zhao and Sahni's linear-space algorithm, as strsim writes
-/// it) over ASCII bytes of at most [`MAX_WORD`] each: the rows are fixed arrays and the last
-/// row of each character a table of 128.
-fn damerau_levenshtein_of_bytes(a: &[u8], b: &[u8]) -> usize {
+/// it) over ASCII bytes of at most [`MAX_WORD`] each, when it is at most `bound`: the rows are
+/// fixed arrays and the last row of each character a table of 128.
+///
+/// It stops at the first row whose smallest entry is past `bound`: no later row has a smaller
+/// one. (Each entry is at least the smallest of the row before — the diagonal and the upper
+/// term directly, the left one by induction from the row's first entry `i`, and a transposition
+/// from row `k - 1` costs at least `i - k` more than that row's smallest, while a row's smallest
+/// grows by at most one per row — and the distance is an entry of the last row.)
+fn damerau_levenshtein_of_bytes(a: &[u8], b: &[u8], bound: usize) -> Option<usize> {
     const ROW: usize = MAX_WORD + 2;
     let max_val = a.len().max(b.len()) as isize + 1;
     let mut last_row_of = [-1_isize; 128];
@@ -106,6 +112,7 @@ fn damerau_levenshtein_of_bytes(a: &[u8], b: &[u8]) -> usize {
         let mut last_i2l1 = r[1];
         r[1] = i;
         let mut t = max_val;
+        let mut row_least = i;
         for (j, &y) in b.iter().enumerate().map(|(j, y)| (j + 1, y)) {
             let diag = r1[j] + isize::from(x != y);
             let left = r[j] + 1;
@@ -126,10 +133,15 @@ fn damerau_levenshtein_of_bytes(a: &[u8], b: &[u8]) -> usize {
             }
             last_i2l1 = r[j + 1];
             r[j + 1] = cell;
+            row_least = row_least.min(cell);
         }
         last_row_of[usize::from(x)] = i;
+        if row_least > bound as isize {
+            return None;
+        }
     }
-    r[b.len() + 1] as usize
+    let distance = r[b.len() + 1] as usize;
+    (distance <= bound).then_some(distance)
 }
 
 #[cfg(test)]
@@ -138,9 +150,10 @@ mod tests {
 
     #[test]
     fn known_pairs_score_as_strsim_documents_them() {
-        assert_eq!(damerau_levenshtein("ab", "bca"), 2);
-        assert_eq!(damerau_levenshtein("", "flower"), 6);
-        assert_eq!(damerau_levenshtein("neds", "needs"), 1);
+        assert_eq!(damerau_levenshtein_of_bytes(b"ab", b"bca", 9), Some(2));
+        assert_eq!(damerau_levenshtein_of_bytes(b"", b"flower", 9), Some(6));
+        assert_eq!(damerau_levenshtein_of_bytes(b"neds", b"needs", 9), Some(1));
+        assert!(!damerau_levenshtein_within("ab", "bca", 1));
         assert!((jaro_winkler("cheeseburger", "cheese fries") - 0.866).abs() < 0.001);
         assert_eq!(jaro_winkler("", ""), 1.0);
         assert_eq!(jaro_winkler("a", ""), 0.0);
@@ -155,12 +168,18 @@ mod tests {
         fn the_same_scores_as_strsim(
             a in "[abcde_]{0,12}|[a-zA-Z]{0,70}|[abé]{0,6}",
             b in "[abcde_]{0,12}|[a-zA-Z]{0,70}|[abé]{0,6}",
+            bound in 0_usize..10,
         ) {
             proptest::prop_assert_eq!(
                 jaro_winkler(&a, &b).to_bits(),
                 strsim::jaro_winkler(&a, &b).to_bits()
             );
-            proptest::prop_assert_eq!(damerau_levenshtein(&a, &b), strsim::damerau_levenshtein(&a, &b));
+            let distance = strsim::damerau_levenshtein(&a, &b);
+            proptest::prop_assert_eq!(damerau_levenshtein_within(&a, &b, bound), distance <= bound);
+            if let (Some(a), Some(b)) = (short_ascii(&a), short_ascii(&b)) {
+                // Past the bound or not, what it computes is the distance.
+                proptest::prop_assert_eq!(damerau_levenshtein_of_bytes(a, b, usize::MAX >> 2), Some(distance));
+            }
         }
     }
 }

@@ -21,7 +21,7 @@ pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) ->
             // The distance is at least the difference in length: computed only when it can decide.
             let close = score >= 0.8
                 || lower_chars.abs_diff(candidate_lower.chars().count()) <= bound
-                    && similarity::damerau_levenshtein(&lower, &candidate_lower) <= bound;
+                    && similarity::damerau_levenshtein_within(&lower, &candidate_lower, bound);
             close.then_some((candidate, score))
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))
