@@ -122,35 +122,42 @@ pub fn is_duration(schema: &Value, pointer: &str) -> bool {
 }
 
 /// Every schema that applies to the instance location `tokens`.
+///
+/// Each schema object's keywords are read once (by [`expand_into`], kept beside it for the
+/// next step) and the same three lists serve every step: the hints walk the schema for every
+/// error, and re-reading each object and a new list per step were most of that walk
+/// (issue #17).
 fn subschemas_at<'s>(schema: &'s Value, tokens: &[impl AsRef<str>]) -> Vec<&'s Value> {
-    let mut current = expand(schema, vec![schema]);
+    let mut pending = vec![schema];
+    let mut current = Vec::new();
+    expand_into(schema, &mut pending, &mut current);
     for token in tokens {
         let token = token.as_ref();
         let index = token.parse::<usize>().is_ok();
-        let mut next = Vec::new();
-        for sub in &current {
-            let words = Words::of(sub);
+        pending.clear();
+        for (_, words) in &current {
             if let Some(child) = words.properties.and_then(|p| p.get(token)) {
-                next.push(child);
+                pending.push(child);
             } else if let Some(child @ Value::Object(_)) = words.additional_properties {
-                next.push(child);
+                pending.push(child);
             }
             if index {
                 if let Some(items) = words.items {
-                    next.push(items);
+                    pending.push(items);
                 }
             }
         }
-        current = expand(schema, next);
+        current.clear();
+        expand_into(schema, &mut pending, &mut current);
     }
-    current
+    current.into_iter().map(|(sub, _)| sub).collect()
 }
 
 /// The keywords of one schema object that lead to other schemas, read in one pass over its
 /// entries: a schema object has a handful of keys, and walking them costs less than hashing
 /// each keyword to look it up (the corpus's did-you-mean and duration hints walk the schema
 /// for every error; issue #17, round three).
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct Words<'s> {
     reference: Option<&'s Value>,
     all_of: Option<&'s Value>,
@@ -216,10 +223,13 @@ fn array_index(token: &str) -> Option<usize> {
     token.parse().ok()
 }
 
-/// Follows local `$ref`s and combinators so every schema that applies at one place is listed.
-fn expand<'s>(root: &'s Value, start: Vec<&'s Value>) -> Vec<&'s Value> {
-    let mut out = Vec::new();
-    let mut pending = start;
+/// Follows local `$ref`s and combinators from the schemas in `pending` (taken from its end)
+/// so every schema that applies at one place is listed in `out`, each with its keywords.
+fn expand_into<'s>(
+    root: &'s Value,
+    pending: &mut Vec<&'s Value>,
+    out: &mut Vec<(&'s Value, Words<'s>)>,
+) {
     // The schema is ours and acyclic at any one place, but bound the walk anyway.
     let mut budget = 256;
     while let Some(sub) = pending.pop() {
@@ -243,9 +253,8 @@ fn expand<'s>(root: &'s Value, start: Vec<&'s Value>) -> Vec<&'s Value> {
         }
         pending.extend(words.then);
         pending.extend(words.otherwise);
-        out.push(sub);
+        out.push((sub, words));
     }
-    out
 }
 
 #[cfg(test)]
