@@ -43,12 +43,21 @@ fn lowercase(text: &str) -> Cow<'_, str> {
 
 /// The property names the schema declares for the object at instance `pointer`, sorted.
 pub fn known_properties(schema: &Value, pointer: &str) -> Vec<String> {
-    let mut names: Vec<String> = subschemas_at(schema, &tokens_of(pointer).collect::<Vec<_>>())
+    known_property_names(schema, pointer)
+        .into_iter()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// [`known_properties`] borrowed from the schema (the unknown-property diagnostics only
+/// compare and list them).
+pub(crate) fn known_property_names<'s>(schema: &'s Value, pointer: &str) -> Vec<&'s str> {
+    let mut names: Vec<&str> = subschemas_at(schema, &tokens_of(pointer).collect::<Vec<_>>())
         .iter()
         .filter_map(|sub| sub.get("properties").and_then(Value::as_object))
-        .flat_map(|props| props.keys().cloned())
+        .flat_map(|props| props.keys().map(String::as_str))
         .collect();
-    names.sort();
+    names.sort_unstable();
     names.dedup();
     names
 }
