@@ -16,13 +16,20 @@ pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) ->
         .into_iter()
         .filter_map(|candidate| {
             let candidate_lower = lowercase(candidate);
-            let score = similarity::jaro_winkler(&lower, &candidate_lower);
             let bound = (candidate.len().max(word.len()) / 3).max(1);
             // The distance is at least the difference in length: computed only when it can decide.
-            let close = score >= 0.8
-                || lower_chars.abs_diff(candidate_lower.chars().count()) <= bound
-                    && similarity::damerau_levenshtein_within(&lower, &candidate_lower, bound);
-            close.then_some((candidate, score))
+            let near = || {
+                lower_chars.abs_diff(candidate_lower.chars().count()) <= bound
+                    && similarity::damerau_levenshtein_within(&lower, &candidate_lower, bound)
+            };
+            let score = || similarity::jaro_winkler(&lower, &candidate_lower);
+            // The score decides only when it can reach 0.8; otherwise it only ranks a near one.
+            if similarity::may_score_high(&lower, &candidate_lower) {
+                let score = score();
+                (score >= 0.8 || near()).then_some((candidate, score))
+            } else {
+                near().then(|| (candidate, score()))
+            }
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(candidate, _)| candidate)
@@ -213,14 +220,12 @@ fn local_target<'s>(root: &'s Value, pointer: &str) -> Option<&'s Value> {
     if pointer.is_empty() {
         return Some(root);
     }
-    pointer
-        .strip_prefix('/')?
-        .split('/')
-        .try_fold(root, |target, token| match target {
-            Value::Object(map) => map.get(token),
-            Value::Array(list) => array_index(token).and_then(|i| list.get(i)),
-            _ => None,
-        })
+    pointer.strip_prefix('/')?;
+    tokens_of(pointer).try_fold(root, |target, token| match target {
+        Value::Object(map) => crate::json::member(map, &token).map(|(_, value)| value),
+        Value::Array(list) => array_index(&token).and_then(|i| list.get(i)),
+        _ => None,
+    })
 }
 
 /// An array index as JSON Pointer (and `Value::pointer`) reads one: digits, no leading `+`
