@@ -4,6 +4,10 @@ use serde::Serialize;
 
 use crate::source::{LineIndex, Span};
 
+mod json;
+
+pub use json::{push_json_string, write_json_array};
+
 /// How serious a [`Diagnostic`] is; ordered from most to least serious. Serialised in lowercase.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

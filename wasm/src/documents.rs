@@ -3,7 +3,7 @@
 use logicmd::analysis::{
     analyze, compile_text, obligations, Analysis, Kind, Options, Parsed, DEFAULT_ID,
 };
-use logicmd::diagnostic::Diagnostic;
+use logicmd::diagnostic::{write_json_array, Diagnostic};
 use logicmd::loader::MemoryLoader;
 use logicmd::Document;
 use serde::Serialize;
@@ -38,7 +38,8 @@ struct ParseResult<'a> {
 
 /// What `validate` and `lint` return, serialised straight from the analysis: building a
 /// `serde_json::Value` of the diagnostics first copied every string of them once more and was
-/// a measurable part of a small document's call (issue #17, round three).
+/// a measurable part of a small document's call (issue #17, round three). The text is written by
+/// [`Checked::to_json`]; the derived `Serialize` is what it must equal (the test below).
 #[derive(Serialize)]
 pub struct Checked<'a> {
     kind: Kind,
@@ -56,11 +57,48 @@ impl<'a> From<&'a Analysis> for Checked<'a> {
     }
 }
 
+impl Checked<'_> {
+    /// The JSON text `serde_json::to_string` makes of it, written directly: the keys are
+    /// constant text and a string is copied whole unless it needs an escape (through serde
+    /// the writer was about a tenth of a `validate` call on the corpus; issue #17).
+    pub fn to_json(&self) -> String {
+        let mut out = String::with_capacity(self.json_length_estimate());
+        out.push_str("{\"kind\":\"");
+        out.push_str(self.kind.as_str());
+        out.push_str(if self.valid {
+            "\",\"valid\":true,\"diagnostics\":"
+        } else {
+            "\",\"valid\":false,\"diagnostics\":"
+        });
+        write_json_array(self.diagnostics, &mut out);
+        out.push('}');
+        out
+    }
+
+    /// About the length of [`Checked::to_json`], so the text is allocated once: the strings
+    /// plus the keys and numbers around each diagnostic (escapes may add a little).
+    fn json_length_estimate(&self) -> usize {
+        let strings = |d: &Diagnostic| {
+            d.code.len()
+                + d.message.len()
+                + d.path.len()
+                + d.keyword.as_ref().map_or(0, String::len)
+                + d.help.as_ref().map_or(0, String::len)
+        };
+        let per_diagnostic = 112;
+        48 + self
+            .diagnostics
+            .iter()
+            .map(|d| strings(d) + per_diagnostic)
+            .sum::<usize>()
+    }
+}
+
 /// The result of `validate` as the JSON text that crosses the boundary (the native probe
 /// `wasm/examples/npm_probe.rs` measures exactly this).
-pub fn validate_json(text: &str) -> serde_json::Result<String> {
+pub fn validate_json(text: &str) -> String {
     let analysis = analyze(text, &Options::validate(), &MemoryLoader::new());
-    serde_json::to_string(&Checked::from(&analysis))
+    Checked::from(&analysis).to_json()
 }
 
 /// Validates a LOGIC.md file, or a DRTL topology (YAML whose `nodes` have `id` and `type`).
@@ -69,7 +107,7 @@ pub fn validate(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsError> {
     let text = text_arg(&text, "text")?;
-    json_to_js(validate_json(&text))
+    json_to_js(Ok(validate_json(&text)))
 }
 
 /// The options of a document named `path` (its kind and the id its imports resolve from).
@@ -92,7 +130,7 @@ pub fn lint(
     let path = optional_text_arg(&path, "path")?;
     let loader = JsLoader::new(files)?;
     let analysis = analyze(&text, &lint_options(path.as_deref()), &loader);
-    to_js(&Checked::from(&analysis))
+    json_to_js(Ok(Checked::from(&analysis).to_json()))
 }
 
 /// The prompt scaffold: the whole workflow, or one step when `step` is given. Compiling runs
@@ -197,5 +235,37 @@ pub fn format(
         Err(diagnostic) => {
             to_js(&json!({ "changed": false, "text": text, "diagnostics": [diagnostic] }))
         }
+    }
+}
+
+/// The bench's corpus of documents, for the test below.
+#[cfg(test)]
+#[path = "../../core/benches/support/corpus.rs"]
+mod corpus;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The result written directly is the text serde wrote, on every document we have (all
+    /// of them, the limit-hitting fixtures included) and on DRTL and valid documents.
+    #[test]
+    fn the_written_result_is_what_serde_writes() {
+        let mut texts: Vec<String> = super::corpus::corpus(false)
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect();
+        assert!(texts.len() > 100, "only {} documents found", texts.len());
+        texts.push("nodes:\n  - id: a\n    type: llm\n".to_owned());
+        texts.push("---\nspec_version: \"1.0\"\nname: \"quote \\\" \\t\"\n---\n".to_owned());
+        let mut with_help = 0;
+        for text in &texts {
+            let analysis = analyze(text, &Options::validate(), &MemoryLoader::new());
+            let checked = Checked::from(&analysis);
+            let by_serde = serde_json::to_string(&checked).unwrap_or_default();
+            assert_eq!(checked.to_json(), by_serde);
+            with_help += usize::from(by_serde.contains("\"help\":"));
+        }
+        assert!(with_help > 10, "only {with_help} results with a hint");
     }
 }

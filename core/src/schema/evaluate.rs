@@ -16,23 +16,33 @@ enum Place<'p> {
 impl Place<'_> {
     /// The JSON Pointer of this place.
     fn pointer(&self) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(self.pointer_length_estimate());
         self.write(&mut out);
         out
     }
 
+    /// Appends each step to one string: a new string per step (and the formatting machinery
+    /// per index) was most of an error's cost here (issue #17).
     fn write(&self, out: &mut String) {
         match self {
             Place::Root => {}
             Place::Key(parent, key) => {
                 parent.write(out);
-                *out = crate::json::pointer_push(out, key);
+                crate::json::push_token(out, key);
             }
             Place::Index(parent, index) => {
                 parent.write(out);
-                out.push('/');
-                out.push_str(&index.to_string());
+                crate::json::push_index(out, *index);
             }
+        }
+    }
+
+    /// The pointer's length when no key needs an escape and indexes have at most three digits.
+    fn pointer_length_estimate(&self) -> usize {
+        match self {
+            Place::Root => 0,
+            Place::Key(parent, key) => parent.pointer_length_estimate() + 1 + key.len(),
+            Place::Index(parent, _) => parent.pointer_length_estimate() + 4,
         }
     }
 }
@@ -349,4 +359,45 @@ fn has_type<'a, I: Instance<'a>>(types: &Types<'_>, instance: I) -> bool {
             && instance
                 .as_number()
                 .is_some_and(|n| n.integer || n.value.fract() == 0.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Place;
+    use proptest::prelude::*;
+
+    /// The pointer of a chain of places, written as the first version wrote it: a new string
+    /// per key, an index through `to_string`.
+    fn pointer_by_copies(steps: &[Result<String, usize>]) -> String {
+        steps
+            .iter()
+            .fold(String::new(), |pointer, step| match step {
+                Ok(key) => crate::json::pointer_push(&pointer, key),
+                Err(index) => format!("{pointer}/{index}"),
+            })
+    }
+
+    fn pointer_of(steps: &[Result<String, usize>], place: &Place) -> String {
+        match steps.split_first() {
+            None => place.pointer(),
+            Some((Ok(key), rest)) => pointer_of(rest, &Place::Key(place, key)),
+            Some((Err(index), rest)) => pointer_of(rest, &Place::Index(place, *index)),
+        }
+    }
+
+    proptest! {
+        /// Keys with and without escapes, indexes of any size.
+        #[test]
+        fn a_place_writes_the_pointer_of_its_steps(
+            steps in proptest::collection::vec(
+                prop_oneof![
+                    "[a-z~/é]{0,6}".prop_map(Ok),
+                    any::<usize>().prop_map(Err),
+                ],
+                0..6,
+            ),
+        ) {
+            prop_assert_eq!(pointer_of(&steps, &Place::Root), pointer_by_copies(&steps));
+        }
+    }
 }

@@ -32,15 +32,37 @@ pub(super) fn code(kind: &ErrorKind<'_>) -> &'static str {
 }
 
 pub(super) fn unknown_property(key: &str, path: &str) -> String {
-    format!("unknown property `{key}` in {}", place(path))
+    let mut out = String::with_capacity(32 + key.len() + path.len());
+    out.push_str("unknown property `");
+    out.push_str(key);
+    out.push_str("` in ");
+    push_place(path, &mut out);
+    out
 }
 
 fn place(path: &str) -> String {
+    let mut out = String::with_capacity(path.len() + 2);
+    push_place(path, &mut out);
+    out
+}
+
+/// The instance location in words: `the frontmatter` or the pointer in backticks. Messages are
+/// built by appending to one string, not by `format!` of `format!`s: the corpus's hundreds of
+/// schema messages per pass spent more in the formatting machinery than in deciding what to
+/// say (issue #17).
+fn push_place(path: &str, out: &mut String) {
     if path.is_empty() {
-        "the frontmatter".to_owned()
+        out.push_str("the frontmatter");
     } else {
-        format!("`{path}`")
+        push_quoted(path, out);
     }
+}
+
+/// `text` in backticks.
+fn push_quoted(text: &str, out: &mut String) {
+    out.push('`');
+    out.push_str(text);
+    out.push('`');
 }
 
 /// A sentence saying what is wrong with the value, in the user's terms.
@@ -53,13 +75,7 @@ pub(super) fn describe(error: &SchemaError<'_>) -> String {
             property,
             place(error.instance_path.as_str())
         ),
-        ErrorKind::Type { expected } => {
-            format!(
-                "expected {}, found {}",
-                expected_types(expected),
-                json_type(instance)
-            )
-        }
+        ErrorKind::Type { expected } => expected_found(expected, instance),
         ErrorKind::Enum { options } => {
             format!("{value} is not one of {}", list(options))
         }
@@ -174,11 +190,7 @@ fn alternatives(path: &str, instance: &Value, context: &[Vec<SchemaError<'_>>]) 
         .collect::<Option<Vec<_>>>()
         .map(|lists| lists.concat());
     if let Some(types) = types.filter(|t| !t.is_empty()) {
-        return format!(
-            "expected {}, found {}",
-            expected_types(&types),
-            json_type(instance)
-        );
+        return expected_found(&types, instance);
     }
     let missing: Option<Vec<String>> = context
         .iter()
@@ -213,20 +225,33 @@ fn alternatives(path: &str, instance: &Value, context: &[Vec<SchemaError<'_>>]) 
     }
 }
 
-fn expected_types(expected: &[&str]) -> String {
-    let names: Vec<String> = expected.iter().map(|n| article(n)).collect();
-    names.join(" or ")
-}
-
-fn article(type_name: &str) -> String {
-    match type_name {
-        "array" | "object" | "integer" => format!("an {type_name}"),
-        "null" => "null".to_owned(),
-        other => format!("a {other}"),
+/// `expected <types>, found <the value's type and value>`.
+fn expected_found(expected: &[&str], instance: &Value) -> String {
+    let mut out = String::with_capacity(64);
+    out.push_str("expected ");
+    for (i, name) in expected.iter().enumerate() {
+        if i > 0 {
+            out.push_str(" or ");
+        }
+        push_article(name, &mut out);
     }
+    out.push_str(", found ");
+    push_json_type(instance, &mut out);
+    out
 }
 
-fn json_type(value: &Value) -> String {
+/// A type's name with its article: `an array`, `a string`, `null`.
+fn push_article(type_name: &str, out: &mut String) {
+    match type_name {
+        "array" | "object" | "integer" => out.push_str("an "),
+        "null" => {}
+        _ => out.push_str("a "),
+    }
+    out.push_str(type_name);
+}
+
+/// The value's JSON type with its article, and the value itself when it is a scalar.
+fn push_json_type(value: &Value, out: &mut String) {
     let name = match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
@@ -236,10 +261,10 @@ fn json_type(value: &Value) -> String {
         Value::Array(_) => "array",
         Value::Object(_) => "object",
     };
-    let text = article(name);
-    match value {
-        Value::String(_) | Value::Number(_) | Value::Bool(_) => format!("{text} {}", short(value)),
-        _ => text,
+    push_article(name, out);
+    if let Value::String(_) | Value::Number(_) | Value::Bool(_) = value {
+        out.push(' ');
+        out.push_str(&short(value));
     }
 }
 
@@ -252,8 +277,18 @@ fn list(options: &Value) -> String {
 
 /// A value as the user wrote it, cut short.
 fn short(value: &Value) -> String {
+    /// A string of this many bytes or fewer has no more characters: with its backticks it
+    /// is within the 60 that are shown whole.
+    const SHORT_BYTES: usize = 58;
     let text = match value {
-        Value::String(s) => format!("`{s}`"),
+        Value::String(s) => {
+            let mut text = String::with_capacity(s.len() + 2);
+            push_quoted(s, &mut text);
+            if s.len() <= SHORT_BYTES {
+                return text;
+            }
+            text
+        }
         Value::Array(_) => "this list".to_owned(),
         Value::Object(_) => "this object".to_owned(),
         other => format!("`{other}`"),
@@ -263,5 +298,84 @@ fn short(value: &Value) -> String {
         format!("{cut}...`")
     } else {
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The first version's wording, made of `format!`s: the oracle of the appended one.
+    fn expected_found_by_format(expected: &[&str], instance: &Value) -> String {
+        fn article(type_name: &str) -> String {
+            match type_name {
+                "array" | "object" | "integer" => format!("an {type_name}"),
+                "null" => "null".to_owned(),
+                other => format!("a {other}"),
+            }
+        }
+        fn short(value: &Value) -> String {
+            let text = match value {
+                Value::String(s) => format!("`{s}`"),
+                Value::Array(_) => "this list".to_owned(),
+                Value::Object(_) => "this object".to_owned(),
+                other => format!("`{other}`"),
+            };
+            if text.chars().count() > 60 {
+                let cut: String = text.chars().take(57).collect();
+                format!("{cut}...`")
+            } else {
+                text
+            }
+        }
+        let name = match instance {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(n) if n.is_f64() => "number",
+            Value::Number(_) => "integer",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        };
+        let found = match instance {
+            Value::String(_) | Value::Number(_) | Value::Bool(_) => {
+                format!("{} {}", article(name), short(instance))
+            }
+            _ => article(name),
+        };
+        let names: Vec<String> = expected.iter().map(|n| article(n)).collect();
+        format!("expected {}, found {found}", names.join(" or "))
+    }
+
+    fn any_value() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            // Around the 58 bytes / 60 characters where a value is cut, in one- to four-byte
+            // characters.
+            "[a-z`]{0,70}|[é✓😀a]{20,64}".prop_map(Value::String),
+            Just(serde_json::json!([1])),
+            Just(serde_json::json!({"a": 1})),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn the_appended_wording_is_the_formatted_one(
+            expected in proptest::collection::vec(
+                prop_oneof![Just("array"), Just("object"), Just("integer"), Just("null"), Just("string"), Just("number"), Just("boolean"), Just("thing")],
+                0..4,
+            ),
+            instance in any_value(),
+            key in "[a-z/]{0,8}",
+            path in "(/[a-z]{1,5}){0,3}",
+        ) {
+            prop_assert_eq!(expected_found(&expected, &instance), expected_found_by_format(&expected, &instance));
+            let place = if path.is_empty() { "the frontmatter".to_owned() } else { format!("`{path}`") };
+            prop_assert_eq!(unknown_property(&key, &path), format!("unknown property `{key}` in {place}"));
+        }
     }
 }

@@ -10,6 +10,7 @@ mod messages;
 mod program;
 #[doc(hidden)]
 pub mod reference;
+mod similarity;
 mod suggest;
 
 pub use engine::{unsupported_keywords, ErrorKind, Evaluator, SchemaError};
@@ -158,7 +159,7 @@ pub(crate) fn diagnose(
     match &error.kind {
         ErrorKind::AdditionalProperties { unexpected } => {
             // The names are the same for every unexpected key of one object: walked once.
-            let known = suggest::known_properties(schema, &path);
+            let known = suggest::known_property_names(schema, &path);
             unexpected
                 .iter()
                 .map(|key| {
@@ -168,7 +169,7 @@ pub(crate) fn diagnose(
                     )
                     .with_path(&path)
                     .with_keyword(keyword);
-                    if let Some(close) = suggest::closest(key, known.iter().map(String::as_str)) {
+                    if let Some(close) = suggest::closest(key, known.iter().copied()) {
                         diagnostic = diagnostic.with_help(format!("did you mean `{close}`?"));
                     } else if !known.is_empty() {
                         diagnostic =

@@ -4,7 +4,8 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::json::pointer_tokens;
+use super::similarity;
+use crate::json::tokens_of;
 
 /// The closest candidate to `word`, when one is close enough to be a likely typo: a Jaro-Winkler
 /// score of 0.8 or more, or a Damerau-Levenshtein distance within a third of the longer name.
@@ -15,13 +16,20 @@ pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) ->
         .into_iter()
         .filter_map(|candidate| {
             let candidate_lower = lowercase(candidate);
-            let score = strsim::jaro_winkler(&lower, &candidate_lower);
             let bound = (candidate.len().max(word.len()) / 3).max(1);
             // The distance is at least the difference in length: computed only when it can decide.
-            let close = score >= 0.8
-                || lower_chars.abs_diff(candidate_lower.chars().count()) <= bound
-                    && strsim::damerau_levenshtein(&lower, &candidate_lower) <= bound;
-            close.then_some((candidate, score))
+            let near = || {
+                lower_chars.abs_diff(candidate_lower.chars().count()) <= bound
+                    && similarity::damerau_levenshtein_within(&lower, &candidate_lower, bound)
+            };
+            let score = || similarity::jaro_winkler(&lower, &candidate_lower);
+            // The score decides only when it can reach 0.8; otherwise it only ranks a near one.
+            if similarity::may_score_high(&lower, &candidate_lower) {
+                let score = score();
+                (score >= 0.8 || near()).then_some((candidate, score))
+            } else {
+                near().then(|| (candidate, score()))
+            }
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(candidate, _)| candidate)
@@ -42,12 +50,21 @@ fn lowercase(text: &str) -> Cow<'_, str> {
 
 /// The property names the schema declares for the object at instance `pointer`, sorted.
 pub fn known_properties(schema: &Value, pointer: &str) -> Vec<String> {
-    let mut names: Vec<String> = subschemas_at(schema, &pointer_tokens(pointer))
+    known_property_names(schema, pointer)
+        .into_iter()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// [`known_properties`] borrowed from the schema (the unknown-property diagnostics only
+/// compare and list them).
+pub(crate) fn known_property_names<'s>(schema: &'s Value, pointer: &str) -> Vec<&'s str> {
+    let mut names: Vec<&str> = subschemas_at(schema, &tokens_of(pointer).collect::<Vec<_>>())
         .iter()
         .filter_map(|sub| sub.get("properties").and_then(Value::as_object))
-        .flat_map(|props| props.keys().cloned())
+        .flat_map(|props| props.keys().map(String::as_str))
         .collect();
-    names.sort();
+    names.sort_unstable();
     names.dedup();
     names
 }
@@ -100,7 +117,7 @@ pub fn property_order(schema: &Value, tokens: &[String]) -> Vec<String> {
 
 /// The string values an `enum` allows at instance `pointer`, when the schema has one there.
 pub fn enum_at<'s>(schema: &'s Value, pointer: &str) -> Vec<&'s str> {
-    subschemas_at(schema, &pointer_tokens(pointer))
+    subschemas_at(schema, &tokens_of(pointer).collect::<Vec<_>>())
         .iter()
         .filter_map(|sub| sub.get("enum").and_then(Value::as_array))
         .flatten()
@@ -111,7 +128,7 @@ pub fn enum_at<'s>(schema: &'s Value, pointer: &str) -> Vec<&'s str> {
 /// Whether the schema describes the value at instance `pointer` as a duration string (the
 /// canonical schema says so in the property's description: "... (duration string)").
 pub fn is_duration(schema: &Value, pointer: &str) -> bool {
-    subschemas_at(schema, &pointer_tokens(pointer))
+    subschemas_at(schema, &tokens_of(pointer).collect::<Vec<_>>())
         .iter()
         .any(|sub| {
             sub.get("description")
@@ -121,34 +138,42 @@ pub fn is_duration(schema: &Value, pointer: &str) -> bool {
 }
 
 /// Every schema that applies to the instance location `tokens`.
-fn subschemas_at<'s>(schema: &'s Value, tokens: &[String]) -> Vec<&'s Value> {
-    let mut current = expand(schema, vec![schema]);
+///
+/// Each schema object's keywords are read once (by [`expand_into`], kept beside it for the
+/// next step) and the same three lists serve every step: the hints walk the schema for every
+/// error, and re-reading each object and a new list per step were most of that walk
+/// (issue #17).
+fn subschemas_at<'s>(schema: &'s Value, tokens: &[impl AsRef<str>]) -> Vec<&'s Value> {
+    let mut pending = vec![schema];
+    let mut current = Vec::new();
+    expand_into(schema, &mut pending, &mut current);
     for token in tokens {
+        let token = token.as_ref();
         let index = token.parse::<usize>().is_ok();
-        let mut next = Vec::new();
-        for sub in &current {
-            let words = Words::of(sub);
+        pending.clear();
+        for (_, words) in &current {
             if let Some(child) = words.properties.and_then(|p| p.get(token)) {
-                next.push(child);
+                pending.push(child);
             } else if let Some(child @ Value::Object(_)) = words.additional_properties {
-                next.push(child);
+                pending.push(child);
             }
             if index {
                 if let Some(items) = words.items {
-                    next.push(items);
+                    pending.push(items);
                 }
             }
         }
-        current = expand(schema, next);
+        current.clear();
+        expand_into(schema, &mut pending, &mut current);
     }
-    current
+    current.into_iter().map(|(sub, _)| sub).collect()
 }
 
 /// The keywords of one schema object that lead to other schemas, read in one pass over its
 /// entries: a schema object has a handful of keys, and walking them costs less than hashing
 /// each keyword to look it up (the corpus's did-you-mean and duration hints walk the schema
 /// for every error; issue #17, round three).
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct Words<'s> {
     reference: Option<&'s Value>,
     all_of: Option<&'s Value>,
@@ -189,20 +214,18 @@ impl<'s> Words<'s> {
 /// What `root.pointer(pointer)` finds, without its copy of every token when none needs
 /// unescaping (a `$ref` such as `#/definitions/step` is followed for every error's hint).
 fn local_target<'s>(root: &'s Value, pointer: &str) -> Option<&'s Value> {
-    if pointer.contains('~') {
+    if pointer.bytes().any(|b| b == b'~') {
         return root.pointer(pointer);
     }
     if pointer.is_empty() {
         return Some(root);
     }
-    pointer
-        .strip_prefix('/')?
-        .split('/')
-        .try_fold(root, |target, token| match target {
-            Value::Object(map) => map.get(token),
-            Value::Array(list) => array_index(token).and_then(|i| list.get(i)),
-            _ => None,
-        })
+    pointer.strip_prefix('/')?;
+    tokens_of(pointer).try_fold(root, |target, token| match target {
+        Value::Object(map) => crate::json::member(map, &token).map(|(_, value)| value),
+        Value::Array(list) => array_index(&token).and_then(|i| list.get(i)),
+        _ => None,
+    })
 }
 
 /// An array index as JSON Pointer (and `Value::pointer`) reads one: digits, no leading `+`
@@ -214,10 +237,13 @@ fn array_index(token: &str) -> Option<usize> {
     token.parse().ok()
 }
 
-/// Follows local `$ref`s and combinators so every schema that applies at one place is listed.
-fn expand<'s>(root: &'s Value, start: Vec<&'s Value>) -> Vec<&'s Value> {
-    let mut out = Vec::new();
-    let mut pending = start;
+/// Follows local `$ref`s and combinators from the schemas in `pending` (taken from its end)
+/// so every schema that applies at one place is listed in `out`, each with its keywords.
+fn expand_into<'s>(
+    root: &'s Value,
+    pending: &mut Vec<&'s Value>,
+    out: &mut Vec<(&'s Value, Words<'s>)>,
+) {
     // The schema is ours and acyclic at any one place, but bound the walk anyway.
     let mut budget = 256;
     while let Some(sub) = pending.pop() {
@@ -241,9 +267,8 @@ fn expand<'s>(root: &'s Value, start: Vec<&'s Value>) -> Vec<&'s Value> {
         }
         pending.extend(words.then);
         pending.extend(words.otherwise);
-        out.push(sub);
+        out.push((sub, words));
     }
-    out
 }
 
 #[cfg(test)]
