@@ -406,14 +406,17 @@ impl<'t> Reader<'t> {
         ))
     }
 
-    /// The text of a scalar written at `at` as it reads, shared with the source.
+    /// The text of a scalar written at `at` as it reads: one of the vocabulary's words, or
+    /// else shared with the source.
     fn share(&self, at: usize, text: &str) -> Text {
         debug_assert_eq!(
             text.as_ptr(),
             self.bytes[at..].as_ptr(),
             "a slice of the source"
         );
-        Text::within(self.source, text).unwrap_or_else(|| Text::from(text))
+        Text::word(text)
+            .or_else(|| Text::within(self.source, text))
+            .unwrap_or_else(|| Text::from(text))
     }
 
     /// A block sequence whose `-` sit at `indent`; `indentless` when it sits at its mapping
