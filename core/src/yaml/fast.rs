@@ -5,7 +5,6 @@
 //! found and worded in one place. Giving up is always safe; reading differently is not, which
 //! `tests/pipeline_differential.rs` holds it to.
 
-use std::cell::Cell;
 use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
@@ -57,13 +56,13 @@ impl Line {
     }
 }
 
-struct Reader<'t, 's> {
+struct Reader<'t> {
     /// The whole file, shared by the texts of scalars written in it as they read.
     source: &'t Arc<str>,
     /// The whole file; offsets are the file's.
     text: &'t str,
     bytes: &'t [u8],
-    lines: &'s [RawLine],
+    lines: Vec<RawLine>,
     /// The next line to read.
     line: usize,
     limits: Limits,
@@ -71,45 +70,9 @@ struct Reader<'t, 's> {
     depth: usize,
     /// The entries of the mappings being read, innermost last: a mapping takes its own off the
     /// top into a vector of exactly their number (no growing, no spare capacity in the tree).
-    entries: &'s mut Vec<Entry>,
-    /// The same for the items of sequences.
-    items: &'s mut Vec<Node>,
-}
-
-/// The reader's working vectors, kept between reads on a thread ([`SCRATCH`]).
-#[derive(Default)]
-struct Scratch {
-    lines: Vec<RawLine>,
     entries: Vec<Entry>,
+    /// The same for the items of sequences.
     items: Vec<Node>,
-}
-
-/// Scratch vectors larger than this (in bytes, all three together) are given back after a
-/// read rather than kept: a thread that once read a huge file does not hold its tables.
-const SCRATCH_KEPT: usize = 8 << 20;
-
-impl Scratch {
-    /// The bytes the vectors hold on to.
-    fn capacity_bytes(&self) -> usize {
-        self.lines.capacity() * std::mem::size_of::<RawLine>()
-            + self.entries.capacity() * std::mem::size_of::<Entry>()
-            + self.items.capacity() * std::mem::size_of::<Node>()
-    }
-}
-
-thread_local! {
-    /// The working vectors of the last read on this thread, empty and ready for the next.
-    /// *Why:* a 5,000-step document's line table and entry stack are about a megabyte; made
-    /// afresh per read, their pages were faulted in (and zeroed by the kernel) again at every
-    /// reparse (issue #17). Kept, the next read of a document of that size allocates none of
-    /// it.
-    static SCRATCH: Cell<Scratch> = const {
-        Cell::new(Scratch {
-            lines: Vec::new(),
-            entries: Vec::new(),
-            items: Vec::new(),
-        })
-    };
 }
 
 /// The tree of the frontmatter `yaml` (a range of `file`), or `None` when the builder must read it.
@@ -124,50 +87,30 @@ pub(crate) fn read(
     if u32::try_from(file.len()).is_err() || !plain_text(text) {
         return None;
     }
-    let mut scratch = SCRATCH.take();
-    let root = read_with(source, index, yaml, limits, &mut scratch);
-    scratch.lines.clear();
-    scratch.entries.clear();
-    scratch.items.clear();
-    if scratch.capacity_bytes() <= SCRATCH_KEPT {
-        SCRATCH.set(scratch);
-    }
-    root
-}
-
-/// [`read`] with the working vectors `scratch` (empty), which it leaves filled or not.
-fn read_with(
-    source: &Arc<str>,
-    index: &LineIndex,
-    yaml: Span,
-    limits: Limits,
-    scratch: &mut Scratch,
-) -> Option<Node> {
-    let file: &str = source;
-    lines(file, index, yaml, &mut scratch.lines)?;
+    let lines = lines(file, index, yaml)?;
     let mut reader = Reader {
         source,
         text: file,
         bytes: file.as_bytes(),
-        lines: &scratch.lines,
+        lines,
         line: 0,
         limits,
         nodes: 0,
         depth: 0,
-        entries: &mut scratch.entries,
-        items: &mut scratch.items,
+        entries: Vec::new(),
+        items: Vec::new(),
     };
     reader.document().ok()
 }
 
-/// Fills `lines` with the lines of the range `yaml` of `file` (whose line index is `index`: the
-/// file's line breaks are found once, not again here); `None` at a document marker or directive
-/// (the builder reports them).
-fn lines(file: &str, index: &LineIndex, yaml: Span, lines: &mut Vec<RawLine>) -> Option<()> {
+/// The lines of the range `yaml` of `file` (whose line index is `index`: the file's line breaks
+/// are found once, not again here), or `None` at a document marker or directive (the builder
+/// reports them).
+fn lines(file: &str, index: &LineIndex, yaml: Span) -> Option<Vec<RawLine>> {
     let bytes = file.as_bytes();
     let starts = index.line_starts();
     let first = index.line_of(yaml.start);
-    lines.reserve(starts.len().saturating_sub(first));
+    let mut lines = Vec::with_capacity(starts.len().saturating_sub(first));
     for (line, &line_start) in starts.iter().enumerate().skip(first) {
         let from = line_start.max(yaml.start);
         if from >= yaml.end {
@@ -190,7 +133,7 @@ fn lines(file: &str, index: &LineIndex, yaml: Span, lines: &mut Vec<RawLine>) ->
             indent: indent as u32,
         });
     }
-    Some(())
+    Some(lines)
 }
 
 /// No tab, carriage return, control character, byte-order mark or Unicode line break: the
@@ -215,7 +158,7 @@ fn plain_text(text: &str) -> bool {
         })
 }
 
-impl<'t> Reader<'t, '_> {
+impl<'t> Reader<'t> {
     fn document(&mut self) -> Read<Node> {
         let first = self.next_content().ok_or(GiveUp)?;
         let line = self.line_at(first);
@@ -309,7 +252,7 @@ impl<'t> Reader<'t, '_> {
             }
         }
         self.depth -= 1;
-        let entries = take_top(self.entries, mark);
+        let entries = take_top(&mut self.entries, mark);
         let start = entries.first().map_or(first, |e| e.key_span.start);
         let end = entries
             .last()
@@ -510,7 +453,7 @@ impl<'t> Reader<'t, '_> {
             }
         }
         self.depth -= 1;
-        let items = take_top(self.items, mark);
+        let items = take_top(&mut self.items, mark);
         let end = items.last().map_or(first, |n: &Node| n.span.end);
         let start = match items.first() {
             Some(item) if indentless => item.span.start,
@@ -706,9 +649,9 @@ impl<'t> Reader<'t, '_> {
         }
         self.depth -= 1;
         let value = if map {
-            NodeValue::Map(take_top(self.entries, entries_mark))
+            NodeValue::Map(take_top(&mut self.entries, entries_mark))
         } else {
-            NodeValue::Seq(take_top(self.items, items_mark))
+            NodeValue::Seq(take_top(&mut self.items, items_mark))
         };
         Ok((collection(value, Span::new(at, i), true), i))
     }
@@ -922,22 +865,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_read_after_one_that_gave_up_midway_starts_from_empty_vectors() {
-        // Gives up in the flow sequence, with `a`'s entry and `x` on the reader's stacks.
-        assert_eq!(both("a: 1\nb: [x, y\n").0, None);
-        let scratch = SCRATCH.take();
-        assert!(scratch.lines.is_empty() && scratch.entries.is_empty() && scratch.items.is_empty());
-        assert!(
-            scratch.entries.capacity() > 0,
-            "the vectors are kept for the next read"
-        );
-        SCRATCH.set(scratch);
-        let (fast, built, _) = both("c: [z]\n");
-        assert!(fast.is_some());
-        assert_eq!(fast, built);
-    }
-
     fn line() -> impl Strategy<Value = String> {
         let indent = prop_oneof![
             Just(""),
@@ -1006,22 +933,6 @@ mod tests {
                 prop_assert_eq!(problems, 0, "{:?}", yaml);
                 prop_assert_eq!(Some(fast), built, "{:?}", yaml);
             }
-        }
-
-        /// What one read leaves in the kept vectors (after reading or giving up anywhere)
-        /// never reaches the next read's tree.
-        #[test]
-        fn a_read_is_the_same_whatever_was_read_before_it(
-            before in prop::collection::vec(line(), 1..12),
-            lines in prop::collection::vec(line(), 1..12),
-        ) {
-            let yaml: String = lines.concat();
-            let first = both(&yaml).0;
-            both(&before.concat());
-            let scratch = SCRATCH.take();
-            prop_assert!(scratch.lines.is_empty() && scratch.entries.is_empty() && scratch.items.is_empty());
-            SCRATCH.set(scratch);
-            prop_assert_eq!(both(&yaml).0, first, "{:?}", yaml);
         }
     }
 }
