@@ -408,6 +408,9 @@ impl<'t> Reader<'t> {
 
     /// The text of a scalar written at `at` as it reads: one of the vocabulary's words, or
     /// else shared with the source.
+    // Inlined (as `take_top` is): a call per key and scalar, its text returned through
+    // memory, showed in the wall-clock profile (docs/decisions.md, round six).
+    #[inline(always)]
     fn share(&self, at: usize, text: &str) -> Text {
         debug_assert_eq!(
             text.as_ptr(),
@@ -756,6 +759,7 @@ fn class(b: u8) -> u8 {
 /// Both ways move them with one `memcpy` (a `drain` collected moved them one by one), and
 /// neither touches the stack's own buffer: `split_off` at 0 would hand that buffer (and its
 /// spare capacity) to the tree, so the outermost collection takes its values by `append`.
+#[inline(always)]
 fn take_top<T>(stack: &mut Vec<T>, mark: usize) -> Vec<T> {
     if mark == 0 {
         let mut top = Vec::with_capacity(stack.len());
