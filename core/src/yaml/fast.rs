@@ -393,6 +393,7 @@ impl<'t> Reader<'t> {
         self.scalar(text, at)
     }
 
+    #[inline(always)]
     fn scalar(&mut self, text: &str, at: usize) -> Read<Node> {
         self.charge()?;
         let value = resolve_plain_with(text, |text| self.share(at, text));
@@ -679,6 +680,7 @@ impl<'t> Reader<'t> {
     }
 
     /// A value inside a flow collection.
+    #[inline(always)]
     fn flow_item(&mut self, at: usize) -> Read<(Node, usize)> {
         match self.byte(at) {
             Some(b'[' | b'{') => self.flow(at),
