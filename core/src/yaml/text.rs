@@ -261,6 +261,14 @@ mod tests {
         assert_eq!(first, Text::from("x"), "an own copy");
     }
 
+    /// A word needs no room of its own: the tree's entries and values keep their size.
+    #[test]
+    fn a_text_stays_three_words() {
+        let word = std::mem::size_of::<usize>();
+        assert_eq!(std::mem::size_of::<Text>(), 3 * word);
+        assert_eq!(std::mem::size_of::<crate::yaml::NodeValue>(), 4 * word);
+    }
+
     #[test]
     fn a_word_reads_compares_hashes_and_prints_as_its_string() {
         use std::hash::BuildHasher;
