@@ -14,8 +14,13 @@
 //!
 //! `cargo run --release -p logicmd --example throughput_probe -- heap`
 
-// A probe program reads and writes files and prints; core itself never does (core/clippy.toml).
-#![allow(clippy::disallowed_methods, clippy::print_stdout)]
+// A probe program reads and writes files, prints and reads the clock; core itself never does
+// (core/clippy.toml).
+#![allow(
+    clippy::disallowed_methods,
+    clippy::disallowed_types,
+    clippy::print_stdout
+)]
 
 #[path = "../benches/support/corpus.rs"]
 mod corpus;
