@@ -122,10 +122,21 @@ fn lines(file: &str, index: &LineIndex, yaml: Span) -> Option<Vec<RawLine>> {
             .map_or(bytes.len(), |next| next - 1)
             .min(yaml.end);
         let content = bytes.get(from..end)?;
-        if content.starts_with(b"---") || content.starts_with(b"...") || content.starts_with(b"%") {
-            return None;
-        }
-        let indent = content.iter().take_while(|&&b| b == b' ').count();
+        // Most lines start with a space or a letter: the markers are compared on the others.
+        let indent = match content.first() {
+            Some(b' ') => content
+                .iter()
+                .position(|&b| b != b' ')
+                .unwrap_or(content.len()),
+            Some(b'-' | b'.' | b'%')
+                if content.starts_with(b"---")
+                    || content.starts_with(b"...")
+                    || content.starts_with(b"%") =>
+            {
+                return None
+            }
+            _ => 0,
+        };
         // Offsets fit: the file is under 4 GiB (checked by the caller).
         lines.push(RawLine {
             start: from as u32,
@@ -866,6 +877,8 @@ mod tests {
             "a:\tb\n",
             "a: .inf\n",
             "- a\n- b\n...\n",
+            "a: 1\n...: 2\n",
+            "a: 1\n---b: 2\n",
         ] {
             assert_eq!(both(yaml).0, None, "{yaml:?}");
         }
