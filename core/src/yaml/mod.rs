@@ -6,7 +6,7 @@ mod node;
 mod offsets;
 mod scalar;
 mod text;
-mod words;
+pub(crate) mod words;
 
 pub(crate) use builder::build;
 pub use node::{Entry, Node, NodeValue, ScalarStyle};
