@@ -6,11 +6,21 @@
 //! - `throughput_probe run WHAT [TIMES]` validates `steps-1000`, `steps-5000`, `corpus` or a file once (or
 //!   TIMES times), for instruction counts:
 //!   `valgrind --tool=callgrind --toggle-collect='*validate_all*' target/release/examples/throughput_probe run corpus`
+//! - `throughput_probe kept WHAT TIMES` times TIMES validations while the report of a first one
+//!   is kept alive, as the criterion bench (and the studio, holding the current document) does,
+//!   and prints the milliseconds per pass: the heap's layout decides how many pages the
+//!   allocator gives back and faults in again per pass, and differs from `run`'s (docs/decisions.md,
+//!   round six).
 //!
 //! `cargo run --release -p logicmd --example throughput_probe -- heap`
 
-// A probe program reads and writes files and prints; core itself never does (core/clippy.toml).
-#![allow(clippy::disallowed_methods, clippy::print_stdout)]
+// A probe program reads and writes files, prints and reads the clock; core itself never does
+// (core/clippy.toml).
+#![allow(
+    clippy::disallowed_methods,
+    clippy::disallowed_types,
+    clippy::print_stdout
+)]
 
 #[path = "../benches/support/corpus.rs"]
 mod corpus;
@@ -133,8 +143,20 @@ fn main() {
                 texts.len()
             );
         }
+        ["kept", what, times] => {
+            let times: usize = times.parse().unwrap_or(1).max(1);
+            let texts = documents(what);
+            let kept: Vec<logicmd::Report> = texts.iter().map(|t| logicmd::validate(t)).collect();
+            let start = std::time::Instant::now();
+            let errors = validate_all(&texts, times);
+            let per_pass = start.elapsed().as_secs_f64() * 1e3 / times as f64;
+            println!(
+                "{per_pass:.3} ms per pass, {errors} diagnostics ({} reports kept)",
+                kept.len()
+            );
+        }
         _ => println!(
-            "usage: throughput_probe write DIR | heap | run steps-1000|steps-5000|corpus [TIMES]"
+            "usage: throughput_probe write DIR | heap | run steps-1000|steps-5000|corpus [TIMES] | kept WHAT TIMES"
         ),
     }
 }

@@ -54,15 +54,17 @@ pub fn split(text: &str, index: &LineIndex) -> Result<Sections, Box<Diagnostic>>
     let yaml_start = (first_end + 1).min(text.len());
 
     // Walk the line index rather than searching for each line break again.
-    let mut number = index.line_of(yaml_start);
-    while let Some(line_start) = index.line_start(number).filter(|&s| s < text.len()) {
-        if line_start < yaml_start {
-            number += 1;
+    let starts = index.line_starts();
+    let first = index.line_of(yaml_start);
+    for (number, &line_start) in starts.iter().enumerate().skip(first) {
+        if line_start >= text.len() {
+            break;
+        }
+        // Only a line starting with `-` can be a delimiter: most lines are passed here.
+        if line_start < yaml_start || text.as_bytes()[line_start] != b'-' {
             continue;
         }
-        let line_end = index
-            .line_start(number + 1)
-            .map_or(text.len(), |next| next - 1);
+        let line_end = starts.get(number + 1).map_or(text.len(), |next| next - 1);
         let line = &text[line_start..line_end];
         if is_delimiter(line) {
             let yaml = Span::new(yaml_start, line_start);
@@ -82,7 +84,6 @@ pub fn split(text: &str, index: &LineIndex) -> Result<Sections, Box<Diagnostic>>
                 body_line,
             });
         }
-        number += 1;
     }
     Err(Box::new(
         Diagnostic::error(
@@ -154,5 +155,45 @@ mod tests {
         assert_eq!(err.code, "frontmatter-missing-open");
         let err = sections("---\na: 1\n----\n").unwrap_err();
         assert_eq!(err.code, "frontmatter-missing-close");
+    }
+
+    /// The frontmatter's ranges found line by line from the text itself, the plain way.
+    fn found_line_by_line(text: &str) -> Option<(Span, Span, Span)> {
+        let start = if text.starts_with(BOM) { BOM.len() } else { 0 };
+        let mut lines = text[start..].split_inclusive('\n');
+        let first = lines.next().unwrap_or("");
+        if !is_delimiter(first.strip_suffix('\n').unwrap_or(first)) {
+            return None;
+        }
+        let yaml_start = start + first.len();
+        let mut offset = yaml_start;
+        for line in lines {
+            let content = line.strip_suffix('\n').unwrap_or(line);
+            if is_delimiter(content) {
+                let close = Span::new(offset, offset + content.trim_end().len());
+                let body = Span::new((offset + content.len() + 1).min(text.len()), text.len());
+                return Some((Span::new(yaml_start, offset), close, body));
+            }
+            offset += line.len();
+        }
+        None
+    }
+
+    proptest::proptest! {
+        /// The walk over the line index finds what reading the lines one by one finds.
+        #[test]
+        fn finds_the_delimiters_a_line_by_line_reading_finds(
+            lines in proptest::collection::vec(
+                "(---|--- |---\r|----|-- -|-a|a: -|- x|\u{feff}---|)", 0..8
+            ),
+            end in proptest::bool::ANY,
+        ) {
+            let mut text = lines.join("\n");
+            if end {
+                text.push('\n');
+            }
+            let found = sections(&text).ok().map(|s| (s.yaml, s.close, s.body));
+            proptest::prop_assert_eq!(found, found_line_by_line(&text), "{:?}", text);
+        }
     }
 }

@@ -114,7 +114,12 @@ impl<'s> Types<'s> {
 /// The order [`Keywords::property`] searches names in: by length, then by bytes. Each step of
 /// the search is then mostly a comparison of two lengths; the bytes are compared only between
 /// names of one length (validation looks up every key of every object this way).
+/// A key that is the very string the program holds (a word of the vocabulary, both) is equal
+/// without comparing its bytes: the hit at the end of most searches.
 fn lookup_order(a: &str, b: &str) -> std::cmp::Ordering {
+    if std::ptr::eq(a, b) {
+        return std::cmp::Ordering::Equal;
+    }
     a.len().cmp(&b.len()).then_with(|| a.cmp(b))
 }
 
@@ -261,7 +266,10 @@ impl<'s> Compiler<'s> {
         if let Some(properties) = map.get("properties").and_then(Value::as_object) {
             for (name, schema) in properties {
                 let id = self.rule(schema);
-                keywords.properties.push((name.as_str(), id));
+                // A name that is one of the vocabulary's words is held as the word itself:
+                // a document's key read as that word is then the very same string.
+                let name = crate::yaml::words::word(name).unwrap_or(name.as_str());
+                keywords.properties.push((name, id));
             }
             keywords.properties.sort_by(|a, b| lookup_order(a.0, b.0));
         }
@@ -295,5 +303,47 @@ fn types(value: &Value) -> Option<Types<'_>> {
         Value::String(name) => Some(Types::new(vec![name.as_str()])),
         Value::Array(names) => Some(Types::new(names.iter().filter_map(Value::as_str).collect())),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod lookup_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The same string (a word held by both sides) and an equal copy order alike.
+        #[test]
+        fn the_same_string_and_an_equal_copy_order_alike(
+            a in "(type|object|x|xy|é){0,3}", b in "(type|object|x|xy|é){0,3}",
+        ) {
+            let plain = a.len().cmp(&b.len()).then_with(|| a.cmp(&b));
+            prop_assert_eq!(lookup_order(&a, &b), plain);
+            let word = crate::yaml::words::word(&a).unwrap_or(&a);
+            prop_assert_eq!(lookup_order(word, word), std::cmp::Ordering::Equal);
+            prop_assert_eq!(lookup_order(word, &a.clone()), std::cmp::Ordering::Equal);
+        }
+    }
+
+    #[test]
+    fn the_schemas_property_names_are_held_as_the_vocabularys_words() {
+        let value: Value = serde_json::from_str(crate::schema::SCHEMA_JSON).expect("the schema");
+        let program = Program::compile(&value);
+        let key = crate::yaml::Text::from("description");
+        let found = program
+            .rules
+            .iter()
+            .filter_map(|rule| match rule {
+                Rule::Keywords(keywords) => Some(keywords.properties.iter()),
+                _ => None,
+            })
+            .flatten()
+            .find(|(name, _)| *name == "description")
+            .map(|(name, _)| *name);
+        let found = found.expect("the schema has a description property");
+        assert!(
+            std::ptr::eq(found, key.as_str()),
+            "the same string as a key read as the word"
+        );
     }
 }

@@ -122,10 +122,21 @@ fn lines(file: &str, index: &LineIndex, yaml: Span) -> Option<Vec<RawLine>> {
             .map_or(bytes.len(), |next| next - 1)
             .min(yaml.end);
         let content = bytes.get(from..end)?;
-        if content.starts_with(b"---") || content.starts_with(b"...") || content.starts_with(b"%") {
-            return None;
-        }
-        let indent = content.iter().take_while(|&&b| b == b' ').count();
+        // Most lines start with a space or a letter: the markers are compared on the others.
+        let indent = match content.first() {
+            Some(b' ') => content
+                .iter()
+                .position(|&b| b != b' ')
+                .unwrap_or(content.len()),
+            Some(b'-' | b'.' | b'%')
+                if content.starts_with(b"---")
+                    || content.starts_with(b"...")
+                    || content.starts_with(b"%") =>
+            {
+                return None
+            }
+            _ => 0,
+        };
         // Offsets fit: the file is under 4 GiB (checked by the caller).
         lines.push(RawLine {
             start: from as u32,
@@ -393,6 +404,7 @@ impl<'t> Reader<'t> {
         self.scalar(text, at)
     }
 
+    #[inline(always)]
     fn scalar(&mut self, text: &str, at: usize) -> Read<Node> {
         self.charge()?;
         let value = resolve_plain_with(text, |text| self.share(at, text));
@@ -406,14 +418,20 @@ impl<'t> Reader<'t> {
         ))
     }
 
-    /// The text of a scalar written at `at` as it reads, shared with the source.
+    /// The text of a scalar written at `at` as it reads: one of the vocabulary's words, or
+    /// else shared with the source.
+    // Inlined (as `take_top` is): a call per key and scalar, its text returned through
+    // memory, showed in the wall-clock profile (docs/decisions.md, round seven).
+    #[inline(always)]
     fn share(&self, at: usize, text: &str) -> Text {
         debug_assert_eq!(
             text.as_ptr(),
             self.bytes[at..].as_ptr(),
             "a slice of the source"
         );
-        Text::within(self.source, text).unwrap_or_else(|| Text::from(text))
+        Text::word(text)
+            .or_else(|| Text::within(self.source, text))
+            .unwrap_or_else(|| Text::from(text))
     }
 
     /// A block sequence whose `-` sit at `indent`; `indentless` when it sits at its mapping
@@ -673,6 +691,7 @@ impl<'t> Reader<'t> {
     }
 
     /// A value inside a flow collection.
+    #[inline(always)]
     fn flow_item(&mut self, at: usize) -> Read<(Node, usize)> {
         match self.byte(at) {
             Some(b'[' | b'{') => self.flow(at),
@@ -753,6 +772,7 @@ fn class(b: u8) -> u8 {
 /// Both ways move them with one `memcpy` (a `drain` collected moved them one by one), and
 /// neither touches the stack's own buffer: `split_off` at 0 would hand that buffer (and its
 /// spare capacity) to the tree, so the outermost collection takes its values by `append`.
+#[inline(always)]
 fn take_top<T>(stack: &mut Vec<T>, mark: usize) -> Vec<T> {
     if mark == 0 {
         let mut top = Vec::with_capacity(stack.len());
@@ -857,6 +877,8 @@ mod tests {
             "a:\tb\n",
             "a: .inf\n",
             "- a\n- b\n...\n",
+            "a: 1\n...: 2\n",
+            "a: 1\n---b: 2\n",
         ] {
             assert_eq!(both(yaml).0, None, "{yaml:?}");
         }

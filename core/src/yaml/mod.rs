@@ -6,6 +6,7 @@ mod node;
 mod offsets;
 mod scalar;
 mod text;
+pub(crate) mod words;
 
 pub(crate) use builder::build;
 pub use node::{Entry, Node, NodeValue, ScalarStyle};

@@ -11,10 +11,20 @@ use std::sync::Arc;
 /// A string scalar's text (see the module's documentation).
 #[derive(Clone)]
 pub struct Text {
-    source: Arc<str>,
-    start: u32,
-    /// [`WHOLE`] for a text that is all of its own source (of any length).
-    end: u32,
+    repr: Repr,
+}
+
+#[derive(Clone)]
+enum Repr {
+    /// `source[start..end]`.
+    Shared {
+        source: Arc<str>,
+        start: u32,
+        /// [`WHOLE`] for a text that is all of its own source (of any length).
+        end: u32,
+    },
+    /// One of the vocabulary's words ([`super::words`]): no reference count to keep.
+    Word(&'static str),
 }
 
 /// The `end` of a text that is its whole source.
@@ -27,9 +37,11 @@ impl Text {
         source.get(start..end)?;
         let end = u32::try_from(end).ok().filter(|&end| end != WHOLE)?;
         Some(Text {
-            source: Arc::clone(source),
-            start: u32::try_from(start).ok()?,
-            end,
+            repr: Repr::Shared {
+                source: Arc::clone(source),
+                start: u32::try_from(start).ok()?,
+                end,
+            },
         })
     }
 
@@ -50,29 +62,32 @@ impl Text {
         }
         let end = u32::try_from(end).ok().filter(|&end| end != WHOLE)?;
         Some(Text {
-            source: Arc::clone(source),
-            start: u32::try_from(start).ok()?,
-            end,
+            repr: Repr::Shared {
+                source: Arc::clone(source),
+                start: u32::try_from(start).ok()?,
+                end,
+            },
         })
     }
 
     /// The text as a string slice.
     #[inline]
     pub fn as_str(&self) -> &str {
-        if self.end == WHOLE {
-            return &self.source;
+        let (source, start, end) = match &self.repr {
+            Repr::Word(word) => return word,
+            Repr::Shared { source, start, end } => (source, *start, *end),
+        };
+        if end == WHOLE {
+            return source;
         }
-        // SAFETY: `shared` and `within`, the only constructors of a text with `end != WHOLE`,
+        // SAFETY: `shared` and `within`, the only constructors of a shared text with `end != WHOLE`,
         // made sure that `start..end` is a range of `source` falling on character boundaries
         // (`shared` by `str::get`, `within` by the proof in its documentation), and
         // the `Arc<str>` it holds never changes, so the range still is one. Reads are the hot
         // path (every key comparison of validation and of pointer lookups): checking the range
         // again on each cost the round-four regression (docs/decisions.md, "The check, round
         // two").
-        unsafe {
-            self.source
-                .get_unchecked(self.start as usize..self.end as usize)
-        }
+        unsafe { source.get_unchecked(start as usize..end as usize) }
     }
 
     /// Whether both texts are the same range of the same source: then they are equal without
@@ -80,18 +95,41 @@ impl Text {
     /// duplicate-key table).
     #[inline]
     fn same_range(&self, other: &Text) -> bool {
-        Arc::ptr_eq(&self.source, &other.source)
-            && self.start == other.start
-            && self.end == other.end
+        match (&self.repr, &other.repr) {
+            (
+                Repr::Shared { source, start, end },
+                Repr::Shared {
+                    source: other_source,
+                    start: other_start,
+                    end: other_end,
+                },
+            ) => Arc::ptr_eq(source, other_source) && start == other_start && end == other_end,
+            (Repr::Word(word), Repr::Word(other)) => std::ptr::eq(*word, *other),
+            _ => false,
+        }
+    }
+
+    /// The vocabulary's own text of `text` when it is one of its words ([`super::words`]).
+    #[inline]
+    pub(crate) fn word(text: &str) -> Option<Text> {
+        super::words::word(text).map(|word| Text {
+            repr: Repr::Word(word),
+        })
     }
 }
 
+/// A copy of `text`, or the vocabulary's own word (no allocation) when it is one.
 impl From<&str> for Text {
     fn from(text: &str) -> Self {
+        if let Some(word) = Text::word(text) {
+            return word;
+        }
         Text {
-            source: Arc::from(text),
-            start: 0,
-            end: WHOLE,
+            repr: Repr::Shared {
+                source: Arc::from(text),
+                start: 0,
+                end: WHOLE,
+            },
         }
     }
 }
@@ -221,6 +259,34 @@ mod tests {
         assert_eq!(first, second, "another range with the same text");
         assert_ne!(first, key);
         assert_eq!(first, Text::from("x"), "an own copy");
+    }
+
+    /// A word needs no room of its own: the tree's entries and values keep their size (as
+    /// measured on 64-bit targets, where the benches run).
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn a_text_stays_three_words() {
+        let word = std::mem::size_of::<usize>();
+        assert_eq!(std::mem::size_of::<Text>(), 3 * word);
+        assert_eq!(std::mem::size_of::<crate::yaml::NodeValue>(), 4 * word);
+    }
+
+    #[test]
+    fn a_word_reads_compares_hashes_and_prints_as_its_string() {
+        use std::hash::BuildHasher;
+        let source: Arc<str> = Arc::from("type: object\n");
+        let word = Text::word("object").expect("a word of the vocabulary");
+        let shared = Text::shared(&source, 6, 12).expect("object");
+        assert_eq!(&*word, "object");
+        assert_eq!(word, shared);
+        assert_eq!(word, Text::word("object").expect("again"));
+        assert_ne!(word, Text::word("string").expect("another word"));
+        assert_eq!(word, "object");
+        assert_eq!(format!("{word:?} {word}"), r#""object" object"#);
+        let hasher = std::collections::hash_map::RandomState::new();
+        assert_eq!(hasher.hash_one(&word), hasher.hash_one("object"));
+        assert!(Text::word("step_1").is_none(), "not a word");
+        assert!(Text::word("").is_none());
     }
 
     proptest! {
