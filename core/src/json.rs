@@ -125,9 +125,15 @@ pub(crate) fn push_token(out: &mut String, token: &str) {
 /// machinery (lint writes one for every item of every list it walks).
 pub(crate) fn push_index(out: &mut String, index: usize) {
     out.push('/');
+    push_decimal(out, index as u64);
+}
+
+/// Writes `value` in decimal, as JSON (and `serde_json`) writes an integer, without the
+/// formatting machinery.
+pub(crate) fn push_decimal(out: &mut String, value: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
-    let mut rest = index;
+    let mut rest = value;
     loop {
         at -= 1;
         digits[at] = b'0' + (rest % 10) as u8;

@@ -9,6 +9,7 @@
 //! so a field added to [`Diagnostic`] without its line here fails them.
 
 use super::Diagnostic;
+use crate::json::push_decimal;
 
 /// Appends the JSON array of `diagnostics` to `out`, as `serde_json::to_string` writes it.
 pub fn write_json_array(diagnostics: &[Diagnostic], out: &mut String) {
@@ -38,9 +39,9 @@ fn write_json_object(diagnostic: &Diagnostic, out: &mut String) {
         None => out.push_str("null"),
     }
     out.push_str(",\"line\":");
-    push_decimal(diagnostic.line, out);
+    push_decimal(out, u64::from(diagnostic.line));
     out.push_str(",\"column\":");
-    push_decimal(diagnostic.column, out);
+    push_decimal(out, u64::from(diagnostic.column));
     if let Some(help) = &diagnostic.help {
         out.push_str(",\"help\":");
         push_json_string(help, out);
@@ -120,23 +121,6 @@ fn push_escape(byte: u8, out: &mut String) {
             out.push(char::from(HEX[usize::from(control >> 4)]));
             out.push(char::from(HEX[usize::from(control & 0xf)]));
         }
-    }
-}
-
-/// A `u32` in decimal, as JSON (and `serde_json`) writes an integer.
-fn push_decimal(mut value: u32, out: &mut String) {
-    let mut digits = [0_u8; 10];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            break;
-        }
-    }
-    for &digit in &digits[start..] {
-        out.push(char::from(digit));
     }
 }
 
