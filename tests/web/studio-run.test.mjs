@@ -499,7 +499,13 @@ test("the compiled prompt of a step is what the run sends, with its HTTP body, a
   const { page, errors, context } = await studio();
   await page.click('[data-node-id="step:synthesize"] .node-title');
   await page.click('[data-part="prompt"] summary');
-  await page.waitForSelector('[data-testid="card-prompt"]');
+  // The prompt is compiled by run mode, which loads on first use: until it has, the card says
+  // "Loading run mode…" (a race the CI met under load), so wait for both texts to be JSON.
+  await page.waitForFunction(() =>
+    ['[data-testid="card-prompt"]', '[data-testid="card-http-body"]'].every((selector) =>
+      (document.querySelector(selector)?.textContent ?? "").trimStart().startsWith("{"),
+    ),
+  );
   const compiled = JSON.parse(await page.textContent('[data-testid="card-prompt"]'));
   const body = JSON.parse(await page.textContent('[data-testid="card-http-body"]'));
   await page.click('[data-testid="run"]');
