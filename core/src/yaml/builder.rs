@@ -480,16 +480,13 @@ impl Builder<'_> {
 
     fn alias(&mut self, id: usize, span: Span) -> Result<(), BuildProblem> {
         let Some((anchored, size)) = self.anchors.get(&id) else {
-            return Err(BuildProblem::new(
-                "yaml-unknown-anchor",
-                "this alias refers to an anchor that is not defined before it",
-                span,
-            ));
+            return Err(unknown_anchor(span));
         };
-        let (mut node, size) = (anchored.clone(), *size);
+        let size = *size;
         if self.expecting_key() {
-            return match node.value {
+            return match &anchored.value {
                 NodeValue::String(key) => {
+                    let key = key.clone();
                     self.key(key, span);
                     Ok(())
                 }
@@ -500,7 +497,13 @@ impl Builder<'_> {
                 )),
             };
         }
+        // Charged before it is copied: the alias that breaks the budget (in a bomb, the biggest
+        // node of the document) is refused without a copy made only to be dropped.
         self.charge(size, span)?;
+        let Some((anchored, _)) = self.anchors.get(&id) else {
+            return Err(unknown_anchor(span));
+        };
+        let mut node = anchored.clone();
         mark_alias(&mut node, span);
         self.complete(node, 0, size);
         Ok(())
@@ -570,6 +573,15 @@ fn quoted_len(raw: &str, style: ScalarStyle) -> usize {
         }
     }
     raw.len()
+}
+
+/// An alias whose anchor is not defined before it.
+fn unknown_anchor(span: Span) -> BuildProblem {
+    BuildProblem::new(
+        "yaml-unknown-anchor",
+        "this alias refers to an anchor that is not defined before it",
+        span,
+    )
 }
 
 /// Marks a copied alias target: its nodes all sit at the alias in the file.
