@@ -247,19 +247,7 @@ impl Builder<'_> {
 
     /// Counts `count` more nodes against the budget.
     fn charge(&mut self, count: usize, span: Span) -> Result<(), BuildProblem> {
-        self.nodes = self.nodes.saturating_add(count);
-        if self.nodes > self.limits.max_nodes {
-            return Err(BuildProblem::new(
-                "yaml-too-many-nodes",
-                format!(
-                    "the frontmatter expands to more than {} YAML nodes",
-                    self.limits.max_nodes
-                ),
-                span,
-            )
-            .help("aliases are expanded in place; an alias of an alias multiplies the document"));
-        }
-        Ok(())
+        charge(&mut self.nodes, &self.limits, count, span)
     }
 
     fn scalar(&mut self, text: &str, style: SaphyrStyle, tag: Option<&Tag>, span: Span) -> Node {
@@ -480,7 +468,11 @@ impl Builder<'_> {
 
     fn alias(&mut self, id: usize, span: Span) -> Result<(), BuildProblem> {
         let Some((anchored, size)) = self.anchors.get(&id) else {
-            return Err(unknown_anchor(span));
+            return Err(BuildProblem::new(
+                "yaml-unknown-anchor",
+                "this alias refers to an anchor that is not defined before it",
+                span,
+            ));
         };
         let size = *size;
         if self.expecting_key() {
@@ -498,11 +490,9 @@ impl Builder<'_> {
             };
         }
         // Charged before it is copied: the alias that breaks the budget (in a bomb, the biggest
-        // node of the document) is refused without a copy made only to be dropped.
-        self.charge(size, span)?;
-        let Some((anchored, _)) = self.anchors.get(&id) else {
-            return Err(unknown_anchor(span));
-        };
+        // node of the document) is refused without a copy made only to be dropped. (The budget
+        // is charged through its fields: `anchored` still borrows the anchors.)
+        charge(&mut self.nodes, &self.limits, size, span)?;
         let mut node = anchored.clone();
         mark_alias(&mut node, span);
         self.complete(node, 0, size);
@@ -575,13 +565,26 @@ fn quoted_len(raw: &str, style: ScalarStyle) -> usize {
     raw.len()
 }
 
-/// An alias whose anchor is not defined before it.
-fn unknown_anchor(span: Span) -> BuildProblem {
-    BuildProblem::new(
-        "yaml-unknown-anchor",
-        "this alias refers to an anchor that is not defined before it",
-        span,
-    )
+/// Counts `count` more nodes against `limits`' budget, `nodes` being those counted so far.
+fn charge(
+    nodes: &mut usize,
+    limits: &Limits,
+    count: usize,
+    span: Span,
+) -> Result<(), BuildProblem> {
+    *nodes = nodes.saturating_add(count);
+    if *nodes > limits.max_nodes {
+        return Err(BuildProblem::new(
+            "yaml-too-many-nodes",
+            format!(
+                "the frontmatter expands to more than {} YAML nodes",
+                limits.max_nodes
+            ),
+            span,
+        )
+        .help("aliases are expanded in place; an alias of an alias multiplies the document"));
+    }
+    Ok(())
 }
 
 /// Marks a copied alias target: its nodes all sit at the alias in the file.
