@@ -259,6 +259,55 @@ test("non-string arguments throw an Error naming the argument", () => {
   assertThrowsMessage(() => logicmd.lint(analyst, null, { "a.logic.md": 1 }), /must be a string/);
 });
 
+/** A seeded generator (mulberry32): the same strings on every run, so a failure reproduces. */
+function generator(seed) {
+  let state = seed >>> 0;
+  return (below) => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * below;
+  };
+}
+
+/** UTF-16 units of every UTF-8 length, newlines, and lone surrogates on either side. */
+const UNITS = ["a", "Z", " ", "\n", "#", "é", "ß", "—", "中", "語", "😀", "𝔘", "\ud800", "\udfff"];
+
+/** A random text of `length` pieces, mostly of one kind so that some overflow a guess made from
+ * ASCII and some are ASCII throughout. */
+function randomText(next, length) {
+  const mostly = UNITS[Math.floor(next(UNITS.length))];
+  let text = "";
+  for (let i = 0; i < length; i++) {
+    text += next(3) < 2 ? mostly : UNITS[Math.floor(next(UNITS.length))];
+  }
+  return text;
+}
+
+test("text arguments reach the package as the UTF-8 the engine's TextEncoder writes", () => {
+  const utf8 = (text) => new TextDecoder().decode(new TextEncoder().encode(text));
+  const head = '---\nspec_version: "1.0"\nname: text\n---\n';
+  const next = generator(17);
+  const lengths = [0, 1, 3, 4, 5, 15, 16, 17, 63, 64, 65, 200, 1000, 5000];
+  for (let round = 0; round < 300; round++) {
+    const body = randomText(next, round < lengths.length ? lengths[round] : Math.floor(next(700)));
+    const result = logicmd.parse(head + body);
+    assert.deepEqual(result.diagnostics, [], JSON.stringify(body));
+    assert.equal(result.body, utf8(body), JSON.stringify(body));
+  }
+  // Characters past the first guess of the buffer's size, in every width.
+  for (const unit of ["é", "中", "😀", "\ud800"]) {
+    const body = unit.repeat(20000);
+    assert.equal(logicmd.parse(head + body).body, utf8(body));
+  }
+  // Positions are counted in the text as read: a schema error after wide characters.
+  const wide = '---\nspec_version: "1.0"\nname: "😀中é"\nsteps: 5\n---\n';
+  const [error] = logicmd.validate(wide).diagnostics;
+  assert.equal(error.path, "/steps");
+  assert.equal(error.line, 4);
+});
+
 test("huge and deeply nested inputs give diagnostics, not traps or hangs", () => {
   const huge = `---\nspec_version: "1.0"\nname: big\ndescription: "${"x".repeat(9 << 20)}"\n---\n`;
   for (const fn of [logicmd.parse, logicmd.validate, logicmd.graph, logicmd.check, logicmd.format]) {

@@ -4,6 +4,8 @@ use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
+use crate::text::js_text;
+
 /// A result as a plain JS object (objects, never `Map`s; integers as numbers): written as one JSON
 /// string and read by the engine's `JSON.parse`. That crosses the boundary once instead of once
 /// per value, which made results about a fifth faster than building them value by value
@@ -36,7 +38,7 @@ pub fn json_arg(value: JsValue, what: &str) -> Result<Value, JsError> {
 
 /// A required string argument.
 pub fn text_arg(value: &JsValue, what: &str) -> Result<String, JsError> {
-    value.as_string().ok_or_else(|| {
+    js_text(value).ok_or_else(|| {
         JsError::new(&format!(
             "{what} must be a string, got {}",
             value.js_typeof().as_string().unwrap_or_default()

@@ -7,6 +7,7 @@ mod documents;
 mod loader;
 mod next_action;
 mod run;
+mod text;
 mod tools;
 mod trace;
 

@@ -6,6 +6,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::convert::json_arg;
+use crate::text::js_text;
 
 pub struct JsLoader {
     files: MemoryLoader,
@@ -63,8 +64,6 @@ impl Loader for JsLoader {
                     .unwrap_or_else(|| "not an Error".to_owned());
                 LoadError::new(format!("the loader threw for `{id}`: {reason}"))
             })?;
-        result
-            .as_string()
-            .ok_or_else(|| LoadError::new(format!("no file `{id}`")))
+        js_text(&result).ok_or_else(|| LoadError::new(format!("no file `{id}`")))
     }
 }

@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::convert::{from_js, to_js};
+use crate::text::js_text;
 
 /// Decides the next action for `state`: `{action, attempts, problems}`, or `{action: null,
 /// problems}` when no valid answer came within `maxAttempts` (default 3). `options.provider` is
@@ -31,7 +32,7 @@ pub async fn next_action(
     if let Some(n) = field("maxAttempts")?.as_f64() {
         settings.max_attempts = n.clamp(1.0, 20.0) as u32;
     }
-    if let Some(text) = field("spec")?.as_string() {
+    if let Some(text) = js_text(&field("spec")?) {
         let document = logicmd::Document::parse(&text).document.ok_or_else(|| {
             JsError::new("options.spec is not a LOGIC.md document (its frontmatter does not parse)")
         })?;

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{json_arg, to_js};
+use crate::text::js_text;
 
 /// `{violations, rules, events, diagnostics}`: each violation names its rule and the event index
 /// (0-based) where it fails; `rules` lists what was checked. An unreadable trace or a formula that
@@ -99,7 +100,7 @@ fn rule_texts(rules: JsValue) -> Result<Vec<String>, JsError> {
 /// The events of a JSON Lines text (bounded as the CLI bounds a file) or of an array of events.
 fn events(trace: JsValue) -> Result<Vec<Value>, Diagnostic> {
     let limits = TraceLimits::DEFAULT;
-    if let Some(text) = trace.as_string() {
+    if let Some(text) = js_text(&trace) {
         return trace::read_jsonl(text.as_bytes(), limits)
             .map(|trace| trace.events)
             .map_err(|error| {
