@@ -11,13 +11,14 @@ use crate::text::js_text;
 /// per value, which made results about a fifth faster than building them value by value
 /// (issue #17); the JSON data model is the one results already had.
 pub fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
-    json_to_js(serde_json::to_string(value))
+    let text = serde_json::to_string(value)
+        .map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))?;
+    json_to_js(&text)
 }
 
 /// A result already written as JSON text, as a plain JS object (see [`to_js`]).
-pub fn json_to_js(text: serde_json::Result<String>) -> Result<JsValue, JsError> {
-    let text = text.map_err(|e| JsError::new(&format!("cannot convert the result: {e}")))?;
-    js_sys::JSON::parse(&text).map_err(|_| JsError::new("cannot convert the result"))
+pub fn json_to_js(text: &str) -> Result<JsValue, JsError> {
+    js_sys::JSON::parse(text).map_err(|_| JsError::new("cannot convert the result"))
 }
 
 /// An argument of a known shape (an action, an observation, an edit, a state): read as JSON, then

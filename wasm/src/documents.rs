@@ -107,7 +107,7 @@ pub fn validate(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsError> {
     let text = text_arg(&text, "text")?;
-    json_to_js(Ok(validate_json(&text)))
+    json_to_js(&validate_json(&text))
 }
 
 /// The options of a document named `path` (its kind and the id its imports resolve from).
@@ -130,7 +130,7 @@ pub fn lint(
     let path = optional_text_arg(&path, "path")?;
     let loader = JsLoader::new(files)?;
     let analysis = analyze(&text, &lint_options(path.as_deref()), &loader);
-    json_to_js(Ok(Checked::from(&analysis).to_json()))
+    json_to_js(&Checked::from(&analysis).to_json())
 }
 
 /// The prompt scaffold: the whole workflow, or one step when `step` is given. Compiling runs
