@@ -9,8 +9,8 @@
 //! - `throughput_probe kept WHAT TIMES` times TIMES validations while the report of a first one
 //!   is kept alive, as the criterion bench (and the studio, holding the current document) does,
 //!   and prints the milliseconds per pass: the heap's layout decides how many pages the
-//!   allocator gives back and faults in again per pass, and differs from `run`'s (docs/decisions.md,
-//!   round six).
+//!   allocator gives back and faults in again per pass, and differs from `run`'s (docs/perf.md,
+//!   round seven).
 //!
 //! `cargo run --release -p logicmd --example throughput_probe -- heap`
 

@@ -38,8 +38,9 @@ struct ParseResult<'a> {
 
 /// What `validate` and `lint` return, serialised straight from the analysis: building a
 /// `serde_json::Value` of the diagnostics first copied every string of them once more and was
-/// a measurable part of a small document's call (issue #17, round three). The text is written by
-/// [`Checked::to_json`]; the derived `Serialize` is what it must equal (the test below).
+/// a measurable part of a small document's call (issue #17, round three in docs/perf.md). The
+/// text is written by [`Checked::to_json`]; the derived `Serialize` is what it must equal (the
+/// test below).
 #[derive(Serialize)]
 pub struct Checked<'a> {
     kind: Kind,

@@ -94,7 +94,7 @@ pub fn object(value: Option<&Value>) -> Option<&Map<String, Value>> {
 
 /// A place in the document, its JSON Pointer written only when asked ([`At::pointer`], or
 /// `Display`): rules walk every step and item, and report at few of them; writing a pointer for
-/// each cost more than the rules' own work (docs/decisions.md, "The check, round two").
+/// each cost more than the rules' own work (docs/perf.md, "The check, round two").
 #[derive(Clone, Copy)]
 pub enum At<'a> {
     /// A place whose pointer is already written.

@@ -421,7 +421,7 @@ impl<'t> Reader<'t> {
     /// The text of a scalar written at `at` as it reads: one of the vocabulary's words, or
     /// else shared with the source.
     // Inlined (as `take_top` is): a call per key and scalar, its text returned through
-    // memory, showed in the wall-clock profile (docs/decisions.md, round seven).
+    // memory, showed in the wall-clock profile (docs/perf.md, round seven).
     #[inline(always)]
     fn share(&self, at: usize, text: &str) -> Text {
         debug_assert_eq!(

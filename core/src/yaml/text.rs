@@ -85,7 +85,7 @@ impl Text {
         // (`shared` by `str::get`, `within` by the proof in its documentation), and
         // the `Arc<str>` it holds never changes, so the range still is one. Reads are the hot
         // path (every key comparison of validation and of pointer lookups): checking the range
-        // again on each cost the round-four regression (docs/decisions.md, "The check, round
+        // again on each cost the round-four regression (docs/perf.md, "The check, round
         // two").
         unsafe { source.get_unchecked(start as usize..end as usize) }
     }
