@@ -27,6 +27,7 @@ mod prepare;
 mod provider;
 mod retry;
 mod scripted;
+pub mod session;
 mod snapshot;
 mod synthetic;
 
