@@ -11,8 +11,9 @@
 //!   no answer ──► failure::timeout / connection / stream_interrupted
 //! ```
 //!
-//! The API key lives in a [`Secret`]: it goes into the `Authorization` header and is redacted
-//! from everything the client hands back.
+//! The API key lives in a [`Secret`]: it goes into the `Authorization` header, is redacted from
+//! every failure the client composes, and an answer that holds it is refused
+//! ([`Client::guard`]); a model's answer is never altered.
 
 mod body;
 mod completion;
@@ -42,8 +43,9 @@ pub struct ClientConfig {
     pub model_overrides_document: bool,
     /// Ask for a streamed answer (server-sent events).
     pub stream: bool,
-    /// The API key, sent as `Authorization: Bearer`; redacted wherever a response or error could
-    /// echo it. `None` sends no `Authorization` header (a local server).
+    /// The API key, sent as `Authorization: Bearer`; redacted from any error that could echo it,
+    /// and an answer holding it is refused. `None` sends no `Authorization` header (a local
+    /// server).
     pub api_key: Option<Secret>,
 }
 
@@ -196,19 +198,24 @@ impl Client {
         secret::redact(self.config.api_key.as_ref(), text)
     }
 
-    /// `observation` with the key redacted from every text in it: the last gate before the
-    /// engine (and so the trace) sees anything.
-    pub fn redact_observation(&self, observation: Observation) -> Observation {
+    /// `observation` fit for the engine and its trace, which the key must never reach: a failure
+    /// message has the key redacted; a model's answer is never altered, so an answer that holds
+    /// a real key (a server echoing it) is not recorded at all — it becomes a failed call
+    /// (`InvalidResponse`, retryable) that says why. The last gate before the engine.
+    pub fn guard(&self, observation: Observation) -> Observation {
         match observation {
-            Observation::ModelResponse {
-                text,
-                usage,
-                latency_ms,
-            } => Observation::ModelResponse {
-                text: self.redact(&text),
-                usage,
-                latency_ms,
-            },
+            Observation::ModelResponse { text, .. }
+                if self
+                    .config
+                    .api_key
+                    .as_ref()
+                    .is_some_and(|key| key.appears_in(&text)) =>
+            {
+                Observation::ModelError(failure::invalid_response(
+                    "the answer holds the API key, so it is not recorded (logicmd writes the key \
+                     nowhere, and never alters an answer)",
+                ))
+            }
             Observation::ModelError(mut failure) => {
                 failure.message = self.redact(&failure.message);
                 Observation::ModelError(failure)
