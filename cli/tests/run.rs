@@ -329,6 +329,19 @@ fn bad_input_is_refused_with_its_place() {
     let scratch = scenario("input");
     scratch.write("contract.logic.md", "---\nspec_version: \"1.0\"\nname: c\nreasoning:\n  strategy: cot\ncontracts:\n  inputs:\n    - name: topic\n      type: string\n      required: true\n    - name: depth\n      type: integer\n---\n");
     scratch.write("bad.json", "{\n  \"topic\": \"x\",\n}\n");
+    // The document's contracts.validation decides what a bad input does, in the CLI as in the
+    // engine: strict rejects the run before it starts, warn records it and goes on,
+    // permissive checks nothing (no validation block: the engine's default, record).
+    for mode in ["strict", "warn", "permissive"] {
+        let text = fs::read_to_string(scratch.0.join("contract.logic.md")).unwrap();
+        let text = text.replace("---\n", &format!("  validation:\n    mode: {mode}\n---\n"));
+        let text = text.replacen(
+            &format!("  validation:\n    mode: {mode}\n---\n"),
+            "---\n",
+            1,
+        );
+        scratch.write(&format!("contract-{mode}.logic.md"), text);
+    }
     let mut text = String::new();
     for args in [
         &[
@@ -360,6 +373,31 @@ fn bad_input_is_refused_with_its_place() {
             "{\"depth\": 1.5}",
         ],
         &["run", "contract.logic.md", "--dry-run", "--input", "[]"],
+        &[
+            "run",
+            "contract-strict.logic.md",
+            "--dry-run",
+            "--input",
+            "{\"depth\": 1.5}",
+        ],
+        &[
+            "run",
+            "contract-warn.logic.md",
+            "--dry-run",
+            "--input",
+            "{\"depth\": 1.5}",
+            "--progress",
+            "off",
+        ],
+        &[
+            "run",
+            "contract-permissive.logic.md",
+            "--dry-run",
+            "--input",
+            "{\"depth\": 1.5}",
+            "--progress",
+            "off",
+        ],
         &[
             "run",
             "contract.logic.md",
