@@ -487,3 +487,102 @@ fn a_drtl_topology_with_an_unmet_blocking_obligation_is_refused() {
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     insta::assert_snapshot!("drtl_refused", transcript(&scratch, &output));
 }
+
+const LINKS: &str = "name: links\nnodes:\n  - id: draft\n    type: generate\n    prompt: Name the products and their pages\n    output_format: json\n    output_key: claims\n  - id: verify_claims\n    type: verify\n    input: draft.claims\n    rules:\n      - {id: std.check_existence, target: product_names, mode: block}\n      - {id: std.check_links, target: urls, mode: block}\n    output_key: report\nedges:\n  - {from: draft, to: verify_claims}\n";
+
+/// What needs the world is not asked about when there is nothing to ask or no way to: an empty
+/// list of links holds even offline (and the summary counts both satisfied obligations as met),
+/// and a dry run checks no link over the network.
+#[test]
+fn nothing_claimed_holds_offline_and_a_dry_run_asks_the_network_nothing() {
+    let scratch = scenario("world");
+    scratch.write("facts.yaml", "product_names: [Notion]\n");
+    scratch.write("links.drtl.yaml", LINKS);
+    scratch.write(
+        "links.yaml",
+        "- {node: draft, json: {product_names: [Notion], urls: []}}\n",
+    );
+    let mut text = String::new();
+    for args in [
+        &[
+            "run",
+            "links.drtl.yaml",
+            "--provider",
+            "scripted:links.yaml",
+            "--facts",
+            "facts.yaml",
+            "--offline",
+            "--progress",
+            "plain",
+        ][..],
+        &[
+            "run",
+            "links.drtl.yaml",
+            "--dry-run",
+            "--format",
+            "json",
+            "--progress",
+            "off",
+        ],
+    ] {
+        let output = logicmd(&scratch, args);
+        text.push_str(&format!(
+            "## {}\n{}",
+            args.join(" "),
+            transcript(&scratch, &output)
+        ));
+    }
+    insta::assert_snapshot!("world", text);
+}
+
+/// `--resume STATE` with another document than the state's is refused, naming both; the state's
+/// own document (by any path to it) is accepted.
+#[test]
+fn a_state_resumes_only_its_own_document() {
+    let scratch = scenario("other");
+    let paused = logicmd(
+        &scratch,
+        &[
+            "run",
+            "review.logic.md",
+            "--provider",
+            "scripted:unreviewed.yaml",
+            "--state",
+            "paused.state.json",
+            "--progress",
+            "off",
+        ],
+    );
+    assert_eq!(paused.status.code(), Some(3), "{}", stderr(&paused));
+    let other = logicmd(
+        &scratch,
+        &[
+            "run",
+            "plain.logic.md",
+            "--resume",
+            "paused.state.json",
+            "--answer",
+            "accept",
+        ],
+    );
+    assert_eq!(other.status.code(), Some(2));
+    assert_eq!(
+        stderr(&other),
+        "error: paused.state.json is the state of a run of review.logic.md, not of plain.logic.md: \
+         resume it with `logicmd run --resume paused.state.json`, or run plain.logic.md without --resume\n"
+    );
+    let own = logicmd(
+        &scratch,
+        &[
+            "run",
+            "./review.logic.md",
+            "--resume",
+            "paused.state.json",
+            "--answer",
+            "accept",
+            "--progress",
+            "off",
+        ],
+    );
+    assert_eq!(own.status.code(), Some(0), "{}", stderr(&own));
+}

@@ -87,9 +87,9 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
     /// Go on with the run whose state is STATE (after a pause or a crash). Provider, input,
-    /// clock and settings come from the state; --trace, --facts, --offline, --link-timeout and
-    /// --no-wait given again replace the recorded ones. A FILE given too must be the state's
-    /// document.
+    /// clock and settings come from the state; --trace, --facts, --offline, --link-timeout,
+    /// --no-wait and the OpenAI-compatible provider's options given again replace the recorded
+    /// ones. A FILE given too must be the state's document.
     #[arg(long, value_name = "STATE", conflicts_with_all = ["input", "dry_run", "provider", "seed", "clock", "max_parallel"])]
     resume: Option<PathBuf>,
     /// With --resume: the decision for the review the run waits for, one of the actions it
@@ -263,12 +263,13 @@ fn started(args: &Args) -> Result<Prepared, Stop> {
         trace: args.trace.as_deref().map(state::absolute),
     };
     // The lock first: nothing of another run's state is touched before it is ours.
-    let state_path = args.state.as_deref().map(state::absolute);
-    let lock = state_path
+    let lock = args
+        .state
         .as_deref()
         .map(Lock::acquire)
         .transpose()
         .map_err(Stop::usage)?;
+    let state_path = args.state.as_deref().map(state::absolute);
     let options = RunOptions {
         max_parallelism: settings.max_parallel,
         seed: match settings.provider {
@@ -483,6 +484,12 @@ fn overridden(args: &Args, recorded: &Settings) -> Settings {
     }
     settings.offline |= args.offline;
     settings.sleep &= !args.no_wait;
+    if let ProviderChoice::OpenAi {
+        settings: recorded, ..
+    } = &mut settings.provider
+    {
+        recorded.given_again(&args.openai);
+    }
     if let Some(seconds) = args.link_timeout {
         settings.link_timeout_ms = seconds * 1000;
     }
