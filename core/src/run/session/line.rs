@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::run::{Action, Observation};
+use crate::run::{Action, ActionKind, Observation};
 
 /// Where an action of the line is.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,13 +73,17 @@ impl Line {
         self.slots.is_empty()
     }
 
-    /// The first action due to the caller, now handed out.
+    /// The first action due to the caller, now handed out. A review is a person's: it is
+    /// parked at once, so no answer waits for their decision.
     pub fn hand_out(&mut self) -> Option<&Action> {
         let slot = self
             .slots
             .values_mut()
             .find(|slot| slot.state == State::Due)?;
-        slot.state = State::Out;
+        slot.state = match slot.action.kind {
+            ActionKind::AskReview { .. } => State::Parked,
+            _ => State::Out,
+        };
         Some(&slot.action)
     }
 
@@ -157,7 +161,6 @@ impl Line {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::ActionKind;
 
     fn action(n: u64) -> Action {
         Action {

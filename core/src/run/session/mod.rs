@@ -29,8 +29,10 @@
 //!      (`CallTool`), a wait to sleep through (`Wait`), a review (`AskReview`) — as soon as it
 //!      likes, concurrently with others (the engine already caps model and tool calls in flight at
 //!      the run's parallelism), then hand the result to [`Session::answer`]. Every action handed
-//!      out must be answered, with an observation or [`Answer::Unanswered`]; a review left to a
-//!      person may be [`Session::park`]ed (or answered `Unanswered`) until they decide;
+//!      out must be answered, with an observation or [`Answer::Unanswered`]. A review is a
+//!      person's: it is parked from the moment it is handed out (answers after it are never held
+//!      back for their decision), and its answer, whenever it comes, is fed next; a tool a person
+//!      checks may be [`Session::park`]ed the same way;
 //!    - [`Next::Fed`]: an answer was fed; call again;
 //!    - [`Next::Breakpoint`]: a model call of a node in [`Session::set_breakpoints`] is next (each
 //!      node's fires once); call again to go on;
