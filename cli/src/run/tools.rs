@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use logicmd::run::session::{claimed_name, claimed_values, no_checker, FACT_RULES};
+use logicmd::run::session::{claimed_name, claimed_values, no_checker};
 use logicmd::run::Verdict;
 use serde_json::{json, Value};
 
@@ -39,9 +39,7 @@ impl Checkers {
                 ToolWork::Unverifiable("offline: links are not checked".to_owned())
             }
             "std.check_links" => ToolWork::Links(arguments.clone()),
-            _ if FACT_RULES.contains(&rule) => {
-                ToolWork::Unverifiable("no facts to check against (give --facts FILE)".to_owned())
-            }
+            // A fact rule comes here only without --facts.
             _ => ToolWork::Unverifiable(no_checker(rule)),
         }
     }
@@ -154,7 +152,7 @@ mod tests {
                 "std.check_existence",
                 &json!({"target": "x", "values": ["a"]})
             ),
-            ToolWork::Unverifiable("no facts to check against (give --facts FILE)".into())
+            ToolWork::Unverifiable("no facts to check against".into())
         );
         assert_eq!(
             checkers().work("std.check_compute", &json!({"target": "x"})),

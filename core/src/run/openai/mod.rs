@@ -193,6 +193,12 @@ impl Client {
         self.format_refused
     }
 
+    /// Keeps what a copy of this client learned about the server during a call (concurrent
+    /// calls each work on a copy): a refused `response_format` stays refused.
+    pub fn learn_from(&mut self, copy: &Client) {
+        self.format_refused |= copy.format_refused;
+    }
+
     /// `text` without the key.
     pub fn redact(&self, text: &str) -> String {
         secret::redact(self.config.api_key.as_ref(), text)

@@ -124,9 +124,14 @@ pub fn unverifiable(why: impl Into<String>) -> Verdict {
     }
 }
 
-/// Why a tool nobody checks is unverifiable: the same words from every front end.
+/// Why a tool nobody checks is unverifiable: the same words from every front end (a fact rule
+/// without facts, any other rule without a checker).
 pub fn no_checker(rule: &str) -> String {
-    format!("no checker for {rule}")
+    if FACT_RULES.contains(&rule) {
+        "no facts to check against".to_owned()
+    } else {
+        format!("no checker for {rule}")
+    }
 }
 
 /// The rule's target key (`""` when it names none).
