@@ -81,3 +81,41 @@ fn a_tool_nothing_checks_is_unverifiable_with_the_clis_words() {
         .expect("the rule was checked");
     assert_eq!(obligation["evidence"], json!("no facts to check against"));
 }
+
+/// The studio's part of the cross-driver test (`tests/cross-driver/README.md`): each case run
+/// through this driver writes exactly the trace the CLI and the npm package write.
+#[test]
+fn each_cross_driver_case_writes_the_shared_trace_byte_for_byte() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cross-driver");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).expect("the cases exist") {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let Some(stem) = name
+            .strip_suffix(".logic.md")
+            .or_else(|| name.strip_suffix(".drtl.yaml"))
+        else {
+            continue;
+        };
+        let read = |file: String| std::fs::read_to_string(dir.join(file)).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let script = ProviderChoice::Scripted(read(format!("{stem}.script.yaml")));
+        let mut driver = Driver::start(&text, json!({}), &script, Pins::new()).unwrap();
+        let mut trace = String::new();
+        loop {
+            let done = slice(&mut driver);
+            for event in &done.events {
+                trace.push_str(&serde_json::to_string(event).unwrap());
+                trace.push('\n');
+            }
+            match done.halt {
+                Some(Halt::Finished) => break,
+                None => {}
+                other => panic!("{stem}: a scripted run needs no person: {other:?}"),
+            }
+        }
+        assert_eq!(trace, read(format!("{stem}.trace.jsonl")), "{stem}");
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
+}
