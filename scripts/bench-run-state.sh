@@ -47,8 +47,8 @@ print("\n".join(out))
 PY
 }
 
-# Median of the run's wall time in milliseconds.
-median_ms() {
+# The run's wall time in milliseconds over RUNS runs: "median min max".
+times_ms() {
   local times=()
   for _ in $(seq "$runs"); do
     rm -f "$work/state.json" "$work/state.json.lock"
@@ -58,17 +58,19 @@ median_ms() {
     end="$(date +%s%N)"
     times+=("$(( (end - start) / 1000000 ))")
   done
-  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)], a[1], a[NR]}'
 }
 
-printf '%-8s %14s %14s %8s %12s\n' steps "without (ms)" "--state (ms)" ratio "state bytes"
+echo "median (min-max) of $runs runs, wall time of the whole process"
+printf '%-8s %20s %20s %8s %12s\n' steps "without (ms)" "--state (ms)" ratio "state bytes"
 for steps in $steps_list; do
   generate "$steps" > "$work/gen.logic.md"
   base=("$LOGICMD" run "$work/gen.logic.md" --dry-run --progress off --format json --input '{"topic": "benchmarks"}')
-  without="$(median_ms "${base[@]}")"
-  with="$(median_ms "${base[@]}" --state "$work/state.json")"
+  read -r without without_min without_max < <(times_ms "${base[@]}")
+  read -r with with_min with_max < <(times_ms "${base[@]}" --state "$work/state.json")
   "${base[@]}" --state "$work/state.json" > /dev/null
   bytes="$(wc -c < "$work/state.json")"
   ratio="$(awk -v a="$with" -v b="$without" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
-  printf '%-8s %14s %14s %8s %12s\n' "$steps" "$without" "$with" "$ratio" "$bytes"
+  printf '%-8s %20s %20s %8s %12s\n' "$steps" "$without ($without_min-$without_max)" \
+    "$with ($with_min-$with_max)" "$ratio" "$bytes"
 done
