@@ -261,6 +261,64 @@ fn a_crash_at_any_point_with_calls_in_flight_makes_no_answered_call_again() {
     );
 }
 
+/// Members answer 300, 600, 900 and 1,200 ms after they are asked (m4 first, m1 last).
+fn spaced(request: &Recorded) -> Reply {
+    let step = step_of(request);
+    let delay = match step.as_str() {
+        "m1" => 1_200,
+        "m2" => 900,
+        "m3" => 600,
+        "m4" => 300,
+        _ => 0,
+    };
+    Reply::Slow(
+        Duration::from_millis(delay),
+        Box::new(completion(&format!("{step} says yes"))),
+    )
+}
+
+/// The scenario: SIGKILL while the slowest member is still in flight and the three others
+/// have answered (seconds ago, for the machine): on resume only the slowest is asked again.
+#[test]
+fn a_kill_with_a_call_in_flight_repeats_none_of_the_answered_ones() {
+    let scratch = Scratch::new("real-kill");
+    scratch.write("fan.logic.md", FAN);
+    let server = Loopback::answering(spaced);
+    let mut running = logicmd(
+        &scratch.0,
+        &server.base_url(),
+        &[
+            "run",
+            "fan.logic.md",
+            "--max-parallel",
+            "4",
+            "--state",
+            "state.json",
+        ],
+    )
+    .spawn()
+    .expect("logicmd runs");
+    let started = std::time::Instant::now();
+    while server.requests().len() < 5 && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let members_asked = server.requests()[1..5].iter().map(|r| r.at).max().unwrap();
+    // m4, m3 and m2 have answered (at 300, 600 and 900 ms); m1 answers at 1,200 ms.
+    std::thread::sleep(Duration::from_millis(1_050).saturating_sub(members_asked.elapsed()));
+    running.kill().expect("the run is killed");
+    let _ = running.wait();
+    std::thread::sleep(Duration::from_millis(200));
+    let before = server.requests().len();
+    let resumed = output(logicmd(
+        &scratch.0,
+        &server.base_url(),
+        &["run", "--resume", "state.json"],
+    ));
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    let asked_again: Vec<String> = server.requests()[before..].iter().map(step_of).collect();
+    assert_eq!(asked_again, ["m1", "report"]);
+}
+
 #[test]
 fn a_second_run_on_a_state_in_use_is_refused_naming_the_holder() {
     let scratch = Scratch::new("real-lock");
