@@ -45,6 +45,24 @@ fn read(path: PathBuf) -> String {
     fs::read_to_string(path).expect("the file was written")
 }
 
+/// The review scenario run until it pauses at its review, its state in `state`.
+fn pause_review(scratch: &Scratch, state: &str) {
+    let output = logicmd(
+        scratch,
+        &[
+            "run",
+            "review.logic.md",
+            "--provider",
+            "scripted:unreviewed.yaml",
+            "--state",
+            state,
+            "--progress",
+            "off",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+}
+
 const SCRIPTED: &[&str] = &[
     "run",
     "review.logic.md",
@@ -223,22 +241,7 @@ fn a_document_from_standard_input_pauses_and_resumes_without_naming_a_file() {
 #[test]
 fn each_review_action_routes_the_resumed_run() {
     let scratch = scenario("routes");
-    let pause = |state: &str| {
-        let output = logicmd(
-            &scratch,
-            &[
-                "run",
-                "review.logic.md",
-                "--provider",
-                "scripted:unreviewed.yaml",
-                "--state",
-                state,
-                "--progress",
-                "off",
-            ],
-        );
-        assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
-    };
+    let pause = |state: &str| pause_review(&scratch, state);
     let mut routes = String::new();
     for action in ["accept", "retry", "abort"] {
         let state = format!("{action}.state.json");
@@ -540,20 +543,7 @@ fn nothing_claimed_holds_offline_and_a_dry_run_asks_the_network_nothing() {
 #[test]
 fn a_state_resumes_only_its_own_document() {
     let scratch = scenario("other");
-    let paused = logicmd(
-        &scratch,
-        &[
-            "run",
-            "review.logic.md",
-            "--provider",
-            "scripted:unreviewed.yaml",
-            "--state",
-            "paused.state.json",
-            "--progress",
-            "off",
-        ],
-    );
-    assert_eq!(paused.status.code(), Some(3), "{}", stderr(&paused));
+    pause_review(&scratch, "paused.state.json");
     let other = logicmd(
         &scratch,
         &[

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use harness::{stderr, Scratch};
+use harness::{stderr, untimed, Scratch};
 use loopback::{completion, error, Loopback, Recorded, Reply};
 use serde_json::Value;
 
@@ -164,22 +164,6 @@ fn answered_in(state: &str) -> BTreeSet<String> {
                 .as_str()
                 .and_then(|text| text.split(' ').next())
                 .map(str::to_owned)
-        })
-        .collect()
-}
-
-/// Trace events without what changes from run to run on a real clock.
-fn untimed(trace: &str) -> Vec<Value> {
-    trace
-        .lines()
-        .map(|line| {
-            let mut event: Value = serde_json::from_str(line).expect("a JSON line");
-            if let Some(map) = event.as_object_mut() {
-                for key in ["t", "duration_ms", "latency_ms"] {
-                    map.remove(key);
-                }
-            }
-            event
         })
         .collect()
 }

@@ -64,6 +64,7 @@ pub use inputs::{check_input, contracts_of, example_input, InputCheck, InputEnfo
 pub use journal::{Record, Start};
 pub use tools::{claimed_name, claimed_values, no_checker, unverifiable, Facts, FACT_RULES};
 
+use super::kernel::action_name;
 use super::{
     Action, ActionKind, Answer, ModelFailure, Observation, Provider, Run, RunError, Scripted,
     Status, Synthetic,
@@ -597,18 +598,6 @@ fn duration(kind: &ActionKind, observation: &Observation) -> u64 {
             },
         ) => *latency,
         _ => 0,
-    }
-}
-
-fn action_name(kind: &ActionKind) -> &'static str {
-    match kind {
-        ActionKind::CallModel { .. } => "call_model",
-        ActionKind::CallTool { .. } => "call_tool",
-        ActionKind::AskReview { .. } => "ask_review",
-        ActionKind::Wait { .. } => "wait",
-        ActionKind::Complete { .. } => "complete",
-        ActionKind::Refuse { .. } => "refuse",
-        ActionKind::Fail { .. } => "fail",
     }
 }
 
