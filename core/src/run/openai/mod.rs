@@ -29,7 +29,7 @@ pub use body::ResponseFormat;
 pub use completion::{parse_completion, Completion};
 pub use failure::{classify_status, HttpError};
 pub use http_date::{parse_http_date, retry_after_ms, MAX_RETRY_AFTER_MS};
-pub use secret::{Secret, REDACTED};
+pub use secret::{Secret, PLACEHOLDER_BELOW, REDACTED};
 pub use sse::StreamParser;
 pub use strict::strict_schema;
 
