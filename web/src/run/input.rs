@@ -4,7 +4,7 @@
 //! `exampleInput` use).
 
 use leptos::prelude::*;
-use logicmd::model::{Contracts, Spec};
+use logicmd::model::Contracts;
 use logicmd::run::session::example_input;
 use serde_json::Value;
 
@@ -55,14 +55,6 @@ fn field_text(input: &str, name: &str) -> String {
     }
 }
 
-/// The typed `contracts` of a frontmatter.
-fn contracts_of(frontmatter: &Value) -> Contracts {
-    let contracts = frontmatter.get("contracts").cloned().unwrap_or(Value::Null);
-    let mut only = serde_json::Map::new();
-    only.insert("contracts".to_owned(), contracts);
-    Spec::read(&Value::Object(only)).contracts
-}
-
 /// The contracts of the studio's document (none for a DRTL topology).
 pub fn declared_inputs(studio: Studio) -> Memo<Contracts> {
     Memo::new(move |_| {
@@ -70,7 +62,7 @@ pub fn declared_inputs(studio: Studio) -> Memo<Contracts> {
             .analysis
             .with(|a| match a.parsed.as_ref().map(|p| &p.0) {
                 // Only `contracts` is read: a keystroke in a big document stays cheap.
-                Some(CoreParsed::Logic(document)) => contracts_of(document.json()),
+                Some(CoreParsed::Logic(document)) => Contracts::of(document.json()),
                 _ => Contracts::default(),
             })
     })
@@ -116,7 +108,7 @@ mod tests {
         let spec = json!({"contracts": {"inputs": [
             {"name": "topic", "type": "string"}, {"name": "depth", "type": "integer"}
         ]}});
-        let contracts = Spec::read(&spec).contracts;
+        let contracts = Contracts::of(&spec);
         let fields = declared(&contracts);
         let example = example_input(&contracts);
         assert_eq!(example, json!({"topic": "example topic", "depth": 1}));

@@ -6,7 +6,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::model::{Contracts, Spec};
+use crate::model::Contracts;
 use crate::run::logic::contracts::{input_enforcement, input_problems, Enforcement};
 use crate::run::Source;
 
@@ -42,7 +42,7 @@ impl InputCheck {
 /// The contracts of the document `source` runs (none for a DRTL topology).
 pub fn contracts_of(source: &Source) -> Contracts {
     match source {
-        Source::Logic { spec, .. } => Spec::read(spec).contracts,
+        Source::Logic { spec, .. } => Contracts::of(spec),
         Source::Drtl { .. } => Contracts::default(),
     }
 }
@@ -90,6 +90,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::model::Spec;
 
     fn contracts(validation: Value) -> Contracts {
         Spec::read(&json!({"contracts": {"inputs": [
