@@ -45,6 +45,24 @@ fn read(path: PathBuf) -> String {
     fs::read_to_string(path).expect("the file was written")
 }
 
+/// The review scenario run until it pauses at its review, its state in `state`.
+fn pause_review(scratch: &Scratch, state: &str) {
+    let output = logicmd(
+        scratch,
+        &[
+            "run",
+            "review.logic.md",
+            "--provider",
+            "scripted:unreviewed.yaml",
+            "--state",
+            state,
+            "--progress",
+            "off",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+}
+
 const SCRIPTED: &[&str] = &[
     "run",
     "review.logic.md",
@@ -223,22 +241,7 @@ fn a_document_from_standard_input_pauses_and_resumes_without_naming_a_file() {
 #[test]
 fn each_review_action_routes_the_resumed_run() {
     let scratch = scenario("routes");
-    let pause = |state: &str| {
-        let output = logicmd(
-            &scratch,
-            &[
-                "run",
-                "review.logic.md",
-                "--provider",
-                "scripted:unreviewed.yaml",
-                "--state",
-                state,
-                "--progress",
-                "off",
-            ],
-        );
-        assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
-    };
+    let pause = |state: &str| pause_review(&scratch, state);
     let mut routes = String::new();
     for action in ["accept", "retry", "abort"] {
         let state = format!("{action}.state.json");
@@ -329,6 +332,19 @@ fn bad_input_is_refused_with_its_place() {
     let scratch = scenario("input");
     scratch.write("contract.logic.md", "---\nspec_version: \"1.0\"\nname: c\nreasoning:\n  strategy: cot\ncontracts:\n  inputs:\n    - name: topic\n      type: string\n      required: true\n    - name: depth\n      type: integer\n---\n");
     scratch.write("bad.json", "{\n  \"topic\": \"x\",\n}\n");
+    // The document's contracts.validation decides what a bad input does, in the CLI as in the
+    // engine: strict rejects the run before it starts, warn records it and goes on,
+    // permissive checks nothing (no validation block: the engine's default, record).
+    for mode in ["strict", "warn", "permissive"] {
+        let text = fs::read_to_string(scratch.0.join("contract.logic.md")).unwrap();
+        let text = text.replace("---\n", &format!("  validation:\n    mode: {mode}\n---\n"));
+        let text = text.replacen(
+            &format!("  validation:\n    mode: {mode}\n---\n"),
+            "---\n",
+            1,
+        );
+        scratch.write(&format!("contract-{mode}.logic.md"), text);
+    }
     let mut text = String::new();
     for args in [
         &[
@@ -360,6 +376,31 @@ fn bad_input_is_refused_with_its_place() {
             "{\"depth\": 1.5}",
         ],
         &["run", "contract.logic.md", "--dry-run", "--input", "[]"],
+        &[
+            "run",
+            "contract-strict.logic.md",
+            "--dry-run",
+            "--input",
+            "{\"depth\": 1.5}",
+        ],
+        &[
+            "run",
+            "contract-warn.logic.md",
+            "--dry-run",
+            "--input",
+            "{\"depth\": 1.5}",
+            "--progress",
+            "off",
+        ],
+        &[
+            "run",
+            "contract-permissive.logic.md",
+            "--dry-run",
+            "--input",
+            "{\"depth\": 1.5}",
+            "--progress",
+            "off",
+        ],
         &[
             "run",
             "contract.logic.md",
@@ -448,4 +489,90 @@ fn a_drtl_topology_with_an_unmet_blocking_obligation_is_refused() {
     );
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     insta::assert_snapshot!("drtl_refused", transcript(&scratch, &output));
+}
+
+const LINKS: &str = "name: links\nnodes:\n  - id: draft\n    type: generate\n    prompt: Name the products and their pages\n    output_format: json\n    output_key: claims\n  - id: verify_claims\n    type: verify\n    input: draft.claims\n    rules:\n      - {id: std.check_existence, target: product_names, mode: block}\n      - {id: std.check_links, target: urls, mode: block}\n    output_key: report\nedges:\n  - {from: draft, to: verify_claims}\n";
+
+/// What needs the world is not asked about when there is nothing to ask or no way to: an empty
+/// list of links holds even offline (and the summary counts both satisfied obligations as met),
+/// and a dry run checks no link over the network.
+#[test]
+fn nothing_claimed_holds_offline_and_a_dry_run_asks_the_network_nothing() {
+    let scratch = scenario("world");
+    scratch.write("facts.yaml", "product_names: [Notion]\n");
+    scratch.write("links.drtl.yaml", LINKS);
+    scratch.write(
+        "links.yaml",
+        "- {node: draft, json: {product_names: [Notion], urls: []}}\n",
+    );
+    let mut text = String::new();
+    for args in [
+        &[
+            "run",
+            "links.drtl.yaml",
+            "--provider",
+            "scripted:links.yaml",
+            "--facts",
+            "facts.yaml",
+            "--offline",
+            "--progress",
+            "plain",
+        ][..],
+        &[
+            "run",
+            "links.drtl.yaml",
+            "--dry-run",
+            "--format",
+            "json",
+            "--progress",
+            "off",
+        ],
+    ] {
+        let output = logicmd(&scratch, args);
+        text.push_str(&format!(
+            "## {}\n{}",
+            args.join(" "),
+            transcript(&scratch, &output)
+        ));
+    }
+    insta::assert_snapshot!("world", text);
+}
+
+/// `--resume STATE` with another document than the state's is refused, naming both; the state's
+/// own document (by any path to it) is accepted.
+#[test]
+fn a_state_resumes_only_its_own_document() {
+    let scratch = scenario("other");
+    pause_review(&scratch, "paused.state.json");
+    let other = logicmd(
+        &scratch,
+        &[
+            "run",
+            "plain.logic.md",
+            "--resume",
+            "paused.state.json",
+            "--answer",
+            "accept",
+        ],
+    );
+    assert_eq!(other.status.code(), Some(2));
+    assert_eq!(
+        stderr(&other),
+        "error: paused.state.json is the state of a run of review.logic.md, not of plain.logic.md: \
+         resume it with `logicmd run --resume paused.state.json`, or run plain.logic.md without --resume\n"
+    );
+    let own = logicmd(
+        &scratch,
+        &[
+            "run",
+            "./review.logic.md",
+            "--resume",
+            "paused.state.json",
+            "--answer",
+            "accept",
+            "--progress",
+            "off",
+        ],
+    );
+    assert_eq!(own.status.code(), Some(0), "{}", stderr(&own));
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use harness::{stderr, stdout, Scratch};
+use harness::{stderr, stdout, untimed, Scratch};
 use serde_json::Value;
 
 fn scenario(name: &str) -> Scratch {
@@ -245,21 +245,6 @@ fn a_sigkill_at_random_moments_loses_nothing_and_repeats_no_model_call() {
         let trace = fs::read_to_string(dir.join("trace.jsonl")).unwrap();
         assert_eq!(untimed(&trace), whole_trace, "kill at {delay:?}");
     }
-}
-
-/// Trace events without their times (`t`, `duration_ms`).
-fn untimed(trace: &str) -> Vec<Value> {
-    trace
-        .lines()
-        .map(|line| {
-            let mut event: Value = serde_json::from_str(line).expect("a JSON line");
-            if let Some(map) = event.as_object_mut() {
-                map.remove("t");
-                map.remove("duration_ms");
-            }
-            event
-        })
-        .collect()
 }
 
 fn untimed_result(output: &Output) -> Value {

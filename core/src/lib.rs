@@ -20,7 +20,7 @@
 //! | [`lint`] | semantic rules beyond the schema, each with a stable code | [`lint::lint`], [`lint::rules::ALL`] |
 //! | [`check`] | static obligations: unverified output, termination | [`check::check_topology`], [`analysis::obligations`] |
 //! | [`compile`] | a document as reasoning scaffolds, execution levels and order | [`compile::compile`], [`analysis::compile_text`] |
-//! | [`run`] | the sans-IO runtime: actions out, observations in, a trace | [`run::prepare`], [`run::Run`] |
+//! | [`run`] | the sans-IO runtime and the one driver every front end uses: actions out, answers in (any order), a trace | [`run::prepare`], [`run::session::Session`] (around [`run::Run`]) |
 //! | [`trace`] | temporal checks on a run's trace, OTLP export | [`trace::check`], [`trace::export`] |
 //! | [`next_action`] | the seed's one-action decision engine | [`next_action::Decision`] |
 //! | [`edit`] | structured, lossless edits as minimal text patches | [`edit::apply`] |

@@ -17,7 +17,7 @@ export async function drive(run, provider, { answerTool, answerReview } = {}) {
           break;
         }
         case "wait":
-          run.setClock(/* the driver sleeps here, or not */ 0);
+          // A real driver sleeps `action.ms` here (a server's backoff); the run's clock moves by it.
           run.feed(action.id, { observation: "waited" });
           break;
         case "call_tool":

@@ -98,3 +98,55 @@ test("feeding what no action waits for, or the wrong kind of answer, throws with
   assert.throws(() => logicmd.createRun(analyst, {}, { maxParallelism: -1 }), /maxParallelism/);
   run.free();
 });
+
+test("answers given in any order are fed in the order the actions were handed out: the same trace", async () => {
+  const inOrder = logicmd.createRun(analyst, input, { path: "competitive-analyst.logic.md", files });
+  const whole = await drive(inOrder, offline(inOrder));
+  const shuffled = logicmd.createRun(analyst, input, { path: "competitive-analyst.logic.md", files });
+  const trace = [];
+  let ending;
+  while (!ending) {
+    const actions = shuffled.next();
+    trace.push(...shuffled.events());
+    assert.ok(actions.length > 0, "every batch is answered before the next");
+    for (const action of [...actions].reverse()) {
+      if (["complete", "refuse", "fail"].includes(action.action)) ending = action;
+      else shuffled.feed(action.id, action.action === "wait" ? { observation: "waited" } : shuffled.synthetic(action));
+    }
+  }
+  trace.push(...shuffled.events());
+  assert.equal(ending.action, "complete");
+  assert.deepEqual(trace, whole.trace);
+  inOrder.free();
+  shuffled.free();
+});
+
+test("a model call nobody answers fails with ProviderError, as in the CLI and the studio", () => {
+  const doc = '---\nspec_version: "1.0"\nname: s\nsteps:\n  first:\n    description: One\n  second:\n    description: Two\n    needs: [first]\n---\n';
+  const scripted = logicmd.createRun(doc, {}, { script: "- {node: first, text: fine}\n" });
+  const [ending] = scripted.next();
+  assert.equal(ending.action, "fail");
+  const failure = scripted.events().find((e) => e.event === "model_responded" && e.node === "second");
+  assert.deepEqual(failure.error, { kind: "ProviderError", message: "the script has no answer for `second` attempt 1", retryable: false });
+  scripted.free();
+
+  const caller = logicmd.createRun(doc, {}, null);
+  const [call] = caller.next();
+  caller.unanswered(call.id, "my model is down");
+  caller.next();
+  const answered = caller.events().find((e) => e.event === "model_responded");
+  assert.deepEqual(answered.error, { kind: "ProviderError", message: "my model is down", retryable: false });
+  caller.free();
+});
+
+test("the example input and the input check are the CLI's", () => {
+  const doc = '---\nspec_version: "1.0"\nname: c\ncontracts:\n  inputs:\n    - name: topic\n      type: string\n      required: true\n    - name: depth\n      type: integer\n  validation:\n    mode: strict\nsteps:\n  main:\n    description: Main\n---\n';
+  assert.deepEqual(logicmd.exampleInput(doc), { input: { topic: "example topic", depth: 1 }, diagnostics: [] });
+  assert.deepEqual(logicmd.checkInput(doc, { depth: 1.5 }), {
+    problems: ["missing required property `topic`", "at `/depth`: expected an integer, found a number `1.5`"],
+    enforcement: "reject",
+    rejects: true,
+    diagnostics: [],
+  });
+  assert.deepEqual(logicmd.checkInput(doc.replace("mode: strict", "mode: warn"), { depth: 1 }).rejects, false);
+});

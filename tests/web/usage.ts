@@ -3,8 +3,10 @@
 import init, {
   applyEdit,
   check,
+  checkInput,
   checkTrace,
   createRun,
+  exampleInput,
   nextAction,
   resumeRun,
   compile,
@@ -61,6 +63,13 @@ export function runOffline(text: string): TraceEvent[] {
   const again = resumeRun(run.snapshot());
   again.free();
   run.free();
+  const example = exampleInput(text).input;
+  const checkedInput = checkInput(text, example, { path: "agent.logic.md" });
+  if (checkedInput.rejects) throw new Error(checkedInput.problems.join("; "));
+  const scripted = createRun(text, example, { script: "[]", clock: "fixed", waits: "instant", facts: ["Notion"] });
+  for (const action of scripted.next()) if (action.action === "call_model") scripted.unanswered(action.id, "no model");
+  resumeRun(scripted.snapshot(), { script: "[]" }).free();
+  scripted.free();
   return trace;
 }
 

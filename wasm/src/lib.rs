@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 
 pub use documents::{check, compile, format, graph, lint, parse, validate, validate_json};
 pub use next_action::next_action;
-pub use run::{create_run, resume_run, EngineRun};
+pub use run::{check_input_js, create_run, example_input_js, resume_run, EngineRun};
 pub use tools::{apply_edit, decode_share_link, discover, encode_share_link, eval_tree, evaluate};
 pub use trace::check_trace;
 

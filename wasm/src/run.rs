@@ -1,12 +1,19 @@
-//! The runtime for JavaScript builders: `createRun` / `resumeRun` give an `EngineRun` that hands out
-//! actions and takes observations; the caller keeps its own model calls and keys, the engine keeps
-//! the semantics (the same `logicmd::run` the CLI and the studio drive).
+//! The runtime for JavaScript builders: `createRun` / `resumeRun` give an `EngineRun` around the
+//! core's run session (`logicmd::run::session::Session`, the same driver the CLI and the studio
+//! use): it hands out the actions the caller carries out, takes their answers in any order and
+//! feeds them in a fixed order, keeps the clock, and answers what it can itself (a script, the
+//! synthetic provider, facts, a rule with nothing to check). The caller keeps its own model calls
+//! and keys. `exampleInput` and `checkInput` are the CLI's input rules.
 
 use logicmd::analysis::{Options, DEFAULT_ID};
 use logicmd::diagnostic::Diagnostic;
+use logicmd::run::session::{
+    check_input, contracts_of, example_input, Answerers, ClockMode, Facts, Models, Next, Session,
+    Start, Waits,
+};
 use logicmd::run::{
-    prepare_reporting, Action, ActionKind, Answer, Observation, Provider, Run, RunOptions, Source,
-    Synthetic,
+    prepare_reporting, Action, ActionKind, Answer, Observation, Provider, RunOptions, Scripted,
+    Source, Synthetic,
 };
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -17,19 +24,23 @@ use crate::loader::JsLoader;
 /// A run of a document. Free it with `free()` when done (it holds WebAssembly memory).
 #[wasm_bindgen]
 pub struct EngineRun {
-    run: Option<Run>,
+    session: Option<Session>,
     /// Why the document cannot run (its errors), when it cannot.
     diagnostics: Vec<Diagnostic>,
-    /// The failure handed out once by `next()` when the document cannot run.
-    refusal: Option<Action>,
+    /// The ending, handed out once by `next()`.
+    ending: Option<Action>,
+    ended: bool,
+    /// The synthetic provider, for `synthetic(action)`.
     synthetic: Option<Synthetic>,
+    clock: ClockMode,
 }
 
-/// Starts a run of `text` on `input`. `options`: `{path, files, maxParallelism, startMs, seed}`
-/// (`files` resolves imports, workflow nodes and prompt files like `lint`'s). A document with errors
-/// that stop a run gives a run whose `diagnostics` list them and whose `next()` fails at once; errors
-/// a run can do without (a route to a missing step, a missing need: `logicmd::run::TOLERATED_ERRORS`)
-/// are listed in `diagnostics` and the run goes on, as `logicmd run` does.
+/// Starts a run of `text` on `input`. `options`: `{path, files, maxParallelism, startMs, seed,
+/// clock, waits, script, synthetic, facts}` (`files` resolves imports, workflow nodes and prompt
+/// files like `lint`'s). A document with errors that stop a run gives a run whose `diagnostics`
+/// list them and whose `next()` fails at once; errors a run can do without (a route to a missing
+/// step, a missing need: `logicmd::run::TOLERATED_ERRORS`) are listed in `diagnostics` and the
+/// run goes on, as `logicmd run` does.
 #[wasm_bindgen(js_name = createRun)]
 pub fn create_run(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
@@ -39,6 +50,116 @@ pub fn create_run(
     let text = text_arg(&text, "text")?;
     let input = json_arg(input, "input")?;
     let settings = Settings::read(&options)?;
+    let (source, tolerated) = match prepared(&text, &settings)? {
+        Ok(prepared) => prepared,
+        Err(diagnostics) => return Ok(EngineRun::refused(diagnostics)),
+    };
+    let synthetic = Synthetic::new(&source, settings.run.seed);
+    let clock = settings.clock;
+    let start = Start::new(source, input, settings.run.clone(), clock, now_ms());
+    match Session::start(start, settings.answerers()?) {
+        Ok(session) => Ok(EngineRun {
+            session: Some(session),
+            diagnostics: tolerated,
+            ending: None,
+            ended: false,
+            synthetic: Some(synthetic),
+            clock,
+        }),
+        Err(error) => Ok(EngineRun::refused(vec![Diagnostic::error(
+            "run-cannot-start",
+            error.message,
+        )])),
+    }
+}
+
+/// Continues a run from `run.snapshot()`: exactly where it stopped, no answer asked for again.
+/// The events emitted before come again from `events()`. `options`: `{waits, script, synthetic,
+/// facts}`, as the run was created with (a script is brought to where it was).
+#[wasm_bindgen(js_name = resumeRun)]
+pub fn resume_run(
+    #[wasm_bindgen(unchecked_param_type = "RunSnapshot")] snapshot: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ResumeRunOptions | null")] options: JsValue,
+) -> Result<EngineRun, JsError> {
+    let snapshot = json_arg(snapshot, "snapshot")?;
+    let mut settings = Settings::read(&options)?;
+    settings.clock = match snapshot.pointer("/session/clock").and_then(Value::as_str) {
+        Some("real") => ClockMode::Real,
+        _ => ClockMode::Fixed,
+    };
+    let session =
+        Session::resume(&snapshot, settings.answerers()?).map_err(|e| JsError::new(&e.message))?;
+    let source: Option<Source> = snapshot
+        .get("source")
+        .and_then(|s| serde_json::from_value(s.clone()).ok());
+    let seed = snapshot
+        .pointer("/options/seed")
+        .and_then(Value::as_u64)
+        .unwrap_or_default();
+    Ok(EngineRun {
+        session: Some(session),
+        diagnostics: Vec::new(),
+        ending: None,
+        ended: false,
+        synthetic: source.map(|s| Synthetic::new(&s, seed)),
+        clock: settings.clock,
+    })
+}
+
+/// An input that fits the document's `contracts.inputs` (a value of each declared type), as
+/// `logicmd run --dry-run` uses without `--input`. `options`: `{path, files}`.
+#[wasm_bindgen(js_name = exampleInput, unchecked_return_type = "ExampleInputResult")]
+pub fn example_input_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CreateRunOptions | null")] options: JsValue,
+) -> Result<JsValue, JsError> {
+    let text = text_arg(&text, "text")?;
+    let settings = Settings::read(&options)?;
+    match prepared(&text, &settings)? {
+        Ok((source, _)) => to_js(&json!({
+            "input": example_input(&contracts_of(&source)),
+            "diagnostics": [],
+        })),
+        Err(diagnostics) => to_js(&json!({"input": null, "diagnostics": diagnostics})),
+    }
+}
+
+/// `input` against the document's `contracts.inputs`: `{problems, enforcement, rejects,
+/// diagnostics}` — what is wrong, and what the document's `contracts.validation` makes of it
+/// (`reject`: the run fails before any step; `record`: it goes on with the violation in the
+/// trace; `off`). `options`: `{path, files}`.
+#[wasm_bindgen(js_name = checkInput, unchecked_return_type = "CheckInputResult")]
+pub fn check_input_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Json")] input: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CreateRunOptions | null")] options: JsValue,
+) -> Result<JsValue, JsError> {
+    let text = text_arg(&text, "text")?;
+    let input = json_arg(input, "input")?;
+    let settings = Settings::read(&options)?;
+    match prepared(&text, &settings)? {
+        Ok((source, _)) => {
+            let check = check_input(&contracts_of(&source), &input);
+            to_js(&json!({
+                "problems": check.problems,
+                "enforcement": check.enforcement,
+                "rejects": check.rejects(),
+                "diagnostics": [],
+            }))
+        }
+        Err(diagnostics) => to_js(&json!({
+            "problems": [],
+            "enforcement": null,
+            "rejects": false,
+            "diagnostics": diagnostics,
+        })),
+    }
+}
+
+/// The document prepared to run, with the errors it runs despite; or the errors that stop it.
+type Prepared = Result<(Source, Vec<Diagnostic>), Vec<Diagnostic>>;
+
+fn prepared(text: &str, settings: &Settings) -> Result<Prepared, JsError> {
     let loader = JsLoader::new(settings.files.clone())?;
     let id = settings
         .path
@@ -48,52 +169,24 @@ pub fn create_run(
     if let Some(path) = &settings.path {
         analysis_options = analysis_options.with_path(path);
     }
-    let (source, tolerated) = match prepare_reporting(&text, &analysis_options, &loader) {
-        Ok(prepared) => (prepared.source, prepared.tolerated),
-        Err(diagnostics) => return Ok(EngineRun::refused(diagnostics)),
-    };
-    let synthetic = Synthetic::new(&source, settings.run.seed);
-    match Run::start(source, input, settings.run) {
-        Ok(run) => Ok(EngineRun {
-            run: Some(run),
-            diagnostics: tolerated,
-            refusal: None,
-            synthetic: Some(synthetic),
-        }),
-        Err(error) => Ok(EngineRun::refused(vec![Diagnostic::error(
-            "run-cannot-start",
-            error.message,
-        )])),
-    }
+    Ok(prepare_reporting(text, &analysis_options, &loader)
+        .map(|prepared| (prepared.source, prepared.tolerated)))
 }
 
-/// Continues a run from `run.snapshot()`: exactly where it stopped, no call repeated. The events
-/// emitted before come again from `events()`.
-#[wasm_bindgen(js_name = resumeRun)]
-pub fn resume_run(
-    #[wasm_bindgen(unchecked_param_type = "RunSnapshot")] snapshot: JsValue,
-) -> Result<EngineRun, JsError> {
-    let snapshot = json_arg(snapshot, "snapshot")?;
-    let run = Run::resume(&snapshot).map_err(|e| JsError::new(&e.message))?;
-    let source: Option<Source> = snapshot
-        .get("source")
-        .and_then(|s| serde_json::from_value(s.clone()).ok());
-    let seed = snapshot
-        .pointer("/options/seed")
-        .and_then(Value::as_u64)
-        .unwrap_or_default();
-    Ok(EngineRun {
-        run: Some(run),
-        diagnostics: Vec::new(),
-        refusal: None,
-        synthetic: source.map(|s| Synthetic::new(&s, seed)),
-    })
+/// The wall clock, for a run on a real clock.
+fn now_ms() -> u64 {
+    js_sys::Date::now().max(0.0) as u64
 }
 
 struct Settings {
     path: Option<String>,
     files: JsValue,
     run: RunOptions,
+    clock: ClockMode,
+    waits: Option<Waits>,
+    script: Option<String>,
+    synthetic: bool,
+    facts: Value,
 }
 
 impl Settings {
@@ -120,6 +213,16 @@ impl Settings {
                 ))),
             }
         };
+        let word = |name: &str, allowed: &[&str]| -> Result<Option<String>, JsError> {
+            let value = optional_text_arg(&field(name)?, &format!("options.{name}"))?;
+            match value {
+                Some(word) if !allowed.contains(&word.as_str()) => Err(JsError::new(&format!(
+                    "options.{name} must be one of {}",
+                    allowed.join(", ")
+                ))),
+                other => Ok(other),
+            }
+        };
         let mut run = RunOptions::default();
         if let Some(n) = number("maxParallelism")? {
             run.max_parallelism = n.max(1) as usize;
@@ -130,10 +233,54 @@ impl Settings {
         if let Some(n) = number("seed")? {
             run.seed = n;
         }
+        let clock = match word("clock", &["fixed", "real"])?.as_deref() {
+            Some("real") => ClockMode::Real,
+            _ => ClockMode::Fixed,
+        };
+        let waits = word("waits", &["instant", "caller"])?.map(|w| match w.as_str() {
+            "instant" => Waits::Instant,
+            _ => Waits::Caller,
+        });
+        let synthetic = field("synthetic")?;
+        if !(synthetic.is_undefined() || synthetic.is_null() || synthetic.as_bool().is_some()) {
+            return Err(JsError::new("options.synthetic must be a boolean"));
+        }
         Ok(Settings {
             path: optional_text_arg(&field("path")?, "options.path")?,
             files: field("files")?,
             run,
+            clock,
+            waits,
+            script: optional_text_arg(&field("script")?, "options.script")?,
+            synthetic: synthetic.as_bool().unwrap_or(false),
+            facts: json_arg(field("facts")?, "options.facts")?,
+        })
+    }
+
+    /// Who answers what: the script, else the synthetic provider when asked for, else the
+    /// caller; waits as asked, else as the session's rule says.
+    fn answerers(&self) -> Result<Answerers, JsError> {
+        let models = match (&self.script, self.synthetic) {
+            (Some(script), _) => Models::Scripted(
+                Scripted::parse(script)
+                    .map_err(|e| JsError::new(&format!("options.script: {e}")))?,
+            ),
+            (None, true) => Models::Synthetic,
+            (None, false) => Models::Caller,
+        };
+        let facts = match &self.facts {
+            Value::Null => None,
+            value => Some(
+                Facts::from_value(value)
+                    .map_err(|e| JsError::new(&format!("options.facts: {e}")))?,
+            ),
+        };
+        Ok(Answerers {
+            waits: self
+                .waits
+                .unwrap_or_else(|| Waits::for_run(&models, self.clock)),
+            models,
+            facts,
         })
     }
 }
@@ -146,35 +293,64 @@ impl EngineRun {
             .collect::<Vec<_>>()
             .join("; ");
         EngineRun {
-            run: None,
-            refusal: Some(Action {
+            session: None,
+            ending: Some(Action {
                 id: "a1".to_owned(),
                 kind: ActionKind::Fail {
                     error: format!("the document cannot run: {summary}"),
                 },
             }),
+            ended: false,
             diagnostics,
             synthetic: None,
+            clock: ClockMode::Fixed,
+        }
+    }
+
+    fn now(&self) -> u64 {
+        match self.clock {
+            ClockMode::Real => now_ms(),
+            ClockMode::Fixed => 0,
         }
     }
 }
 
 #[wasm_bindgen]
 impl EngineRun {
-    /// Every action ready now, each handed out once; at the end the run's ending, once.
+    /// Feeds every answer whose turn has come and hands out every action ready now, each once;
+    /// at the end the run's ending, once. An empty list: nothing to do until an action handed
+    /// out is answered (or, when `status()` is `paused`, a review is).
     // The JS API's name (a batch per call, not an iterator).
     #[allow(clippy::should_implement_trait)]
     #[wasm_bindgen(unchecked_return_type = "RunAction[]")]
     pub fn next(&mut self) -> Result<JsValue, JsError> {
-        let actions = match &mut self.run {
-            Some(run) => run.next(),
-            None => self.refusal.take().into_iter().collect(),
-        };
+        let now = self.now();
+        let mut actions = Vec::new();
+        if let Some(session) = &mut self.session {
+            loop {
+                match session.next(now) {
+                    Next::Act(action) => actions.push(action),
+                    Next::Fed | Next::Breakpoint(_) => {}
+                    Next::Waiting | Next::Paused(_) => break,
+                    Next::Ended(action) => {
+                        self.ending.get_or_insert(action);
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.ended {
+            if let Some(ending) = &self.ending {
+                actions.push(ending.clone());
+                self.ended = true;
+            }
+        }
         to_js(&actions)
     }
 
-    /// Feeds what happened to action `id`; throws when no such action waits or the observation
-    /// does not answer it.
+    /// Gives the answer to action `id` (any order: they are fed in the order they were handed
+    /// out). Throws when no such action waits, it was answered already, or the observation does
+    /// not answer it.
     pub fn feed(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
@@ -182,48 +358,81 @@ impl EngineRun {
     ) -> Result<(), JsError> {
         let id = text_arg(&id, "id")?;
         let observation: Observation = from_js(observation, "not an observation")?;
-        let run = self
-            .run
+        let now = self.now();
+        let session = self
+            .session
             .as_mut()
             .ok_or_else(|| JsError::new("the document cannot run (see diagnostics)"))?;
-        run.feed(&id, observation)
+        session
+            .answer(&id, Answer::Observed(observation), now)
             .map_err(|e| JsError::new(&e.message))
     }
 
-    /// Sets the clock in milliseconds (traces and timings use it).
+    /// Says that nobody answers action `id`: a model call becomes a `ProviderError` failure (as
+    /// in the CLI and the studio), a tool an unverifiable verdict, a review waits for a person.
+    pub fn unanswered(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] reason: JsValue,
+    ) -> Result<(), JsError> {
+        let id = text_arg(&id, "id")?;
+        let reason = text_arg(&reason, "reason")?;
+        let now = self.now();
+        let session = self
+            .session
+            .as_mut()
+            .ok_or_else(|| JsError::new("the document cannot run (see diagnostics)"))?;
+        session
+            .answer(&id, Answer::Unanswered(reason), now)
+            .map_err(|e| JsError::new(&e.message))
+    }
+
+    /// Moves a fixed clock forward to `ms` (traces and timings use it).
     #[wasm_bindgen(js_name = setClock)]
     pub fn set_clock(&mut self, now_ms: f64) {
-        if let Some(run) = &mut self.run {
-            run.set_clock(now_ms.max(0.0) as u64);
+        if let Some(session) = &mut self.session {
+            session.advance_clock(now_ms.max(0.0) as u64);
         }
     }
 
     /// Trace events since the last call.
     #[wasm_bindgen(unchecked_return_type = "TraceEvent[]")]
     pub fn events(&mut self) -> Result<JsValue, JsError> {
-        let events: Vec<Value> = self.run.as_mut().map(Run::take_events).unwrap_or_default();
+        let events: Vec<Value> = self
+            .session
+            .as_mut()
+            .map(Session::take_events)
+            .unwrap_or_default();
         to_js(&events)
     }
 
     /// `running`, `paused` (only reviews outstanding), `completed`, `refused` or `failed`.
     #[wasm_bindgen(unchecked_return_type = "RunStatus")]
     pub fn status(&self) -> Result<JsValue, JsError> {
-        match &self.run {
-            Some(run) => to_js(&run.status()),
+        match &self.session {
+            Some(session) => to_js(&session.status()),
             None => to_js(&"failed"),
         }
     }
 
-    /// Actions handed out and not yet answered (after `resumeRun`, the ones to carry out again).
+    /// Actions handed out and not yet fed (after `resumeRun`, `next()` hands out again those
+    /// whose answers were not kept).
     #[wasm_bindgen(unchecked_return_type = "RunAction[]")]
     pub fn outstanding(&self) -> Result<JsValue, JsError> {
-        to_js(&self.run.as_ref().map(Run::outstanding).unwrap_or_default())
+        to_js(
+            &self
+                .session
+                .as_ref()
+                .map(Session::outstanding)
+                .unwrap_or_default(),
+        )
     }
 
-    /// The run as versioned JSON, for `resumeRun`.
+    /// The run as versioned JSON, for `resumeRun`: what was fed, and the answers given but not
+    /// fed yet.
     #[wasm_bindgen(unchecked_return_type = "RunSnapshot")]
     pub fn snapshot(&self) -> Result<JsValue, JsError> {
-        to_js(&self.run.as_ref().map_or(Value::Null, Run::snapshot))
+        to_js(&self.session.as_ref().map_or(Value::Null, Session::snapshot))
     }
 
     /// The document's errors: why it cannot run, or (when it runs) those the run goes on past.

@@ -314,8 +314,48 @@ export interface CreateRunOptions {
   maxParallelism?: number;
   /** The clock at the start, in milliseconds (default 0). */
   startMs?: number;
-  /** Seed of the synthetic provider (`run.synthetic(action)`). */
+  /** Seed of the synthetic provider (`run.synthetic(action)`, `synthetic: true`). */
   seed?: number;
+  /** `fixed` (default): the clock moves only by waits and reported latencies, so the same answers
+   * give the same trace; `real`: the wall clock (`Date.now()`). */
+  clock?: "fixed" | "real";
+  /** Who carries out waits (backoffs, `Retry-After`): `caller` hands them out as `wait` actions to
+   * sleep through; `instant` passes them at once (the clock still moves). Default: `instant` for
+   * a script or synthetic answers on a fixed clock, else `caller`. */
+  waits?: "instant" | "caller";
+  /** Answers from a script (YAML list or JSON Lines, or a trace), as `logicmd run --provider
+   * scripted:FILE`: the run hands out no model call; one the script does not answer fails with
+   * `ProviderError`. */
+  script?: string | null;
+  /** Synthetic answers for every model call, as `logicmd run --dry-run`. */
+  synthetic?: boolean;
+  /** Known entities for `std.check_existence` / `std.check_citation`: `{target: [names]}` or
+   * `[names]`, as `logicmd run --facts`. */
+  facts?: Json;
+}
+
+/** Options of `resumeRun`: who answers, as the run was created with. */
+export interface ResumeRunOptions {
+  waits?: "instant" | "caller";
+  script?: string | null;
+  synthetic?: boolean;
+  facts?: Json;
+}
+
+/** `exampleInput(text, options?)`: a value of each declared type of `contracts.inputs`. */
+export interface ExampleInputResult {
+  input: Json;
+  diagnostics: Diagnostic[];
+}
+
+/** `checkInput(text, input, options?)`: the input against `contracts.inputs`, and what the
+ * document's `contracts.validation` makes of the problems. */
+export interface CheckInputResult {
+  problems: string[];
+  enforcement: "reject" | "record" | "off" | null;
+  /** The run cannot start on this input (it would fail before any step). */
+  rejects: boolean;
+  diagnostics: Diagnostic[];
 }
 
 export interface ChatMessage {

@@ -4,23 +4,26 @@
 //! document has errors), 2 usage or I/O, 3 paused for a review.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use clap::ValueEnum;
-use logicmd::run::{ActionKind, Observation, Run, RunOptions, Source};
+use logicmd::run::session::{
+    check_input, contracts_of, example_input, InputEnforcement, Session, Start,
+};
+use logicmd::run::{ActionKind, Observation, RunOptions, Source};
 use serde_json::Value;
 
 use super::front;
 use crate::output;
-use crate::run::clock::{Clock, ClockMode};
-use crate::run::driver::{Driver, Durable, Ending, ReviewDecision};
-use crate::run::durable::Trace;
+use crate::run::clock::{clock_mode, ClockFlag};
+use crate::run::driver::{wall_ms, Driver, Ending, Records, ReviewDecision};
+use crate::run::durable::{Journal, Trace};
+use crate::run::lock::Lock;
 use crate::run::progress::{Progress, ProgressMode};
 use crate::run::report::Report;
-use crate::run::state::{self, Batch, ProviderChoice, Settings, State};
+use crate::run::state::{self, Header, ProviderChoice, Settings};
 use crate::run::summary::Summary;
-use crate::run::tools::{Checkers, Facts};
+use crate::run::tools::Checkers;
 use crate::run::{inputs, resume};
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
@@ -54,12 +57,14 @@ pub struct Args {
     #[arg(value_name = "FILE", required_unless_present = "resume")]
     file: Option<PathBuf>,
     /// The run's input: JSON text, or @FILE to read it from a file (@- for standard input).
-    /// Checked against the document's contracts.inputs. Default: {} (with --dry-run, a
-    /// placeholder for every field contracts.inputs declares).
+    /// Checked against the document's contracts.inputs, as its contracts.validation says
+    /// (refused before the run under `strict`, a warning under `warn`). Default: {} (with
+    /// --dry-run, an example value for every field contracts.inputs declares).
     #[arg(long, value_name = "JSON|@FILE")]
     input: Option<String>,
     /// Call no model: answers are synthetic, valid for each step's schema and the simple checks
-    /// the document states (minItems, minimum, `length >= n`).
+    /// the document states (minItems, minimum, `length >= n`). No link is checked over the
+    /// network either (std.check_links is unverifiable).
     #[arg(long, conflicts_with = "provider")]
     dry_run: bool,
     /// Who answers model calls: `openai` (an OpenAI-compatible server: OpenAI, Ollama, llama.cpp
@@ -75,15 +80,17 @@ pub struct Args {
     /// Write the trace to FILE: JSON Lines, one event a line, flushed per event.
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
-    /// Keep the run's state in FILE, replaced atomically after every event, so a crash loses
-    /// nothing: `--resume FILE` finishes the run. A pause without --state writes the state
-    /// beside the trace, or in the temporary directory.
+    /// Keep the run's state in FILE, a journal appended as the run goes (each answer the moment
+    /// it arrives), so a crash loses nothing and no answered call is made again: `--resume
+    /// FILE` finishes the run. One run at a time holds a state (FILE.lock). A pause without
+    /// --state writes the state beside the trace, or in the temporary directory.
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
     /// Go on with the run whose state is STATE (after a pause or a crash). Provider, input,
     /// clock and settings come from the state; --trace, --facts, --offline, --link-timeout,
-    /// --no-wait and --max-parallel given again replace the recorded ones.
-    #[arg(long, value_name = "STATE", conflicts_with_all = ["input", "dry_run", "provider", "seed", "clock"])]
+    /// --no-wait and the OpenAI-compatible provider's options given again replace the recorded
+    /// ones. A FILE given too must be the state's document.
+    #[arg(long, value_name = "STATE", conflicts_with_all = ["input", "dry_run", "provider", "seed", "clock", "max_parallel"])]
     resume: Option<PathBuf>,
     /// With --resume: the decision for the review the run waits for, one of the actions it
     /// lists; NODE=ACTION when several reviews wait.
@@ -92,23 +99,26 @@ pub struct Args {
     /// A note to go with --answer (recorded in the trace).
     #[arg(long, value_name = "TEXT", requires = "answer")]
     note: Option<String>,
-    /// Most model and tool calls in flight at once (the document's global.max_parallelism when
-    /// lower) [default: 4].
+    /// Most model and tool calls in flight at once, carried out in parallel (the document's
+    /// global.max_parallelism when lower); answers are still fed in a fixed order, so traces do
+    /// not depend on timing [default: 4].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     max_parallel: Option<u64>,
     /// The run's clock: `fixed` starts at 0 and moves only by waits and reported latencies
     /// (the same input and answers give the same trace bytes); `real` is the wall clock
-    /// [default: fixed].
+    /// [default: real with --provider openai, else fixed].
     #[arg(long, value_enum, value_name = "CLOCK")]
-    clock: Option<ClockMode>,
-    /// On a real clock, do not sleep through waits (backoffs): the clock still advances by them.
+    clock: Option<ClockFlag>,
+    /// Do not sleep through waits (backoffs, Retry-After) with a real provider or clock: the
+    /// clock still advances by them.
     #[arg(long, alias = "fast")]
     no_wait: bool,
     /// Known entities for std.check_existence and std.check_citation: YAML or JSON, a map of
     /// rule target → known names, or one list for every target.
     #[arg(long, value_name = "FILE")]
     facts: Option<PathBuf>,
-    /// Use no network: std.check_links is unverifiable (a failure under `block`).
+    /// Use no network: std.check_links is unverifiable (a failure under `block`). A list with
+    /// nothing in it holds. (--dry-run makes no link request either.)
     #[arg(long)]
     offline: bool,
     /// Seconds each link check may take [default: 10].
@@ -135,12 +145,21 @@ impl Stop {
     }
 }
 
+/// A run ready to drive, and what it says about itself.
+struct Prepared {
+    driver: Driver,
+    document: String,
+    header: Header,
+    /// Held while the run goes on (`--state`, `--resume`).
+    _lock: Option<Lock>,
+}
+
 pub fn run(args: &Args) -> u8 {
     let prepared = match &args.resume {
         Some(state) => resumed(args, state),
         None => started(args),
     };
-    let (mut driver, document) = match prepared {
+    let mut prepared = match prepared {
         Ok(prepared) => prepared,
         Err(Stop(message, status)) => {
             if !message.is_empty() {
@@ -149,43 +168,45 @@ pub fn run(args: &Args) -> u8 {
             return status;
         }
     };
-    let ending = match driver.drive() {
+    let ending = match prepared.driver.drive() {
         Ok(ending) => ending,
         Err(message) => {
             eprintln!("error: {message}");
             return EXIT_USAGE;
         }
     };
-    finish(args, &mut driver, &document, &ending)
+    finish(args, &mut prepared, &ending)
 }
 
 /// Reports the ending; a pause writes the state first (where `--state` did not already).
-fn finish(args: &Args, driver: &mut Driver, document: &str, ending: &Ending) -> u8 {
-    let mut state_path = driver.durable.as_ref().map(|d| d.path.clone());
+fn finish(args: &Args, prepared: &mut Prepared, ending: &Ending) -> u8 {
+    let settings = prepared.header.settings.clone();
+    let mut state_path = args
+        .state
+        .as_deref()
+        .or(args.resume.as_deref())
+        .map(state::absolute);
     if let (Ending::Paused(_), None) = (ending, &state_path) {
-        let path = state::default_state_path(
-            driver.settings.clone().trace.as_deref(),
-            Path::new(document),
-        );
-        let durable = Durable {
-            path: path.clone(),
-            document: document.to_owned(),
-            settings: driver.settings.clone(),
+        let path =
+            state::default_state_path(settings.trace.as_deref(), Path::new(&prepared.document));
+        let records = match &prepared.driver.records {
+            Records::Memory(records) => records.as_slice(),
+            Records::Journal(_) => &[],
         };
-        if let Err(message) = driver.save_state(&durable) {
-            eprintln!("error: {message}");
+        let header = serde_json::to_value(&prepared.header).unwrap_or_default();
+        if let Err(error) = Journal::create(&path, &header, records) {
+            eprintln!("error: cannot write the state {}: {error}", path.display());
             return EXIT_USAGE;
         }
         state_path = Some(path);
     }
-    let summary = Summary::of(&driver.events);
-    let settings = driver.settings.clone();
+    let summary = Summary::of(&prepared.driver.events);
     let report = Report {
         ending,
         summary: &summary,
         trace: settings.trace.as_deref(),
         state: state_path.as_deref(),
-        document,
+        document: &prepared.document,
     };
     match args.format {
         RunFormat::Human => output::print(&report.human()),
@@ -200,8 +221,8 @@ fn finish(args: &Args, driver: &mut Driver, document: &str, ending: &Ending) -> 
     }
 }
 
-/// A new run: the document prepared, the input read and checked, the engine started.
-fn started(args: &Args) -> Result<(Driver, String), Stop> {
+/// A new run: the document prepared, the input read and checked, the session started.
+fn started(args: &Args) -> Result<Prepared, Stop> {
     let Some(file) = &args.file else {
         return Err(Stop::usage("give the FILE to run"));
     };
@@ -230,8 +251,8 @@ fn started(args: &Args) -> Result<(Driver, String), Stop> {
     let source = prepared.source;
     let input = run_input(args, &source)?;
     let settings = Settings {
+        clock: clock_mode(args.clock, provider.is_real()),
         provider,
-        clock: args.clock.unwrap_or(ClockMode::Fixed),
         sleep: !args.no_wait,
         max_parallel: args
             .max_parallel
@@ -241,27 +262,73 @@ fn started(args: &Args) -> Result<(Driver, String), Stop> {
         link_timeout_ms: args.link_timeout.unwrap_or(DEFAULT_LINK_TIMEOUT_S) * 1000,
         trace: args.trace.as_deref().map(state::absolute),
     };
-    let clock = Clock::new(settings.clock);
+    // The lock first: nothing of another run's state is touched before it is ours.
+    let lock = args
+        .state
+        .as_deref()
+        .map(Lock::acquire)
+        .transpose()
+        .map_err(Stop::usage)?;
+    let state_path = args.state.as_deref().map(state::absolute);
     let options = RunOptions {
         max_parallelism: settings.max_parallel,
-        start_ms: clock.now(),
+        seed: match settings.provider {
+            ProviderChoice::Synthetic { seed } => seed,
+            _ => 0,
+        },
         ..RunOptions::default()
     };
-    let provider = resume::provider(&settings.provider, &source).map_err(Stop::usage)?;
-    let run = Run::start(source, input, options)
+    let start = Start::new(source, input, options, settings.clock, wall_ms());
+    let document_path = (file.as_os_str() != "-").then(|| state::absolute(file));
+    let header = Header::new(
+        document.clone(),
+        document_path,
+        settings.clone(),
+        start.clone(),
+    );
+    let (answerers, model) = resume::answerers(&settings).map_err(Stop::usage)?;
+    let mut session = Session::start(start, answerers)
         .map_err(|e| Stop(format!("cannot run {document}: {e}"), EXIT_INVALID))?;
-    let mut driver = new_driver(args, run, provider, clock, &settings, &document, None)?;
+    session.keep_journal();
     // The state first: a crash before it leaves an earlier run's state and trace as they were,
     // consistent with each other.
-    let events = driver.run.take_events();
-    driver.write_state().map_err(Stop::usage)?;
+    let records = match &state_path {
+        Some(path) => {
+            let value = serde_json::to_value(&header).unwrap_or_default();
+            Records::Journal(Journal::create(path, &value, &[]).map_err(|e| {
+                Stop::usage(format!("cannot write the state {}: {e}", path.display()))
+            })?)
+        }
+        None => Records::Memory(Vec::new()),
+    };
+    let mut driver = Driver::new(session, model, checkers(&settings), records, progress(args));
     if let Some(path) = &settings.trace {
         let trace = Trace::create(path)
             .map_err(|e| Stop::usage(format!("cannot write {}: {e}", path.display())))?;
         driver.trace = Some(trace);
     }
-    driver.append(events).map_err(Stop::usage)?;
-    Ok((driver, document))
+    driver.record().map_err(Stop::usage)?;
+    Ok(Prepared {
+        driver,
+        document,
+        header,
+        _lock: lock,
+    })
+}
+
+fn checkers(settings: &Settings) -> Checkers {
+    Checkers {
+        offline: settings.offline,
+        dry_run: matches!(settings.provider, ProviderChoice::Synthetic { .. }),
+        link_timeout: Duration::from_millis(settings.link_timeout_ms),
+    }
+}
+
+fn progress(args: &Args) -> Progress {
+    Progress::new(
+        Progress::resolve(args.progress),
+        Box::new(std::io::stderr()),
+    )
 }
 
 fn provider_choice(args: &Args) -> Result<ProviderChoice, Stop> {
@@ -289,79 +356,56 @@ fn provider_choice(args: &Args) -> Result<ProviderChoice, Stop> {
     }
 }
 
-/// `--input`, or the default, checked against `contracts.inputs`.
+/// `--input`, or the default, checked against `contracts.inputs` as the document's
+/// `contracts.validation` says: refused here when it rejects the run, a warning when the run
+/// records the violation and goes on.
 fn run_input(args: &Args, source: &Source) -> Result<Value, Stop> {
-    let spec = match source {
-        Source::Logic { spec, .. } => Some(spec),
-        Source::Drtl { .. } => None,
+    let contracts = contracts_of(source);
+    let input = match &args.input {
+        Some(argument) => inputs::read(argument).map_err(Stop::usage)?,
+        None if args.dry_run => example_input(&contracts),
+        None => Value::Object(Default::default()),
     };
-    let input = match (&args.input, spec) {
-        (Some(argument), _) => inputs::read(argument).map_err(Stop::usage)?,
-        (None, Some(spec)) if args.dry_run => inputs::placeholder(spec),
-        (None, _) => Value::Object(Default::default()),
-    };
-    let problems = spec.map(|s| inputs::check(s, &input)).unwrap_or_default();
-    if problems.is_empty() {
-        Ok(input)
-    } else {
-        Err(Stop::usage(problems.join("\nerror: ")))
+    let check = check_input(&contracts, &input);
+    if check.rejects() {
+        return Err(Stop::usage(format!(
+            "--input breaks contracts.inputs, and the document's contracts.validation rejects the run:\n{}",
+            listed(&check.problems)
+        )));
     }
+    if check.enforcement == InputEnforcement::Record && !check.problems.is_empty() {
+        eprintln!(
+            "warning: --input breaks contracts.inputs; the run goes on (contracts.validation records it in the trace):\n{}",
+            listed(&check.problems)
+        );
+    }
+    Ok(input)
 }
 
-fn new_driver(
-    args: &Args,
-    run: Run,
-    provider: Box<dyn logicmd::run::Provider>,
-    clock: Clock,
-    settings: &Settings,
-    document: &str,
-    trace: Option<Trace>,
-) -> Result<Driver, Stop> {
-    let facts = match &settings.facts {
-        Some(path) => Some(Facts::read(path).map_err(Stop::usage)?),
-        None => None,
-    };
-    let durable_path = args
-        .state
-        .as_deref()
-        .or(args.resume.as_deref())
-        .map(state::absolute);
-    Ok(Driver {
-        run,
-        provider,
-        checkers: Arc::new(Checkers {
-            facts,
-            offline: settings.offline,
-            link_timeout: Duration::from_millis(settings.link_timeout_ms),
-        }),
-        clock,
-        sleep: settings.sleep && settings.clock == ClockMode::Real,
-        max_parallel: settings.max_parallel,
-        decision: None,
-        durable: durable_path.map(|path| Durable {
-            path,
-            document: document.to_owned(),
-            settings: settings.clone(),
-        }),
-        settings: settings.clone(),
-        trace,
-        progress: Progress::new(
-            Progress::resolve(args.progress),
-            Box::new(std::io::stderr()),
-        ),
-        events: Vec::new(),
-        batch: Batch::default(),
-        held: Vec::new(),
-        resumed_batch: None,
-    })
+fn listed(problems: &[String]) -> String {
+    problems
+        .iter()
+        .map(|p| format!("  - {p}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A run going on from its state file.
-fn resumed(args: &Args, path: &Path) -> Result<(Driver, String), Stop> {
-    let saved = State::read(path).map_err(Stop::usage)?;
-    let settings = overridden(args, &saved.settings);
-    let (mut run, provider) = resume::restore(&saved).map_err(Stop::usage)?;
-    let replayed = run.take_events();
+fn resumed(args: &Args, path: &Path) -> Result<Prepared, Stop> {
+    let lock = Lock::acquire(path).map_err(Stop::usage)?;
+    let saved = state::read(path).map_err(Stop::usage)?;
+    let header = saved.header;
+    same_document(args, path, &header)?;
+    let mut header = Header {
+        settings: overridden(args, &header.settings),
+        ..header
+    };
+    let settings = header.settings.clone();
+    let (answerers, model) = resume::answerers(&settings).map_err(Stop::usage)?;
+    let mut session = Session::restore(header.start.clone(), saved.records, answerers)
+        .map_err(|e| Stop::usage(format!("cannot resume: {e}")))?;
+    session.keep_journal();
+    let replayed = session.take_events();
     let (trace, written) = match &settings.trace {
         Some(trace_path) => {
             let (trace, written) =
@@ -370,12 +414,18 @@ fn resumed(args: &Args, path: &Path) -> Result<(Driver, String), Stop> {
         }
         None => (None, replayed.len()),
     };
-    let at = saved.run.get("clock").and_then(Value::as_u64).unwrap_or(0);
-    let clock = Clock::resumed(settings.clock, at);
-    let document = saved.document.clone();
-    let decision = decision(args, &run)?;
-    let ready = run.next();
-    let mut driver = new_driver(args, run, provider, clock, &settings, &document, trace)?;
+    let decision = decision(args, &session)?;
+    let journal = Journal::reopen(path, saved.complete_bytes)
+        .map_err(|e| Stop::usage(format!("cannot write the state {}: {e}", path.display())))?;
+    let document = header.document.clone();
+    let mut driver = Driver::new(
+        session,
+        model,
+        checkers(&settings),
+        Records::Journal(journal),
+        progress(args),
+    );
+    driver.trace = trace;
     driver.decision = decision;
     driver.progress.note(&format!(
         "resuming {document} from {} ({} events so far)",
@@ -388,13 +438,39 @@ fn resumed(args: &Args, path: &Path) -> Result<(Driver, String), Stop> {
         driver.events.push(event.clone());
     }
     driver.append(missing.to_vec()).map_err(Stop::usage)?;
-    let (current, held) = resume::split_batch(&saved.batch.ids, ready);
-    driver.batch = saved.batch;
-    driver.held = held;
-    if !current.is_empty() {
-        driver.resumed_batch = Some(current);
+    header.settings = settings;
+    Ok(Prepared {
+        driver,
+        document,
+        header,
+        _lock: Some(lock),
+    })
+}
+
+/// A FILE given with `--resume` must be the document the state runs: a state carries its own
+/// document, and running it under another's name would report one and run the other.
+fn same_document(args: &Args, state: &Path, header: &Header) -> Result<(), Stop> {
+    let Some(file) = &args.file else {
+        return Ok(());
+    };
+    let given = (file.as_os_str() != "-").then(|| canonical(&state::absolute(file)));
+    let recorded = header.document_path.as_deref().map(canonical);
+    if given == recorded {
+        return Ok(());
     }
-    Ok((driver, document))
+    Err(Stop::usage(format!(
+        "{} is the state of a run of {}, not of {}: resume it with `logicmd run --resume {}`, \
+         or run {} without --resume",
+        state.display(),
+        header.document,
+        super::each_file::display_name(file),
+        state.display(),
+        super::each_file::display_name(file),
+    )))
+}
+
+fn canonical(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// The recorded settings, with what was given again on the command line.
@@ -408,21 +484,24 @@ fn overridden(args: &Args, recorded: &Settings) -> Settings {
     }
     settings.offline |= args.offline;
     settings.sleep &= !args.no_wait;
+    if let ProviderChoice::OpenAi {
+        settings: recorded, ..
+    } = &mut settings.provider
+    {
+        recorded.given_again(&args.openai);
+    }
     if let Some(seconds) = args.link_timeout {
         settings.link_timeout_ms = seconds * 1000;
-    }
-    if let Some(n) = args.max_parallel {
-        settings.max_parallel = n as usize;
     }
     settings
 }
 
-/// `--answer`: which outstanding review it decides, checked against the actions it offers.
-fn decision(args: &Args, run: &Run) -> Result<Option<ReviewDecision>, Stop> {
+/// `--answer`: which open review it decides, checked against the actions it offers.
+fn decision(args: &Args, session: &Session) -> Result<Option<ReviewDecision>, Stop> {
     let Some(answer) = &args.answer else {
         return Ok(None);
     };
-    let reviews: Vec<(String, String, Vec<String>)> = run
+    let reviews: Vec<(String, String, Vec<String>)> = session
         .outstanding()
         .into_iter()
         .filter_map(|action| match action.kind {
@@ -443,7 +522,7 @@ fn decision(args: &Args, run: &Run) -> Result<Option<ReviewDecision>, Stop> {
         [] if reviews.is_empty() => {
             return Err(Stop::usage(format!(
                 "--answer: the run does not wait for a review (it is {})",
-                format!("{:?}", run.status()).to_lowercase()
+                format!("{:?}", session.status()).to_lowercase()
             )))
         }
         [] => {

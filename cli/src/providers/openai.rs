@@ -6,6 +6,7 @@
 
 use std::io::Read;
 use std::path::Path;
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use logicmd::run::openai::{
@@ -22,7 +23,8 @@ const ANSWER_LIMIT: u64 = 16 * 1024 * 1024;
 /// How much a streamed read asks for at once.
 const READ_CHUNK: usize = 8 * 1024;
 
-/// Answers model calls from an OpenAI-compatible server.
+/// Answers model calls from an OpenAI-compatible server; several at once from several threads
+/// (the protocol's state, whether the server refused `response_format`, is shared by them).
 #[derive(Debug)]
 pub struct OpenAiProvider {
     agent: ureq::Agent,
@@ -30,7 +32,7 @@ pub struct OpenAiProvider {
     endpoint: String,
     /// The base URL as messages show it (no user or password).
     shown_base: String,
-    client: Client,
+    client: Mutex<Client>,
     default_timeout_ms: u64,
 }
 
@@ -69,19 +71,37 @@ impl OpenAiProvider {
             agent: config.into(),
             endpoint: format!("{}/chat/completions", resolved.base_url),
             shown_base: shown_url(&resolved.base_url),
-            client: Client::new(ClientConfig {
+            client: Mutex::new(Client::new(ClientConfig {
                 model: resolved.model,
                 model_overrides_document: resolved.model_overrides_document,
                 stream: resolved.stream,
                 api_key: resolved.api_key,
-            }),
+            })),
             default_timeout_ms: resolved.timeout_ms,
         }
     }
 
+    /// The protocol's state (never poisoned for good: a panic elsewhere leaves it usable).
+    fn client(&self) -> std::sync::MutexGuard<'_, Client> {
+        self.client.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Carries out a model call (any other action is not this provider's): the answer, or the
+    /// failure the step's policy reacts to, with the key in no failure message and an answer
+    /// that holds the key refused (the protocol's `guard`).
+    pub fn call(&self, action: &Action, on_token: &mut dyn FnMut(&str)) -> Option<Observation> {
+        let ActionKind::CallModel { timeout_ms, .. } = &action.kind else {
+            return None;
+        };
+        let timeout_ms = timeout_ms.unwrap_or(self.default_timeout_ms).max(1);
+        let observation = self.call_model(action, timeout_ms, on_token);
+        // The one gate before the engine and its trace: nothing leaves with the key.
+        Some(self.client().guard(observation))
+    }
+
     /// Carries out one model call: an answer or a failure, never a panic.
     fn call_model(
-        &mut self,
+        &self,
         action: &Action,
         timeout_ms: u64,
         on_token: &mut dyn FnMut(&str),
@@ -90,7 +110,8 @@ impl OpenAiProvider {
         let deadline = Duration::from_millis(timeout_ms);
         // Two rounds at most: the second only after the server refused `response_format`.
         for _ in 0..2 {
-            let call = match self.client.call(action) {
+            let call = self.client().call(action);
+            let call = match call {
                 Ok(call) => call,
                 Err(failure) => return Observation::ModelError(failure),
             };
@@ -114,7 +135,8 @@ impl OpenAiProvider {
                         retry_after_ms: retry_after_ms.as_deref(),
                         body: &body,
                     };
-                    match self.client.http_error(&call, &error, now_unix_ms()) {
+                    let after = self.client().http_error(&call, &error, now_unix_ms());
+                    match after {
                         AfterError::RetryWithoutFormat => continue,
                         AfterError::Fail(failure) => return Observation::ModelError(failure),
                     }
@@ -135,7 +157,8 @@ impl OpenAiProvider {
         on_token: &mut dyn FnMut(&str),
     ) -> Exchange {
         let mut request = self.agent.post(&self.endpoint);
-        for (name, value) in self.client.headers(call) {
+        let headers = self.client().headers(call);
+        for (name, value) in headers {
             request = request.header(name, value);
         }
         let sent = request
@@ -182,7 +205,7 @@ impl OpenAiProvider {
         timeout_ms: u64,
         on_token: &mut dyn FnMut(&str),
     ) -> Exchange {
-        let mut parser = self.client.stream();
+        let mut parser = self.client().stream();
         let mut buffer = vec![0; READ_CHUNK];
         let mut received = 0usize;
         loop {
@@ -228,7 +251,8 @@ impl OpenAiProvider {
                 ANSWER_LIMIT >> 20
             )));
         }
-        match self.client.completion(&body) {
+        let completion = self.client().completion(&body);
+        match completion {
             Ok(completion) => Exchange::Answered(completion),
             Err(failure) => Exchange::Failed(failure),
         }
@@ -308,23 +332,18 @@ impl OpenAiProvider {
 
 impl Provider for OpenAiProvider {
     fn answer(&mut self, action: &Action, on_token: &mut dyn FnMut(&str)) -> Answer {
-        match &action.kind {
-            ActionKind::CallModel { timeout_ms, .. } => {
-                let timeout_ms = timeout_ms.unwrap_or(self.default_timeout_ms).max(1);
-                let observation = self.call_model(action, timeout_ms, on_token);
-                // The one gate before the engine and its trace: nothing leaves with the key.
-                Answer::Observed(self.client.redact_observation(observation))
-            }
-            other => Answer::Unanswered(format!(
-                "the OpenAI-compatible provider answers model calls only, not `{}`",
-                match other {
-                    ActionKind::CallTool { name, .. } => format!("tool {name}"),
-                    ActionKind::AskReview { node, .. } => format!("review at {node}"),
-                    ActionKind::Wait { node, ms } => format!("a wait of {ms} ms at {node}"),
-                    _ => "the run's ending".to_owned(),
-                }
-            )),
+        if let Some(observation) = self.call(action, on_token) {
+            return Answer::Observed(observation);
         }
+        Answer::Unanswered(format!(
+            "the OpenAI-compatible provider answers model calls only, not `{}`",
+            match &action.kind {
+                ActionKind::CallTool { name, .. } => format!("tool {name}"),
+                ActionKind::AskReview { node, .. } => format!("review at {node}"),
+                ActionKind::Wait { node, ms } => format!("a wait of {ms} ms at {node}"),
+                _ => "the run's ending".to_owned(),
+            }
+        ))
     }
 }
 

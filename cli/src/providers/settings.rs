@@ -47,6 +47,22 @@ pub struct Settings {
     pub no_stream: bool,
 }
 
+impl Settings {
+    /// The flags given again (on `--resume`) replace these.
+    pub fn given_again(&mut self, flags: &Settings) {
+        let replace = |mine: &mut Option<String>, given: &Option<String>| {
+            if given.is_some() {
+                mine.clone_from(given);
+            }
+        };
+        replace(&mut self.model, &flags.model);
+        replace(&mut self.base_url, &flags.base_url);
+        replace(&mut self.api_key_env, &flags.api_key_env);
+        replace(&mut self.timeout, &flags.timeout);
+        self.no_stream |= flags.no_stream;
+    }
+}
+
 /// Settings with every source applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resolved {

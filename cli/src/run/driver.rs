@@ -1,23 +1,22 @@
-//! The driver loop: take the batch of actions the engine has ready, carry each out (the
-//! provider answers model calls, the checkers answer tools, waits pass, reviews pause), and feed
-//! the results back IN ACTION ORDER, whatever order they finished in, so the trace never depends
-//! on timing. After every feed the state is written (when durable), then the new trace lines.
+//! The driver loop of `logicmd run`. The run session (`logicmd::run::session`) decides what
+//! happens and in which order; this loop only carries it out: model calls to a real server and
+//! link checks on worker threads (as many at once as the engine hands out, which is at most
+//! `--max-parallel`), waits as timers it sleeps through, reviews from `--answer`. After every
+//! step it writes the session's records to the state journal, then the new events to the trace
+//! and the progress display.
 
-use std::collections::VecDeque;
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use logicmd::run::{
-    Action, ActionKind, Answer, ModelFailure, Observation, Provider, Run, Status, Unmet,
-};
+use logicmd::run::session::{Next, Record, Session};
+use logicmd::run::{Action, ActionKind, Answer, Observation, Unmet};
 use serde_json::Value;
 
-use super::clock::Clock;
-use super::durable::{self, Trace};
+use super::durable::{Journal, Trace};
 use super::progress::Progress;
-use super::state::{Batch, Settings, State};
-use super::tools::Checkers;
+use super::tools::{Checkers, ToolWork};
+use crate::providers::OpenAiProvider;
 
 /// How a drive ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,265 +24,218 @@ pub enum Ending {
     Completed(Value),
     Refused(Vec<Unmet>),
     Failed(String),
-    /// Only reviews are outstanding: these.
+    /// Only reviews are open: these.
     Paused(Vec<Action>),
 }
 
-/// A review decision given on the command line, for one outstanding review.
+/// A review decision given on the command line, for one open review.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReviewDecision {
     pub action_id: String,
     pub answer: Observation,
 }
 
-/// Where the run's state goes after every feed.
-pub struct Durable {
-    pub path: std::path::PathBuf,
-    pub document: String,
-    pub settings: Settings,
+/// Where the session's records go.
+pub enum Records {
+    /// The state file (`--state`, `--resume`), appended as they come.
+    Journal(Journal),
+    /// Kept in memory, for a pause to write them all at once.
+    Memory(Vec<Record>),
 }
 
+/// An answer from a worker thread: the action, the answer, and when it came (wall clock).
+type Finished = (String, Answer, u64);
+
 pub struct Driver {
-    pub run: Run,
-    pub provider: Box<dyn Provider>,
+    pub session: Session,
+    /// Who answers model calls the session hands out (a real server).
+    pub model: Option<Arc<OpenAiProvider>>,
     pub checkers: Arc<Checkers>,
-    pub clock: Clock,
-    pub sleep: bool,
-    pub max_parallel: usize,
     pub decision: Option<ReviewDecision>,
-    pub durable: Option<Durable>,
-    /// The settings this drive runs with (recorded in the state).
-    pub settings: Settings,
+    pub records: Records,
     pub trace: Option<Trace>,
     pub progress: Progress,
     /// Every event of the run so far (replayed ones included).
     pub events: Vec<Value>,
-    pub batch: Batch,
-    /// Actions handed out earlier that belong to the next batch (after a resume).
-    pub held: Vec<Action>,
-    /// The batch a resumed run was in the middle of.
-    pub resumed_batch: Option<Vec<Action>>,
+    sender: Sender<Finished>,
+    receiver: Receiver<Finished>,
+    /// Calls on worker threads.
+    in_flight: usize,
+    /// Waits being slept through: when each ends, and its action.
+    timers: Vec<(Instant, String)>,
 }
-
-/// What one action needs after the provider has been asked.
-enum Work {
-    /// Answered: the observation, how long it took (for a fixed clock), and a wait not slept
-    /// (for a real clock).
-    Done(Observation, u64, u64),
-    /// A tool the checkers answer (possibly over the network).
-    Check { rule: String, arguments: Value },
-    /// A wait slept for real.
-    Sleep(u64),
-    /// A review nobody answered: the run will pause on it.
-    Unanswered,
-}
-
-/// A finished piece of work: the observation, its duration, and a wait not slept.
-type Result3 = (Observation, u64, u64);
 
 impl Driver {
+    pub fn new(
+        session: Session,
+        model: Option<Arc<OpenAiProvider>>,
+        checkers: Checkers,
+        records: Records,
+        progress: Progress,
+    ) -> Driver {
+        let (sender, receiver) = mpsc::channel();
+        Driver {
+            session,
+            model,
+            checkers: Arc::new(checkers),
+            decision: None,
+            records,
+            trace: None,
+            progress,
+            events: Vec::new(),
+            sender,
+            receiver,
+            in_flight: 0,
+            timers: Vec::new(),
+        }
+    }
+
     /// Runs until the run ends or pauses; `Err` when the driver itself cannot go on (a file it
-    /// cannot write, an engine that refuses an observation).
+    /// cannot write, an answer the session refuses).
     pub fn drive(&mut self) -> Result<Ending, String> {
         loop {
-            let batch = match self.resumed_batch.take() {
-                Some(batch) => batch,
-                None => {
-                    self.batch.started_at = self.clock.now();
-                    let mut batch = std::mem::take(&mut self.held);
-                    batch.extend(self.run.next());
-                    batch
+            let next = self.session.next(wall_ms());
+            self.record()?;
+            match next {
+                Next::Act(action) => self.carry_out(action)?,
+                Next::Fed | Next::Breakpoint(_) => {}
+                Next::Waiting => self.await_one()?,
+                Next::Paused(reviews) => {
+                    self.sync()?;
+                    return Ok(Ending::Paused(reviews));
                 }
-            };
-            if let Some(ending) = batch.iter().find_map(|a| terminal(&a.kind)) {
-                return Ok(ending);
+                Next::Ended(action) => {
+                    self.sync()?;
+                    return Ok(ending_of(action.kind));
+                }
             }
-            if batch.is_empty() {
-                return self.stopped();
-            }
-            self.batch.ids = batch.iter().map(|a| a.id.clone()).collect();
-            self.carry_out(&batch)?;
         }
     }
 
-    /// Nothing is ready: the run waits for reviews (a pause), or something is wrong.
-    fn stopped(&mut self) -> Result<Ending, String> {
-        match self.run.status() {
-            Status::Paused => {
-                let mut reviews = self.run.outstanding();
-                reviews.sort_by_key(|a| numeric_id(&a.id));
-                Ok(Ending::Paused(reviews))
-            }
-            status => Err(format!(
-                "the engine handed out nothing more but the run is {status:?} (outstanding: {})",
-                self.run
-                    .outstanding()
-                    .iter()
-                    .map(|a| a.id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        }
-    }
-
-    /// Carries out one batch and feeds every answer in action order.
-    fn carry_out(&mut self, batch: &[Action]) -> Result<(), String> {
-        let started = self.batch.started_at;
-        let work: Vec<Work> = batch.iter().map(|action| self.prepare(action)).collect();
-        let mut slots: Vec<Option<Option<Result3>>> = Vec::with_capacity(batch.len());
-        let mut jobs = VecDeque::new();
-        for (index, item) in work.into_iter().enumerate() {
-            slots.push(match item {
-                Work::Done(observation, took, skipped) => Some(Some((observation, took, skipped))),
-                Work::Unanswered => Some(None),
-                Work::Check { rule, arguments } => {
-                    jobs.push_back((index, Job::Check { rule, arguments }));
-                    None
-                }
-                Work::Sleep(ms) => {
-                    jobs.push_back((index, Job::Sleep(ms)));
-                    None
-                }
-            });
-        }
-        let workers = self.max_parallel.clamp(1, jobs.len().max(1));
-        let checkers = Arc::clone(&self.checkers);
-        let queue = Mutex::new(jobs);
-        let (sender, receiver) = mpsc::channel::<(usize, Result3)>();
-        std::thread::scope(|scope| -> Result<(), String> {
-            for _ in 0..workers {
-                let sender = sender.clone();
-                let (queue, checkers) = (&queue, &checkers);
-                scope.spawn(move || loop {
-                    let next = queue.lock().ok().and_then(|mut q| q.pop_front());
-                    let Some((index, job)) = next else {
-                        return;
-                    };
-                    if sender.send((index, job.carry_out(checkers))).is_err() {
-                        return;
-                    }
-                });
-            }
-            drop(sender);
-            let mut fed = 0;
-            loop {
-                // Feed every answer whose turn has come.
-                while fed < slots.len() {
-                    match slots[fed].take() {
-                        Some(Some((observation, took, skipped))) => {
-                            self.feed(&batch[fed], observation, started, took, skipped)?;
-                        }
-                        Some(None) => {}
-                        None => break,
-                    }
-                    fed += 1;
-                }
-                if fed == slots.len() {
-                    return Ok(());
-                }
-                let Ok((index, result)) = receiver.recv() else {
-                    return Err("a worker stopped without an answer".to_owned());
-                };
-                slots[index] = Some(Some(result));
-            }
-        })
-    }
-
-    /// Asks the provider (in action order, on this thread: providers answer deterministically)
-    /// and decides what is left to do.
-    fn prepare(&mut self, action: &Action) -> Work {
+    /// Starts carrying out `action`, or answers it at once when there is nothing to wait for.
+    fn carry_out(&mut self, action: Action) -> Result<(), String> {
         match &action.kind {
-            ActionKind::Wait { ms, .. } if self.sleep => Work::Sleep(*ms),
-            ActionKind::Wait { ms, .. } => Work::Done(Observation::Waited, *ms, *ms),
-            ActionKind::CallModel { .. } => match self.provider.answer(action, &mut |_| {}) {
-                Answer::Observed(observation) => {
-                    let took = match &observation {
-                        Observation::ModelResponse { latency_ms, .. } => latency_ms.unwrap_or(0),
-                        _ => 0,
-                    };
-                    Work::Done(observation, took, 0)
+            ActionKind::CallModel { .. } => match &self.model {
+                Some(model) => {
+                    let model = Arc::clone(model);
+                    self.spawn(action, move |action| {
+                        let observation = model.call(action, &mut |_| {});
+                        observation.map_or_else(
+                            || Answer::Unanswered("not a model call".to_owned()),
+                            Answer::Observed,
+                        )
+                    });
+                    Ok(())
                 }
-                Answer::Unanswered(reason) => Work::Done(
-                    Observation::ModelError(ModelFailure {
-                        kind: "ProviderError".to_owned(),
-                        message: reason,
-                        retryable: false,
-                        retry_after_ms: None,
-                    }),
-                    0,
-                    0,
+                None => self.answer(
+                    &action.id,
+                    Answer::Unanswered("no provider answers model calls".to_owned()),
                 ),
             },
             ActionKind::CallTool {
                 name, arguments, ..
-            } => match self.provider.answer(action, &mut |_| {}) {
-                Answer::Observed(observation) => Work::Done(observation, 0, 0),
-                Answer::Unanswered(_) => Work::Check {
-                    rule: name.clone(),
-                    arguments: arguments.clone(),
-                },
+            } => match self.checkers.work(name, arguments) {
+                ToolWork::Links(arguments) => {
+                    let checkers = Arc::clone(&self.checkers);
+                    self.spawn(action, move |_| {
+                        Answer::Observed(Observation::ToolResult(checkers.check_links(&arguments)))
+                    });
+                    Ok(())
+                }
+                ToolWork::Unverifiable(why) => self.answer(&action.id, Answer::Unanswered(why)),
             },
-            ActionKind::AskReview { .. } => match self.provider.answer(action, &mut |_| {}) {
-                Answer::Observed(observation) => Work::Done(observation, 0, 0),
-                Answer::Unanswered(_) => match self.decision.take() {
-                    Some(decision) if decision.action_id == action.id => {
-                        Work::Done(decision.answer, 0, 0)
-                    }
-                    other => {
-                        self.decision = other;
-                        Work::Unanswered
-                    }
-                },
+            ActionKind::Wait { ms, .. } => {
+                let until = Instant::now() + Duration::from_millis(*ms);
+                self.timers.push((until, action.id));
+                Ok(())
+            }
+            ActionKind::AskReview { .. } => match self.decision.take() {
+                Some(decision) if decision.action_id == action.id => {
+                    self.answer(&action.id, Answer::Observed(decision.answer))
+                }
+                other => {
+                    self.decision = other;
+                    // Left to a person: the run pauses on it once nothing else is left.
+                    self.answer(&action.id, Answer::Unanswered(String::new()))
+                }
             },
-            // Endings never reach here (the loop returns on them).
-            _ => Work::Unanswered,
+            // Endings come as `Next::Ended`, never as an action to carry out.
+            _ => Ok(()),
         }
     }
 
-    fn feed(
-        &mut self,
-        action: &Action,
-        observation: Observation,
-        started: u64,
-        took: u64,
-        skipped: u64,
-    ) -> Result<(), String> {
-        // A loop or the run's end may have withdrawn an action of this batch: nothing to feed.
-        if !self.run.is_outstanding(&action.id) {
-            return Ok(());
+    /// Carries `action` out on a worker thread.
+    fn spawn(&mut self, action: Action, work: impl FnOnce(&Action) -> Answer + Send + 'static) {
+        let sender = self.sender.clone();
+        self.in_flight += 1;
+        std::thread::spawn(move || {
+            let answer = work(&action);
+            let _ = sender.send((action.id, answer, wall_ms()));
+        });
+    }
+
+    /// Waits for the first call or wait to finish, and answers it.
+    fn await_one(&mut self) -> Result<(), String> {
+        let first_timer = self.timers.iter().map(|(until, _)| *until).min();
+        if self.in_flight == 0 && first_timer.is_none() {
+            return Err("the run waits for an answer, yet nothing is being carried out".into());
         }
-        let at = self.clock.finished(started, took, skipped);
-        self.run.set_clock(at);
-        self.run
-            .feed(&action.id, observation)
-            .map_err(|e| format!("the engine refused the answer to `{}`: {e}", action.id))?;
+        let message = match first_timer {
+            Some(until) => self
+                .receiver
+                .recv_timeout(until.saturating_duration_since(Instant::now())),
+            None => self
+                .receiver
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match message {
+            Ok((id, answer, at)) => {
+                self.in_flight -= 1;
+                self.answer_at(&id, answer, at)
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                let now = Instant::now();
+                let (due, waiting): (Vec<_>, Vec<_>) =
+                    self.timers.drain(..).partition(|(until, _)| *until <= now);
+                self.timers = waiting;
+                for (_, id) in due {
+                    self.answer(&id, Answer::Observed(Observation::Waited))?;
+                }
+                Ok(())
+            }
+            Err(RecvTimeoutError::Disconnected) => Err("a worker stopped without an answer".into()),
+        }
+    }
+
+    fn answer(&mut self, id: &str, answer: Answer) -> Result<(), String> {
+        self.answer_at(id, answer, wall_ms())
+    }
+
+    fn answer_at(&mut self, id: &str, answer: Answer, at: u64) -> Result<(), String> {
+        self.session
+            .answer(id, answer, at)
+            .map_err(|e| format!("the run refused the answer to `{id}`: {e}"))?;
         self.record()
     }
 
-    /// After a feed: the state first, then the new events.
+    /// After every step: the records first, then the events they explain.
     pub fn record(&mut self) -> Result<(), String> {
-        let events = self.run.take_events();
-        self.write_state()?;
+        for record in self.session.take_records() {
+            match &mut self.records {
+                Records::Journal(journal) => {
+                    // An answer is kept on the disk before anything else happens: it is never
+                    // asked for again.
+                    let to_disk = matches!(record, Record::Answered { .. });
+                    journal
+                        .append(&record, to_disk)
+                        .map_err(|e| format!("cannot write the state: {e}"))?;
+                }
+                Records::Memory(records) => records.push(record),
+            }
+        }
+        let events = self.session.take_events();
         self.append(events)
-    }
-
-    /// Writes the state file, when the run is durable.
-    pub fn write_state(&self) -> Result<(), String> {
-        let Some(durable) = &self.durable else {
-            return Ok(());
-        };
-        durable::write_state(&durable.path, &self.state_json(durable))
-            .map_err(|e| format!("cannot write the state {}: {e}", durable.path.display()))
-    }
-
-    fn state_json(&self, durable: &Durable) -> Value {
-        State::new(
-            durable.document.clone(),
-            durable.settings.clone(),
-            self.batch.clone(),
-            self.run.snapshot(),
-        )
-        .to_json()
     }
 
     /// Appends events to the trace and shows them.
@@ -300,47 +252,28 @@ impl Driver {
         Ok(())
     }
 
-    /// Writes the state once (a pause without `--state`).
-    pub fn save_state(&self, durable: &Durable) -> Result<(), String> {
-        durable::write_atomically(&durable.path, &self.state_json(durable))
-            .map_err(|e| format!("cannot write the state {}: {e}", durable.path.display()))
-    }
-}
-
-/// Work that may take time, done on a worker thread.
-enum Job {
-    Check { rule: String, arguments: Value },
-    Sleep(u64),
-}
-
-impl Job {
-    fn carry_out(self, checkers: &Checkers) -> Result3 {
-        match self {
-            Job::Check { rule, arguments } => (
-                Observation::ToolResult(checkers.check(&rule, &arguments)),
-                0,
-                0,
-            ),
-            Job::Sleep(ms) => {
-                std::thread::sleep(Duration::from_millis(ms));
-                (Observation::Waited, ms, 0)
-            }
+    fn sync(&self) -> Result<(), String> {
+        match &self.records {
+            Records::Journal(journal) => journal
+                .sync()
+                .map_err(|e| format!("cannot write the state: {e}")),
+            Records::Memory(_) => Ok(()),
         }
     }
 }
 
-fn terminal(kind: &ActionKind) -> Option<Ending> {
+fn ending_of(kind: ActionKind) -> Ending {
     match kind {
-        ActionKind::Complete { output } => Some(Ending::Completed(output.clone())),
-        ActionKind::Refuse { unmet } => Some(Ending::Refused(unmet.clone())),
-        ActionKind::Fail { error } => Some(Ending::Failed(error.clone())),
-        _ => None,
+        ActionKind::Complete { output } => Ending::Completed(output),
+        ActionKind::Refuse { unmet } => Ending::Refused(unmet),
+        ActionKind::Fail { error } => Ending::Failed(error),
+        other => Ending::Failed(format!("the run ended on {other:?}")),
     }
 }
 
-/// Action ids are `a` + a counter: ordered by the counter.
-pub fn numeric_id(id: &str) -> u64 {
-    id.trim_start_matches(|c: char| !c.is_ascii_digit())
-        .parse()
-        .unwrap_or(u64::MAX)
+/// The wall clock, in milliseconds since the Unix epoch.
+pub fn wall_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis().min(u128::from(u64::MAX)) as u64)
 }

@@ -1,7 +1,10 @@
-//! What makes a run survive a crash: the state file, replaced atomically (write a temporary
-//! file, fsync, rename) after every observation fed, and the trace, appended and flushed one
-//! line per event. The state is written BEFORE the events it explains are appended, so the trace
-//! never holds an event the state cannot reproduce; on resume the missing lines are appended.
+//! What makes a run survive a crash: the state journal, created atomically (a temporary file,
+//! fsync, rename) and then appended one record a line — each answer the moment it arrives (and
+//! flushed to disk when it came from a real provider: such an answer is never asked for again),
+//! each feed — and the trace, appended and flushed one line per event. Records are written
+//! BEFORE the events they explain, so the trace never holds an event the state cannot
+//! reproduce; on resume the missing lines are appended. Each record is written once: the cost
+//! of `--state` grows with the run, not with its square.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
@@ -9,10 +12,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
+use logicmd::run::session::Record;
+use serde::Serialize;
 use serde_json::Value;
 
-/// Test only: `LOGICMD_TEST_CRASH=state:N` aborts the process right after the N-th state write,
-/// `trace:N` right after the N-th trace line (both counted from 1 in this process). The crash
+/// Test only: `LOGICMD_TEST_CRASH=state:N` aborts the process right after the N-th state write
+/// (the header is the first, each record one more), `trace:N` right after the N-th trace line
+/// (both counted from 1 in this process). The crash
 /// tests use it to stop a run at every point; nothing else should set it.
 pub const CRASH_VARIABLE: &str = "LOGICMD_TEST_CRASH";
 
@@ -46,14 +52,13 @@ fn count_and_maybe_crash(counter: &AtomicU64, point: fn(u64) -> CrashPoint) {
     }
 }
 
-/// Writes `value` to `path` so that a reader sees the old file or the new one, never a part:
+/// Writes `text` to `path` so that a reader sees the old file or the new one, never a part:
 /// a temporary file beside it, flushed to disk, then renamed over it.
-pub fn write_atomically(path: &Path, value: &Value) -> io::Result<()> {
+fn write_text_atomically(path: &Path, text: &str) -> io::Result<()> {
     let temporary = temporary_beside(path);
     let result = (|| {
         let mut file = File::create(&temporary)?;
-        serde_json::to_writer(&mut file, value)?;
-        file.write_all(b"\n")?;
+        file.write_all(text.as_bytes())?;
         file.sync_all()?;
         fs::rename(&temporary, path)?;
         sync_directory(path);
@@ -65,11 +70,55 @@ pub fn write_atomically(path: &Path, value: &Value) -> io::Result<()> {
     result
 }
 
-/// The state file after every observation: written atomically, counted for the crash tests.
-pub fn write_state(path: &Path, value: &Value) -> io::Result<()> {
-    write_atomically(path, value)?;
-    count_and_maybe_crash(&STATE_WRITES, CrashPoint::State);
-    Ok(())
+/// The state journal, appended one record a line.
+pub struct Journal {
+    file: File,
+}
+
+impl Journal {
+    /// A new journal at `path` holding `header` and `records`, replacing any file there
+    /// atomically; then open to append.
+    pub fn create(path: &Path, header: &Value, records: &[Record]) -> io::Result<Journal> {
+        let mut text = line(header);
+        for record in records {
+            text.push_str(&line(record));
+        }
+        write_text_atomically(path, &text)?;
+        count_and_maybe_crash(&STATE_WRITES, CrashPoint::State);
+        let file = OpenOptions::new().append(true).open(path)?;
+        Ok(Journal { file })
+    }
+
+    /// The journal of a resumed run, its torn last line (past `complete_bytes`) cut off.
+    pub fn reopen(path: &Path, complete_bytes: u64) -> io::Result<Journal> {
+        let file = OpenOptions::new().write(true).open(path)?;
+        file.set_len(complete_bytes)?;
+        drop(file);
+        let file = OpenOptions::new().append(true).open(path)?;
+        Ok(Journal { file })
+    }
+
+    /// Appends `record`; an answer from a real provider is flushed to the disk before anything
+    /// else happens (a simulated answer is given again by the replay itself).
+    pub fn append(&mut self, record: &Record, to_disk: bool) -> io::Result<()> {
+        self.file.write_all(line(record).as_bytes())?;
+        if to_disk {
+            self.file.sync_data()?;
+        }
+        count_and_maybe_crash(&STATE_WRITES, CrashPoint::State);
+        Ok(())
+    }
+
+    /// Flushes everything to the disk (at a pause or the end).
+    pub fn sync(&self) -> io::Result<()> {
+        self.file.sync_data()
+    }
+}
+
+fn line(value: &impl Serialize) -> String {
+    let mut line = serde_json::to_string(value).unwrap_or_default();
+    line.push('\n');
+    line
 }
 
 fn temporary_beside(path: &Path) -> PathBuf {
@@ -188,7 +237,7 @@ mod tests {
         let dir = scratch("atomic");
         let path = dir.join("state.json");
         fs::write(&path, "old contents that are longer than the new ones").unwrap();
-        write_atomically(&path, &json!({"a": 1})).unwrap();
+        write_text_atomically(&path, "{\"a\":1}\n").unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "{\"a\":1}\n");
         let names: Vec<_> = fs::read_dir(&dir)
             .unwrap()

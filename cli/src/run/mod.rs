@@ -1,11 +1,13 @@
-//! `logicmd run`: the driver of core's sans-IO engine (`logicmd::run`). It carries out the
-//! engine's actions (providers, tool checkers, waits, review pauses), keeps the trace and the
-//! state durable, shows progress and sums the run up.
+//! `logicmd run`: the CLI's driver of core's run session (`logicmd::run::session`). The
+//! session holds every rule of running; here are the transport (the OpenAI-compatible server,
+//! link checks), the threads, the timers, the files (state journal, lock, trace) and printing
+//! (progress, summary, report).
 
 pub mod clock;
 pub mod driver;
 pub mod durable;
 pub mod inputs;
+pub mod lock;
 pub mod progress;
 pub mod report;
 pub mod resume;

@@ -210,7 +210,11 @@ pub fn plain_line(event: &Value) -> Option<String> {
                 .unwrap_or_default()
         ),
         "gate_evaluated" if event.get("passed") == Some(&Value::Bool(false)) => {
-            format!("gate `{}` failed", text("gate"))
+            match (text("gate"), text("condition")) {
+                ("", "") => "gate failed".to_owned(),
+                ("", condition) => format!("gate failed: {condition}"),
+                (gate, _) => format!("gate `{gate}` failed"),
+            }
         }
         "obligation_updated" => format!(
             "obligation {}{}: {}",
@@ -221,7 +225,21 @@ pub fn plain_line(event: &Value) -> Option<String> {
             },
             obligation_word(event)
         ),
-        "review_requested" => format!("waits for a review: {}", text("message")),
+        "review_requested" => {
+            let actions: Vec<&str> = event
+                .get("actions")
+                .and_then(Value::as_array)
+                .map(|actions| actions.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let choices = match actions.as_slice() {
+                [] => String::new(),
+                actions => format!(" ({})", actions.join(", ")),
+            };
+            match text("message").trim() {
+                "" => format!("waits for a review{choices}"),
+                message => format!("waits for a review: {message}{choices}"),
+            }
+        }
         "review_answered" => format!("review answered `{}`", text("action")),
         "node_skipped" => format!("skipped: {}", text("reason")),
         "node_finished" => {
@@ -327,6 +345,32 @@ mod tests {
              00:00:01 gather completed in 1.500s\n\
              00:00:01 report skipped: no branch chose it\n\
              01:01:01 run completed\n"
+        );
+    }
+
+    #[test]
+    fn a_gate_or_review_without_a_name_or_message_is_told_by_what_it_has() {
+        let lines: Vec<Option<String>> = [
+            json!({"event": "gate_evaluated", "t": 0, "node": "check", "condition": "{{ score > 3 }}", "passed": false}),
+            json!({"event": "gate_evaluated", "t": 0, "node": "check", "gate": "", "passed": false}),
+            json!({"event": "gate_evaluated", "t": 0, "node": "g", "gate": "consensus", "passed": false}),
+            json!({"event": "review_requested", "t": 0, "node": "editor", "message": null, "actions": ["approve", "reject"]}),
+            json!({"event": "review_requested", "t": 0, "node": "editor", "message": "", "actions": []}),
+            json!({"event": "review_requested", "t": 0, "node": "editor", "message": "Check it", "actions": ["ok"]}),
+        ]
+        .iter()
+        .map(plain_line)
+        .collect();
+        assert_eq!(
+            lines,
+            [
+                Some("00:00:00 check gate failed: {{ score > 3 }}".to_owned()),
+                Some("00:00:00 check gate failed".to_owned()),
+                Some("00:00:00 g gate `consensus` failed".to_owned()),
+                Some("00:00:00 editor waits for a review (approve, reject)".to_owned()),
+                Some("00:00:00 editor waits for a review".to_owned()),
+                Some("00:00:00 editor waits for a review: Check it (ok)".to_owned()),
+            ]
         );
     }
 

@@ -1,16 +1,20 @@
-//! The state file: the engine's snapshot plus what the driver needs to go on exactly as it
-//! would have (the provider, the clock, the tool checkers' settings, the trace's path, and the
-//! batch of actions being carried out), so `--resume STATE` needs nothing else.
+//! The state file: a JSON Lines journal. Its first line is the header — the document, the
+//! driver's settings (the provider, the clock, the tool checkers, the trace's path) and how the
+//! session started (`logicmd::run::session::Start`: the document itself, the input, the options)
+//! — and every line after it is one of the session's records (an answer as it arrived, a feed),
+//! appended as it happens. `--resume STATE` needs nothing else: the session replays the records
+//! and no answered call is made again.
 
+use std::fs;
 use std::path::{Path, PathBuf};
 
+use logicmd::run::session::{ClockMode, Record, Start};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::clock::ClockMode;
-
-const FORMAT: &str = "logicmd-run-state";
-const VERSION: u64 = 1;
+pub const FORMAT: &str = "logicmd-run-state";
+/// Version 2: a journal (version 1 was one JSON object rewritten after every event).
+pub const VERSION: u64 = 2;
 
 /// Who answers model calls.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,12 +32,20 @@ pub enum ProviderChoice {
     },
 }
 
+impl ProviderChoice {
+    /// A real provider: its calls cost time and money, its waits are real.
+    pub fn is_real(&self) -> bool {
+        matches!(self, ProviderChoice::OpenAi { .. })
+    }
+}
+
 /// How the driver carries actions out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     pub provider: ProviderChoice,
     pub clock: ClockMode,
-    /// Real sleeps for `Wait` on a real clock (`--no-wait` turns them off).
+    /// Waits are slept through when they are real (a real provider or clock); `--no-wait`
+    /// turns that off.
     pub sleep: bool,
     pub max_parallel: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -44,61 +56,97 @@ pub struct Settings {
     pub trace: Option<PathBuf>,
 }
 
-/// The actions being carried out (fed in this order), and the clock when they were handed out.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Batch {
-    pub ids: Vec<String>,
-    pub started_at: u64,
-}
-
+/// The journal's first line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct State {
+pub struct Header {
     pub format: String,
     pub version: u64,
     /// The document as it was named when the run started.
     pub document: String,
+    /// The document's absolute path (`None`: it was read from standard input).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document_path: Option<PathBuf>,
     pub settings: Settings,
-    pub batch: Batch,
-    /// The engine's snapshot (`Run::snapshot`).
-    pub run: Value,
+    pub start: Start,
 }
 
-impl State {
-    pub fn new(document: String, settings: Settings, batch: Batch, run: Value) -> State {
-        State {
+impl Header {
+    pub fn new(
+        document: String,
+        document_path: Option<PathBuf>,
+        settings: Settings,
+        start: Start,
+    ) -> Header {
+        Header {
             format: FORMAT.to_owned(),
             version: VERSION,
             document,
+            document_path,
             settings,
-            batch,
-            run,
+            start,
         }
     }
+}
 
-    pub fn to_json(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
-    }
+/// A state file as read back.
+pub struct Saved {
+    pub header: Header,
+    pub records: Vec<Record>,
+    /// The bytes of its complete lines: a torn last line (a write a crash cut short) is not one.
+    pub complete_bytes: u64,
+}
 
-    /// Reads a state file; the error says what is wrong with it.
-    pub fn read(path: &Path) -> Result<State, String> {
-        let value = crate::commands::read_json(path)?;
-        if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
-            return Err(format!(
-                "{} is not a logicmd run state (no `\"format\": \"{FORMAT}\"`)",
-                path.display()
-            ));
-        }
-        let version = value.get("version").and_then(Value::as_u64);
-        if version != Some(VERSION) {
-            return Err(format!(
-                "{}: state version {} is not supported (this build reads version {VERSION})",
-                path.display(),
-                version.map_or_else(|| "?".to_owned(), |v| v.to_string())
-            ));
-        }
-        serde_json::from_value(value)
-            .map_err(|e| format!("{}: the state is damaged: {e}", path.display()))
+/// Reads a state file; the error says what is wrong with it, and where.
+pub fn read(path: &Path) -> Result<Saved, String> {
+    let shown = path.display();
+    let bytes = fs::read(path).map_err(|e| format!("cannot read the state {shown}: {e}"))?;
+    let complete = bytes
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |last| last + 1);
+    let mut lines = bytes[..complete].split(|b| *b == b'\n');
+    let first = lines.next().unwrap_or_default();
+    let header: Value = serde_json::from_slice(first).map_err(|_| not_a_state(path))?;
+    if header.get("format").and_then(Value::as_str) != Some(FORMAT) {
+        return Err(not_a_state(path));
     }
+    match header.get("version").and_then(Value::as_u64) {
+        Some(VERSION) => {}
+        Some(1) => {
+            return Err(format!(
+                "{shown} is a state of an older logicmd (version 1): finish the run with that \
+                 version, or start it again"
+            ))
+        }
+        other => {
+            return Err(format!(
+                "{shown}: state version {} is not supported (this build reads version {VERSION})",
+                other.map_or_else(|| "?".to_owned(), |v| v.to_string())
+            ))
+        }
+    }
+    let header: Header = serde_json::from_value(header)
+        .map_err(|e| format!("{shown}: line 1: the state is damaged: {e}"))?;
+    let records = lines
+        .enumerate()
+        .filter(|(_, line)| !line.is_empty())
+        .map(|(index, line)| {
+            serde_json::from_slice(line)
+                .map_err(|e| format!("{shown}: line {}: the state is damaged: {e}", index + 2))
+        })
+        .collect::<Result<Vec<Record>, String>>()?;
+    Ok(Saved {
+        header,
+        records,
+        complete_bytes: complete as u64,
+    })
+}
+
+fn not_a_state(path: &Path) -> String {
+    format!(
+        "{} is not a logicmd run state (no `\"format\": \"{FORMAT}\"` on its first line)",
+        path.display()
+    )
 }
 
 /// An absolute version of `path` (relative to the working directory), so a state file works

@@ -26,17 +26,33 @@ pub struct Tokens {
     pub output: u64,
 }
 
+/// Obligations by their last word: met (`satisfied`), unmet, and discharged (unmet, then a
+/// review decided to go on: not met, but not open either).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Obligations {
     pub met: u64,
     pub unmet: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub discharged: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// An obligation's last word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Word {
+    Met,
+    Unmet,
+    Discharged,
 }
 
 impl Summary {
     pub fn of(events: &[Value]) -> Summary {
         let mut summary = Summary::default();
         // The last word on each obligation (node, rule, target) counts.
-        let mut obligations: BTreeMap<(String, String, String), bool> = BTreeMap::new();
+        let mut obligations: BTreeMap<(String, String, String), Word> = BTreeMap::new();
         for event in events {
             let text = |key: &str| event.get(key).and_then(Value::as_str).unwrap_or("");
             summary.time_ms = summary
@@ -66,16 +82,16 @@ impl Summary {
                         text("rule").to_owned(),
                         text("target").to_owned(),
                     );
-                    obligations.insert(key, obligation_met(event));
+                    obligations.insert(key, obligation_word(event));
                 }
                 _ => {}
             }
         }
-        for met in obligations.values() {
-            if *met {
-                summary.obligations.met += 1;
-            } else {
-                summary.obligations.unmet += 1;
+        for word in obligations.values() {
+            match word {
+                Word::Met => summary.obligations.met += 1,
+                Word::Unmet => summary.obligations.unmet += 1,
+                Word::Discharged => summary.obligations.discharged += 1,
             }
         }
         summary
@@ -101,24 +117,39 @@ impl Summary {
             ),
             format!("time: {seconds:.3}s"),
             format!(
-                "obligations: {} met, {} unmet",
-                self.obligations.met, self.obligations.unmet
+                "obligations: {} met, {} unmet{}",
+                self.obligations.met,
+                self.obligations.unmet,
+                match self.obligations.discharged {
+                    0 => String::new(),
+                    n => format!(", {n} discharged by a review"),
+                }
             ),
         ]
     }
 }
 
-/// An `obligation_updated` event says met by `status: met`, `met: true`, `passed: true` or a
-/// passing `verdict`.
-fn obligation_met(event: &Value) -> bool {
+/// What an `obligation_updated` event says: met by `status: satisfied` (DRTL's word) or `met`
+/// or `passed`, `met: true`, `passed: true` or a passing `verdict`; discharged by `status:
+/// discharged`; anything else is unmet.
+fn obligation_word(event: &Value) -> Word {
     if let Some(status) = event.get("status").and_then(Value::as_str) {
-        return matches!(status, "met" | "passed" | "discharged");
+        return match status {
+            "satisfied" | "met" | "passed" => Word::Met,
+            "discharged" => Word::Discharged,
+            _ => Word::Unmet,
+        };
     }
-    ["met", "passed"]
+    let met = ["met", "passed"]
         .iter()
         .find_map(|key| event.get(*key).and_then(Value::as_bool))
         .or_else(|| event.pointer("/verdict/passed").and_then(Value::as_bool))
-        .unwrap_or(false)
+        .unwrap_or(false);
+    if met {
+        Word::Met
+    } else {
+        Word::Unmet
+    }
 }
 
 #[cfg(test)]
@@ -141,6 +172,9 @@ mod tests {
             json!({"seq": 8, "event": "obligation_updated", "t": 1010, "node": "v", "rule": "r", "target": "x", "verdict": {"passed": false}}),
             json!({"seq": 9, "event": "obligation_updated", "t": 1010, "node": "v", "rule": "r", "target": "x", "status": "met"}),
             json!({"seq": 10, "event": "obligation_updated", "t": 1010, "node": "v", "rule": "r", "target": "y", "passed": false}),
+            json!({"seq": 10, "event": "obligation_updated", "t": 1010, "node": "w", "rule": "std.check_existence", "target": "names", "status": "satisfied"}),
+            json!({"seq": 10, "event": "obligation_updated", "t": 1010, "node": "w", "rule": "std.check_links", "target": "urls", "status": "failed"}),
+            json!({"seq": 10, "event": "obligation_updated", "t": 1010, "node": "w", "rule": "std.check_links", "target": "urls", "status": "discharged"}),
             json!({"seq": 11, "event": "node_finished", "t": 1020, "node": "v", "status": "failed"}),
             json!({"seq": 12, "event": "run_finished", "t": 1020, "status": "failed"}),
         ];
@@ -158,7 +192,11 @@ mod tests {
                     output: 7
                 },
                 time_ms: 1020,
-                obligations: Obligations { met: 1, unmet: 1 },
+                obligations: Obligations {
+                    met: 2,
+                    unmet: 1,
+                    discharged: 1
+                },
             }
         );
         assert_eq!(
@@ -168,7 +206,7 @@ mod tests {
                 "model calls: 2, retries: 1",
                 "tokens: 29 (22 in, 7 out)",
                 "time: 1.020s",
-                "obligations: 1 met, 1 unmet"
+                "obligations: 2 met, 1 unmet, 1 discharged by a review"
             ]
         );
     }

@@ -1,141 +1,52 @@
-//! The CLI's answers to verification rules that need the world (`CallTool`): known entities
-//! from a facts file (`std.check_existence`, `std.check_citation`), links checked over HTTP with
-//! a timeout (`std.check_links`), and for everything else an explicit "unverifiable", which
-//! counts as a failure under `block`.
+//! The CLI's answers to the tool calls the run session leaves to it (the session itself answers
+//! what a script or the facts answer, and a rule with nothing claimed): links checked over HTTP
+//! with a timeout (`std.check_links`), and for everything else an explicit "unverifiable", which
+//! counts as a failure under `block`. With `--offline` or `--dry-run` no request is made.
 
-use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::Duration;
 
+use logicmd::run::session::{claimed_name, claimed_values, no_checker};
 use logicmd::run::Verdict;
-use logicmd::Limits;
 use serde_json::{json, Value};
-
-/// Known entities: per target (the rule's `target` key), or one list for every target.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Facts {
-    PerTarget(BTreeMap<String, Vec<String>>),
-    Everywhere(Vec<String>),
-}
-
-impl Facts {
-    /// Reads a facts file: YAML or JSON, a map of target → list of known names, or a list.
-    pub fn read(path: &Path) -> Result<Facts, String> {
-        let bytes = crate::input::read_bounded(path, Limits::DEFAULT.max_bytes)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let text = crate::input::utf8_text(bytes)
-            .map_err(|problem| format!("{} {problem}", path.display()))?;
-        Facts::parse(&text).map_err(|problem| format!("{}:{problem}", path.display()))
-    }
-
-    pub fn parse(text: &str) -> Result<Facts, String> {
-        let file = logicmd::yaml::parse_file(text, Limits::DEFAULT);
-        if let Some(problem) = file.diagnostics.iter().find(|d| d.is_error()) {
-            return Err(format!(
-                "{}:{}: {}",
-                problem.line, problem.column, problem.message
-            ));
-        }
-        let value = file
-            .root
-            .map(|root| logicmd::json::to_json(&root))
-            .unwrap_or(Value::Null);
-        match value {
-            Value::Array(items) => Ok(Facts::Everywhere(names(&items))),
-            Value::Object(map) => map
-                .into_iter()
-                .map(|(target, known)| match known {
-                    Value::Array(items) => Ok((target, names(&items))),
-                    _ => Err(format!(
-                        "1:1: the facts for `{target}` are not a list of known names"
-                    )),
-                })
-                .collect::<Result<_, _>>()
-                .map(Facts::PerTarget),
-            _ => Err("1:1: facts are a map of target to known names, or a list of names".into()),
-        }
-    }
-
-    fn known(&self, target: &str) -> Option<&[String]> {
-        match self {
-            Facts::Everywhere(names) => Some(names),
-            Facts::PerTarget(map) => map.get(target).map(Vec::as_slice),
-        }
-    }
-}
-
-/// Names compare without case and surrounding spaces.
-fn normal(name: &str) -> String {
-    name.trim().to_lowercase()
-}
-
-fn names(items: &[Value]) -> Vec<String> {
-    items.iter().filter_map(claimed_name).collect()
-}
-
-/// The name a claimed value stands for: a string, a number, or an object's `name`/`id`/`url`/
-/// `title`.
-fn claimed_name(value: &Value) -> Option<String> {
-    match value {
-        Value::String(text) => Some(text.clone()),
-        Value::Number(number) => Some(number.to_string()),
-        Value::Object(map) => ["name", "id", "url", "title"]
-            .iter()
-            .find_map(|key| map.get(*key).and_then(Value::as_str))
-            .map(str::to_owned),
-        _ => None,
-    }
-}
 
 /// How the CLI answers tool calls.
 #[derive(Debug, Clone)]
 pub struct Checkers {
-    pub facts: Option<Facts>,
+    /// `--offline`: no network.
     pub offline: bool,
+    /// `--dry-run`: the claims are made up, so no request checks them (no HTTP, no DNS).
+    pub dry_run: bool,
     pub link_timeout: Duration,
 }
 
+/// What a tool call needs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolWork {
+    /// Links to check over the network (on a worker thread).
+    Links(Value),
+    /// Nothing can check it here: unverifiable, for this reason.
+    Unverifiable(String),
+}
+
 impl Checkers {
-    pub fn check(&self, rule: &str, arguments: &Value) -> Verdict {
-        let target = arguments
-            .get("target")
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        let values = claimed_values(arguments, target);
+    /// What the CLI does about `rule` on `arguments`.
+    pub fn work(&self, rule: &str, arguments: &Value) -> ToolWork {
         match rule {
-            "std.check_existence" | "std.check_citation" => self.check_known(target, &values),
-            "std.check_links" => self.check_links(&values),
-            _ => unverifiable(json!(format!("no checker for {rule}"))),
-        }
-    }
-
-    fn check_known(&self, target: &str, values: &[Value]) -> Verdict {
-        let Some(facts) = &self.facts else {
-            return unverifiable(json!("no facts to check against (give --facts FILE)"));
-        };
-        let Some(known) = facts.known(target) else {
-            return unverifiable(json!(format!("the facts name nothing for `{target}`")));
-        };
-        let known: Vec<String> = known.iter().map(|k| normal(k)).collect();
-        let (mut found, mut unknown) = (Vec::new(), Vec::new());
-        for name in values.iter().filter_map(claimed_name) {
-            if known.contains(&normal(&name)) {
-                found.push(name);
-            } else {
-                unknown.push(name);
+            "std.check_links" if self.dry_run => ToolWork::Unverifiable(
+                "dry run: links are not checked (no request is made)".to_owned(),
+            ),
+            "std.check_links" if self.offline => {
+                ToolWork::Unverifiable("offline: links are not checked".to_owned())
             }
-        }
-        Verdict {
-            passed: unknown.is_empty(),
-            evidence: Some(json!({"known": found, "unknown": unknown})),
-            unverifiable: false,
+            "std.check_links" => ToolWork::Links(arguments.clone()),
+            // A fact rule comes here only without --facts.
+            _ => ToolWork::Unverifiable(no_checker(rule)),
         }
     }
 
-    fn check_links(&self, values: &[Value]) -> Verdict {
-        if self.offline {
-            return unverifiable(json!("offline: links are not checked"));
-        }
+    /// Checks the claimed links: each must answer HEAD (or GET) with a 2xx or 3xx.
+    pub fn check_links(&self, arguments: &Value) -> Verdict {
+        let values = claimed_values(arguments);
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .timeout_global(Some(self.link_timeout))
             .http_status_as_error(false)
@@ -164,28 +75,6 @@ impl Checkers {
             evidence: Some(Value::Array(evidence)),
             unverifiable: unsure && !broken,
         }
-    }
-}
-
-fn unverifiable(evidence: Value) -> Verdict {
-    Verdict {
-        passed: false,
-        evidence: Some(evidence),
-        unverifiable: true,
-    }
-}
-
-/// What the rule is asked to check: `values` (or `value`), else the input's `target` key; lists
-/// are checked item by item.
-fn claimed_values(arguments: &Value, target: &str) -> Vec<Value> {
-    let found = arguments
-        .get("values")
-        .or_else(|| arguments.get("value"))
-        .or_else(|| arguments.get("input").and_then(|input| input.get(target)));
-    match found {
-        Some(Value::Array(items)) => items.clone(),
-        Some(Value::Null) | None => Vec::new(),
-        Some(other) => vec![other.clone()],
     }
 }
 
@@ -227,85 +116,48 @@ mod tests {
 
     use super::*;
 
-    fn checkers(facts: Option<&str>) -> Checkers {
+    fn checkers() -> Checkers {
         Checkers {
-            facts: facts.map(|f| Facts::parse(f).unwrap()),
             offline: false,
+            dry_run: false,
             link_timeout: Duration::from_secs(5),
         }
     }
 
     #[test]
-    fn existence_is_checked_against_the_facts_of_the_target() {
-        let checkers = checkers(Some("product_names: [Notion, Obsidian]\nurls: []\n"));
-        let verdict = checkers.check(
-            "std.check_existence",
-            &json!({"target": "product_names", "values": [" notion", "Evernote", {"name": "Obsidian"}]}),
-        );
+    fn what_the_cli_cannot_check_is_unverifiable_and_says_why() {
+        let links = json!({"values": ["https://example.com"]});
         assert_eq!(
-            verdict,
-            Verdict {
-                passed: false,
-                evidence: Some(json!({"known": [" notion", "Obsidian"], "unknown": ["Evernote"]})),
-                unverifiable: false
-            }
-        );
-        let verdict = checkers.check(
-            "std.check_existence",
-            &json!({"target": "product_names", "input": {"product_names": ["Notion"]}}),
-        );
-        assert!(verdict.passed);
-        let verdict = checkers.check(
-            "std.check_existence",
-            &json!({"target": "apis", "values": ["x"]}),
-        );
-        assert_eq!(
-            verdict,
-            unverifiable(json!("the facts name nothing for `apis`"))
-        );
-    }
-
-    #[test]
-    fn without_facts_or_a_checker_a_rule_is_unverifiable() {
-        let checkers = checkers(None);
-        assert_eq!(
-            checkers.check(
-                "std.check_existence",
-                &json!({"target": "x", "values": ["a"]})
-            ),
-            unverifiable(json!("no facts to check against (give --facts FILE)"))
-        );
-        assert_eq!(
-            checkers.check("std.check_compute", &json!({"target": "x"})),
-            unverifiable(json!("no checker for std.check_compute"))
+            checkers().work("std.check_links", &links),
+            ToolWork::Links(links.clone())
         );
         let offline = Checkers {
             offline: true,
-            ..checkers
+            ..checkers()
         };
-        assert!(
-            offline
-                .check(
-                    "std.check_links",
-                    &json!({"values": ["https://example.com"]})
-                )
-                .unverifiable
+        assert_eq!(
+            offline.work("std.check_links", &links),
+            ToolWork::Unverifiable("offline: links are not checked".into())
         );
-    }
-
-    #[test]
-    fn a_list_of_facts_applies_to_every_target() {
-        let checkers = checkers(Some("[alpha, beta]"));
-        assert!(
-            checkers
-                .check(
-                    "std.check_citation",
-                    &json!({"target": "refs", "values": ["Beta"]})
-                )
-                .passed
+        let dry = Checkers {
+            dry_run: true,
+            ..checkers()
+        };
+        assert_eq!(
+            dry.work("std.check_links", &links),
+            ToolWork::Unverifiable("dry run: links are not checked (no request is made)".into())
         );
-        assert!(Facts::parse("a: 1").is_err());
-        assert!(Facts::parse("[a").unwrap_err().starts_with("1:"));
+        assert_eq!(
+            checkers().work(
+                "std.check_existence",
+                &json!({"target": "x", "values": ["a"]})
+            ),
+            ToolWork::Unverifiable("no facts to check against".into())
+        );
+        assert_eq!(
+            checkers().work("std.check_compute", &json!({"target": "x"})),
+            ToolWork::Unverifiable("no checker for std.check_compute".into())
+        );
     }
 
     /// A server on the loopback that answers each connection with the next status.
@@ -331,9 +183,8 @@ mod tests {
     #[test]
     fn links_are_checked_over_http() {
         let base = serve(vec![200, 404, 405, 200, 503]);
-        let checkers = checkers(None);
         let urls = json!({"values": [format!("{base}/a"), format!("{base}/b"), format!("{base}/c"), format!("{base}/d"), "mailto:x"]});
-        let verdict = checkers.check("std.check_links", &urls);
+        let verdict = checkers().check_links(&urls);
         assert!(!verdict.passed);
         assert!(!verdict.unverifiable, "a 404 is a definite failure");
         let evidence = verdict.evidence.unwrap();
@@ -360,10 +211,8 @@ mod tests {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let address = listener.local_addr().unwrap();
         drop(listener);
-        let verdict = checkers(None).check(
-            "std.check_links",
-            &json!({"values": [format!("http://{address}/gone")]}),
-        );
+        let verdict =
+            checkers().check_links(&json!({"values": [format!("http://{address}/gone")]}));
         assert!(!verdict.passed);
         assert!(verdict.unverifiable);
     }

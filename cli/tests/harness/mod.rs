@@ -87,3 +87,20 @@ pub fn stdout(output: &Output) -> String {
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
+
+/// A JSON Lines trace's events without what changes from run to run on a real clock (`t`,
+/// `duration_ms`, `latency_ms`).
+pub fn untimed(trace: &str) -> Vec<serde_json::Value> {
+    trace
+        .lines()
+        .map(|line| {
+            let mut event: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            if let Some(map) = event.as_object_mut() {
+                for key in ["t", "duration_ms", "latency_ms"] {
+                    map.remove(key);
+                }
+            }
+            event
+        })
+        .collect()
+}

@@ -54,6 +54,8 @@ pub struct Recorded {
     /// Lower-cased names.
     pub headers: Vec<(String, String)>,
     pub body: Value,
+    /// When it arrived.
+    pub at: Instant,
 }
 
 impl Recorded {
@@ -65,8 +67,16 @@ impl Recorded {
     }
 }
 
+/// Makes the reply to a request from the request itself.
+pub type Responder = dyn Fn(&Recorded) -> Reply + Send + Sync;
+
 struct Shared {
     script: Mutex<VecDeque<Reply>>,
+    /// When set, answers every request instead of the script.
+    responder: Option<Box<Responder>>,
+    /// Requests being answered right now, and the most there ever were at once.
+    active: std::sync::atomic::AtomicUsize,
+    most_active: std::sync::atomic::AtomicUsize,
     requests: Mutex<Vec<Recorded>>,
     stop: AtomicBool,
     connections: std::sync::atomic::AtomicUsize,
@@ -81,10 +91,22 @@ pub struct Loopback {
 
 impl Loopback {
     pub fn start(script: Vec<Reply>) -> Loopback {
+        Loopback::serve(script, None)
+    }
+
+    /// A server that answers each request with what `responder` makes of it.
+    pub fn answering(responder: impl Fn(&Recorded) -> Reply + Send + Sync + 'static) -> Loopback {
+        Loopback::serve(Vec::new(), Some(Box::new(responder)))
+    }
+
+    fn serve(script: Vec<Reply>, responder: Option<Box<Responder>>) -> Loopback {
         let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port is free");
         let address = listener.local_addr().expect("the listener has an address");
         let shared = Arc::new(Shared {
             script: Mutex::new(script.into()),
+            responder,
+            active: std::sync::atomic::AtomicUsize::new(0),
+            most_active: std::sync::atomic::AtomicUsize::new(0),
             requests: Mutex::new(Vec::new()),
             stop: AtomicBool::new(false),
             connections: std::sync::atomic::AtomicUsize::new(0),
@@ -118,6 +140,11 @@ impl Loopback {
     /// Connections accepted so far.
     pub fn connections(&self) -> usize {
         self.shared.connections.load(Ordering::SeqCst)
+    }
+
+    /// The most requests that were being answered at the same moment.
+    pub fn most_at_once(&self) -> usize {
+        self.shared.most_active.load(Ordering::SeqCst)
     }
 
     /// Replies not yet used.
@@ -184,6 +211,8 @@ fn serve(stream: TcpStream, shared: Arc<Shared>) {
         if let Ok(mut last) = shared.last_activity.lock() {
             *last = Instant::now();
         }
+        let now = shared.active.fetch_add(1, Ordering::SeqCst) + 1;
+        shared.most_active.fetch_max(now, Ordering::SeqCst);
         // Taking the reply and recording the request under one lock keeps them in step.
         let reply = {
             let Ok(mut script) = shared.script.lock() else {
@@ -192,7 +221,10 @@ fn serve(stream: TcpStream, shared: Arc<Shared>) {
             if let Ok(mut requests) = shared.requests.lock() {
                 requests.push(request.clone());
             }
-            script.pop_front()
+            match &shared.responder {
+                Some(responder) => Some(responder(&request)),
+                None => script.pop_front(),
+            }
         };
         let reply = reply.unwrap_or_else(|| Reply::Body {
             status: 500,
@@ -200,7 +232,9 @@ fn serve(stream: TcpStream, shared: Arc<Shared>) {
             body: json!({"error": {"message": "the loopback script has no reply left"}})
                 .to_string(),
         });
-        if !answer(&mut writer, &request, reply, &shared.stop) {
+        let open = answer(&mut writer, &request, reply, &shared.stop);
+        shared.active.fetch_sub(1, Ordering::SeqCst);
+        if !open {
             return;
         }
     }
@@ -235,6 +269,7 @@ fn read_request(reader: &mut BufReader<TcpStream>) -> Option<Recorded> {
         path,
         headers,
         body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+        at: Instant::now(),
     })
 }
 

@@ -82,6 +82,12 @@ pub struct WorkflowEdge {
 }
 
 impl Contracts {
+    /// The `contracts` of a frontmatter (any JSON), read alone: cheaper than [`super::Spec::read`]
+    /// when only the contracts are needed (the studio reads them per keystroke).
+    pub fn of(frontmatter: &Value) -> Contracts {
+        Contracts::read(At::new(frontmatter, "").child("contracts"))
+    }
+
     pub(super) fn read(at: Option<At<'_>>) -> Contracts {
         let Some(at) = at else {
             return Contracts::default();

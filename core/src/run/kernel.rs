@@ -236,7 +236,7 @@ impl Kernel {
     }
 }
 
-fn action_name(kind: &ActionKind) -> &'static str {
+pub(crate) fn action_name(kind: &ActionKind) -> &'static str {
     match kind {
         ActionKind::CallModel { .. } => "call_model",
         ActionKind::CallTool { .. } => "call_tool",

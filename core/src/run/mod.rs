@@ -10,6 +10,11 @@
 //!        └──────────────── feed(action id, observation) ◄─────────────────────┘
 //! ```
 //!
+//! Callers do not drive a `Run` by hand: [`session::Session`] is the driver the CLI, the npm
+//! package and the studio share (the order answers are fed in, the clock, unanswered calls, the
+//! simulated providers, facts, the input check, a journal to resume from); its module docs give
+//! the calling contract.
+//!
 //! Determinism: time is what the driver sets ([`Run::set_clock`]), ids are counters, and
 //! nothing is random, so the same source, input and observations give the same actions and the
 //! same trace, byte for byte. A snapshot is the source, the input, the options and every
@@ -27,6 +32,7 @@ mod prepare;
 mod provider;
 mod retry;
 mod scripted;
+pub mod session;
 mod snapshot;
 mod synthetic;
 

@@ -1,12 +1,19 @@
-//! The studio's driver of the sans-IO engine: it carries out the engine's actions in the page,
-//! in time slices, and stops where the user must act (a breakpoint, a review) or the run ends.
+//! The studio's driver of the core's run session (`logicmd::run::session::Session`, the same
+//! driver the CLI and the npm package use): the session keeps every rule of running — the order
+//! answers are fed in, the clock, what a call nobody answers becomes, the synthetic and scripted
+//! answers — and this module only slices its work into animation frames, hands the calls a
+//! server answers (and the waits between them) to the page's `fetch` and timers, and stops
+//! where the user must act (a breakpoint, a review, a tool check) or the run ends.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 
 use logicmd::analysis::Options;
+use logicmd::run::session::{
+    no_checker, Answerers, ClockMode, Models, Next, Session, Start, Waits,
+};
 use logicmd::run::{
-    prepare_reporting, rerun_pins, Action, ActionKind, Answer, Observation, Provider, Run,
-    RunOptions, Scripted, Source, Synthetic, Verdict,
+    prepare_reporting, rerun_pins, Action, ActionKind, Answer, Observation, RunOptions, Scripted,
+    Source, Verdict,
 };
 use serde_json::Value;
 
@@ -33,12 +40,21 @@ pub enum Halt {
     Review(Review),
     /// The run is over.
     Finished,
-    /// The provider could not answer (a script without the answer, for instance).
+    /// The driving itself failed (an answer the run refused).
     Stuck(String),
-    /// A model call for the server: the run goes on once [`Driver::feed`] gives its answer.
-    Call(Action),
+    /// Nothing to do until a call handed out (to the server, or a wait) is answered.
+    Waiting,
     /// A verification needs the world (a tool): the person answers it in the node card.
     Tool(ToolCheck),
+}
+
+/// What one slice did: its events, the calls to carry out now (model calls for the server and
+/// waits to sleep through, all at once: they are in flight together), and why it stopped.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Slice {
+    pub events: Vec<Value>,
+    pub calls: Vec<Action>,
+    pub halt: Option<Halt>,
 }
 
 /// A tool check waiting for a person: which node, which rule, on what.
@@ -60,18 +76,11 @@ pub struct Review {
 }
 
 pub struct Driver {
-    run: Run,
-    synthetic: Synthetic,
-    script: Option<Scripted>,
+    session: Session,
     /// Model calls go to this server (the studio's `fetch` carries them out).
     pub endpoint: Option<Endpoint>,
-    queue: VecDeque<Action>,
-    /// Tool checks the script does not answer are answered "unverifiable" (else a person
-    /// answers them).
+    /// Tool checks nothing answers are answered "unverifiable" (else a person answers them).
     pub auto_answer: bool,
-    /// Nodes whose breakpoint has fired (each fires once a run).
-    released: BTreeSet<String>,
-    over: bool,
 }
 
 impl Driver {
@@ -109,152 +118,122 @@ impl Driver {
         provider: &ProviderChoice,
         pins: Pins,
     ) -> Result<Driver, String> {
-        let script = match provider {
-            ProviderChoice::Synthetic | ProviderChoice::OpenAi(_) => None,
-            ProviderChoice::Scripted(text) => {
-                Some(Scripted::parse(text).map_err(|e| format!("The script cannot be read: {e}"))?)
-            }
+        let models = match provider {
+            ProviderChoice::Synthetic => Models::Synthetic,
+            ProviderChoice::Scripted(text) => Models::Scripted(
+                Scripted::parse(text).map_err(|e| format!("The script cannot be read: {e}"))?,
+            ),
+            ProviderChoice::OpenAi(_) => Models::Caller,
         };
         let options = RunOptions {
             pins,
             ..RunOptions::default()
         };
-        let synthetic = Synthetic::new(&source, options.seed);
-        let run = Run::start(source, input, options).map_err(|e| e.message)?;
+        // The trace keeps the fixed clock (reproducible); a server's waits are still slept.
+        let answerers = Answerers {
+            waits: Waits::for_run(&models, ClockMode::Fixed),
+            models,
+            facts: None,
+        };
+        let start = Start::new(source, input, options, ClockMode::Fixed, 0);
+        let session = Session::start(start, answerers).map_err(|e| e.message)?;
         Ok(Driver {
-            run,
-            synthetic,
-            script,
+            session,
             endpoint: match provider {
                 ProviderChoice::OpenAi(endpoint) => Some(endpoint.clone()),
                 _ => None,
             },
-            queue: VecDeque::new(),
             auto_answer: true,
-            released: BTreeSet::new(),
-            over: false,
         })
     }
 
-    /// Carries out actions until `budget_ms` of `now` has passed, `max_actions` were carried out,
-    /// or something halts the run. `breakpoints` are node names to pause before.
+    /// Carries the run on until `budget_ms` of `now` has passed, `max_actions` steps were taken,
+    /// or something halts it. `breakpoints` are node names to pause before.
     pub fn slice(
         &mut self,
         budget_ms: f64,
         max_actions: usize,
         breakpoints: &BTreeSet<String>,
         now: impl Fn() -> f64,
-    ) -> (Vec<Value>, Option<Halt>) {
+    ) -> Slice {
+        self.session.set_breakpoints(breakpoints.clone());
         let started = now();
+        let mut slice = Slice::default();
         let mut done = 0;
-        let halt = loop {
+        slice.halt = loop {
             if done >= max_actions || now() - started >= budget_ms {
                 break None;
             }
-            if let Some(halt) = self.one(breakpoints) {
-                break Some(halt);
-            }
             done += 1;
+            match self.session.next(0) {
+                Next::Fed => {}
+                Next::Act(action) => match self.act(action) {
+                    Ok(Some(call)) => slice.calls.push(call),
+                    Ok(None) => {}
+                    Err(halt) => break Some(halt),
+                },
+                Next::Breakpoint(action) => {
+                    break Some(Halt::Breakpoint(
+                        action.kind.node().unwrap_or_default().to_owned(),
+                    ))
+                }
+                // The reviews and tools a person answers halted when they were handed out.
+                Next::Waiting | Next::Paused(_) => break Some(Halt::Waiting),
+                Next::Ended(_) => break Some(Halt::Finished),
+            }
         };
-        (self.run.take_events(), halt)
+        slice.events = self.session.take_events();
+        slice
     }
 
-    /// Carries out the next action, or says why it cannot.
-    fn one(&mut self, breakpoints: &BTreeSet<String>) -> Option<Halt> {
-        if self.over {
-            return Some(Halt::Finished);
-        }
-        if self.queue.is_empty() {
-            self.queue.extend(self.run.next());
-        }
-        let Some(action) = self.queue.front().cloned() else {
-            // Only reviews outstanding: the review halt was given when it was handed out.
-            return Some(Halt::Stuck("the run waits for a review".to_owned()));
-        };
-        if action.kind.is_terminal() {
-            self.queue.pop_front();
-            self.over = true;
-            return Some(Halt::Finished);
-        }
-        if !self.run.is_outstanding(&action.id) {
-            self.queue.pop_front();
-            return None;
-        }
-        if let ActionKind::CallModel { node, .. } = &action.kind {
-            if breakpoints.contains(node) && self.released.insert(node.clone()) {
-                return Some(Halt::Breakpoint(node.clone()));
+    /// What to do about an action handed out: a call for the page to carry out, nothing (it is
+    /// answered already), or a halt for the person.
+    fn act(&mut self, action: Action) -> Result<Option<Action>, Halt> {
+        match action.kind {
+            ActionKind::CallModel { .. } | ActionKind::Wait { .. } => Ok(Some(action)),
+            ActionKind::CallTool { name, .. } if self.auto_answer => {
+                let reason = no_checker(&name);
+                self.session
+                    .answer(&action.id, Answer::Unanswered(reason), 0)
+                    .map_err(|e| Halt::Stuck(e.message))?;
+                Ok(None)
             }
-        }
-        self.queue.pop_front();
-        if self.endpoint.is_some() && matches!(action.kind, ActionKind::CallModel { .. }) {
-            return Some(Halt::Call(action));
-        }
-        match self.observe(&action) {
-            Ok(Some(observation)) => match self.run.feed(&action.id, observation) {
-                Ok(()) => None,
-                Err(error) => Some(Halt::Stuck(error.message)),
-            },
-            Ok(None) => match action.kind {
-                ActionKind::AskReview {
-                    node,
-                    input,
-                    message,
-                    actions,
-                } => Some(Halt::Review(Review {
-                    id: action.id,
-                    node,
-                    message,
-                    input,
-                    actions,
-                })),
-                ActionKind::CallTool {
-                    node,
-                    name,
-                    arguments,
-                } => Some(Halt::Tool(ToolCheck {
+            ActionKind::CallTool {
+                node,
+                name,
+                arguments,
+            } => {
+                self.session
+                    .park(&action.id)
+                    .map_err(|e| Halt::Stuck(e.message))?;
+                Err(Halt::Tool(ToolCheck {
                     id: action.id,
                     node,
                     tool: name,
                     arguments,
-                })),
-                _ => None,
-            },
-            Err(reason) => Some(Halt::Stuck(reason)),
-        }
-    }
-
-    /// The observation for `action`: the script's answer when it has one, else the synthetic
-    /// provider's; a tool nobody answers is "unverifiable" with auto-answer on, else left to
-    /// the person like a review (`Ok(None)`).
-    fn observe(&mut self, action: &Action) -> Result<Option<Observation>, String> {
-        if let Some(script) = &mut self.script {
-            match script.answer(action, &mut |_| {}) {
-                Answer::Observed(observation) => return Ok(Some(observation)),
-                Answer::Unanswered(reason) => {
-                    if matches!(action.kind, ActionKind::CallModel { .. }) {
-                        return Err(reason);
-                    }
-                }
+                }))
             }
-        }
-        match &action.kind {
-            ActionKind::AskReview { .. } => Ok(None),
-            ActionKind::CallTool { .. } if !self.auto_answer => Ok(None),
-            ActionKind::CallTool { .. } => Ok(Some(Observation::ToolResult(Verdict {
-                passed: false,
-                evidence: None,
-                unverifiable: true,
-            }))),
-            _ => match self.synthetic.answer(action, &mut |_| {}) {
-                Answer::Observed(observation) => Ok(Some(observation)),
-                Answer::Unanswered(reason) => Err(reason),
-            },
+            ActionKind::AskReview {
+                node,
+                input,
+                message,
+                actions,
+            } => Err(Halt::Review(Review {
+                id: action.id,
+                node,
+                message,
+                input,
+                actions,
+            })),
+            _ => Ok(None),
         }
     }
 
-    /// Feeds the answer to a model call handed out by [`Halt::Call`].
+    /// Feeds the answer to a call handed out by a slice (a model call's, or `Waited`).
     pub fn feed(&mut self, id: &str, observation: Observation) -> Result<(), String> {
-        self.run.feed(id, observation).map_err(|e| e.message)
+        self.session
+            .answer(id, Answer::Observed(observation), 0)
+            .map_err(|e| e.message)
     }
 
     /// Answers the tool check `id` as a person did: passed or not, with their evidence.
@@ -266,9 +245,7 @@ impl Driver {
                 .map(Value::String),
             unverifiable: false,
         };
-        self.run
-            .feed(id, Observation::ToolResult(verdict))
-            .map_err(|e| e.message)
+        self.feed(id, Observation::ToolResult(verdict))
     }
 
     /// Answers the review `id` with `choice`; the run goes on from there.
@@ -277,12 +254,12 @@ impl Driver {
             action: choice.to_owned(),
             note: None,
         };
-        self.run.feed(id, observation).map_err(|e| e.message)
+        self.feed(id, observation)
     }
 }
 
 /// Outputs given in advance, by trace node id.
-pub type Pins = BTreeMap<String, Value>;
+pub type Pins = std::collections::BTreeMap<String, Value>;
 
 /// `text` prepared as the studio's document, or why it cannot run.
 fn prepare_text(text: &str) -> Result<Source, String> {
@@ -298,24 +275,30 @@ fn prepare_text(text: &str) -> Result<Source, String> {
         })
 }
 
-/// Most actions a dry run carries out looking for a node's model call.
-const DRY_RUN_ACTIONS: usize = 10_000;
+/// Most steps a dry run takes looking for a node's model call.
+const DRY_RUN_STEPS: usize = 10_000;
 
-/// What the model will be sent for `node`'s first call: a dry run of the engine with synthetic
+/// What the model will be sent for `node`'s first call: a dry run of the session with synthetic
 /// answers up to that call (so it cannot differ from what a run sends), reviews answered with
 /// their first action. `None` when the run never calls a model for `node`.
 pub fn compiled_request(text: &str, input: Value, node: &str) -> Result<Option<Action>, String> {
     let mut driver = Driver::start(text, input, &ProviderChoice::Synthetic, Pins::new())?;
-    let breakpoints = BTreeSet::from([node.to_owned()]);
-    for _ in 0..DRY_RUN_ACTIONS {
-        match driver.one(&breakpoints) {
-            None => {}
-            Some(Halt::Breakpoint(_)) => return Ok(driver.queue.front().cloned()),
-            Some(Halt::Review(review)) => {
-                let first = review.actions.first().cloned().unwrap_or_default();
-                driver.decide(&review.id, &first)?;
-            }
-            Some(_) => return Ok(None),
+    driver
+        .session
+        .set_breakpoints(BTreeSet::from([node.to_owned()]));
+    for _ in 0..DRY_RUN_STEPS {
+        match driver.session.next(0) {
+            Next::Breakpoint(action) => return Ok(Some(action)),
+            Next::Fed => {}
+            Next::Act(action) => match driver.act(action) {
+                Ok(_) => {}
+                Err(Halt::Review(review)) => {
+                    let first = review.actions.first().cloned().unwrap_or_default();
+                    driver.decide(&review.id, &first)?;
+                }
+                Err(_) => return Ok(None),
+            },
+            _ => return Ok(None),
         }
     }
     Ok(None)
@@ -327,3 +310,6 @@ pub fn check_pin(text: &str, node: &str, output: Value) -> Result<(), String> {
     let pins = Pins::from([(node.to_owned(), output)]);
     Driver::start(text, Value::Null, &ProviderChoice::Synthetic, pins).map(|_| ())
 }
+
+#[cfg(test)]
+mod tests;

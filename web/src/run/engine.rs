@@ -18,27 +18,29 @@ use leptos::prelude::*;
 use logicmd::run::{Action, Observation};
 use serde_json::Value;
 
-use super::driver::{Halt, Pins, ProviderChoice};
+use super::driver::{Pins, ProviderChoice, Slice};
 
 /// A run in progress, driven frame by frame by [`super::RunState`].
 pub trait Session {
-    /// Carries out actions for up to `budget_ms` of `now` or `max_actions` actions, or until
-    /// something halts the run; returns the events of the slice.
+    /// Carries the run on for up to `budget_ms` of `now` or `max_actions` steps, or until
+    /// something halts it; returns the slice's events, the calls to start, and the halt.
     fn slice(
         &mut self,
         budget_ms: f64,
         max_actions: usize,
         breakpoints: &BTreeSet<String>,
         now: &dyn Fn() -> f64,
-    ) -> (Vec<Value>, Option<Halt>);
-    /// Feeds the answer to a model call handed out by [`Halt::Call`].
+    ) -> Slice;
+    /// Gives the answer to a call a slice handed out (in any order: the run feeds them in the
+    /// order they were handed out).
     fn feed(&mut self, id: &str, observation: Observation) -> Result<(), String>;
     fn answer_tool(&mut self, id: &str, passed: bool, evidence: String) -> Result<(), String>;
     fn decide(&mut self, id: &str, choice: &str) -> Result<(), String>;
     fn set_auto_answer(&mut self, on: bool);
-    /// Whether model calls go to a server (then [`Halt::Call`] hands them out).
+    /// Whether model calls go to a server (then slices hand them out as calls).
     fn calls_server(&self) -> bool;
-    /// Sends a model call to the server; each streamed token goes to `on_token`.
+    /// Carries out a call a slice handed out: a model call to the server (each streamed token
+    /// goes to `on_token`), or a wait slept through with a timer. Several may be in flight.
     fn call_model(
         &mut self,
         action: Action,

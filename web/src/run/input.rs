@@ -1,9 +1,12 @@
 //! The run's input: JSON text, with a form of the document's `contracts.inputs` fields when it
-//! declares any (each field edits its key of the JSON), and a placeholder of the declared type
-//! for every field to start from (as `logicmd run --dry-run` does).
+//! declares any (each field edits its key of the JSON), and the core's example input to start
+//! from (`logicmd::run::session::example_input`, as `logicmd run --dry-run` and the npm
+//! `exampleInput` use).
 
 use leptos::prelude::*;
-use serde_json::{Map, Value};
+use logicmd::model::Contracts;
+use logicmd::run::session::example_input;
+use serde_json::Value;
 
 use crate::analysis::CoreParsed;
 use crate::state::Studio;
@@ -15,42 +18,16 @@ pub struct Declared {
     pub kind: String,
 }
 
-/// The fields `contracts.inputs` of a document's frontmatter declares.
-pub fn declared(frontmatter: &Value) -> Vec<Declared> {
-    frontmatter
-        .pointer("/contracts/inputs")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|field| {
-            Some(Declared {
-                name: field.get("name")?.as_str()?.to_owned(),
-                kind: field
-                    .get("type")
-                    .and_then(Value::as_str)
-                    .unwrap_or("any")
-                    .to_owned(),
-            })
+/// The fields `contracts.inputs` declares (its type, or `any`).
+pub fn declared(contracts: &Contracts) -> Vec<Declared> {
+    contracts
+        .inputs
+        .iter()
+        .map(|field| Declared {
+            name: field.name.clone(),
+            kind: field.kind.clone().unwrap_or_else(|| "any".to_owned()),
         })
         .collect()
-}
-
-/// A placeholder of its declared type for every field.
-pub fn placeholder(fields: &[Declared]) -> Value {
-    let object: Map<String, Value> = fields
-        .iter()
-        .map(|field| {
-            let value = match field.kind.as_str() {
-                "number" | "integer" => Value::from(1),
-                "boolean" => Value::Bool(true),
-                "array" => Value::Array(Vec::new()),
-                "object" => Value::Object(Map::new()),
-                _ => Value::String(format!("example {}", field.name)),
-            };
-            (field.name.clone(), value)
-        })
-        .collect();
-    Value::Object(object)
 }
 
 /// `input` with `name` set to `raw` read as the declared type (text when it does not read).
@@ -78,14 +55,15 @@ fn field_text(input: &str, name: &str) -> String {
     }
 }
 
-/// The declared inputs of the studio's document (none for a DRTL topology).
-pub fn declared_inputs(studio: Studio) -> Memo<Vec<Declared>> {
+/// The contracts of the studio's document (none for a DRTL topology).
+pub fn declared_inputs(studio: Studio) -> Memo<Contracts> {
     Memo::new(move |_| {
         studio
             .analysis
             .with(|a| match a.parsed.as_ref().map(|p| &p.0) {
-                Some(CoreParsed::Logic(document)) => declared(document.json()),
-                _ => Vec::new(),
+                // Only `contracts` is read: a keystroke in a big document stays cheap.
+                Some(CoreParsed::Logic(document)) => Contracts::of(document.json()),
+                _ => Contracts::default(),
             })
     })
 }
@@ -95,14 +73,14 @@ pub fn declared_inputs(studio: Studio) -> Memo<Vec<Declared>> {
 #[component]
 pub fn InputForm(input: RwSignal<String>) -> impl IntoView {
     let studio = expect_context::<Studio>();
-    let fields = declared_inputs(studio);
+    let contracts = declared_inputs(studio);
     Effect::new(move |_| {
-        let placeholder = placeholder(&fields.get());
-        input.set(serde_json::to_string_pretty(&placeholder).unwrap_or_else(|_| "{}".to_owned()));
+        let example = contracts.with(example_input);
+        input.set(serde_json::to_string_pretty(&example).unwrap_or_else(|_| "{}".to_owned()));
     });
     move || {
-        fields
-            .get()
+        contracts
+            .with(declared)
             .into_iter()
             .map(|field| {
                 let name = field.name.clone();
@@ -126,16 +104,15 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn the_placeholder_has_a_value_of_each_declared_type_and_the_form_edits_one_key() {
+    fn the_example_has_a_value_of_each_declared_type_and_the_form_edits_one_key() {
         let spec = json!({"contracts": {"inputs": [
             {"name": "topic", "type": "string"}, {"name": "depth", "type": "integer"}
         ]}});
-        let fields = declared(&spec);
-        assert_eq!(
-            placeholder(&fields),
-            json!({"topic": "example topic", "depth": 1})
-        );
-        let edited = with_field(&placeholder(&fields).to_string(), &fields[1], "3");
+        let contracts = Contracts::of(&spec);
+        let fields = declared(&contracts);
+        let example = example_input(&contracts);
+        assert_eq!(example, json!({"topic": "example topic", "depth": 1}));
+        let edited = with_field(&example.to_string(), &fields[1], "3");
         assert_eq!(
             serde_json::from_str::<Value>(&edited).unwrap(),
             json!({"topic": "example topic", "depth": 3})

@@ -23,7 +23,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 pub use driver::ProviderChoice;
-use driver::{Halt, Pins, Review, ToolCheck};
+use driver::{Halt, Pins, Review, Slice, ToolCheck};
 use engine::{Load, RunMode, Session};
 pub use openai::Endpoint;
 pub use panel::RunPanel;
@@ -91,8 +91,11 @@ pub struct RunState {
     /// The page clock while a run is active, ticked by [`ELAPSED_TICK_MS`].
     pub clock: RwSignal<f64>,
     ticker: StoredValue<Option<IntervalHandle>, LocalStorage>,
-    /// A model call is in flight (the frame loop waits for it).
-    in_flight: RwSignal<bool>,
+    /// Calls in flight (model calls to the server, waits being slept).
+    in_flight: RwSignal<usize>,
+    /// The last slice found nothing to do until a call in flight is answered: the frame loop
+    /// waits for one.
+    waiting: RwSignal<bool>,
     /// The run in progress (run mode's chunk made it: see [`engine`]).
     driver: StoredValue<Option<Box<dyn Session>>, LocalStorage>,
     /// Whether run mode's chunk is loaded (fetched on the first Run).
@@ -119,7 +122,8 @@ impl RunState {
             running_since: RwSignal::new(BTreeMap::new()),
             clock: RwSignal::new(0.0),
             ticker: StoredValue::new_local(None),
-            in_flight: RwSignal::new(false),
+            in_flight: RwSignal::new(0),
+            waiting: RwSignal::new(false),
             driver: StoredValue::new_local(None),
             mode: RwSignal::new(Load::NotLoaded),
             starting: RwSignal::new(false),
@@ -208,7 +212,8 @@ impl RunState {
         self.tool.set(None);
         self.frame_ms.set(Vec::new());
         self.streamed.set(None);
-        self.in_flight.set(false);
+        self.in_flight.set(0);
+        self.waiting.set(false);
         match session {
             Ok(mut session) => {
                 session.set_auto_answer(self.auto_answer.get_untracked());
@@ -248,7 +253,7 @@ impl RunState {
             // Running for the step's length: a halt in it (a review, the end) says so instead.
             self.phase.set(Phase::Running);
             self.advance(f64::INFINITY, 1);
-            if self.phase.get_untracked() == Phase::Running && !self.in_flight.get_untracked() {
+            if self.phase.get_untracked() == Phase::Running && self.in_flight.get_untracked() == 0 {
                 self.phase.set(Phase::Paused("stepped".to_owned()));
             }
         }
@@ -310,28 +315,34 @@ impl RunState {
 
     fn schedule(self) {
         request_animation_frame(move || {
-            if self.phase.get_untracked() != Phase::Running || self.in_flight.get_untracked() {
+            if self.phase.get_untracked() != Phase::Running || self.waiting.get_untracked() {
                 return;
             }
             let started = browser::now_ms();
             self.advance(SLICE_MS, usize::MAX);
             let spent = browser::now_ms() - started;
             self.frame_ms.update(|f| f.push(spent));
-            if self.phase.get_untracked() == Phase::Running && !self.in_flight.get_untracked() {
+            if self.phase.get_untracked() == Phase::Running && !self.waiting.get_untracked() {
                 self.schedule();
             }
         });
     }
 
-    /// Sends a model call to the server; its tokens stream into [`RunState::streamed`], its
-    /// answer is fed and the run goes on.
+    /// Starts a call a slice handed out (a model call to the server, or a wait); several are in
+    /// flight at once. A model call's tokens stream into [`RunState::streamed`]; each answer is
+    /// fed (the run feeds them in the order they were handed out) and the run goes on.
     fn send(self, action: logicmd::run::Action) {
         let node = action.kind.node().unwrap_or_default().to_owned();
         let id = action.id.clone();
+        let is_wait = matches!(action.kind, logicmd::run::ActionKind::Wait { .. });
+        let streaming = node.clone();
+        // Several calls may stream at once: the panel shows the one that started last.
         let on_token = Box::new(move |token: &str| {
             self.streamed.update(|s| {
-                if let Some((_, text)) = s {
-                    text.push_str(token);
+                if let Some((shown, text)) = s {
+                    if *shown == streaming {
+                        text.push_str(token);
+                    }
                 }
             });
         });
@@ -343,19 +354,27 @@ impl RunState {
         let Some(Some(call)) = call else {
             return;
         };
-        self.in_flight.set(true);
-        self.streamed.set(Some((node, String::new())));
+        self.in_flight.update(|n| *n += 1);
+        if !is_wait {
+            self.streamed.set(Some((node, String::new())));
+        }
         leptos::task::spawn_local(async move {
             let observation = call.await;
-            self.in_flight.set(false);
+            self.in_flight.update(|n| *n = n.saturating_sub(1));
             let fed = self
                 .driver
                 .try_update_value(|d| d.as_mut().map(|d| d.feed(&id, observation)))
                 .flatten();
             match fed {
-                Some(Ok(())) if self.phase.get_untracked() == Phase::Running => self.schedule(),
+                Some(Ok(())) => {
+                    let was_waiting = self.waiting.get_untracked();
+                    self.waiting.set(false);
+                    if was_waiting && self.phase.get_untracked() == Phase::Running {
+                        self.schedule();
+                    }
+                }
                 Some(Err(reason)) => self.phase.set(Phase::Stopped(reason)),
-                _ => {}
+                None => {}
             }
         });
     }
@@ -411,9 +430,17 @@ impl RunState {
             d.as_mut()
                 .map(|d| d.slice(budget_ms, max_actions, &breakpoints, &browser::now_ms))
         });
-        let Some(Some((events, halt))) = sliced else {
+        let Some(Some(Slice {
+            events,
+            calls,
+            halt,
+        })) = sliced
+        else {
             return;
         };
+        for call in calls {
+            self.send(call);
+        }
         if !events.is_empty() {
             self.time_nodes(&events);
             self.states
@@ -435,7 +462,7 @@ impl RunState {
                 ));
             }
             Some(Halt::Stuck(reason)) => self.phase.set(Phase::Stopped(reason)),
-            Some(Halt::Call(action)) => self.send(action),
+            Some(Halt::Waiting) => self.waiting.set(true),
             Some(Halt::Tool(check)) => {
                 self.phase
                     .set(Phase::Paused(format!("tool check at {}", check.node)));

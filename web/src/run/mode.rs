@@ -14,7 +14,7 @@ use logicmd::run::{Action, ActionKind, Observation};
 use logicmd::trace::{check, read_jsonl, Builtin, Rule, TraceLimits};
 use serde_json::Value;
 
-use super::driver::{self, Driver, Halt, Pins, ProviderChoice};
+use super::driver::{self, Driver, Pins, ProviderChoice, Slice};
 use super::engine::{Compiled, RunMode, Session};
 use super::openai::{self, Endpoint};
 
@@ -116,6 +116,19 @@ struct DriverSession {
     client: Rc<RefCell<Option<Client>>>,
 }
 
+/// A promise that resolves after `ms` milliseconds (a wait slept through in the page).
+async fn sleep(ms: u64) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+                &resolve,
+                ms.min(i32::MAX as u64) as i32,
+            );
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
 impl DriverSession {
     fn boxed(driver: Driver, provider: &ProviderChoice) -> Box<dyn Session> {
         let client = match provider {
@@ -136,7 +149,7 @@ impl Session for DriverSession {
         max_actions: usize,
         breakpoints: &BTreeSet<String>,
         now: &dyn Fn() -> f64,
-    ) -> (Vec<Value>, Option<Halt>) {
+    ) -> Slice {
         self.driver.slice(budget_ms, max_actions, breakpoints, now)
     }
 
@@ -173,15 +186,23 @@ impl Session for DriverSession {
             .unwrap_or_default();
         let shared = Rc::clone(&self.client);
         Box::pin(async move {
-            // Calls are one at a time (the frame loop waits), so the client is never taken twice.
-            let Some(mut client) = shared.borrow_mut().take() else {
+            if let ActionKind::Wait { ms, .. } = action.kind {
+                sleep(ms).await;
+                return Observation::Waited;
+            }
+            // Calls run concurrently, each with its own copy of the protocol's state; what one
+            // learns (a server that refuses `response_format`) is kept for the later ones.
+            let copy = shared.borrow().clone();
+            let Some(mut client) = copy else {
                 return Observation::ModelError(logicmd::run::openai::failure::connection(
                     "no server is configured for this run",
                     false,
                 ));
             };
             let observation = openai::call(&mut client, &base_url, &action, &mut *on_token).await;
-            *shared.borrow_mut() = Some(client);
+            if let Some(kept) = shared.borrow_mut().as_mut() {
+                kept.learn_from(&client);
+            }
             observation
         })
     }

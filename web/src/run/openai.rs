@@ -94,7 +94,7 @@ pub async fn call(
             Err(failure) => Observation::ModelError(failure),
         };
     };
-    client.redact_observation(observation)
+    client.guard(observation)
 }
 
 async fn send(url: &str, body: &str, headers: &[(&str, String)]) -> Result<Response, String> {

@@ -6,7 +6,7 @@
 //! a multi-agent workflow runs a document per node (`workflow`).
 
 mod context;
-mod contracts;
+pub(crate) mod contracts;
 mod finish;
 mod graph;
 mod routing;

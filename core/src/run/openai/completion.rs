@@ -67,7 +67,7 @@ pub fn parse_completion(body: &[u8], secret: Option<&Secret>) -> Result<Completi
         })
         .unwrap_or_default();
     Ok(Completion {
-        text: redact(secret, text),
+        text: text.to_owned(),
         usage: value.get("usage").and_then(usage_of),
         finish_reason: choice
             .get("finish_reason")

@@ -11,8 +11,9 @@
 //!   no answer ──► failure::timeout / connection / stream_interrupted
 //! ```
 //!
-//! The API key lives in a [`Secret`]: it goes into the `Authorization` header and is redacted
-//! from everything the client hands back.
+//! The API key lives in a [`Secret`]: it goes into the `Authorization` header, is redacted from
+//! every failure the client composes, and an answer that holds it is refused
+//! ([`Client::guard`]); a model's answer is never altered.
 
 mod body;
 mod completion;
@@ -28,7 +29,7 @@ pub use body::ResponseFormat;
 pub use completion::{parse_completion, Completion};
 pub use failure::{classify_status, HttpError};
 pub use http_date::{parse_http_date, retry_after_ms, MAX_RETRY_AFTER_MS};
-pub use secret::{Secret, REDACTED};
+pub use secret::{Secret, PLACEHOLDER_BELOW, REDACTED};
 pub use sse::StreamParser;
 pub use strict::strict_schema;
 
@@ -42,8 +43,9 @@ pub struct ClientConfig {
     pub model_overrides_document: bool,
     /// Ask for a streamed answer (server-sent events).
     pub stream: bool,
-    /// The API key, sent as `Authorization: Bearer`; redacted wherever a response or error could
-    /// echo it. `None` sends no `Authorization` header (a local server).
+    /// The API key, sent as `Authorization: Bearer`; redacted from any error that could echo it,
+    /// and an answer holding it is refused. `None` sends no `Authorization` header (a local
+    /// server).
     pub api_key: Option<Secret>,
 }
 
@@ -191,24 +193,35 @@ impl Client {
         self.format_refused
     }
 
+    /// Keeps what a copy of this client learned about the server during a call (concurrent
+    /// calls each work on a copy): a refused `response_format` stays refused.
+    pub fn learn_from(&mut self, copy: &Client) {
+        self.format_refused |= copy.format_refused;
+    }
+
     /// `text` without the key.
     pub fn redact(&self, text: &str) -> String {
         secret::redact(self.config.api_key.as_ref(), text)
     }
 
-    /// `observation` with the key redacted from every text in it: the last gate before the
-    /// engine (and so the trace) sees anything.
-    pub fn redact_observation(&self, observation: Observation) -> Observation {
+    /// `observation` fit for the engine and its trace, which the key must never reach: a failure
+    /// message has the key redacted; a model's answer is never altered, so an answer that holds
+    /// a real key (a server echoing it) is not recorded at all — it becomes a failed call
+    /// (`InvalidResponse`, retryable) that says why. The last gate before the engine.
+    pub fn guard(&self, observation: Observation) -> Observation {
         match observation {
-            Observation::ModelResponse {
-                text,
-                usage,
-                latency_ms,
-            } => Observation::ModelResponse {
-                text: self.redact(&text),
-                usage,
-                latency_ms,
-            },
+            Observation::ModelResponse { text, .. }
+                if self
+                    .config
+                    .api_key
+                    .as_ref()
+                    .is_some_and(|key| key.appears_in(&text)) =>
+            {
+                Observation::ModelError(failure::invalid_response(
+                    "the answer holds the API key, so it is not recorded (logicmd writes the key \
+                     nowhere, and never alters an answer)",
+                ))
+            }
             Observation::ModelError(mut failure) => {
                 failure.message = self.redact(&failure.message);
                 Observation::ModelError(failure)

@@ -91,18 +91,23 @@ impl StreamParser {
     }
 
     /// The text held back at the end of the stream (it could have been the start of the key),
-    /// redacted: call once the stream has ended, before [`StreamParser::finish`].
+    /// masked: call once the stream has ended, before [`StreamParser::finish`].
     pub fn flush_withheld(&mut self) -> Option<String> {
-        let rest = redact(self.secret.as_ref(), &self.text[self.shown..]);
+        let rest = match &self.secret {
+            Some(secret) => secret.mask(&self.text[self.shown..]),
+            None => self.text[self.shown..].to_owned(),
+        };
         self.shown = self.text.len();
         (!rest.is_empty()).then_some(rest)
     }
 
-    /// The text that can be shown now, redacted. With a key, the end of the text that could
-    /// be the key's beginning is held back until what follows tells, so a key split across
-    /// deltas is never shown in pieces; so is an occurrence that would be cut in two.
+    /// The text that can be shown now, a real key masked (the answer that holds it is refused
+    /// anyway, see `Client::guard`). With such a key, the end of the text that could be the
+    /// key's beginning is held back until what follows tells, so a key split across deltas is
+    /// never shown in pieces; so is an occurrence that would be cut in two. A placeholder key
+    /// is not a secret: the text is shown as it comes.
     fn release(&mut self) -> Option<String> {
-        let Some(secret) = &self.secret else {
+        let Some(secret) = self.secret.as_ref().filter(|s| !s.is_placeholder()) else {
             let ready = self.text[self.shown..].to_owned();
             self.shown = self.text.len();
             return (!ready.is_empty()).then_some(ready);
@@ -171,7 +176,7 @@ impl StreamParser {
             )));
         }
         Ok(Completion {
-            text: redact(self.secret.as_ref(), &self.text),
+            text: std::mem::take(&mut self.text),
             usage: self.usage,
             finish_reason: self.finish_reason,
         })
@@ -426,24 +431,40 @@ mod tests {
     }
 
     #[test]
-    fn a_key_split_across_deltas_is_never_shown() {
-        let key = "sk-abc-123";
-        let deltas: Vec<String> = ["my key: sk-", "abc", "-1", "23 ok sk-ab", "x done"]
+    fn a_key_split_across_deltas_is_never_shown_and_the_answer_is_kept_whole() {
+        let key = "sk-abc-123-456789";
+        let deltas: Vec<String> = ["my key: sk-", "abc", "-1", "23-456789 ok sk-ab", "x done"]
             .iter()
             .map(|d| d.to_string())
             .collect();
         let (shown, completion) = shown_with_key(key, &deltas);
         assert_eq!(shown, "my key: [redacted] ok sk-abx done");
+        assert_eq!(
+            completion.text,
+            deltas.concat(),
+            "the answer is never altered"
+        );
+    }
+
+    #[test]
+    fn a_placeholder_key_is_shown_as_it_comes() {
+        let deltas: Vec<String> = ["ollama", " is a ", "local model runner"]
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+        let (shown, completion) = shown_with_key("ollama", &deltas);
+        assert_eq!(shown, "ollama is a local model runner");
         assert_eq!(completion.text, shown);
     }
 
     proptest! {
-        /// Wherever the key falls in the deltas, split or whole, repeated or overlapping, no
-        /// shown text and no answer contains it; and a text without the key is shown whole.
+        /// Wherever a real key falls in the deltas, split or whole, repeated or overlapping, no
+        /// shown text contains it, the answer is the text as sent, and a text without the key
+        /// is shown whole.
         #[test]
         fn the_key_is_never_shown_however_the_deltas_cut_it(
-            key in "[ab-]{2,6}",
-            pieces in proptest::collection::vec(("[abc -]{0,5}", any::<bool>()), 1..8),
+            key in "[ab-]{16,18}",
+            pieces in proptest::collection::vec(("[abc -]{0,20}", any::<bool>()), 1..8),
             cuts in proptest::collection::vec(0usize..100, 0..8),
         ) {
             let text: String = pieces
@@ -461,7 +482,7 @@ mod tests {
             }
             let (shown, completion) = shown_with_key(&key, &deltas);
             prop_assert!(!shown.contains(&key), "shown {:?} for {:?}", shown, text);
-            prop_assert!(!completion.text.contains(&key));
+            prop_assert_eq!(&completion.text, &text);
             if !text.contains(&key) {
                 prop_assert_eq!(&shown, &text);
             }

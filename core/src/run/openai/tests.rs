@@ -225,15 +225,57 @@ fn other_actions_are_not_calls() {
     assert!(client(false).call(&wait).is_err());
 }
 
+fn client_with_key(key: &str) -> Client {
+    Client::new(ClientConfig {
+        model: Some("m".into()),
+        api_key: Secret::new(key),
+        ..ClientConfig::default()
+    })
+}
+
 #[test]
-fn observations_leave_the_client_without_the_key() {
-    let client = client(false);
-    let answer = client.redact_observation(Observation::text("my key is sk-test-key"));
-    assert_eq!(answer, Observation::text("my key is [redacted]"));
+fn an_answer_holding_a_real_key_is_refused_never_altered() {
+    let client = client_with_key("sk-proj-0123456789abcdef");
+    let answer = client.guard(Observation::text("my key is sk-proj-0123456789abcdef"));
+    let Observation::ModelError(failure) = answer else {
+        panic!("{answer:?}")
+    };
+    assert_eq!(failure.kind, "InvalidResponse");
+    assert!(failure.retryable);
+    assert!(!failure.message.contains("sk-proj"), "{}", failure.message);
     let completion = client
         .completion(
-            br#"{"choices":[{"message":{"content":"sk-test-key"},"finish_reason":"stop"}]}"#,
+            br#"{"choices":[{"message":{"content":"sk-proj-0123456789abcdef"},"finish_reason":"stop"}]}"#,
         )
         .unwrap();
-    assert_eq!(completion.text, "[redacted]");
+    assert_eq!(
+        completion.text, "sk-proj-0123456789abcdef",
+        "read whole, then guarded"
+    );
+}
+
+#[test]
+fn answers_are_never_rewritten_for_a_placeholder_key() {
+    for (key, text) in [
+        ("ollama", "ollama is a local model runner"),
+        ("a", r#"{"answer": "a"}"#),
+        ("sk-test-key", "my key is sk-test-key"),
+    ] {
+        let client = client_with_key(key);
+        assert_eq!(
+            client.guard(Observation::text(text)),
+            Observation::text(text),
+            "key {key}"
+        );
+    }
+    let failure = client_with_key("a").guard(Observation::ModelError(failure::invalid_response(
+        "Incorrect API key provided: a. You can find yours.",
+    )));
+    let Observation::ModelError(failure) = failure else {
+        unreachable!()
+    };
+    assert_eq!(
+        failure.message,
+        "Incorrect API key provided: [redacted]. You can find yours."
+    );
 }
