@@ -40,17 +40,14 @@ pub fn evaluate(
         Value::Null => json!({}),
         other => other,
     };
-    let source = if expression.contains("{{") {
-        expression
-    } else {
-        format!("{{{{ {expression} }}}}")
-    };
-    match logicmd::expr::Template::parse(&source).and_then(|t| t.evaluate(&context)) {
+    match logicmd::expr::eval_input(&expression, &context) {
         Ok(value) => to_js(&json!({ "value": value, "diagnostics": [] })),
         Err(error) => {
             let mut diagnostic = Diagnostic::error(error.code, error.message);
             diagnostic.line = 1;
-            diagnostic.column = u32::try_from(error.offset + 1).unwrap_or(u32::MAX);
+            // The column in characters of the text as typed (the offset is in bytes).
+            let before = expression.get(..error.offset).unwrap_or(&expression);
+            diagnostic.column = u32::try_from(before.chars().count() + 1).unwrap_or(u32::MAX);
             to_js(&json!({ "value": null, "diagnostics": [diagnostic] }))
         }
     }

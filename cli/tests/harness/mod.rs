@@ -87,3 +87,26 @@ pub fn stdout(output: &Output) -> String {
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
+
+/// The exit status, standard output and standard error of a run, for a whole-output snapshot.
+pub fn transcript(output: &Output) -> String {
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        output
+            .status
+            .code()
+            .map_or_else(|| "signal".to_owned(), |c| c.to_string()),
+        stdout(output),
+        stderr(output)
+    )
+}
+
+/// A scratch project (a `.git` directory marks its root) holding `files`.
+pub fn project(name: &str, files: &[(&str, &str)]) -> Scratch {
+    let scratch = Scratch::new(name);
+    scratch.dir(".git");
+    for (path, text) in files {
+        scratch.write(path, text);
+    }
+    scratch
+}

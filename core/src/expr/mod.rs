@@ -95,6 +95,18 @@ pub(crate) const METHODS: &[&str] = &[
     "trim",
 ];
 
+/// Evaluates what a person typed (`logicmd eval`, npm `evaluate`): text without `{{` is one
+/// expression, so a `}}` in it is a syntax error; text with `{{` is a template (one `{{ }}` alone
+/// keeps its value's type, text around expressions interpolates). Offsets in errors are into
+/// `text` itself.
+pub fn eval_input(text: &str, context: &serde_json::Value) -> Result<serde_json::Value, ExprError> {
+    if text.contains("{{") {
+        Template::parse(text)?.evaluate(context)
+    } else {
+        eval_str(text, context)
+    }
+}
+
 /// Parses and evaluates one expression (without `{{ }}`) against `context`.
 pub fn eval_str(source: &str, context: &serde_json::Value) -> Result<serde_json::Value, ExprError> {
     let expr = parse_expression(source, 0, ExprLimits::DEFAULT)?;

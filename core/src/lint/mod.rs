@@ -3,6 +3,7 @@
 //! work with (ranges, vocabularies, empty names, missing parts). Each rule has a stable code, a
 //! severity and a reason ([`rules::ALL`]).
 
+mod conditions;
 mod context;
 mod empty;
 mod expressions;
@@ -62,6 +63,7 @@ pub fn lint_value(document: &Document, resolved: &Value) -> Vec<Diagnostic> {
 fn run_rules(cx: &mut LintContext<'_>) {
     references::check(cx);
     expressions::check(cx);
+    conditions::check(cx);
     steps::check(cx);
     trees::check(cx);
     structure::check(cx);

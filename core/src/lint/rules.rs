@@ -53,6 +53,12 @@ rules! {
     EXPRESSION_SYNTAX: "expression-syntax", Error,
         "a `{{ }}` expression does not parse",
         "The runtime cannot evaluate an expression it cannot parse (spec §4.2).";
+    UNBRACED_CONDITION: "unbraced-condition", Error,
+        "a condition (a check, gate, branch `if`, tree `condition` or escalation `trigger`) is an expression written without `{{ }}`",
+        "Without `{{ }}` the runtime reads the condition as text: a check always passes, a gate never blocks, a branch always fires, a tree condition matches no value (spec §4.2).";
+    CONDITION_IS_TEXT: "condition-is-text", Error,
+        "a condition is prose, empty, or text around `{{ }}`, not one expression",
+        "A condition is one `{{ }}` expression (spec §4.1.1, §6, §7); text is a constant, so the condition decides nothing.";
     UNKNOWN_EXPRESSION_ROOT: "unknown-expression-root", Warning,
         "an expression reads a variable no runtime provides",
         "Reading a variable that does not exist gives `undefined`, which is almost always a typo.";

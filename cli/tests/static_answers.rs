@@ -1,0 +1,64 @@
+//! Issue #30: static answers a user can rely on, each as users meet it on the command line, with
+//! the whole output snapshotted. Files live in `cli/tests/static_answers/`; each test runs in a
+//! scratch project holding the files it names.
+
+mod harness;
+
+use harness::{project, run_in, transcript, Scratch};
+
+/// The text of `cli/tests/static_answers/NAME`.
+fn fixture(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/static_answers")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A scratch project with the named fixtures (at their own names).
+fn with_fixtures(test: &str, names: &[&str]) -> Scratch {
+    let texts: Vec<(String, String)> = names
+        .iter()
+        .map(|n| (n.to_string(), fixture(n)))
+        .collect();
+    let files: Vec<(&str, &str)> = texts
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    project(test, &files)
+}
+
+/// `logicmd ARGS` in `scratch`, as a transcript.
+fn logicmd(scratch: &Scratch, args: &[&str]) -> String {
+    scratch.redact(&transcript(&run_in(&scratch.0, args, None)))
+}
+
+/// Item 1: every field the schema types as an expression, written without `{{ }}`, as prose, as
+/// text around `{{ }}`, empty, or with a stray `}}`, is an error with its effect and a fix.
+#[test]
+fn conditions_that_are_text_are_errors() {
+    let scratch = with_fixtures("conditions", &["conditions.logic.md"]);
+    insta::assert_snapshot!(logicmd(&scratch, &["lint", "conditions.logic.md"]));
+    insta::assert_snapshot!(
+        "conditions_compile_refused",
+        logicmd(&scratch, &["compile", "conditions.logic.md"])
+    );
+}
+
+/// Item 1: `eval` reads text without `{{` as one expression, so a stray `}}` is an error, not
+/// text moved to the end.
+#[test]
+fn eval_reads_one_expression() {
+    let scratch = project("eval", &[]);
+    let runs: Vec<String> = [
+        "output.ok == true",
+        "1 }} 2",
+        "{{ 1 }} 2 }}",
+        "{{ 1 + 1 }}",
+        "n = {{ 1 + 1 }}",
+        "{{ '}}' }}",
+    ]
+    .iter()
+    .map(|e| format!("$ logicmd eval {e:?}\n{}", logicmd(&scratch, &["eval", e])))
+    .collect();
+    insta::assert_snapshot!(runs.join("\n"));
+}
