@@ -62,3 +62,39 @@ fn eval_reads_one_expression() {
     .collect();
     insta::assert_snapshot!(runs.join("\n"));
 }
+
+/// Item 2: an imported document's expressions read its own steps (`as` is their namespace,
+/// spec §2.2), in every place they are written, and the run, lint and compile agree.
+#[test]
+fn imported_expressions_read_their_own_namespace() {
+    let scratch = project(
+        "imports",
+        &[
+            ("lib.logic.md", &fixture("imports/lib.logic.md")),
+            ("main.logic.md", &fixture("imports/main.logic.md")),
+            ("answers.yaml", &fixture("imports/answers.yaml")),
+        ],
+    );
+    insta::assert_snapshot!(
+        "imports_lint",
+        logicmd(&scratch, &["lint", "main.logic.md"])
+    );
+    let compiled = run_in(&scratch.0, &["compile", "--format", "json", "lib.logic.md"], None);
+    assert_eq!(compiled.status.code(), Some(0), "{}", transcript(&compiled));
+    // The importer without its wrong step: compiled and run.
+    let main = fixture("imports/main.logic.md");
+    let cut = main.find("  wrong:").expect("the fixture has `wrong`");
+    let fixed = format!("{}---\n", &main[..cut]);
+    scratch.write("fixed.logic.md", &fixed);
+    insta::assert_snapshot!(
+        "imports_compile",
+        logicmd(&scratch, &["compile", "fixed.logic.md"])
+    );
+    insta::assert_snapshot!(
+        "imports_run",
+        logicmd(
+            &scratch,
+            &["run", "fixed.logic.md", "--provider", "scripted:answers.yaml", "--progress", "off"]
+        )
+    );
+}

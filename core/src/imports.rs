@@ -5,7 +5,8 @@
 //! earlier ones. Named collections (`steps`, `decision_trees`, `nodes`) are namespaced: an
 //! imported step `gather` becomes `as.gather`, and the references to it inside the imported file
 //! (`needs`, `parallel_steps`, `branches[].then`, decision-tree `next`, `depends_on`, edge
-//! `from`/`to`) are rewritten to match. Edges are concatenated. Every other section is merged
+//! `from`/`to`) are rewritten to match, and so are its expressions' step reads (`steps.gather`
+//! becomes `steps['as.gather']`), wherever they are written. Edges are concatenated. Every other section is merged
 //! deeply: objects key by key, anything else replaced by the more specific value.
 
 use std::borrow::Cow;
@@ -395,7 +396,30 @@ fn namespace(value: &Value, alias: &str) -> Value {
         };
         out.insert(section.clone(), rewritten);
     }
-    Value::Object(out)
+    let mut out = Value::Object(out);
+    // Its expressions read its own steps: `steps.a` in the imported file is `steps['as.a']` here.
+    rename_step_reads_in(&mut out, &|name| {
+        steps.contains(name).then(|| format!("{alias}.{name}"))
+    });
+    out
+}
+
+/// Renames the steps every `{{ }}` template under `value` reads.
+fn rename_step_reads_in(value: &mut Value, rename: &dyn Fn(&str) -> Option<String>) {
+    match value {
+        Value::String(text) if text.contains("{{") => {
+            if let Some(renamed) = crate::expr::rename_step_reads(text, rename) {
+                *text = renamed;
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| rename_step_reads_in(item, rename)),
+        Value::Object(map) => map
+            .values_mut()
+            .for_each(|item| rename_step_reads_in(item, rename)),
+        _ => {}
+    }
 }
 
 fn keys(value: Option<&Value>) -> BTreeSet<String> {

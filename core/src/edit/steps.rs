@@ -497,82 +497,14 @@ fn set_position(session: &mut Session, node: &str, x: f64, y: f64) -> Result<(),
 /// Rewrites `steps.FROM` (and `steps['FROM']`) inside every `{{ }}` expression of the document.
 fn rename_in_expressions(session: &mut Session, from: &str, to: &str) -> Result<(), Diagnostic> {
     for (pointer, text) in expression_strings(session.json()) {
-        let Ok(template) = Template::parse(&text) else {
-            continue;
-        };
-        let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
-        for expr in template.expressions() {
-            for (path, range) in expr.paths() {
-                if path.len() >= 2 && path[0] == "steps" && path[1] == from {
-                    if let Some(edit) = step_segment_edit(&text, range.start, from, to) {
-                        edits.push(edit);
-                    }
-                }
-            }
+        let renamed = crate::expr::rename_step_reads(&text, |name| {
+            (name == from).then(|| to.to_owned())
+        });
+        if let Some(rewritten) = renamed {
+            session.set(&pointer, &Value::String(rewritten))?;
         }
-        if edits.is_empty() {
-            continue;
-        }
-        edits.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
-        edits.dedup_by_key(|(range, _)| range.start);
-        let mut rewritten = text.clone();
-        for (range, replacement) in edits {
-            rewritten.replace_range(range, &replacement);
-        }
-        session.set(&pointer, &Value::String(rewritten))?;
     }
     Ok(())
-}
-
-/// In `text`, the chain starting at `chain_start` reads `steps.FROM...` or `steps['FROM']...`:
-/// the range to replace and its replacement naming `to`.
-fn step_segment_edit(
-    text: &str,
-    chain_start: usize,
-    from: &str,
-    to: &str,
-) -> Option<(std::ops::Range<usize>, String)> {
-    let after_root = chain_start + "steps".len();
-    let rest = text.get(after_root..)?;
-    let skipped = rest.len() - rest.trim_start().len();
-    let at = after_root + skipped;
-    let identifier = |name: &str| {
-        name.chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-            && name
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-    };
-    if text[at..].starts_with('.') || text[at..].starts_with("?.") {
-        let dot_len = if text[at..].starts_with('.') { 1 } else { 2 };
-        let name_start =
-            at + dot_len + (text[at + dot_len..].len() - text[at + dot_len..].trim_start().len());
-        if !text[name_start..].starts_with(from) {
-            return None;
-        }
-        let name_end = name_start + from.len();
-        if identifier(to) {
-            Some((name_start..name_end, to.to_owned()))
-        } else {
-            Some((
-                at..name_end,
-                format!("['{}']", to.replace('\\', "\\\\").replace('\'', "\\'")),
-            ))
-        }
-    } else if text[at..].starts_with('[') {
-        let inner = &text[at + 1..];
-        let quote_at = at + 1 + (inner.len() - inner.trim_start().len());
-        let quote = text[quote_at..].chars().next()?;
-        let literal_end = text[quote_at + 1..].find(quote)? + quote_at + 1;
-        Some((
-            quote_at + 1..literal_end,
-            to.replace('\\', "\\\\")
-                .replace(quote, &format!("\\{quote}")),
-        ))
-    } else {
-        None
-    }
 }
 
 /// Every string of the document holding a `{{ }}` template, with its pointer.

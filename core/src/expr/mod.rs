@@ -6,12 +6,15 @@ mod ast;
 mod eval;
 mod lexer;
 mod parser;
+mod rename;
 mod template;
 mod value;
 
 pub use ast::{BinaryOp, Expr, ExprKind, LogicalOp, UnaryOp};
 pub(crate) use eval::evaluate;
 pub use parser::parse_expression;
+pub(crate) use rename::{is_identifier, quoted};
+pub use rename::rename_step_reads;
 pub use template::{Segment, Template};
 pub(crate) use value::JsValue;
 
