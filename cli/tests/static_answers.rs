@@ -98,3 +98,42 @@ fn imported_expressions_read_their_own_namespace() {
         )
     );
 }
+
+/// Item 9: `run` refuses, with exit 1 and the errors shown like `lint`, every document `lint`
+/// fails: a missing need, a branch to a missing step, a condition that is text. Warnings are
+/// shown and the run goes on.
+#[test]
+fn run_refuses_what_lint_fails() {
+    let doc = |step_a: &str| {
+        format!("---\nspec_version: \"1.0\"\nname: r\ndescription: d\nsteps:\n  a:\n    description: a\n{step_a}  b:\n    description: b\n---\n")
+    };
+    let scratch = project(
+        "run-lint",
+        &[
+            ("need.logic.md", &doc("    needs: [ghost]\n")),
+            (
+                "branch.logic.md",
+                &doc("    branches:\n      - if: \"{{ output.ok }}\"\n        then: nowhere\n      - default: true\n        then: b\n"),
+            ),
+            (
+                "check.logic.md",
+                &doc("    verification:\n      check: \"output.ok\"\n      on_fail: abort\n"),
+            ),
+            (
+                "warned.logic.md",
+                &doc("    parallel_steps: [b]\n"),
+            ),
+        ],
+    );
+    let runs: Vec<String> = ["need", "branch", "check", "warned"]
+        .iter()
+        .map(|name| {
+            let file = format!("{name}.logic.md");
+            format!(
+                "$ logicmd run {file} --dry-run\n{}",
+                logicmd(&scratch, &["run", &file, "--dry-run", "--progress", "off"])
+            )
+        })
+        .collect();
+    insta::assert_snapshot!(runs.join("\n"));
+}

@@ -222,10 +222,7 @@ fn started(args: &Args) -> Result<(Driver, String), Stop> {
     })?;
     if !prepared.tolerated.is_empty() {
         eprintln!("{}", output::human(&document, &text, &prepared.tolerated));
-        eprintln!(
-            "note: {document} runs despite these errors: a route to a missing step is never taken, \
-             a missing need is ignored, a check that does not parse fails (`logicmd lint` lists them)"
-        );
+        eprintln!("note: {document} runs despite these warnings");
     }
     let source = prepared.source;
     let input = run_input(args, &source)?;
