@@ -1,5 +1,27 @@
 //! `logicmd`: the LOGIC.md toolkit for terminals and CI.
 
+// The standard streams as `std`'s printing macros write them, without their panic when the reader
+// has closed the stream (`logicmd ... 2>&1 | head -1`): the reader has what it wanted, and the exit
+// status stays the command's (issue #30). Defined before the modules, so every module's
+// `println!`, `print!` and `eprintln!` are these.
+macro_rules! println {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+macro_rules! print {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 mod commands;
 mod discover;
 mod fs_loader;

@@ -137,3 +137,72 @@ fn run_refuses_what_lint_fails() {
         .collect();
     insta::assert_snapshot!(runs.join("\n"));
 }
+
+/// Item 11: a reader that closes the pipe early (`| head -1`) ends the output, not the process
+/// with a panic (exit 101): the exit status is the command's own, on standard output and error.
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    use std::process::{Command, Stdio};
+    let mut broken = String::from("---\nspec_version: \"1.0\"\nname: big\ndescription: d\nsteps:\n");
+    let mut fine = broken.clone();
+    for i in 0..600 {
+        broken.push_str(&format!("  s{i}:\n    description: s\n    needs: [nope{i}]\n"));
+        fine.push_str(&format!("  s{i}:\n    description: a step with enough words to fill a pipe\n"));
+    }
+    broken.push_str("---\n");
+    fine.push_str("---\n");
+    let scratch = project(
+        "pipe",
+        &[("broken.logic.md", &broken), ("fine.logic.md", &fine)],
+    );
+    let cases: &[(&[&str], i32)] = &[
+        (&["compile", "fine.logic.md"], 0),
+        (&["compile", "broken.logic.md"], 1),
+        (&["run", "--dry-run", "fine.logic.md", "--progress", "plain"], 0),
+        (&["run", "--dry-run", "broken.logic.md"], 1),
+        (&["lint", "broken.logic.md"], 1),
+        (&["eval", "[1, 2, 3].includes(4) +"], 1),
+        (&["fmt", "-"], 0),
+    ];
+    for (args, expected) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_logicmd"))
+            .args(*args)
+            .current_dir(&scratch.0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the logicmd binary runs");
+        // Close both pipes before reading anything: every write meets a closed pipe.
+        drop(child.stdout.take());
+        drop(child.stderr.take());
+        if let Some(mut input) = child.stdin.take() {
+            use std::io::Write;
+            let _ = input.write_all(fine.as_bytes());
+        }
+        let status = child.wait().expect("the binary finishes");
+        assert_eq!(status.code(), Some(*expected), "logicmd {}", args.join(" "));
+    }
+}
+
+/// Item 8: block scalars with keep chomping, empty ones and explicit indentation are formatted,
+/// and `fmt --check` passes on the result; a file the formatter leaves alone is still printed by
+/// `fmt -` (a pipeline keeps its text), with the reason on standard error.
+#[test]
+fn fmt_formats_every_block_scalar() {
+    let messy = "---\nname: k\nspec_version: \"1.0\"\nsteps:\n  a:\n    instructions: |+\n        keep\n\n    description: x\n  b:\n    instructions: |\n    description: y\n  c:\n      instructions: >+\n          folded\n\n---\n";
+    let aliased = "---\nspec_version: \"1.0\"\nname: k\nmetadata:\n  a: &x 1\n  b: *x\n---\n";
+    let scratch = project("fmt", &[("messy.logic.md", messy), ("aliased.logic.md", aliased)]);
+    let mut runs = vec![
+        format!("$ logicmd fmt --check messy.logic.md\n{}", logicmd(&scratch, &["fmt", "--check", "messy.logic.md"])),
+        format!("$ logicmd fmt messy.logic.md\n{}", logicmd(&scratch, &["fmt", "messy.logic.md"])),
+    ];
+    runs.push(format!(
+        "$ cat messy.logic.md\n{}",
+        std::fs::read_to_string(scratch.0.join("messy.logic.md")).expect("formatted")
+    ));
+    runs.push(format!("$ logicmd fmt --check messy.logic.md\n{}", logicmd(&scratch, &["fmt", "--check", "messy.logic.md"])));
+    let piped = run_in(&scratch.0, &["fmt", "-"], Some(aliased.as_bytes()));
+    runs.push(format!("$ logicmd fmt - < aliased.logic.md\n{}", transcript(&piped)));
+    insta::assert_snapshot!(runs.join("\n"));
+}

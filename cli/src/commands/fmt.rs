@@ -61,6 +61,10 @@ pub fn run(args: &Args) -> u8 {
             },
             Err(diagnostic) => {
                 eprintln!("{}", crate::output::human(&name, &text, &[diagnostic]));
+                // Standard input goes on to standard output as it came: a pipeline keeps the text.
+                if stdin && !args.check {
+                    print!("{text}");
+                }
                 status = status.max(EXIT_INVALID);
             }
         }
