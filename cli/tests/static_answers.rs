@@ -206,3 +206,69 @@ fn fmt_formats_every_block_scalar() {
     runs.push(format!("$ logicmd fmt - < aliased.logic.md\n{}", transcript(&piped)));
     insta::assert_snapshot!(runs.join("\n"));
 }
+
+/// Item 10: a path segment may be quoted (`overrides["reasoning.max_iterations"]`, spec §9.1's
+/// dotted override keys) everywhere a path is taken; an unquoted path that would write a nested
+/// map beside such a key is refused, naming the quoted path.
+#[test]
+fn edit_paths_take_quoted_segments() {
+    let workflow = fixture("../../../examples/research-workflow.logic.md");
+    let scratch = project("quoted", &[("workflow.logic.md", &workflow)]);
+    let runs: Vec<String> = [
+        "nodes.researcher.overrides[\"reasoning.max_iterations\"]=3",
+        "nodes.researcher.overrides['quality_gates.pre_output[0].severity']=warning",
+        "nodes.researcher.overrides.reasoning.max_iterations=3",
+        "nodes.researcher.overrides[\"unclosed=3",
+        "global.max_parallelism=many",
+    ]
+    .iter()
+    .map(|set| {
+        format!(
+            "$ logicmd edit workflow.logic.md --set {set}\n{}",
+            logicmd(&scratch, &["edit", "workflow.logic.md", "--set", set])
+        )
+    })
+    .collect();
+    insta::assert_snapshot!(runs.join("\n"));
+}
+
+/// Item 5: removing a workflow node removes what only points at it (`depends_on` entries, edges);
+/// removing a step refuses while an invariant's `on_breach` or a terminal's `action` names it,
+/// and never leaves an emptied `fallback: {}` behind.
+#[test]
+fn removing_a_node_or_step_leaves_nothing_dangling() {
+    let workflow = fixture("../../../examples/research-workflow.logic.md");
+    let steps = fixture("remove.logic.md");
+    let scratch = project(
+        "remove",
+        &[("workflow.logic.md", &workflow), ("remove.logic.md", &steps)],
+    );
+    let runs: Vec<String> = [
+        ("workflow.logic.md", "nodes.researcher"),
+        ("workflow.logic.md", "nodes.synthesizer"),
+        ("remove.logic.md", "steps.gather"),
+        ("remove.logic.md", "steps.fallback_step"),
+        ("remove.logic.md", "steps.breach"),
+        ("remove.logic.md", "steps.terminal"),
+    ]
+    .iter()
+    .map(|(file, path)| {
+        format!(
+            "$ logicmd edit {file} --remove {path}\n{}",
+            logicmd(&scratch, &["edit", file, "--remove", path])
+        )
+    })
+    .collect();
+    insta::assert_snapshot!(runs.join("\n"));
+}
+
+/// Item 14: `--rename-step` renames the step in `visual.inspector` keys too.
+#[test]
+fn rename_step_renames_inspector_keys() {
+    let steps = fixture("remove.logic.md");
+    let scratch = project("rename", &[("remove.logic.md", &steps)]);
+    insta::assert_snapshot!(logicmd(
+        &scratch,
+        &["edit", "remove.logic.md", "--rename-step", "gather", "collect"]
+    ));
+}

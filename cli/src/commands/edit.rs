@@ -18,15 +18,17 @@ use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 struct Flags {
     /// The LOGIC.md file (or DRTL topology).
     file: PathBuf,
-    /// Set a value: `steps.analyze.confidence.minimum=0.7` (the value is YAML).
+    /// Set a value: `steps.analyze.confidence.minimum=0.7` (the value is YAML). A key holding `.`
+    /// or brackets is quoted: `nodes.researcher.overrides["reasoning.max_iterations"]=5`.
     #[arg(long, value_name = "PATH=YAML")]
     set: Vec<String>,
-    /// Remove an entry or list item, with its comments. Removing a step (`steps.NAME`) or a
-    /// topology node (`nodes[I]`) also removes what only points at it: `needs` and
-    /// `parallel_steps` entries, branches and decision-tree branches routing to it, degradations
-    /// falling back to it, edges and gate routes (a review action routed to it ends the run
-    /// instead), its canvas position. It is refused while an expression or input reads its
-    /// output.
+    /// Remove an entry or list item, with its comments. Removing a step (`steps.NAME`), a
+    /// workflow node (`nodes.NAME`) or a topology node (`nodes[I]`) also removes what only points
+    /// at it: `needs`, `parallel_steps` and `depends_on` entries, branches and decision-tree
+    /// branches routing to it, degradations falling back to it, edges and gate routes (a review
+    /// action routed to it ends the run instead), inspector controls bound to it, its canvas
+    /// position. It is refused while an expression or input reads its output, or an invariant's
+    /// `on_breach` or a terminal's `action` runs it.
     #[arg(long, value_name = "PATH")]
     remove: Vec<String>,
     /// Rename a step and every reference to it.
