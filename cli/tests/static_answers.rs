@@ -272,3 +272,17 @@ fn rename_step_renames_inspector_keys() {
         &["edit", "remove.logic.md", "--rename-step", "gather", "collect"]
     ));
 }
+
+/// Items 6 and 14: what lint missed — tree cycles, branches after a default, two defaults, `if`
+/// with `default`, `default: false` alone, a step in its own `parallel_steps`, `execution:
+/// parallel` with nothing to run, repeated tree values, durations without a unit or of zero, an
+/// inspector key naming a missing step.
+#[test]
+fn lint_finds_what_it_missed() {
+    let scratch = with_fixtures("misses", &["lint-misses.logic.md", "tree-cycles.logic.md"]);
+    insta::assert_snapshot!(logicmd(&scratch, &["lint", "lint-misses.logic.md"]));
+    insta::assert_snapshot!(
+        "tree_cycles",
+        logicmd(&scratch, &["lint", "tree-cycles.logic.md"])
+    );
+}

@@ -105,7 +105,7 @@ pub fn eval_tree(spec: &Value, name: &str, input: &Value) -> Result<TreeOutcome,
 }
 
 /// Branch values match results as JSON, numbers by value.
-fn same(a: &Value, b: &Value) -> bool {
+pub(crate) fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
         _ => a == b,

@@ -3,6 +3,7 @@
 //! work with (ranges, vocabularies, empty names, missing parts). Each rule has a stable code, a
 //! severity and a reason ([`rules::ALL`]).
 
+mod branches;
 mod conditions;
 mod context;
 mod empty;
@@ -65,6 +66,7 @@ fn run_rules(cx: &mut LintContext<'_>) {
     expressions::check(cx);
     conditions::check(cx);
     steps::check(cx);
+    branches::check(cx);
     trees::check(cx);
     structure::check(cx);
     ranges::check(cx);

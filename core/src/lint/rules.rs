@@ -44,6 +44,27 @@ rules! {
     UNKNOWN_BRANCH_TARGET: "unknown-branch-target", Error,
         "a branch's `then` names no step",
         "A branch hands control to the step it names; there is no such step to run.";
+    BRANCH_AFTER_DEFAULT: "branch-after-default", Warning,
+        "a step branch comes after the `default: true` branch",
+        "Branches are tried in order and the default always matches, so a branch after it is never taken.";
+    DUPLICATE_DEFAULT: "duplicate-default", Warning,
+        "a step's branches or a decision-tree node have two `default: true` branches",
+        "Only the first default is ever taken; the second one's target is never reached through it.";
+    BRANCH_IF_AND_DEFAULT: "branch-if-and-default", Warning,
+        "a step branch has both an `if` and `default: true`",
+        "A branch with an `if` is taken only when its condition holds: its `default` is ignored, so it is not the fallback it looks like.";
+    DUPLICATE_BRANCH_VALUE: "duplicate-branch-value", Warning,
+        "two branches of a decision-tree node have the same `value`",
+        "The first branch with a value is taken; a later one with the same value is never reached.";
+    TREE_CYCLE: "tree-cycle", Error,
+        "decision-tree nodes route to each other in a cycle (or a node to itself)",
+        "Every node of a tree reads the same input, so a walk that enters the cycle never leaves it (spec §7: trees route to terminals and steps).";
+    PARALLEL_STEP_IS_ITSELF: "parallel-step-is-itself", Error,
+        "a step lists itself in its `parallel_steps`",
+        "A parallel step waits for its `parallel_steps` to finish; waiting for itself, it never starts.";
+    PARALLEL_WITHOUT_STEPS: "parallel-without-steps", Warning,
+        "`execution: parallel` without `parallel_steps`",
+        "There is nothing to run in parallel, so the step runs as a sequential one (spec §4.3).";
     UNKNOWN_PARALLEL_STEP: "unknown-parallel-step", Warning,
         "`parallel_steps` names a step that is not defined",
         "The spec allows naming steps defined elsewhere, but a typo here silently runs nothing.";
@@ -75,8 +96,8 @@ rules! {
         "confidence thresholds are out of order (escalate_below ≤ minimum ≤ target)",
         "Out of order, a step escalates outputs it accepts or aims below what it requires.";
     INVALID_DURATION: "invalid-duration", Error,
-        "a duration does not parse (\"500ms\", \"30s\", \"2m\", \"1h\")",
-        "A timeout or interval the runtime cannot read is no limit at all.";
+        "a duration does not parse (\"500ms\", \"30s\", \"2m\", \"1h\"), has no unit, or is a zero timeout",
+        "A timeout or interval the runtime cannot read is no limit at all; a bare number does not say its unit; a zero timeout ends what it limits before it starts.";
     RETRY_INTERVAL_ORDER: "retry-interval-order", Error,
         "retry `initial_interval` is longer than `maximum_interval`",
         "The first wait would already exceed the longest allowed wait.";
@@ -87,7 +108,7 @@ rules! {
         "`on_fail: revise` without a message to revise by",
         "Revision re-prompts the model with feedback; without a message it is not told what to fix.";
     UNKNOWN_INSPECTOR_KEY: "unknown-inspector-key", Warning,
-        "a `visual.inspector` key names no field of the spec",
+        "a `visual.inspector` key names no field of the spec, or a step, node or tree that does not exist",
         "An inspector control bound to no field edits nothing (spec §10.1).";
     DUPLICATE_NAME: "duplicate-name", Error,
         "two ports, contract fields, gates or criteria share a name",
