@@ -286,3 +286,12 @@ fn lint_finds_what_it_missed() {
         logicmd(&scratch, &["lint", "tree-cycles.logic.md"])
     );
 }
+
+/// Item 7: branch targets are alternatives, not steps that run together: the execution order
+/// says which step chooses among them, and "in parallel" only of steps that can run together.
+#[test]
+fn compile_does_not_call_alternatives_parallel() {
+    let doc = "---\nspec_version: \"1.0\"\nname: br\ndescription: d\nsteps:\n  a:\n    description: a\n    branches:\n      - if: \"{{ output.x > 1 }}\"\n        then: b\n      - default: true\n        then: c\n  side:\n    description: runs beside a\n  b:\n    description: b\n    needs: [a]\n  c:\n    description: c\n    needs: [a]\n  d:\n    description: d\n    needs: [side]\n---\n";
+    let scratch = project("alternatives", &[("br.logic.md", doc)]);
+    insta::assert_snapshot!(logicmd(&scratch, &["compile", "br.logic.md"]));
+}

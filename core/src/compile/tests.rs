@@ -146,7 +146,7 @@ fn order_respects_branches_loops_and_trees() {
     assert_eq!(step("deep").chosen_by, ["analyze"]);
     assert!(compiled
         .to_markdown()
-        .contains("2. analyze\n3. prioritize, deep (in parallel)\n"));
+        .contains("2. analyze\n3. prioritize or deep (chosen by `analyze`)\n"));
 }
 
 /// Issue #13 defect 10: a workflow file compiles to its nodes in edge order with its global
