@@ -295,3 +295,65 @@ fn compile_does_not_call_alternatives_parallel() {
     let scratch = project("alternatives", &[("br.logic.md", doc)]);
     insta::assert_snapshot!(logicmd(&scratch, &["compile", "br.logic.md"]));
 }
+
+/// Item 3: `check` follows DRTL §9.3's three ways to refuse — a blocking verify, a gate that
+/// checks the output and routes its failure to termination or a review, a review — and every
+/// example the project ships passes it. Item 4: a loop is bounded only by what the run
+/// evaluates, so an edge label without `{{ }}` bounds nothing (and lint says it is a label).
+#[test]
+fn check_reads_refusals_as_the_run_does() {
+    let names = [
+        "check/gate-terminates.drtl.yaml",
+        "check/spec-9-2.drtl.yaml",
+        "check/guard-only.drtl.yaml",
+        "check/label-loop.drtl.yaml",
+    ];
+    let scratch = with_fixtures("check", &names);
+    let mut runs: Vec<String> = names
+        .iter()
+        .map(|name| format!("$ logicmd check {name}\n{}", logicmd(&scratch, &["check", name])))
+        .collect();
+    runs.push(format!(
+        "$ logicmd lint check/label-loop.drtl.yaml\n{}",
+        logicmd(&scratch, &["lint", "check/label-loop.drtl.yaml"])
+    ));
+    insta::assert_snapshot!(runs.join("\n"));
+}
+
+/// Every example the project ships passes its own `lint` and `check`, or carries a comment
+/// naming the spec inconsistency it keeps (`# Spec inconsistency`).
+#[test]
+fn every_shipped_example_passes_lint_and_check() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("examples/ is readable") {
+            let path = entry.expect("a directory entry").path();
+            let name = path.to_string_lossy().into_owned();
+            if path.is_dir() {
+                if !name.ends_with("node_modules") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            if !(name.ends_with(".logic.md") || name.ends_with(".drtl.yaml")) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("an example is readable");
+            if text.contains("# Spec inconsistency") {
+                continue;
+            }
+            for command in ["lint", "check"] {
+                let out = run_in(&root, &[command, &name], None);
+                checked += 1;
+                if out.status.code() != Some(0) {
+                    failures.push(format!("{command} {name}\n{}", transcript(&out)));
+                }
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} runs: the examples were not found");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -69,6 +69,7 @@ pub fn lint(topology: &Topology) -> Vec<Diagnostic> {
     duplicate_ids(&mut checker, &nodes);
     routes(&mut checker, &nodes, &ids);
     edges(&mut checker, &ids);
+    labels(&mut checker, &nodes);
     let expressions = expressions::check(&mut checker, &ids);
     let upstream = upstream(&nodes);
     for found in &expressions {
@@ -160,6 +161,42 @@ fn edges(checker: &mut Checker<'_>, ids: &[&str]) {
                     suggestion(name, ids),
                 );
             }
+        }
+    }
+}
+
+/// An edge `if` without `{{ }}` is a label (§4.2's `passed`, §4.3's `under_limit`): on a gate's
+/// edge it names the branch, on any other edge the edge is taken whatever it says. A label that
+/// reads like a condition (`state.variables.n < 3`) on such an edge is almost surely meant as one.
+fn labels(checker: &mut Checker<'_>, nodes: &[DrtlNode]) {
+    for node in nodes.iter().filter(|n| n.kind != "gate") {
+        for route in &node.routes {
+            let Some(label) = route.label.as_deref() else {
+                continue;
+            };
+            if route.kind != super::RouteKind::Edge || label.contains("{{") {
+                continue;
+            }
+            let reads_like_a_condition = crate::expr::parse_expression(
+                label,
+                0,
+                crate::expr::ExprLimits::DEFAULT,
+            )
+            .is_ok_and(|e| !matches!(e.kind, crate::expr::ExprKind::Identifier(_)));
+            if !reads_like_a_condition {
+                continue;
+            }
+            let pointer = route.pointer.rsplit_once('/').map_or("", |(edge, _)| edge);
+            checker.report(
+                Severity::Warning,
+                "drtl-label-not-condition",
+                &format!("{pointer}/if"),
+                format!(
+                    "`if: {label}` has no `{{{{ }}}}`, so it is a label, not a condition: the edge from `{}` is always taken",
+                    node.id
+                ),
+                Some(format!("to make it a condition, write `if: \"{{{{ {label} }}}}\"`")),
+            );
         }
     }
 }
