@@ -357,3 +357,76 @@ fn every_shipped_example_passes_lint_and_check() {
     assert!(checked >= 20, "only {checked} runs: the examples were not found");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Item 12: discovery walks as ripgrep does: `.gitignore` honoured, dependencies and build output
+/// left out in directories and globs alike, `--exclude` patterns, a symbolic-link loop reported
+/// and not followed (each file found once), a file whose name is not UTF-8 found all the same.
+#[cfg(unix)]
+#[test]
+fn discovery_honours_gitignore_refuses_loops_and_excludes() {
+    use std::os::unix::ffi::OsStrExt;
+    let doc = "---\nspec_version: \"1.0\"\nname: d\ndescription: d\n---\n";
+    let mut files: Vec<(String, &str)> = [
+        "LOGIC.md",
+        "a.logic.md",
+        "sub/b.logic.md",
+        "sub/deeper/c.logic.md",
+        "ignored/x.logic.md",
+        "sub/skip.logic.md",
+        "node_modules/p/x.logic.md",
+        "target/x.logic.md",
+        "build/x.logic.md",
+        "vendor/x.logic.md",
+        ".git/x.logic.md",
+        ".logic/index.md",
+        "drafts/d.logic.md",
+    ]
+    .iter()
+    .map(|f| (f.to_string(), doc))
+    .collect();
+    files.push((".gitignore".into(), "ignored/\nsub/skip.logic.md\n"));
+    let refs: Vec<(&str, &str)> = files.iter().map(|(f, t)| (f.as_str(), *t)).collect();
+    let scratch = project("discovery", &refs);
+    std::os::unix::fs::symlink(&scratch.0, scratch.0.join("sub/loop")).expect("a link");
+    let odd = std::ffi::OsStr::from_bytes(b"sub/odd-\xff.logic.md");
+    std::fs::write(scratch.0.join(odd), doc).expect("a non-UTF-8 name");
+    let runs: Vec<String> = [
+        vec!["validate", "."],
+        vec!["validate", "--exclude", "drafts/", "."],
+        vec!["validate", "**/*.logic.md"],
+        vec!["validate", "sub"],
+        vec!["validate", "ignored/x.logic.md"],
+    ]
+    .iter()
+    .map(|args| {
+        let out = run_in(&scratch.0, args, None);
+        // A non-UTF-8 name is shown lossily; the snapshot keeps it readable.
+        let text = scratch.redact(&transcript(&out)).replace('\u{fffd}', "?");
+        format!("$ logicmd {}\n{text}", args.join(" "))
+    })
+    .collect();
+    insta::assert_snapshot!(runs.join("\n"));
+}
+
+/// Item 13: JSON and exit statuses a tool can rely on: a missing operand is a record, not `[]`;
+/// `compile --format json` says why there is no scaffold; `check --format json` says whether each
+/// file passed; `--root` that names no directory is a usage error (2); `lint` without a path
+/// reads the working directory.
+#[test]
+fn json_and_exit_statuses_tell_the_whole_story() {
+    let good = "---\nspec_version: \"1.0\"\nname: g\ndescription: d\nsteps:\n  a:\n    description: a\n---\n";
+    let bad = "---\nspec_version: \"1.0\"\nname: b\ndescription: d\nsteps:\n  a:\n    description: a\n    needs: [ghost]\n---\n";
+    let scratch = project("json", &[("good.logic.md", good), ("bad.logic.md", bad)]);
+    let runs: Vec<String> = [
+        vec!["validate", "--format", "json", "missing.logic.md", "good.logic.md"],
+        vec!["compile", "--format", "json", "bad.logic.md"],
+        vec!["check", "--format", "json", "good.logic.md", "bad.logic.md"],
+        vec!["lint", "--root", "/nonexistent", "good.logic.md"],
+        vec!["compile", "--root", "good.logic.md", "good.logic.md"],
+        vec!["lint"],
+    ]
+    .iter()
+    .map(|args| format!("$ logicmd {}\n{}", args.join(" "), logicmd(&scratch, args)))
+    .collect();
+    insta::assert_snapshot!(runs.join("\n"));
+}

@@ -8,20 +8,19 @@ use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Files, directories or glob patterns; `-` formats standard input to standard output.
-    #[arg(required = true, value_name = "PATH")]
-    paths: Vec<String>,
+    #[command(flatten)]
+    operands: discover::Operands,
     /// Report files that would change; change nothing (exit 1 if any would).
     #[arg(long)]
     check: bool,
 }
 
 pub fn run(args: &Args) -> u8 {
-    let (files, operand_errors) = discover::files(&args.paths);
-    for error in &operand_errors {
-        eprintln!("error: {}: {}", error.operand, error.message);
+    let (files, problems) = discover::files(&args.operands);
+    for problem in &problems {
+        eprintln!("{}", problem.line());
     }
-    let mut status = if operand_errors.is_empty() {
+    let mut status = if !problems.iter().any(discover::OperandError::is_error) {
         EXIT_OK
     } else {
         EXIT_USAGE

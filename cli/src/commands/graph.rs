@@ -31,7 +31,7 @@ pub struct GraphArgs {
     format: GraphFormat,
     /// Directory workflow nodes' `logic_ref`s may read from (default: as for `lint`), so that
     /// an edge is drawn incompatible exactly where `lint` reports a contract mismatch.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::existing_dir)]
     root: Option<PathBuf>,
 }
 

@@ -12,16 +12,15 @@ use crate::output::{self, Format};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Files, directories or glob patterns; `-` reads standard input.
-    #[arg(value_name = "PATH", required_unless_present = "rules")]
-    paths: Vec<String>,
+    #[command(flatten)]
+    operands: crate::discover::Operands,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
     /// Directory imports and `logic_ref`s may read from (default: the nearest directory above
     /// the file with `.git`, `LOGIC.md` or `.logic/`, else the file's directory; for `-`, searched
     /// from the working directory).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::existing_dir)]
     root: Option<PathBuf>,
     /// List the rules and exit.
     #[arg(long)]
@@ -43,7 +42,7 @@ pub fn run(args: &Args) -> u8 {
         }
         return crate::EXIT_OK;
     }
-    each_file::run(&args.paths, args.format, Tally::OUTCOME, |path, bytes| {
+    each_file::run(&args.operands, args.format, Tally::OUTCOME, |path, bytes| {
         let analysis = front::analyze_file(path, bytes, Depth::Lint, args.root.as_deref());
         Outcome {
             text: front::text_of(&analysis, bytes),

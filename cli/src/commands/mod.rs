@@ -85,3 +85,15 @@ pub fn read_json(path: &Path) -> Result<Value, String> {
         )
     })
 }
+
+/// `--root DIR` must name a directory: a usage error (exit 2) otherwise, before anything is read.
+pub fn existing_dir(text: &str) -> Result<std::path::PathBuf, String> {
+    let path = std::path::PathBuf::from(text);
+    if path.is_dir() {
+        Ok(path)
+    } else if path.exists() {
+        Err(format!("`{text}` is not a directory"))
+    } else {
+        Err(format!("no directory `{text}`"))
+    }
+}

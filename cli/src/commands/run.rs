@@ -122,7 +122,7 @@ pub struct Args {
     progress: ProgressMode,
     /// Directory imports, workflow nodes and prompt files may be read from (default: as for
     /// lint).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::existing_dir)]
     root: Option<PathBuf>,
 }
 
