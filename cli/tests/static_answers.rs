@@ -430,3 +430,72 @@ fn json_and_exit_statuses_tell_the_whole_story() {
     .collect();
     insta::assert_snapshot!(runs.join("\n"));
 }
+
+/// Item 16: messages say what is wrong in the user's terms: a topology is not a frontmatter, a
+/// missing `id` is one problem, a NUL is named where it is, an unclosed `(` has no internal
+/// offset, an edit names what can be done, a workflow reference reads as a sentence.
+#[test]
+fn messages_speak_the_users_terms() {
+    let scratch = project(
+        "messages",
+        &[
+            ("noid.drtl.yaml", "bogus: 1\nnodes:\n  - {type: generate, prompt: x, output_key: a}\n"),
+            ("nul.logic.md", "---\nspec_version: \"1.0\"\nname: \"a\0b\"\n---\n"),
+            (
+                "wf.logic.md",
+                "---\nspec_version: \"1.0\"\nname: w\ndescription: d\nnodes:\n  a:\n    logic_ref: ./a.logic.md\n    depends_on: [researcher]\nedges:\n  - {from: a, to: zz}\n---\n",
+            ),
+            ("a.logic.md", "---\nspec_version: \"1.0\"\nname: a\ndescription: d\n---\n"),
+            ("t.drtl.yaml", "name: t\nnodes:\n  - {id: a, type: generate, prompt: x, output_key: a}\n"),
+        ],
+    );
+    let runs: Vec<String> = [
+        vec!["lint", "noid.drtl.yaml"],
+        vec!["validate", "nul.logic.md"],
+        vec!["lint", "wf.logic.md"],
+        vec!["eval", "(1 + 2"],
+        vec!["edit", "t.drtl.yaml", "--rename-step", "a", "b"],
+    ]
+    .iter()
+    .map(|args| format!("$ logicmd {}\n{}", args.join(" "), logicmd(&scratch, args)))
+    .collect();
+    insta::assert_snapshot!(runs.join("\n"));
+}
+
+/// Item 17: the size bound is the frontmatter's (spec §15.1.8: the body is not validated), so a
+/// valid frontmatter with a 50 MB body is valid and `fmt` keeps its body; classic Mac line endings
+/// (a lone CR) are line breaks; `--version` declares the spec versions it supports (§14.2).
+#[test]
+fn the_body_is_not_bounded_cr_is_a_line_break_versions_are_declared() {
+    let frontmatter = "---\nname: big\nspec_version: \"1.0\"\ndescription: d\n---\n";
+    let body = "# Body\n".to_owned() + &"words of the markdown body\n".repeat(2_000_000);
+    let big = format!("{frontmatter}{body}");
+    let scratch = project(
+        "big",
+        &[
+            ("big.logic.md", &big),
+            ("cr.logic.md", "---\rspec_version: \"1.0\"\rname: cr\rdescription: d\rsteps:\r  a:\r    description: a\r    needs: [ghost]\r---\r# body\r"),
+            ("crfmt.logic.md", "---\rname: cr\rspec_version: \"1.0\"\rdescription: d\r---\r"),
+        ],
+    );
+    assert!(big.len() > 50_000_000);
+    let mut runs: Vec<String> = [
+        vec!["validate", "big.logic.md"],
+        vec!["lint", "cr.logic.md"],
+        vec!["fmt", "big.logic.md", "crfmt.logic.md"],
+    ]
+    .iter()
+    .map(|args| format!("$ logicmd {}\n{}", args.join(" "), logicmd(&scratch, args)))
+    .collect();
+    let formatted = std::fs::read_to_string(scratch.0.join("big.logic.md")).expect("formatted");
+    assert_eq!(formatted.len(), big.len(), "the body is kept whole");
+    assert!(formatted.starts_with("---\nspec_version: \"1.0\"\nname: big\n"), "{}", &formatted[..80]);
+    assert!(formatted.ends_with(&body), "the body is kept as it was");
+    runs.push(format!(
+        "$ cat crfmt.logic.md\n{:?}",
+        std::fs::read_to_string(scratch.0.join("crfmt.logic.md")).expect("formatted")
+    ));
+    let version = run_in(&scratch.0, &["--version"], None);
+    runs.push(format!("$ logicmd --version\n{}", transcript(&version).replace(env!("CARGO_PKG_VERSION"), "[VERSION]")));
+    insta::assert_snapshot!(runs.join("\n"));
+}

@@ -6,7 +6,7 @@ use logicmd::diagnostic::{has_errors, Diagnostic};
 use logicmd::Limits;
 
 use crate::discover;
-use crate::input::{read_bounded, tell_true_size};
+use crate::input::{read_document, tell_true_size};
 use crate::output::{self, FileReport, Format};
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
@@ -73,8 +73,9 @@ pub fn run(
         .iter()
         .map(|path| {
             let file = display_name(path);
-            match read_bounded(path, Limits::DEFAULT.max_bytes) {
-                Ok(bytes) => {
+            match read_document(path, Limits::DEFAULT.max_bytes) {
+                Ok(read) => {
+                    let bytes = read.bytes;
                     let Outcome {
                         text,
                         mut diagnostics,

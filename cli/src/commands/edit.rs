@@ -121,8 +121,8 @@ pub fn run(args: &Args) -> u8 {
         );
         return EXIT_USAGE;
     }
-    let text = match super::read_text(&args.file) {
-        Ok(text) => text,
+    let (text, tail) = match super::read_document_text(&args.file) {
+        Ok(read) => read,
         Err(status) => return status,
     };
     let file = super::each_file::display_name(&args.file);
@@ -160,8 +160,16 @@ pub fn run(args: &Args) -> u8 {
         }
     }
     if args.in_place {
-        if let Err(error) = std::fs::write(&args.file, &current) {
+        if let Err(error) = crate::input::write_document(&args.file, &current, tail.as_ref()) {
             eprintln!("error: cannot write {}: {error}", args.file.display());
+            return EXIT_USAGE;
+        }
+    } else if let Some(tail) = &tail {
+        // A body past the bound is copied on as it is read, after the edited frontmatter.
+        print!("{current}");
+        let mut out = std::io::stdout().lock();
+        if let Err(error) = crate::input::copy_tail(&args.file, tail, &mut out) {
+            eprintln!("error: cannot copy the rest of {file}: {error}");
             return EXIT_USAGE;
         }
     } else {

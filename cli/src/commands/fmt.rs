@@ -28,11 +28,22 @@ pub fn run(args: &Args) -> u8 {
     for path in files {
         let name = super::each_file::display_name(&path);
         let stdin = path.as_os_str() == "-";
-        let text = match super::read_text(&path) {
-            Ok(text) => text,
+        let (text, tail) = match super::read_document_text(&path) {
+            Ok(read) => read,
             Err(code) => {
                 status = status.max(code);
                 continue;
+            }
+        };
+        // Standard input goes on to standard output whatever happens: a pipeline keeps the
+        // text (and a body past the bound, copied on as it is read).
+        let echo = |written: &str| {
+            print!("{written}");
+            if let Some(tail) = &tail {
+                let mut out = std::io::stdout().lock();
+                if let Err(error) = crate::input::copy_tail(&path, tail, &mut out) {
+                    eprintln!("error: cannot copy the rest of {name}: {error}");
+                }
             }
         };
         let shown = (!stdin).then(|| path.to_string_lossy());
@@ -40,18 +51,18 @@ pub fn run(args: &Args) -> u8 {
             // The formatter knows LOGIC.md's canonical order; DRTL has none defined yet.
             eprintln!("note: {name}: DRTL topologies are not formatted; left as is");
             if stdin {
-                print!("{text}");
+                echo(&text);
             }
             continue;
         }
         match format(&text) {
-            Ok(formatted) if stdin && !args.check => print!("{formatted}"),
+            Ok(formatted) if stdin && !args.check => echo(&formatted),
             Ok(formatted) if formatted == text => {}
             Ok(_) if args.check => {
                 println!("would reformat {name}");
                 status = status.max(EXIT_INVALID);
             }
-            Ok(formatted) => match std::fs::write(&path, formatted) {
+            Ok(formatted) => match crate::input::write_document(&path, &formatted, tail.as_ref()) {
                 Ok(()) => println!("formatted {name}"),
                 Err(error) => {
                     eprintln!("error: cannot write {name}: {error}");
@@ -60,9 +71,8 @@ pub fn run(args: &Args) -> u8 {
             },
             Err(diagnostic) => {
                 eprintln!("{}", crate::output::human(&name, &text, &[diagnostic]));
-                // Standard input goes on to standard output as it came: a pipeline keeps the text.
                 if stdin && !args.check {
-                    print!("{text}");
+                    echo(&text);
                 }
                 status = status.max(EXIT_INVALID);
             }

@@ -11,7 +11,7 @@ use logicmd::graph::{
 use logicmd::Limits;
 
 use super::front;
-use crate::input::{read_bounded, tell_true_size};
+use crate::input::{read_document, tell_true_size};
 use crate::output;
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
@@ -37,7 +37,7 @@ pub struct GraphArgs {
 
 pub fn graph(args: &GraphArgs) -> u8 {
     let file = super::each_file::display_name(&args.file);
-    let bytes = match read_bounded(&args.file, Limits::DEFAULT.max_bytes) {
+    let bytes = match read_document(&args.file, Limits::DEFAULT.max_bytes).map(|read| read.bytes) {
         Ok(bytes) => bytes,
         Err(error) => {
             eprintln!("error: cannot read {file}: {error}");

@@ -191,6 +191,8 @@ pub fn analyze_bytes(bytes: &[u8], options: &Options<'_>, loader: &dyn Loader) -
 
 /// Detects the kind and parses: what the studio draws from at every keystroke.
 pub fn parse(text: &str, options: &Options<'_>) -> (Kind, Option<Parsed>, Vec<Diagnostic>) {
+    // A lone carriage return is a line break (classic Mac line endings), offsets unchanged.
+    let text = &*crate::source::lone_cr_as_lf(text);
     let kind = detect(text, options.path);
     match kind {
         Kind::Logic => {

@@ -177,6 +177,29 @@ pub struct Applied {
 /// Applies `edit` to `text`. An edit that would break parsing or validity is refused with a
 /// diagnostic, and nothing changes.
 pub fn apply(text: &str, edit: &Edit) -> Result<Applied, Diagnostic> {
+    // Lone carriage returns are line breaks while editing, and again in what is returned.
+    let lf = crate::source::lone_cr_as_lf(text);
+    let restore = |written: String| crate::source::restore_lone_cr(written, text);
+    let edit = match edit {
+        Edit::ReplaceText { start, end, text: replacement } => Edit::ReplaceText {
+            start: *start,
+            end: *end,
+            text: crate::source::lone_cr_as_lf(replacement).into_owned(),
+        },
+        other => other.clone(),
+    };
+    let mut applied = apply_lf(&lf, &edit)?;
+    applied.text = restore(applied.text);
+    for patch in &mut applied.patches {
+        patch.text = restore(std::mem::take(&mut patch.text));
+    }
+    if let Edit::ReplaceText { text: undo, .. } = &mut applied.inverse {
+        *undo = restore(std::mem::take(undo));
+    }
+    Ok(applied)
+}
+
+fn apply_lf(text: &str, edit: &Edit) -> Result<Applied, Diagnostic> {
     let current = Current::detect(text).map_err(|why| {
         refused(format!(
             "the document does not parse ({why}); fix it before editing it structurally"

@@ -73,7 +73,7 @@ pub(super) fn run(session: &mut Session, edit: &Edit) -> Result<(), Diagnostic> 
             if session.is_drtl() =>
         {
             Err(refused(
-                "step edits apply to LOGIC.md files; use add_node/remove_node on a topology",
+                "a topology has no steps: step edits (add, remove, rename a step) apply to LOGIC.md files; a topology's nodes are edited as nodes (remove a node, connect two, set a field)",
             ))
         }
         Edit::AddStep { name, after, step } => add_step(session, name, after.as_deref(), step),

@@ -32,6 +32,14 @@ pub(crate) const ROOT_ORDER: &[&str] = &[
 
 /// Formats a LOGIC.md file's text.
 pub fn format(text: &str) -> Result<String, Diagnostic> {
+    // Lone carriage returns are line breaks while formatting, and again in the result.
+    let original = text;
+    let normalized = crate::source::lone_cr_as_lf(text);
+    let text = &*normalized;
+    format_lf(text).map(|formatted| crate::source::restore_lone_cr(formatted, original))
+}
+
+fn format_lf(text: &str) -> Result<String, Diagnostic> {
     let parsed = Document::parse(text);
     if let Some(error) = parsed.diagnostics.iter().find(|d| d.is_error()) {
         return Err(error.clone());
