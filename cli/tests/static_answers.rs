@@ -499,3 +499,39 @@ fn the_body_is_not_bounded_cr_is_a_line_break_versions_are_declared() {
     runs.push(format!("$ logicmd --version\n{}", transcript(&version).replace(env!("CARGO_PKG_VERSION"), "[VERSION]")));
     insta::assert_snapshot!(runs.join("\n"));
 }
+
+/// Item 19: a URI or an absolute import is unsupported (a warning: nothing is fetched or read
+/// outside the project), not an error; an import nothing refers to is not run; `eval-tree` and
+/// `next-action` take objects; a boolean tree node reads its condition's truthiness; the graph
+/// draws the step a decision tree reads.
+#[test]
+fn the_low_items_answer_as_documented() {
+    let lib = "---\nspec_version: \"1.0\"\nname: lib\ndescription: d\nsteps:\n  helper:\n    description: h\n---\n";
+    let main = "---\nspec_version: \"1.0\"\nname: main\ndescription: d\nimports:\n  - ref: https://example.com/shared.logic.md\n    as: remote\n  - ref: /etc/shared.logic.md\n    as: absolute\n  - ref: ./lib.logic.md\n    as: lib\nsteps:\n  a:\n    description: a\n---\n";
+    let tree = "---\nspec_version: \"1.0\"\nname: t\ndescription: d\nsteps:\n  classify:\n    description: c\n  deep:\n    description: d\n    needs: [classify]\n  quick:\n    description: q\n    needs: [classify]\ndecision_trees:\n  route:\n    description: r\n    root: size\n    nodes:\n      size:\n        condition: \"{{ input.tokens > 1000 || steps.classify.output.research }}\"\n        branches:\n          - value: true\n            next: deep\n          - value: false\n            next: quick\n---\n";
+    let scratch = project(
+        "low",
+        &[
+            ("lib.logic.md", lib),
+            ("main.logic.md", main),
+            ("tree.logic.md", tree),
+            ("small.json", "{\"tokens\": 10}"),
+            ("list.json", "[]"),
+            ("null.json", "null"),
+            ("state.json", "[]"),
+        ],
+    );
+    let runs: Vec<String> = [
+        vec!["lint", "main.logic.md"],
+        vec!["compile", "--format", "json", "main.logic.md"],
+        vec!["eval-tree", "tree.logic.md", "route", "--input", "small.json"],
+        vec!["eval-tree", "tree.logic.md", "route", "--input", "list.json"],
+        vec!["eval-tree", "tree.logic.md", "route", "--input", "null.json"],
+        vec!["next-action", "--state", "state.json"],
+        vec!["graph", "--format", "mermaid", "tree.logic.md"],
+    ]
+    .iter()
+    .map(|args| format!("$ logicmd {}\n{}", args.join(" "), logicmd(&scratch, args)))
+    .collect();
+    insta::assert_snapshot!(runs.join("\n"));
+}

@@ -103,10 +103,30 @@ pub fn resolve<'d>(document: &'d Document, id: &str, loader: &dyn Loader) -> Res
             contributed.push(refused);
             continue;
         }
+        if let Some(why) = crate::loader::unsupported_reference(&entry.reference) {
+            let at = format!("{pointer}/ref");
+            let diagnostic = Diagnostic::new(
+                rules::UNSUPPORTED_IMPORT_REF.severity,
+                rules::UNSUPPORTED_IMPORT_REF.code,
+                format!("import `{}` is {why}; it contributes nothing", entry.reference),
+            )
+            .with_path(&at)
+            .with_help("copy the file into the project and import it by a relative path");
+            diagnostics.push(document.locate(diagnostic, document.span_at(&at)));
+            contributed.push(refused);
+            continue;
+        }
         match resolver.import(id, &entry.reference, &mut chain) {
             Ok(value) => {
                 let namespaced = namespace(&value, &entry.alias);
-                contributed.push(contribution(entry.index, &entry.alias, &namespaced));
+                let contribution = contribution(entry.index, &entry.alias, &namespaced);
+                // Steps nothing here refers to are a library left unused: not run (lint says
+                // `unused-import`); other sections merge in and apply.
+                if contribution.sections.is_empty() && !refers_to(document.json(), &entry.alias) {
+                    contributed.push(contribution);
+                    continue;
+                }
+                contributed.push(contribution);
                 merge(&mut merged, namespaced);
             }
             Err(message) => {
@@ -278,13 +298,44 @@ impl Resolver<'_> {
                     problem.message(|index| line_of(&document, index))
                 ));
             }
+            // What the imported file cannot import contributes nothing there either (its own
+            // lint says so).
+            if crate::loader::unsupported_reference(&entry.reference).is_some() {
+                continue;
+            }
             let value = self
                 .import(id, &entry.reference, chain)
                 .map_err(|message| format!("in `{reference}`: {message}"))?;
-            merge(&mut merged, namespace(&value, &entry.alias));
+            let namespaced = namespace(&value, &entry.alias);
+            if contribution(entry.index, &entry.alias, &namespaced).sections.is_empty()
+                && !refers_to(document.json(), &entry.alias)
+            {
+                continue;
+            }
+            merge(&mut merged, namespaced);
         }
         merge(&mut merged, own_sections(document.json()));
         Ok(merged)
+    }
+}
+
+/// Whether the document's own steps or decision trees name something of the import `alias`
+/// (`alias.step` in a `needs`, a branch, a tree, or an expression's `steps['alias.step']`).
+pub(crate) fn refers_to(own: &Value, alias: &str) -> bool {
+    let prefix = format!("{alias}.");
+    ["steps", "decision_trees"].iter().any(|section| {
+        own.get(*section)
+            .is_some_and(|value| mentions(value, &prefix))
+    })
+}
+
+/// Whether a string under `value` holds `prefix`.
+fn mentions(value: &Value, prefix: &str) -> bool {
+    match value {
+        Value::String(text) => text.contains(prefix),
+        Value::Array(items) => items.iter().any(|item| mentions(item, prefix)),
+        Value::Object(map) => map.values().any(|item| mentions(item, prefix)),
+        _ => false,
     }
 }
 
@@ -601,7 +652,8 @@ mod tests {
         );
 
         let top = "---\nspec_version: \"1.0\"\nname: top\nimports:\n  - {ref: l.logic.md, as: l}\n  - {ref: r.logic.md, as: r}\n---\n";
-        let shared = "---\nspec_version: \"1.0\"\nname: s\nsteps:\n  x: {}\n---\n";
+        // `metadata` makes each import used though nothing refers to its steps (merged: applied).
+        let shared = "---\nspec_version: \"1.0\"\nname: s\nsteps:\n  x: {}\nmetadata: {m: 1}\n---\n";
         let side = |name: &str| {
             format!("---\nspec_version: \"1.0\"\nname: {name}\nimports:\n  - {{ref: s.logic.md, as: s}}\n---\n")
         };
@@ -650,7 +702,8 @@ mod tests {
             .collect()
     }
 
-    /// A document importing `one.logic.md` (step `first`) and `two.logic.md` (step `second`).
+    /// A document importing `one.logic.md` (step `first`) and `two.logic.md` (step `second`);
+    /// each has `metadata` too, so it is used (merged) though nothing refers to its step.
     fn two_imports(first_alias: &str, second_alias: &str) -> (Document, MemoryLoader) {
         let text = format!(
             "---\nspec_version: \"1.0\"\nname: main\nimports:\n  - ref: one.logic.md\n    as: {first_alias}\n  - ref: two.logic.md\n    as: {second_alias}\n---\n"
@@ -658,11 +711,11 @@ mod tests {
         let loader = MemoryLoader::new()
             .with(
                 "one.logic.md",
-                "---\nspec_version: \"1.0\"\nname: one\nsteps:\n  first: {}\n---\n",
+                "---\nspec_version: \"1.0\"\nname: one\nsteps:\n  first: {}\nmetadata: {m: 1}\n---\n",
             )
             .with(
                 "two.logic.md",
-                "---\nspec_version: \"1.0\"\nname: two\nsteps:\n  second: {}\n---\n",
+                "---\nspec_version: \"1.0\"\nname: two\nsteps:\n  second: {}\nmetadata: {m: 2}\n---\n",
             );
         (doc(&text), loader)
     }
@@ -801,7 +854,7 @@ mod tests {
                 text.push_str(&format!("  - ref: f{index}.logic.md\n    as: \"{alias}\"\n"));
                 loader = loader.with(
                     &format!("f{index}.logic.md"),
-                    format!("---\nspec_version: \"1.0\"\nname: f\nsteps:\n  s{index}: {{}}\n---\n"),
+                    format!("---\nspec_version: \"1.0\"\nname: f\nsteps:\n  s{index}: {{}}\nmetadata: {{m: {index}}}\n---\n"),
                 );
             }
             text.push_str("---\n");

@@ -130,3 +130,27 @@ pub fn prepare_run(
         &*place.loader,
     )
 }
+
+/// Routes `input` through decision tree `tree` of the text read from `path`
+/// (`logicmd::analysis::eval_tree`: refused on any lint error), imports placed as for
+/// [`analyze_file`].
+pub fn eval_tree_file(
+    path: &Path,
+    text: &str,
+    root: Option<&Path>,
+    tree: &str,
+    input: &serde_json::Value,
+) -> Result<logicmd::trees::TreeOutcome, Vec<Diagnostic>> {
+    let name = path.to_string_lossy();
+    let place = place(path, root);
+    if let Some(problem) = place.problem {
+        return Err(vec![problem]);
+    }
+    logicmd::analysis::eval_tree(
+        text,
+        &options(&name, &place.id, Depth::Lint),
+        &*place.loader,
+        tree,
+        input,
+    )
+}

@@ -371,5 +371,54 @@ pub fn compile_text(text: &str, options: &Options<'_>, loader: &dyn Loader) -> C
     Compiled { workflow, analysis }
 }
 
+/// Routes `input` through the decision tree `tree` of a LOGIC.md text (`logicmd eval-tree`, npm
+/// `evalTree`): the text is analysed at lint depth first, and refused with its errors as
+/// `compile` and `run` refuse it (a condition that is text would route the same way whatever the
+/// input); imports are merged, so an imported tree is `as.tree`. The input is an object (the
+/// conditions read `input.field`).
+pub fn eval_tree(
+    text: &str,
+    options: &Options<'_>,
+    loader: &dyn Loader,
+    tree: &str,
+    input: &Value,
+) -> Result<crate::trees::TreeOutcome, Vec<Diagnostic>> {
+    if !input.is_object() {
+        let what = match input {
+            Value::Array(_) => "a list",
+            Value::Null => "null",
+            Value::String(_) => "a string",
+            Value::Number(_) => "a number",
+            _ => "a boolean",
+        };
+        return Err(vec![Diagnostic::error(
+            "eval-tree-input",
+            format!("the input is {what}; a decision tree reads an object (its conditions read `input.field`)"),
+        )
+        .with_help("give the input as a JSON object, e.g. {\"type\": \"question\"}")]);
+    }
+    let options = Options {
+        depth: Depth::Lint,
+        ..*options
+    };
+    let analysis = analyze(text, &options, loader);
+    if analysis.has_errors() {
+        return Err(analysis
+            .diagnostics
+            .into_iter()
+            .filter(Diagnostic::is_error)
+            .collect());
+    }
+    let Some(Parsed::Logic(document)) = &analysis.parsed else {
+        return Err(vec![Diagnostic::error(
+            "eval-tree-drtl",
+            "DRTL topologies have no decision trees; `eval-tree` reads a LOGIC.md document's",
+        )]);
+    };
+    let resolved = resolve(document, options.id, loader);
+    crate::trees::eval_tree(&resolved.value, tree, input)
+        .map_err(|message| vec![Diagnostic::error("eval-tree", message)])
+}
+
 #[cfg(test)]
 mod tests;

@@ -90,8 +90,11 @@ rules! {
         "a step, tree or document has no description",
         "Descriptions are shown in builders and compiled into the prompt scaffold.";
     UNUSED_IMPORT: "unused-import", Warning,
-        "an import contributes nothing that is used",
+        "an import contributes nothing that is used (its steps, which nothing names, are not run)",
         "An import whose steps nothing names only adds loading time and confusion.";
+    UNSUPPORTED_IMPORT_REF: "unsupported-import-ref", Warning,
+        "an import's `ref` is a URI or an absolute path, which are not read",
+        "Spec §2.2 allows a file path or a URI; remote files are not fetched and absolute paths leave the project, so the import contributes nothing.";
     CONFIDENCE_ORDER: "confidence-order", Error,
         "confidence thresholds are out of order (escalate_below ≤ minimum ≤ target)",
         "Out of order, a step escalates outputs it accepts or aims below what it requires.";
