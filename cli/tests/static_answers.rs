@@ -535,3 +535,27 @@ fn the_low_items_answer_as_documented() {
     .collect();
     insta::assert_snapshot!(runs.join("\n"));
 }
+
+/// Item 15: `lint --rules` lists every rule — LOGIC.md's, DRTL's and the obligation rules — with
+/// its severity, what it finds, why, and its fixture (whole output); `--format json` lists the
+/// same rules as JSON (item 13).
+#[test]
+fn lint_rules_lists_every_rule_with_its_fixture() {
+    let scratch = project("rules", &[]);
+    insta::assert_snapshot!(logicmd(&scratch, &["lint", "--rules"]));
+    let json = run_in(&scratch.0, &["lint", "--rules", "--format", "json"], None);
+    let listed: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let human = harness::stdout(&run_in(&scratch.0, &["lint", "--rules"], None));
+    let rules = listed.as_array().expect("a list");
+    assert_eq!(rules.len(), human.matches("fixture: ").count());
+    let families: std::collections::BTreeSet<&str> = rules
+        .iter()
+        .filter_map(|r| r["family"].as_str())
+        .collect();
+    assert_eq!(families, ["check", "drtl", "logic"].into());
+    for rule in rules {
+        for field in ["code", "severity", "summary", "reason", "fixture"] {
+            assert!(rule[field].is_string(), "{rule}: {field}");
+        }
+    }
+}

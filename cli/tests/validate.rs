@@ -119,7 +119,15 @@ fn directories_are_searched_and_globs_expanded() {
 
 #[test]
 fn usage_and_io_errors_exit_two() {
-    assert_eq!(logicmd(&["validate"]).status.code(), Some(2));
+    // Without a path the working directory is read (as ruff does); an empty one has no file.
+    let empty = Scratch::new("no-path");
+    let out = Command::new(env!("CARGO_BIN_EXE_logicmd"))
+        .arg("validate")
+        .current_dir(&empty.0)
+        .output()
+        .expect("the logicmd binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no LOGIC.md or DRTL files found"));
     assert_eq!(
         logicmd(&["validate", "--format", "xml", "x"]).status.code(),
         Some(2)
@@ -153,8 +161,10 @@ fn bad_input_exits_one_with_a_clear_message() {
         "[".repeat(10_000),
         "]".repeat(10_000)
     );
-    let mut huge = String::from("---\nname: x\n---\n");
+    // The bound is the frontmatter's (a long body is not bounded): padding inside it.
+    let mut huge = String::from("---\nname: x\n");
     huge.push_str(&"# padding line\n".repeat(20 * 1024 * 1024 / 15 + 1));
+    huge.push_str("---\n");
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("lone.logic.md", b"---".to_vec(), "never closed"),
         (

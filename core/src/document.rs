@@ -363,7 +363,10 @@ mod tests {
     /// The bound is the frontmatter's: the body is not parsed (spec §15.1.8, issue #30).
     #[test]
     fn a_long_body_is_not_bounded() {
-        let big = format!("---\nspec_version: \"1.0\"\nname: x\n---\n{}", "x".repeat(20 * 1024 * 1024));
+        let big = format!(
+            "---\nspec_version: \"1.0\"\nname: x\n---\n{}",
+            "x".repeat(20 * 1024 * 1024)
+        );
         assert_eq!(codes(&big), Vec::<(String, u32, u32)>::new());
         assert!(text_of_bytes(big.as_bytes(), Limits::DEFAULT).is_ok());
     }

@@ -42,7 +42,9 @@ impl FieldPath {
                     at += 1;
                     key_expected = true;
                     if at == chars.len() {
-                        return Err(format!("`{text}`: expected a field name after the last `.`"));
+                        return Err(format!(
+                            "`{text}`: expected a field name after the last `.`"
+                        ));
                     }
                 }
                 _ if key_expected => {
@@ -227,8 +229,19 @@ mod tests {
     #[test]
     fn rejects_malformed_paths() {
         for bad in [
-            "", ".a", "a..b", "a.", "a[", "a[x]", "a[0]b", "[0]", "a[\"b", "a[\"b\"", "a[\"b\"]c",
-            "a]b", "a'b",
+            "",
+            ".a",
+            "a..b",
+            "a.",
+            "a[",
+            "a[x]",
+            "a[0]b",
+            "[0]",
+            "a[\"b",
+            "a[\"b\"",
+            "a[\"b\"]c",
+            "a]b",
+            "a'b",
         ] {
             assert!(FieldPath::parse(bad).is_err(), "{bad}");
         }
@@ -244,10 +257,17 @@ mod tests {
             ),
             (
                 "o['quality_gates.pre_output[0].severity'].x",
-                vec![key("o"), key("quality_gates.pre_output[0].severity"), key("x")],
+                vec![
+                    key("o"),
+                    key("quality_gates.pre_output[0].severity"),
+                    key("x"),
+                ],
             ),
             ("[\"a.b\"][2]", vec![key("a.b"), Segment::Index(2)]),
-            ("a['it\\'s'][\"q\\\"\"]", vec![key("a"), key("it's"), key("q\"")]),
+            (
+                "a['it\\'s'][\"q\\\"\"]",
+                vec![key("a"), key("it's"), key("q\"")],
+            ),
         ] {
             let path = FieldPath::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(path.0, segments, "{text}");

@@ -34,7 +34,11 @@ fn is_delimiter(line: &str) -> bool {
 /// bound applies to (the markdown body is not validated, spec §15.1.8). A line ends at `\n` or
 /// at a lone `\r`.
 pub fn end(bytes: &[u8]) -> Option<usize> {
-    let start = if bytes.starts_with(BOM.as_bytes()) { BOM.len() } else { 0 };
+    let start = if bytes.starts_with(BOM.as_bytes()) {
+        BOM.len()
+    } else {
+        0
+    };
     let mut lines = LineBreaks { bytes, at: start };
     let (first_start, first_end) = lines.next()?;
     if !is_delimiter_bytes(&bytes[first_start..first_end]) {
@@ -68,7 +72,8 @@ impl Iterator for LineBreaks<'_> {
             return None;
         }
         let start = self.at;
-        let end = memchr::memchr2(b'\n', b'\r', &self.bytes[start..]).map_or(self.bytes.len(), |i| start + i);
+        let end = memchr::memchr2(b'\n', b'\r', &self.bytes[start..])
+            .map_or(self.bytes.len(), |i| start + i);
         self.at = match self.bytes.get(end) {
             Some(b'\r') if self.bytes.get(end + 1) == Some(&b'\n') => end + 2,
             Some(_) => end + 1,

@@ -108,7 +108,10 @@ pub fn resolve<'d>(document: &'d Document, id: &str, loader: &dyn Loader) -> Res
             let diagnostic = Diagnostic::new(
                 rules::UNSUPPORTED_IMPORT_REF.severity,
                 rules::UNSUPPORTED_IMPORT_REF.code,
-                format!("import `{}` is {why}; it contributes nothing", entry.reference),
+                format!(
+                    "import `{}` is {why}; it contributes nothing",
+                    entry.reference
+                ),
             )
             .with_path(&at)
             .with_help("copy the file into the project and import it by a relative path");
@@ -307,7 +310,9 @@ impl Resolver<'_> {
                 .import(id, &entry.reference, chain)
                 .map_err(|message| format!("in `{reference}`: {message}"))?;
             let namespaced = namespace(&value, &entry.alias);
-            if contribution(entry.index, &entry.alias, &namespaced).sections.is_empty()
+            if contribution(entry.index, &entry.alias, &namespaced)
+                .sections
+                .is_empty()
                 && !refers_to(document.json(), &entry.alias)
             {
                 continue;
@@ -653,7 +658,8 @@ mod tests {
 
         let top = "---\nspec_version: \"1.0\"\nname: top\nimports:\n  - {ref: l.logic.md, as: l}\n  - {ref: r.logic.md, as: r}\n---\n";
         // `metadata` makes each import used though nothing refers to its steps (merged: applied).
-        let shared = "---\nspec_version: \"1.0\"\nname: s\nsteps:\n  x: {}\nmetadata: {m: 1}\n---\n";
+        let shared =
+            "---\nspec_version: \"1.0\"\nname: s\nsteps:\n  x: {}\nmetadata: {m: 1}\n---\n";
         let side = |name: &str| {
             format!("---\nspec_version: \"1.0\"\nname: {name}\nimports:\n  - {{ref: s.logic.md, as: s}}\n---\n")
         };

@@ -95,7 +95,9 @@ pub fn unsupported_reference(reference: &str) -> Option<&'static str> {
     if scheme {
         Some("a URI: remote files are not fetched (nothing here reads the network)")
     } else if reference.starts_with(['/', '\\']) || drive {
-        Some("an absolute path: imports are read inside the project, relative to the importing file")
+        Some(
+            "an absolute path: imports are read inside the project, relative to the importing file",
+        )
     } else {
         None
     }

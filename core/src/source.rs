@@ -205,7 +205,10 @@ mod tests {
 
     #[test]
     fn a_lone_carriage_return_is_a_line_feed_and_is_written_back() {
-        assert!(matches!(lone_cr_as_lf("a\r\nb\n"), std::borrow::Cow::Borrowed(_)));
+        assert!(matches!(
+            lone_cr_as_lf("a\r\nb\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
         assert_eq!(lone_cr_as_lf("a\rb\r\nc\r"), "a\nb\r\nc\n");
         assert_eq!(restore_lone_cr("x\ny\n".to_owned(), "p\rq\r"), "x\ry\r");
         // A text that mixes line breaks keeps the line feeds it was given.

@@ -5,8 +5,8 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use serde_json::Value;
 
 use super::Finding;
-use crate::diagnostic::Severity;
 use crate::drtl::{DrtlNode, Route, RouteKind, Topology};
+use crate::lint::rules;
 
 /// A route between two nodes of the topology.
 struct Hop {
@@ -171,8 +171,7 @@ fn gates(net: &Net<'_>, findings: &mut Vec<Finding>) {
             if !kinds.contains(&needed) {
                 findings.push(
                     Finding::new(
-                        "gate-branch-missing",
-                        Severity::Error,
+                    rules::GATE_BRANCH_MISSING,
                         format!(
                             "gate `{}` has no {branch} branch: where the run goes when the condition is {outcome} is undeclared",
                             net.name(gate)
@@ -208,8 +207,7 @@ fn reachability(net: &Net<'_>, findings: &mut Vec<Finding>) {
         if !reached.contains(&n) {
             findings.push(
                 Finding::new(
-                    "unreachable",
-                    Severity::Error,
+                    rules::UNREACHABLE,
                     format!("`{}` cannot be reached from an entry node", net.name(n)),
                     vec![net.name(n)],
                     net.place(n),
@@ -219,8 +217,7 @@ fn reachability(net: &Net<'_>, findings: &mut Vec<Finding>) {
         } else if !terminating.contains(&n) {
             findings.push(
                 Finding::new(
-                    "cannot-terminate",
-                    Severity::Error,
+                    rules::CANNOT_TERMINATE,
                     format!(
                         "from `{}` no path leads to an end: the run can neither complete nor be abandoned",
                         net.name(n)
@@ -270,8 +267,7 @@ fn cycles(net: &Net<'_>, findings: &mut Vec<Finding>) {
         if !exits {
             findings.push(
                 Finding::new(
-                    "no-exit",
-                    Severity::Error,
+                    rules::NO_EXIT,
                     format!("the cycle {} has no way out", path.join(" -> ")),
                     path.clone(),
                     net.place(first),
@@ -283,8 +279,7 @@ fn cycles(net: &Net<'_>, findings: &mut Vec<Finding>) {
         if !bounded(net, &component) {
             findings.push(
                 Finding::new(
-                    "unbounded-cycle",
-                    Severity::Error,
+                    rules::UNBOUNDED_CYCLE,
                     format!("the cycle {} has no bound: no counter set by a transform is tested by a gate's condition or a `{{{{ }}}}` condition on an edge of the cycle, and no max_rounds", path.join(" -> ")),
                     path,
                     net.place(first),
@@ -472,12 +467,11 @@ fn reads_any(net: &Net<'_>, gate: usize, nodes: &BTreeSet<usize>) -> bool {
     let definition = net.definition(gate);
     let mut texts = Vec::new();
     strings(definition.get("input").unwrap_or(&Value::Null), &mut texts);
-    strings(definition.get("condition").unwrap_or(&Value::Null), &mut texts);
-    let read = |id: &str| {
-        nodes
-            .iter()
-            .any(|&n| net.nodes[n].id == id)
-    };
+    strings(
+        definition.get("condition").unwrap_or(&Value::Null),
+        &mut texts,
+    );
+    let read = |id: &str| nodes.iter().any(|&n| net.nodes[n].id == id);
     texts.iter().any(|text| {
         let expressions = if text.contains("{{") {
             crate::expr::Template::parse(text)
@@ -562,8 +556,7 @@ fn unverified(net: &Net<'_>, findings: &mut Vec<Finding>) {
                     .map_or_else(|| net.place(end), |hop| hop.pointer.clone());
                 findings.push(
                     Finding::new(
-                        "unverified-output",
-                        Severity::Error,
+                    rules::UNVERIFIED_OUTPUT,
                         format!(
                             "the output of `{}` can reach `{}` unchecked: no blocking verify, no gate that checks it and refuses on failure, no review on the way: {}",
                             net.name(generator),
@@ -592,8 +585,7 @@ fn unverified(net: &Net<'_>, findings: &mut Vec<Finding>) {
             }
             let path = search.path(net, reviewed);
             findings.push(Finding::new(
-                "human-override",
-                Severity::Info,
+                    rules::HUMAN_OVERRIDE,
                 format!(
                     "`{}` is reachable through a human override: review `{}` can choose {choice} for the output of `{}` ({})",
                     net.name(end),

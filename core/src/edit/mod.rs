@@ -181,7 +181,11 @@ pub fn apply(text: &str, edit: &Edit) -> Result<Applied, Diagnostic> {
     let lf = crate::source::lone_cr_as_lf(text);
     let restore = |written: String| crate::source::restore_lone_cr(written, text);
     let edit = match edit {
-        Edit::ReplaceText { start, end, text: replacement } => Edit::ReplaceText {
+        Edit::ReplaceText {
+            start,
+            end,
+            text: replacement,
+        } => Edit::ReplaceText {
             start: *start,
             end: *end,
             text: crate::source::lone_cr_as_lf(replacement).into_owned(),

@@ -298,10 +298,16 @@ fn step_actions(json: &Value) -> Vec<(String, String)> {
             .unwrap_or_default()
     };
     for (i, item) in list("/fallback/degradation").iter().enumerate() {
-        push(format!("/fallback/degradation/{i}/fallback_to"), item.get("fallback_to"));
+        push(
+            format!("/fallback/degradation/{i}/fallback_to"),
+            item.get("fallback_to"),
+        );
     }
     for (i, item) in list("/quality_gates/invariants").iter().enumerate() {
-        push(format!("/quality_gates/invariants/{i}/on_breach"), item.get("on_breach"));
+        push(
+            format!("/quality_gates/invariants/{i}/on_breach"),
+            item.get("on_breach"),
+        );
     }
     let trees = json.get("decision_trees").and_then(Value::as_object);
     for (tree_name, tree) in trees.into_iter().flatten() {
@@ -534,9 +540,8 @@ fn set_position(session: &mut Session, node: &str, x: f64, y: f64) -> Result<(),
 /// Rewrites `steps.FROM` (and `steps['FROM']`) inside every `{{ }}` expression of the document.
 fn rename_in_expressions(session: &mut Session, from: &str, to: &str) -> Result<(), Diagnostic> {
     for (pointer, text) in expression_strings(session.json()) {
-        let renamed = crate::expr::rename_step_reads(&text, |name| {
-            (name == from).then(|| to.to_owned())
-        });
+        let renamed =
+            crate::expr::rename_step_reads(&text, |name| (name == from).then(|| to.to_owned()));
         if let Some(rewritten) = renamed {
             session.set(&pointer, &Value::String(rewritten))?;
         }

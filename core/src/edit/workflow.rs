@@ -42,8 +42,17 @@ pub(super) fn remove_node(session: &mut Session, name: &str) -> Result<(), Diagn
         .flatten()
         .filter(|edge| touches(edge))
         .map(|edge| {
-            let end = |k: &str| edge.get(k).and_then(Value::as_str).unwrap_or("?").to_owned();
-            format!("the edge from `{}` to `{}` was removed", end("from"), end("to"))
+            let end = |k: &str| {
+                edge.get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or("?")
+                    .to_owned()
+            };
+            format!(
+                "the edge from `{}` to `{}` was removed",
+                end("from"),
+                end("to")
+            )
         })
         .collect();
     remove_matching(session, "/edges", touches)?;
@@ -135,10 +144,15 @@ pub(super) fn remove_inspector_controls(
     }
     let bound: Vec<Value> = {
         let controls = session.json().pointer("/visual/inspector");
-        let controls = controls.and_then(Value::as_array).cloned().unwrap_or_default();
+        let controls = controls
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         doomed.iter().map(|(i, _)| controls[*i].clone()).collect()
     };
-    remove_matching(session, "/visual/inspector", |control| bound.contains(control))?;
+    remove_matching(session, "/visual/inspector", |control| {
+        bound.contains(control)
+    })?;
     remove_if_emptied(session, "/visual")?;
     for (_, path) in doomed {
         session.note(format!(

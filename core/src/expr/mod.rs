@@ -13,8 +13,8 @@ mod value;
 pub use ast::{BinaryOp, Expr, ExprKind, LogicalOp, UnaryOp};
 pub(crate) use eval::evaluate;
 pub use parser::parse_expression;
-pub(crate) use rename::{is_identifier, quoted};
 pub use rename::rename_step_reads;
+pub(crate) use rename::{is_identifier, quoted};
 pub use template::{Segment, Template};
 pub(crate) use value::JsValue;
 

@@ -110,7 +110,11 @@ mod tests {
                 "{{ steps['lib.a'].list.some(steps['lib.a'].x) }}",
             ),
         ] {
-            assert_eq!(rename_step_reads(text, lib).as_deref(), Some(expected), "{text}");
+            assert_eq!(
+                rename_step_reads(text, lib).as_deref(),
+                Some(expected),
+                "{text}"
+            );
         }
     }
 

@@ -240,12 +240,22 @@ mod tests {
             ("{{ 1 }} 2 }}", 10),
         ] {
             let err = Template::parse(text).unwrap_err();
-            assert_eq!((err.code, err.offset, err.len), ("expression-syntax", offset, 2), "{text}");
+            assert_eq!(
+                (err.code, err.offset, err.len),
+                ("expression-syntax", offset, 2),
+                "{text}"
+            );
         }
         assert_eq!(
-            Template::parse("{{ '}}' }} and {{ a }}").unwrap().expressions().len(),
+            Template::parse("{{ '}}' }} and {{ a }}")
+                .unwrap()
+                .expressions()
+                .len(),
             2
         );
-        assert!(matches!(Template::parse("plain }} text"), Ok(Template::Literal(_))));
+        assert!(matches!(
+            Template::parse("plain }} text"),
+            Ok(Template::Literal(_))
+        ));
     }
 }

@@ -60,7 +60,8 @@ fn attached_to(emitter: &Emitter<'_>, head: &[Comment], key: usize) -> Vec<Comme
 }
 
 /// Why a document with anchors, aliases or tags is left alone.
-pub(super) const ANCHORS_REFUSED: &str = "documents with anchors, aliases or tags are not reformatted";
+pub(super) const ANCHORS_REFUSED: &str =
+    "documents with anchors, aliases or tags are not reformatted";
 
 pub(super) fn emit(document: &Document) -> Result<String, String> {
     let text = document.text();
@@ -500,7 +501,13 @@ impl<'d> Emitter<'d> {
         let keep = header.contains('+');
         let written: String = header
             .chars()
-            .map(|c| if c.is_ascii_digit() { char::from(b'0' + (pad - parent).min(9) as u8) } else { c })
+            .map(|c| {
+                if c.is_ascii_digit() {
+                    char::from(b'0' + (pad - parent).min(9) as u8)
+                } else {
+                    c
+                }
+            })
             .collect();
         self.out.push_str(&written);
         if let Some(comment) = self.trailing.remove(&header_line) {
@@ -598,10 +605,7 @@ impl<'d> Emitter<'d> {
 }
 
 fn is_block_scalar(node: &Node) -> bool {
-    matches!(
-        node.style,
-        Some(ScalarStyle::Literal | ScalarStyle::Folded)
-    )
+    matches!(node.style, Some(ScalarStyle::Literal | ScalarStyle::Folded))
 }
 
 /// The indentation of a block scalar's content, read from its first non-blank `line`: that

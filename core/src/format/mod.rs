@@ -57,9 +57,12 @@ fn format_lf(text: &str) -> Result<String, Diagnostic> {
         .as_ref()
         .filter(|d| d.json() == document.json())
     else {
-        let pointer = reparsed.document.as_ref().map_or_else(String::new, |after| {
-            first_difference(document.json(), after.json(), String::new())
-        });
+        let pointer = reparsed
+            .document
+            .as_ref()
+            .map_or_else(String::new, |after| {
+                first_difference(document.json(), after.json(), String::new())
+            });
         let diagnostic = Diagnostic::error(
             "fmt-refused",
             format!(
@@ -100,11 +103,7 @@ pub(crate) fn comments_of(document: &Document) -> Vec<Comment> {
 }
 
 /// The JSON Pointer of the first place (in document order) where `after` differs from `before`.
-fn first_difference(
-    before: &serde_json::Value,
-    after: &serde_json::Value,
-    at: String,
-) -> String {
+fn first_difference(before: &serde_json::Value, after: &serde_json::Value, at: String) -> String {
     use serde_json::Value;
     match (before, after) {
         (Value::Object(a), Value::Object(b)) if a.len() == b.len() => a
@@ -118,7 +117,9 @@ fn first_difference(
             .iter()
             .zip(b)
             .position(|(x, y)| x != y)
-            .map_or(at.clone(), |i| first_difference(&a[i], &b[i], format!("{at}/{i}"))),
+            .map_or(at.clone(), |i| {
+                first_difference(&a[i], &b[i], format!("{at}/{i}"))
+            }),
         _ => at,
     }
 }
@@ -130,7 +131,8 @@ fn refused(document: &Document, why: String) -> Diagnostic {
         document.sections().open,
     );
     diagnostic.help = Some(if why == emit::ANCHORS_REFUSED {
-        "reordering could move an alias before its anchor: expand the aliases to format this file".into()
+        "reordering could move an alias before its anchor: expand the aliases to format this file"
+            .into()
     } else {
         LIMIT_HELP.into()
     });

@@ -168,7 +168,8 @@ fn block_scalars_of_every_header_are_formatted() {
             format!("---\nspec_version: \"1.0\"\nname: b\n{expected}---\n"),
             "{body:?}"
         );
-        let again = format(&formatted).unwrap_or_else(|e| panic!("again {formatted:?}: {}", e.message));
+        let again =
+            format(&formatted).unwrap_or_else(|e| panic!("again {formatted:?}: {}", e.message));
         assert_eq!(again, formatted, "idempotent: {body:?}");
     }
 }

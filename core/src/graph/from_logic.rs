@@ -555,7 +555,10 @@ fn reads(
                 graph,
                 &index,
                 "reads",
-                (&prefixed("step:", step), &format!("tree:{tree_name}/{name}")),
+                (
+                    &prefixed("step:", step),
+                    &format!("tree:{tree_name}/{name}"),
+                ),
                 Some("reads".to_owned()),
                 true,
             );

@@ -93,4 +93,3 @@ fn tree_branches(cx: &mut LintContext<'_>, pointer: &At<'_>, name: &str, node: &
         }
     }
 }
-

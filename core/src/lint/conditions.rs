@@ -11,7 +11,6 @@ use super::expressions::locate;
 use super::rules;
 use crate::expr::{parse_expression, ExprLimits, Template};
 
-
 /// A field the canonical schema types as `Expression`, and what a constant there does.
 struct Place {
     pattern: &'static str,
@@ -123,6 +122,8 @@ fn condition(cx: &mut LintContext<'_>, pointer: &str, text: &str, place: &Place)
                 place.when_text
             ),
         );
-        cx.help("write it as an expression over the output, e.g. `{{ output.sources.length > 0 }}`");
+        cx.help(
+            "write it as an expression over the output, e.g. `{{ output.sources.length > 0 }}`",
+        );
     }
 }

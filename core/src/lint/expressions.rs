@@ -142,7 +142,13 @@ fn has_expression(text: &str) -> bool {
 }
 
 /// The file span of bytes `offset..offset+len` of the string value at `pointer`.
-pub(super) fn locate(cx: &LintContext<'_>, pointer: &str, value: &str, offset: usize, len: usize) -> Span {
+pub(super) fn locate(
+    cx: &LintContext<'_>,
+    pointer: &str,
+    value: &str,
+    offset: usize,
+    len: usize,
+) -> Span {
     match node_at(cx.document.root(), pointer) {
         Some(node) => value_span(cx.document.text(), node, value, offset, len),
         None => cx.document.span_at(pointer),

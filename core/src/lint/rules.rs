@@ -18,7 +18,7 @@ pub struct Rule {
 }
 
 macro_rules! rules {
-    ($($name:ident: $code:literal, $severity:ident, $summary:literal, $reason:literal;)*) => {
+    ($list:ident, $list_doc:literal; $($name:ident: $code:literal, $severity:ident, $summary:literal, $reason:literal;)*) => {
         // A summary is plain text for `logicmd lint --rules`, not markdown: brackets in it
         // (`[A-Za-z_]`) are not links.
         $(#[doc = concat!("`", $code, "`: ", $summary)]
@@ -29,12 +29,13 @@ macro_rules! rules {
             summary: $summary,
             reason: $reason,
         };)*
-        /// All rules, for `logicmd lint --rules` and documentation.
-        pub const ALL: &[Rule] = &[$($name),*];
+        #[doc = $list_doc]
+        pub const $list: &[Rule] = &[$($name),*];
     };
 }
 
 rules! {
+    ALL, "The LOGIC.md rules (`logicmd lint`), for `logicmd lint --rules` and documentation.";
     UNKNOWN_NEED: "unknown-need", Error,
         "`needs` names a step that does not exist",
         "A step waits for the steps it needs; one that does not exist never completes.";
@@ -231,3 +232,124 @@ rules! {
         "`needs` or `depends_on` names the same step or node twice",
         "The repeat changes nothing, and is often a typo for another name.";
 }
+
+rules! {
+    DRTL, "The DRTL topology rules (`logicmd lint` on a topology; `expression-syntax` and `unknown-expression-root` apply too).";
+    DRTL_DUPLICATE_ID: "drtl-duplicate-id", Error,
+        "two nodes share an `id`",
+        "Routes, edges and inputs name nodes by id; with two of one id they would name either.";
+    DRTL_UNKNOWN_ROUTE: "drtl-unknown-route", Error,
+        "a gate's `on_pass`/`on_fail` or a review action routes to a node that does not exist",
+        "A route hands the run to the node it names; there is no such node to run.";
+    DRTL_UNKNOWN_NODE: "drtl-unknown-node", Error,
+        "an edge's `from` or `to` names a node that does not exist",
+        "An edge connects two nodes of the topology (DRTL §4).";
+    DRTL_LABEL_NOT_CONDITION: "drtl-label-not-condition", Warning,
+        "an edge `if` without `{{ }}` reads like a condition, but is a label: the edge is always taken",
+        "Only a `{{ }}` edge condition is evaluated (§4.2's `passed`, §4.3's `under_limit` are labels); a label that tests a counter bounds nothing.";
+    DRTL_INPUT_NOT_UPSTREAM: "drtl-input-not-upstream", Error,
+        "a node reads the output of a node that has no path to it",
+        "A node runs after the nodes with a path to it; it cannot read an output that is not there yet.";
+    DRTL_UNKNOWN_OUTPUT_KEY: "drtl-unknown-output-key", Warning,
+        "a node reads `node.key` where `key` is not the source's `output_key`",
+        "The source stores its output under its `output_key`; any other key reads nothing.";
+    DRTL_UNKNOWN_ARTIFACT: "drtl-unknown-artifact", Error,
+        "a `prompt_ref` or `protocol_ref` names an artifact the topology does not declare",
+        "References go through `artifacts` (DRTL §6); one that is not declared has no file to read.";
+    DRTL_EXTERNAL_FILE: "drtl-external-file", Info,
+        "a `prompt_ref` or `protocol_ref` names a file directly, not an `artifacts` entry",
+        "References are meant to go through `artifacts` (DRTL §6), where a topology's files are listed in one place.";
+    DRTL_VERIFY_UNSTRUCTURED: "drtl-verify-unstructured", Error,
+        "a `verify` node reads a node that does not declare `output_format: json`",
+        "Verification requires structured input (DRTL §3.4, §9.2): extract claims as JSON first.";
+    DRTL_UNKNOWN_STANDARD_RULE: "drtl-unknown-standard-rule", Error,
+        "a verify rule `std.*` is not in the standard verification library",
+        "Only the standard library's rules (DRTL §3.4) have a meaning; another `std.` name checks nothing.";
+}
+
+rules! {
+    CHECK, "The obligation rules (`logicmd check`), on LOGIC.md documents and DRTL topologies.";
+    UNVERIFIED_OUTPUT: "unverified-output", Error,
+        "a generated output can reach an end unchecked: no blocking verify, no gate that checks it and refuses on failure, no review",
+        "A reasoning runtime refuses to produce output when its obligations are unmet (DRTL §9.3).";
+    HUMAN_OVERRIDE: "human-override", Info,
+        "an end is reachable through a review's decision on an output that failed its check",
+        "A person (or policy) may decide for a refused output; the decision is worth seeing (DRTL §3.8, §9.3).";
+    UNBOUNDED_CYCLE: "unbounded-cycle", Error,
+        "a cycle has no bound: no counter tested by a gate or `{{ }}` edge condition, no `max_rounds`, no review",
+        "A loop nothing bounds can run until the budget is gone.";
+    NO_EXIT: "no-exit", Error,
+        "a cycle has no way out",
+        "A run that enters it can neither complete nor be abandoned.";
+    UNREACHABLE: "unreachable", Error,
+        "a node cannot be reached from an entry node",
+        "A node no route leads to never runs; usually a route is missing.";
+    CANNOT_TERMINATE: "cannot-terminate", Error,
+        "from a node no path leads to an end",
+        "The formal specification's temporal obligation: eventually every run completes or is abandoned.";
+    GATE_BRANCH_MISSING: "gate-branch-missing", Error,
+        "a gate has no pass or no fail branch",
+        "Where the run goes when the gate's condition holds, or does not, must be declared (DRTL §3.5).";
+    UNVERIFIED_CONTRACT: "unverified-contract", Warning,
+        "a step promises structured output (an output schema or contract) but nothing checks it",
+        "A promise nothing checks is not kept by the runtime: add a verification or an output gate.";
+    ESCALATION_NEVER_FIRES: "escalation-never-fires", Error,
+        "an escalation trigger compares `confidence` with a bound outside 0 to 1",
+        "Confidence is between 0 and 1 (spec §4.1): such a trigger can never hold.";
+    UNKNOWN_FALLBACK: "unknown-fallback", Error,
+        "a degradation falls back to neither a fallback mode nor a step",
+        "A fallback the runtime does not know leaves the failure unhandled (spec §8).";
+}
+
+/// A family of rules, the command that applies them, and where each one's fixture is.
+#[derive(Debug, Clone, Copy)]
+pub struct Family {
+    /// `logic`, `drtl` or `check`: the directory of its fixtures under `tests/rules/`.
+    pub name: &'static str,
+    /// What it is, for `logicmd lint --rules`.
+    pub title: &'static str,
+    /// Its rules.
+    pub rules: &'static [Rule],
+}
+
+impl Family {
+    /// The fixture that triggers `rule`, relative to the repository: `tests/rules/<family>/<code>`
+    /// with the kind's extension (`.logic.md`, or `.drtl.yaml` for DRTL rules and the check rules
+    /// that are about topologies).
+    pub fn fixture(&self, rule: &Rule) -> String {
+        let topology =
+            self.name == "drtl" || (self.name == "check" && TOPOLOGY_CHECKS.contains(&rule.code));
+        let extension = if topology { "drtl.yaml" } else { "logic.md" };
+        format!("tests/rules/{}/{}.{extension}", self.name, rule.code)
+    }
+}
+
+/// The check rules about DRTL topologies (the others are about LOGIC.md documents).
+const TOPOLOGY_CHECKS: &[&str] = &[
+    "unverified-output",
+    "human-override",
+    "unbounded-cycle",
+    "no-exit",
+    "unreachable",
+    "cannot-terminate",
+    "gate-branch-missing",
+];
+
+/// Every rule, by family: what `logicmd lint --rules` lists.
+pub const FAMILIES: &[Family] = &[
+    Family {
+        name: "logic",
+        title: "LOGIC.md rules (lint)",
+        rules: ALL,
+    },
+    Family {
+        name: "drtl",
+        title: "DRTL rules (lint)",
+        rules: DRTL,
+    },
+    Family {
+        name: "check",
+        title: "Obligation rules (check)",
+        rules: CHECK,
+    },
+];

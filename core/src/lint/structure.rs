@@ -163,7 +163,11 @@ fn missing_entry(cx: &mut LintContext<'_>, pointer: &str, key: &str, collection:
     let (kind, known): (&str, Vec<&str>) = match collection {
         "steps" => ("step", cx.step_names()),
         "nodes" | "decision_trees" => (
-            if collection == "nodes" { "node" } else { "decision tree" },
+            if collection == "nodes" {
+                "node"
+            } else {
+                "decision tree"
+            },
             object(cx.resolved.get(collection))
                 .map(|m| m.keys().map(String::as_str).collect())
                 .unwrap_or_default(),

@@ -170,7 +170,8 @@ fn cycles(cx: &mut LintContext<'_>, pointer: &At<'_>, tree: &Value, nodes: &[&st
                 }
                 1 => {
                     let from = stack.iter().position(|(n, _)| *n == to).unwrap_or(0);
-                    let mut path: Vec<&str> = stack[from..].iter().map(|(n, _)| routes[*n].0).collect();
+                    let mut path: Vec<&str> =
+                        stack[from..].iter().map(|(n, _)| routes[*n].0).collect();
                     path.push(next.as_str());
                     cx.report(
                         rules::TREE_CYCLE,

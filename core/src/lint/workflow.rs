@@ -42,7 +42,12 @@ pub fn check(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) {
         {
             for end in ["from", "to"] {
                 if let Some(name) = field(edge, end).and_then(Value::as_str) {
-                    unknown(cx, &format!("{at}/{end}"), name, &format!("edge `{end}` names"));
+                    unknown(
+                        cx,
+                        &format!("{at}/{end}"),
+                        name,
+                        &format!("edge `{end}` names"),
+                    );
                 }
             }
         }

@@ -60,4 +60,3 @@ pub(crate) fn evaluate(tree: &DecisionTree, context: &Value) -> Result<Walk, Str
         current = branch.next.clone();
     }
 }
-
