@@ -66,7 +66,10 @@ fn every_rule_has_a_fixture_that_triggers_it() {
             let found = codes(family.name, &path, &text, &loader);
             checked += 1;
             if !found.iter().any(|code| code == rule.code) {
-                failures.push(format!("{path} does not trigger `{}`: {found:?}", rule.code));
+                failures.push(format!(
+                    "{path} does not trigger `{}`: {found:?}",
+                    rule.code
+                ));
             }
         }
     }

@@ -79,13 +79,20 @@ pub fn files(operands: &Operands) -> (Vec<PathBuf>, Vec<OperandError>) {
         } else if is_pattern(operand) {
             search_pattern(operand, &operands.exclude, &mut found)
         } else {
-            errors.push(problem(operand, "no-such-file", "no such file or directory"));
+            errors.push(problem(
+                operand,
+                "no-such-file",
+                "no such file or directory",
+            ));
             continue;
         };
         match walked {
             Err(message) => errors.push(problem(operand, "invalid-pattern", &message)),
             Ok(met) => {
-                errors.extend(met.into_iter().map(|(code, message)| problem(operand, code, &message)));
+                errors.extend(
+                    met.into_iter()
+                        .map(|(code, message)| problem(operand, code, &message)),
+                );
                 if found.len() == before {
                     errors.push(problem(
                         operand,
@@ -276,12 +283,18 @@ fn describe(error: &ignore::Error) -> (&'static str, String) {
 /// The default exclusions and `exclude`, as ignore-globs for a walk of `root`.
 fn overrides(root: &Path, exclude: &[String]) -> Result<Override, String> {
     let mut builder = OverrideBuilder::new(root);
-    for pattern in DEFAULT_EXCLUDES.iter().copied().chain(exclude.iter().map(String::as_str)) {
+    for pattern in DEFAULT_EXCLUDES
+        .iter()
+        .copied()
+        .chain(exclude.iter().map(String::as_str))
+    {
         builder
             .add(&format!("!{pattern}"))
             .map_err(|error| format!("invalid --exclude pattern `{pattern}`: {error}"))?;
     }
-    builder.build().map_err(|error| format!("invalid --exclude pattern: {error}"))
+    builder
+        .build()
+        .map_err(|error| format!("invalid --exclude pattern: {error}"))
 }
 
 /// Hidden directories are not searched, except `.logic/` (spec §13).
@@ -313,7 +326,10 @@ mod tests {
 
     #[test]
     fn a_pattern_walks_from_its_literal_directory() {
-        assert_eq!(literal_base("examples/**/*.logic.md"), Path::new("examples"));
+        assert_eq!(
+            literal_base("examples/**/*.logic.md"),
+            Path::new("examples")
+        );
         assert_eq!(literal_base("*.logic.md"), Path::new("."));
         assert_eq!(literal_base("a/b/c?.md"), Path::new("a/b"));
         assert_eq!(literal_base("./x/*.md"), Path::new("./x"));

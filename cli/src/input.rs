@@ -81,8 +81,14 @@ pub fn write_document(path: &Path, text: &str, tail: Option<&Tail>) -> io::Resul
     let Some(tail) = tail else {
         return fs::write(path, text);
     };
-    let directory = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    let directory = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
     let temporary = directory.join(format!(".{name}.logicmd-{}", std::process::id()));
     let written = (|| {
         let mut out = io::BufWriter::new(File::create(&temporary)?);

@@ -13,7 +13,9 @@ const VALID: &str =
 /// A valid frontmatter padded with comment lines to `bytes` bytes: the bound is the
 /// frontmatter's (a long markdown body is not bounded, issue #30).
 fn padded(bytes: usize) -> Vec<u8> {
-    let open = VALID.strip_suffix("---\n").expect("VALID ends with its closing line");
+    let open = VALID
+        .strip_suffix("---\n")
+        .expect("VALID ends with its closing line");
     let mut text = String::from(open);
     while text.len() + 15 + 2 + 4 <= bytes {
         text.push_str("# padding line\n");

@@ -16,10 +16,7 @@ fn fixture(name: &str) -> String {
 
 /// A scratch project with the named fixtures (at their own names).
 fn with_fixtures(test: &str, names: &[&str]) -> Scratch {
-    let texts: Vec<(String, String)> = names
-        .iter()
-        .map(|n| (n.to_string(), fixture(n)))
-        .collect();
+    let texts: Vec<(String, String)> = names.iter().map(|n| (n.to_string(), fixture(n))).collect();
     let files: Vec<(&str, &str)> = texts
         .iter()
         .map(|(n, t)| (n.as_str(), t.as_str()))
@@ -79,7 +76,11 @@ fn imported_expressions_read_their_own_namespace() {
         "imports_lint",
         logicmd(&scratch, &["lint", "main.logic.md"])
     );
-    let compiled = run_in(&scratch.0, &["compile", "--format", "json", "lib.logic.md"], None);
+    let compiled = run_in(
+        &scratch.0,
+        &["compile", "--format", "json", "lib.logic.md"],
+        None,
+    );
     assert_eq!(compiled.status.code(), Some(0), "{}", transcript(&compiled));
     // The importer without its wrong step: compiled and run.
     let main = fixture("imports/main.logic.md");
@@ -94,7 +95,14 @@ fn imported_expressions_read_their_own_namespace() {
         "imports_run",
         logicmd(
             &scratch,
-            &["run", "fixed.logic.md", "--provider", "scripted:answers.yaml", "--progress", "off"]
+            &[
+                "run",
+                "fixed.logic.md",
+                "--provider",
+                "scripted:answers.yaml",
+                "--progress",
+                "off"
+            ]
         )
     );
 }
@@ -143,11 +151,16 @@ fn run_refuses_what_lint_fails() {
 #[test]
 fn a_closed_pipe_is_not_a_panic() {
     use std::process::{Command, Stdio};
-    let mut broken = String::from("---\nspec_version: \"1.0\"\nname: big\ndescription: d\nsteps:\n");
+    let mut broken =
+        String::from("---\nspec_version: \"1.0\"\nname: big\ndescription: d\nsteps:\n");
     let mut fine = broken.clone();
     for i in 0..600 {
-        broken.push_str(&format!("  s{i}:\n    description: s\n    needs: [nope{i}]\n"));
-        fine.push_str(&format!("  s{i}:\n    description: a step with enough words to fill a pipe\n"));
+        broken.push_str(&format!(
+            "  s{i}:\n    description: s\n    needs: [nope{i}]\n"
+        ));
+        fine.push_str(&format!(
+            "  s{i}:\n    description: a step with enough words to fill a pipe\n"
+        ));
     }
     broken.push_str("---\n");
     fine.push_str("---\n");
@@ -158,7 +171,10 @@ fn a_closed_pipe_is_not_a_panic() {
     let cases: &[(&[&str], i32)] = &[
         (&["compile", "fine.logic.md"], 0),
         (&["compile", "broken.logic.md"], 1),
-        (&["run", "--dry-run", "fine.logic.md", "--progress", "plain"], 0),
+        (
+            &["run", "--dry-run", "fine.logic.md", "--progress", "plain"],
+            0,
+        ),
         (&["run", "--dry-run", "broken.logic.md"], 1),
         (&["lint", "broken.logic.md"], 1),
         (&["eval", "[1, 2, 3].includes(4) +"], 1),
@@ -192,18 +208,33 @@ fn a_closed_pipe_is_not_a_panic() {
 fn fmt_formats_every_block_scalar() {
     let messy = "---\nname: k\nspec_version: \"1.0\"\nsteps:\n  a:\n    instructions: |+\n        keep\n\n    description: x\n  b:\n    instructions: |\n    description: y\n  c:\n      instructions: >+\n          folded\n\n---\n";
     let aliased = "---\nspec_version: \"1.0\"\nname: k\nmetadata:\n  a: &x 1\n  b: *x\n---\n";
-    let scratch = project("fmt", &[("messy.logic.md", messy), ("aliased.logic.md", aliased)]);
+    let scratch = project(
+        "fmt",
+        &[("messy.logic.md", messy), ("aliased.logic.md", aliased)],
+    );
     let mut runs = vec![
-        format!("$ logicmd fmt --check messy.logic.md\n{}", logicmd(&scratch, &["fmt", "--check", "messy.logic.md"])),
-        format!("$ logicmd fmt messy.logic.md\n{}", logicmd(&scratch, &["fmt", "messy.logic.md"])),
+        format!(
+            "$ logicmd fmt --check messy.logic.md\n{}",
+            logicmd(&scratch, &["fmt", "--check", "messy.logic.md"])
+        ),
+        format!(
+            "$ logicmd fmt messy.logic.md\n{}",
+            logicmd(&scratch, &["fmt", "messy.logic.md"])
+        ),
     ];
     runs.push(format!(
         "$ cat messy.logic.md\n{}",
         std::fs::read_to_string(scratch.0.join("messy.logic.md")).expect("formatted")
     ));
-    runs.push(format!("$ logicmd fmt --check messy.logic.md\n{}", logicmd(&scratch, &["fmt", "--check", "messy.logic.md"])));
+    runs.push(format!(
+        "$ logicmd fmt --check messy.logic.md\n{}",
+        logicmd(&scratch, &["fmt", "--check", "messy.logic.md"])
+    ));
     let piped = run_in(&scratch.0, &["fmt", "-"], Some(aliased.as_bytes()));
-    runs.push(format!("$ logicmd fmt - < aliased.logic.md\n{}", transcript(&piped)));
+    runs.push(format!(
+        "$ logicmd fmt - < aliased.logic.md\n{}",
+        transcript(&piped)
+    ));
     insta::assert_snapshot!(runs.join("\n"));
 }
 
@@ -241,7 +272,10 @@ fn removing_a_node_or_step_leaves_nothing_dangling() {
     let steps = fixture("remove.logic.md");
     let scratch = project(
         "remove",
-        &[("workflow.logic.md", &workflow), ("remove.logic.md", &steps)],
+        &[
+            ("workflow.logic.md", &workflow),
+            ("remove.logic.md", &steps),
+        ],
     );
     let runs: Vec<String> = [
         ("workflow.logic.md", "nodes.researcher"),
@@ -269,7 +303,13 @@ fn rename_step_renames_inspector_keys() {
     let scratch = project("rename", &[("remove.logic.md", &steps)]);
     insta::assert_snapshot!(logicmd(
         &scratch,
-        &["edit", "remove.logic.md", "--rename-step", "gather", "collect"]
+        &[
+            "edit",
+            "remove.logic.md",
+            "--rename-step",
+            "gather",
+            "collect"
+        ]
     ));
 }
 
@@ -311,7 +351,12 @@ fn check_reads_refusals_as_the_run_does() {
     let scratch = with_fixtures("check", &names);
     let mut runs: Vec<String> = names
         .iter()
-        .map(|name| format!("$ logicmd check {name}\n{}", logicmd(&scratch, &["check", name])))
+        .map(|name| {
+            format!(
+                "$ logicmd check {name}\n{}",
+                logicmd(&scratch, &["check", name])
+            )
+        })
         .collect();
     runs.push(format!(
         "$ logicmd lint check/label-loop.drtl.yaml\n{}",
@@ -354,7 +399,10 @@ fn every_shipped_example_passes_lint_and_check() {
             }
         }
     }
-    assert!(checked >= 20, "only {checked} runs: the examples were not found");
+    assert!(
+        checked >= 20,
+        "only {checked} runs: the examples were not found"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -418,7 +466,13 @@ fn json_and_exit_statuses_tell_the_whole_story() {
     let bad = "---\nspec_version: \"1.0\"\nname: b\ndescription: d\nsteps:\n  a:\n    description: a\n    needs: [ghost]\n---\n";
     let scratch = project("json", &[("good.logic.md", good), ("bad.logic.md", bad)]);
     let runs: Vec<String> = [
-        vec!["validate", "--format", "json", "missing.logic.md", "good.logic.md"],
+        vec![
+            "validate",
+            "--format",
+            "json",
+            "missing.logic.md",
+            "good.logic.md",
+        ],
         vec!["compile", "--format", "json", "bad.logic.md"],
         vec!["check", "--format", "json", "good.logic.md", "bad.logic.md"],
         vec!["lint", "--root", "/nonexistent", "good.logic.md"],
@@ -489,14 +543,21 @@ fn the_body_is_not_bounded_cr_is_a_line_break_versions_are_declared() {
     .collect();
     let formatted = std::fs::read_to_string(scratch.0.join("big.logic.md")).expect("formatted");
     assert_eq!(formatted.len(), big.len(), "the body is kept whole");
-    assert!(formatted.starts_with("---\nspec_version: \"1.0\"\nname: big\n"), "{}", &formatted[..80]);
+    assert!(
+        formatted.starts_with("---\nspec_version: \"1.0\"\nname: big\n"),
+        "{}",
+        &formatted[..80]
+    );
     assert!(formatted.ends_with(&body), "the body is kept as it was");
     runs.push(format!(
         "$ cat crfmt.logic.md\n{:?}",
         std::fs::read_to_string(scratch.0.join("crfmt.logic.md")).expect("formatted")
     ));
     let version = run_in(&scratch.0, &["--version"], None);
-    runs.push(format!("$ logicmd --version\n{}", transcript(&version).replace(env!("CARGO_PKG_VERSION"), "[VERSION]")));
+    runs.push(format!(
+        "$ logicmd --version\n{}",
+        transcript(&version).replace(env!("CARGO_PKG_VERSION"), "[VERSION]")
+    ));
     insta::assert_snapshot!(runs.join("\n"));
 }
 
@@ -524,9 +585,27 @@ fn the_low_items_answer_as_documented() {
     let runs: Vec<String> = [
         vec!["lint", "main.logic.md"],
         vec!["compile", "--format", "json", "main.logic.md"],
-        vec!["eval-tree", "tree.logic.md", "route", "--input", "small.json"],
-        vec!["eval-tree", "tree.logic.md", "route", "--input", "list.json"],
-        vec!["eval-tree", "tree.logic.md", "route", "--input", "null.json"],
+        vec![
+            "eval-tree",
+            "tree.logic.md",
+            "route",
+            "--input",
+            "small.json",
+        ],
+        vec![
+            "eval-tree",
+            "tree.logic.md",
+            "route",
+            "--input",
+            "list.json",
+        ],
+        vec![
+            "eval-tree",
+            "tree.logic.md",
+            "route",
+            "--input",
+            "null.json",
+        ],
         vec!["next-action", "--state", "state.json"],
         vec!["graph", "--format", "mermaid", "tree.logic.md"],
     ]
@@ -548,10 +627,8 @@ fn lint_rules_lists_every_rule_with_its_fixture() {
     let human = harness::stdout(&run_in(&scratch.0, &["lint", "--rules"], None));
     let rules = listed.as_array().expect("a list");
     assert_eq!(rules.len(), human.matches("fixture: ").count());
-    let families: std::collections::BTreeSet<&str> = rules
-        .iter()
-        .filter_map(|r| r["family"].as_str())
-        .collect();
+    let families: std::collections::BTreeSet<&str> =
+        rules.iter().filter_map(|r| r["family"].as_str()).collect();
     assert_eq!(families, ["check", "drtl", "logic"].into());
     for rule in rules {
         for field in ["code", "severity", "summary", "reason", "fixture"] {

@@ -47,14 +47,14 @@ impl PartialEq for Document {
 /// What parsing produced: the document when the frontmatter is a readable mapping, and every
 /// problem found (a document can come with errors, for example duplicate keys).
 #[derive(Debug, Clone)]
-pub struct Parsed {
+pub struct ParsedDocument {
     /// The document, when the frontmatter is a readable mapping.
     pub document: Option<Document>,
     /// Every problem found while parsing, in source order.
     pub diagnostics: Vec<Diagnostic>,
 }
 
-impl Parsed {
+impl ParsedDocument {
     /// Whether any problem is an error (warnings alone do not count).
     pub fn has_errors(&self) -> bool {
         has_errors(&self.diagnostics)
@@ -63,12 +63,12 @@ impl Parsed {
 
 impl Document {
     /// Parses `text` with the default [`Limits`].
-    pub fn parse(text: &str) -> Parsed {
+    pub fn parse(text: &str) -> ParsedDocument {
         Document::parse_with(text, Limits::DEFAULT)
     }
 
     /// Parses raw bytes: the file must be UTF-8.
-    pub fn parse_bytes(bytes: &[u8], limits: Limits) -> Parsed {
+    pub fn parse_bytes(bytes: &[u8], limits: Limits) -> ParsedDocument {
         match text_of_bytes(bytes, limits) {
             Ok(text) => Document::parse_with(text, limits),
             Err(problem) => failed(*problem),
@@ -76,7 +76,7 @@ impl Document {
     }
 
     /// Parses `text` within `limits`.
-    pub fn parse_with(text: &str, limits: Limits) -> Parsed {
+    pub fn parse_with(text: &str, limits: Limits) -> ParsedDocument {
         if let Some(problem) = too_large(parsed_len(text.as_bytes(), limits), limits) {
             return failed(problem);
         }
@@ -230,16 +230,16 @@ fn place(diagnostic: Diagnostic, text: &str, index: &LineIndex) -> Diagnostic {
     }
 }
 
-fn failed(diagnostic: Diagnostic) -> Parsed {
-    Parsed {
+fn failed(diagnostic: Diagnostic) -> ParsedDocument {
+    ParsedDocument {
         document: None,
         diagnostics: vec![diagnostic],
     }
 }
 
-fn finish(document: Option<Document>, mut diagnostics: Vec<Diagnostic>) -> Parsed {
+fn finish(document: Option<Document>, mut diagnostics: Vec<Diagnostic>) -> ParsedDocument {
     sort_diagnostics(&mut diagnostics);
-    Parsed {
+    ParsedDocument {
         document,
         diagnostics,
     }

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
 use crate::document::Document;
-use crate::lint::rules::{self, Rule};
+use crate::lint::rules::{self, LintRule};
 use crate::loader::{LoadError, Loader};
 use crate::source::LineCol;
 use crate::validate::validate;
@@ -186,7 +186,7 @@ enum AliasProblem<'a> {
 }
 
 impl AliasProblem<'_> {
-    fn rule(&self) -> Rule {
+    fn rule(&self) -> LintRule {
         match self {
             AliasProblem::NotPlain(_) => rules::INVALID_IMPORT_ALIAS,
             AliasProblem::Repeated(..) => rules::DUPLICATE_IMPORT_ALIAS,

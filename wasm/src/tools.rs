@@ -61,14 +61,14 @@ pub fn eval_tree(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] tree: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Json")] input: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Files | null | undefined")] files: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] path: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Files | null")] files: Option<JsValue>,
+    #[wasm_bindgen(unchecked_param_type = "string | null")] path: Option<JsValue>,
 ) -> Result<JsValue, JsError> {
     let text = text_arg(&text, "text")?;
     let tree = text_arg(&tree, "tree")?;
     let input = json_arg(input, "input")?;
-    let path = crate::convert::optional_text_arg(&path, "path")?;
-    let loader = crate::loader::JsLoader::new(files)?;
+    let path = crate::convert::optional_text_arg(&path.unwrap_or(JsValue::NULL), "path")?;
+    let loader = crate::loader::JsLoader::new(files.unwrap_or(JsValue::NULL))?;
     let id = path.as_deref().unwrap_or(logicmd::analysis::DEFAULT_ID);
     let mut options = logicmd::analysis::Options::lint(id);
     if let Some(path) = path.as_deref() {

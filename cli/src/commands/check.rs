@@ -22,12 +22,17 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> u8 {
-    each_file::run(&args.operands, args.format, Tally::OUTCOME, |path, bytes| {
-        let analysis = front::obligations_of_file(path, bytes, args.root.as_deref());
-        Outcome {
-            text: front::text_of(&analysis, bytes),
-            valid: analysis.valid,
-            diagnostics: analysis.diagnostics,
-        }
-    })
+    each_file::run(
+        &args.operands,
+        args.format,
+        Tally::OUTCOME,
+        |path, bytes| {
+            let analysis = front::obligations_of_file(path, bytes, args.root.as_deref());
+            Outcome {
+                text: front::text_of(&analysis, bytes),
+                valid: analysis.valid,
+                diagnostics: analysis.diagnostics,
+            }
+        },
+    )
 }

@@ -49,21 +49,21 @@ pub fn run(args: &Args) -> u8 {
     let Some(workflow) = compiled.workflow else {
         if args.format == CompileFormat::Json {
             // A tool reading standard output learns why there is no scaffold.
-            let refusal = serde_json::json!({ "file": file, "compiled": false, "diagnostics": problems });
+            let refusal =
+                serde_json::json!({ "file": file, "compiled": false, "diagnostics": problems });
             output::print(&serde_json::to_string_pretty(&refusal).unwrap_or_default());
         }
         eprintln!("error: {file} was not compiled: fix the errors above first");
         return EXIT_INVALID;
     };
     let rendered = match (&args.step, args.format) {
-        (Some(name), format) => match workflow.steps.iter().find(|s| &s.name == name) {
-            Some(step) if format == CompileFormat::Json => {
+        (Some(name), format) => match workflow.step(name) {
+            Ok(step) if format == CompileFormat::Json => {
                 serde_json::to_string_pretty(step).unwrap_or_default()
             }
-            Some(step) => step.scaffold.clone(),
-            None => {
-                let known = workflow.order.join(", ");
-                eprintln!("error: there is no step `{name}` in {file} (steps: {known})");
+            Ok(step) => step.scaffold.clone(),
+            Err(unknown) => {
+                eprintln!("error: {file}: {}", unknown.message);
                 return EXIT_INVALID;
             }
         },

@@ -42,16 +42,6 @@ fn place(path: &Path, root: Option<&Path>) -> Place {
     }
 }
 
-/// Calls `f` with the id and loader placed for `path` (nothing loads when no root can be opened).
-pub fn with_loader<T>(
-    path: &Path,
-    root: Option<&Path>,
-    f: impl FnOnce(&str, &dyn Loader) -> T,
-) -> T {
-    let place = place(path, root);
-    f(&place.id, &*place.loader)
-}
-
 fn options<'a>(path: &'a str, id: &'a str, depth: Depth) -> Options<'a> {
     Options {
         path: (path != "-").then_some(path),
@@ -153,4 +143,22 @@ pub fn eval_tree_file(
         tree,
         input,
     )
+}
+
+/// The graph of the bytes read from `path` (`logicmd::analysis::graph`, at validate depth),
+/// workflow nodes loaded through the loader placed as for [`analyze_file`].
+pub fn graph_file(path: &Path, bytes: &[u8], root: Option<&Path>) -> logicmd::analysis::Graphed {
+    let name = path.to_string_lossy();
+    let place = place(path, root);
+    let options = options(&name, &place.id, Depth::Validate);
+    let mut graphed = match logicmd::document::text_of_bytes(bytes, Limits::DEFAULT) {
+        Ok(text) => logicmd::analysis::graph(text, &options, &*place.loader),
+        // Not UTF-8, or too large: the front door says which.
+        Err(_) => logicmd::analysis::Graphed {
+            analysis: analyze_bytes(bytes, &options, &MemoryLoader::new()),
+            graph: None,
+        },
+    };
+    graphed.analysis.diagnostics.splice(0..0, place.problem);
+    graphed
 }

@@ -32,14 +32,19 @@ pub fn run(args: &Args) -> u8 {
     if args.rules {
         return list_rules(args.format);
     }
-    each_file::run(&args.operands, args.format, Tally::OUTCOME, |path, bytes| {
-        let analysis = front::analyze_file(path, bytes, Depth::Lint, args.root.as_deref());
-        Outcome {
-            text: front::text_of(&analysis, bytes),
-            valid: analysis.valid,
-            diagnostics: analysis.diagnostics,
-        }
-    })
+    each_file::run(
+        &args.operands,
+        args.format,
+        Tally::OUTCOME,
+        |path, bytes| {
+            let analysis = front::analyze_file(path, bytes, Depth::Lint, args.root.as_deref());
+            Outcome {
+                text: front::text_of(&analysis, bytes),
+                valid: analysis.valid,
+                diagnostics: analysis.diagnostics,
+            }
+        },
+    )
 }
 
 /// `lint --rules`: every family's rules, in the format asked for.

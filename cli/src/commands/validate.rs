@@ -16,12 +16,17 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> u8 {
-    each_file::run(&args.operands, args.format, Tally::VALIDITY, |path, bytes| {
-        let analysis = front::analyze_file(path, bytes, Depth::Validate, None);
-        Outcome {
-            text: front::text_of(&analysis, bytes),
-            valid: analysis.valid,
-            diagnostics: analysis.diagnostics,
-        }
-    })
+    each_file::run(
+        &args.operands,
+        args.format,
+        Tally::VALIDITY,
+        |path, bytes| {
+            let analysis = front::analyze_file(path, bytes, Depth::Validate, None);
+            Outcome {
+                text: front::text_of(&analysis, bytes),
+                valid: analysis.valid,
+                diagnostics: analysis.diagnostics,
+            }
+        },
+    )
 }

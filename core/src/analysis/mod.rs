@@ -371,6 +371,38 @@ pub fn compile_text(text: &str, options: &Options<'_>, loader: &dyn Loader) -> C
     Compiled { workflow, analysis }
 }
 
+/// What the graph of a text gives: the analysis at the depth asked, and the graph, laid out,
+/// whenever the text parses (valid or not: the studio draws while the text is being written).
+#[derive(Debug, Clone)]
+pub struct Graphed {
+    /// The analysis of the text.
+    pub analysis: Analysis,
+    /// The graph model, laid out; `None` when the text does not parse.
+    pub graph: Option<crate::graph::Graph>,
+}
+
+/// The graph of a text (`logicmd graph`, npm `graph`): a topology's nodes and routes, or a
+/// LOGIC.md document's steps, trees and workflow nodes — the nodes' documents loaded through
+/// `loader`, so a workflow edge is drawn incompatible exactly where lint reports
+/// `contract-mismatch` — laid out with the default options.
+pub fn graph(text: &str, options: &Options<'_>, loader: &dyn Loader) -> Graphed {
+    let analysis = analyze(text, options, loader);
+    let graph = analysis.parsed.as_ref().map(|parsed| {
+        let mut graph = graph_of(parsed, options.id, loader);
+        crate::graph::layout(&mut graph, crate::graph::LayoutOptions::default());
+        graph
+    });
+    Graphed { analysis, graph }
+}
+
+/// The graph model of a parsed text, not laid out (see [`graph`]).
+pub fn graph_of(parsed: &Parsed, id: &str, loader: &dyn Loader) -> crate::graph::Graph {
+    match parsed {
+        Parsed::Logic(document) => crate::graph::from_workflow(document, id, loader),
+        Parsed::Drtl(topology) => crate::graph::from_topology(topology),
+    }
+}
+
 /// Routes `input` through the decision tree `tree` of a LOGIC.md text (`logicmd eval-tree`, npm
 /// `evalTree`): the text is analysed at lint depth first, and refused with its errors as
 /// `compile` and `run` refuse it (a condition that is text would route the same way whatever the

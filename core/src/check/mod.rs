@@ -42,7 +42,7 @@ pub struct Finding {
 
 impl Finding {
     pub(crate) fn new(
-        rule: crate::lint::rules::Rule,
+        rule: crate::lint::rules::LintRule,
         message: String,
         path: Vec<String>,
         pointer: String,

@@ -242,6 +242,20 @@ pub fn place(document: &Document, diagnostics: Vec<Diagnostic>) -> Vec<Diagnosti
 }
 
 impl CompiledWorkflow {
+    /// The compiled step `name` (`compile --step`, npm `compile(text, step)`), or the error that
+    /// names the steps there are.
+    pub fn step(&self, name: &str) -> Result<&CompiledStep, Diagnostic> {
+        self.steps.iter().find(|s| s.name == name).ok_or_else(|| {
+            Diagnostic::error(
+                "unknown-step",
+                format!(
+                    "there is no step `{name}` (steps: {})",
+                    self.order.join(", ")
+                ),
+            )
+        })
+    }
+
     /// A level's steps as the groups that can run together: the steps the same branches or
     /// decision trees choose among are one group (`b or c (chosen by a)`), as only one of them
     /// runs; every other step is a group of its own.

@@ -8,7 +8,7 @@ use super::expressions::{self, Found};
 use super::model::DrtlNode;
 use super::Topology;
 use crate::diagnostic::Diagnostic;
-use crate::lint::rules::{self, Rule};
+use crate::lint::rules::{self, LintRule};
 use crate::schema::{closest, Source};
 use crate::source::Span;
 
@@ -31,14 +31,14 @@ pub(super) struct Checker<'t> {
 
 impl Checker<'_> {
     /// Reports at the value at `pointer`.
-    fn report(&mut self, rule: Rule, pointer: &str, message: String, help: Option<String>) {
+    fn report(&mut self, rule: LintRule, pointer: &str, message: String, help: Option<String>) {
         let span = self.topology.span_at(pointer);
         self.report_at(rule, pointer, span, message, help);
     }
 
     pub fn report_at(
         &mut self,
-        rule: Rule,
+        rule: LintRule,
         pointer: &str,
         span: Span,
         message: String,

@@ -28,7 +28,7 @@ use crate::imports::{resolve, Resolved};
 use crate::loader::Loader;
 
 pub(crate) use context::LintContext;
-pub use rules::Rule;
+pub use rules::LintRule;
 pub(crate) use structure::FALLBACK_MODES;
 
 /// Lints `document` (id `id` for relative imports), loading other files through `loader`.

@@ -6,7 +6,7 @@ use crate::diagnostic::Severity;
 
 /// A lint rule: the constants of this module, listed in [`ALL`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rule {
+pub struct LintRule {
     /// The stable code its diagnostics carry (`unknown-need`, ...).
     pub code: &'static str,
     /// The severity its diagnostics get.
@@ -23,14 +23,14 @@ macro_rules! rules {
         // (`[A-Za-z_]`) are not links.
         $(#[doc = concat!("`", $code, "`: ", $summary)]
         #[allow(rustdoc::broken_intra_doc_links)]
-        pub const $name: Rule = Rule {
+        pub const $name: LintRule = LintRule {
             code: $code,
             severity: Severity::$severity,
             summary: $summary,
             reason: $reason,
         };)*
         #[doc = $list_doc]
-        pub const $list: &[Rule] = &[$($name),*];
+        pub const $list: &[LintRule] = &[$($name),*];
     };
 }
 
@@ -309,14 +309,14 @@ pub struct Family {
     /// What it is, for `logicmd lint --rules`.
     pub title: &'static str,
     /// Its rules.
-    pub rules: &'static [Rule],
+    pub rules: &'static [LintRule],
 }
 
 impl Family {
     /// The fixture that triggers `rule`, relative to the repository: `tests/rules/<family>/<code>`
     /// with the kind's extension (`.logic.md`, or `.drtl.yaml` for DRTL rules and the check rules
     /// that are about topologies).
-    pub fn fixture(&self, rule: &Rule) -> String {
+    pub fn fixture(&self, rule: &LintRule) -> String {
         let topology =
             self.name == "drtl" || (self.name == "check" && TOPOLOGY_CHECKS.contains(&rule.code));
         let extension = if topology { "drtl.yaml" } else { "logic.md" };
