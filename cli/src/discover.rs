@@ -103,19 +103,20 @@ pub fn files(operands: &Operands) -> (Vec<PathBuf>, Vec<OperandError>) {
             }
         }
     }
-    (once_each(found), errors)
+    let mut seen = std::collections::BTreeSet::new();
+    found.retain(|path| seen.insert(path.clone()));
+    (found, errors)
 }
 
-/// `found` without repeats: the same path twice, or the same file reached by two paths (through
-/// a symbolic link), keeps its first.
-fn once_each(found: Vec<PathBuf>) -> Vec<PathBuf> {
-    let mut seen = std::collections::BTreeSet::new();
-    found
+/// `walked` without the files already found or found earlier in it by another path (through a
+/// symbolic link): a search finds each file once. Files named on the command line are kept as
+/// named, even when two names lead to one file.
+fn once_each(found: &[PathBuf], walked: Vec<PathBuf>) -> Vec<PathBuf> {
+    let identity = |path: &PathBuf| std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+    let mut seen: std::collections::BTreeSet<PathBuf> = found.iter().map(identity).collect();
+    walked
         .into_iter()
-        .filter(|path| {
-            let identity = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
-            seen.insert(identity)
-        })
+        .filter(|path| seen.insert(identity(path)))
         .collect()
 }
 
@@ -146,7 +147,9 @@ fn search_project(root: &Path, exclude: &[String], found: &mut Vec<PathBuf>) -> 
         Ok(relative) if root == Path::new(".") => relative.to_path_buf(),
         _ => path,
     };
-    found.extend(files.into_iter().map(shown));
+    let walked = files.into_iter().map(shown).collect();
+    let new = once_each(found, walked);
+    found.extend(new);
     Ok(problems)
 }
 
@@ -188,13 +191,17 @@ fn search_pattern(operand: &str, exclude: &[String], found: &mut Vec<PathBuf>) -
             path.strip_prefix(".").unwrap_or(path).to_path_buf()
         }
     };
-    walk(&base, exclude, |path, is_dir| {
+    let mut walked = Vec::new();
+    let problems = walk(&base, exclude, |path, is_dir| {
         let taken = matches(&matcher, path)
             || (is_named_config(path) && under_match(&matcher, &base, path));
         if !is_dir && taken {
-            found.push(shown(path));
+            walked.push(shown(path));
         }
-    })
+    })?;
+    let new = once_each(found, walked);
+    found.extend(new);
+    Ok(problems)
 }
 
 /// The leading components of a pattern that hold no pattern character (`.` when none).

@@ -416,13 +416,7 @@ pub fn eval_tree(
     input: &Value,
 ) -> Result<crate::trees::TreeOutcome, Vec<Diagnostic>> {
     if !input.is_object() {
-        let what = match input {
-            Value::Array(_) => "a list",
-            Value::Null => "null",
-            Value::String(_) => "a string",
-            Value::Number(_) => "a number",
-            _ => "a boolean",
-        };
+        let what = crate::json::kind_of(input);
         return Err(vec![Diagnostic::error(
             "eval-tree-input",
             format!("the input is {what}; a decision tree reads an object (its conditions read `input.field`)"),

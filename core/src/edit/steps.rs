@@ -271,14 +271,7 @@ fn remove_step_among(
     }
     super::workflow::remove_inspector_controls(session, "steps", name)?;
     session.remove(&own)?;
-    let position = format!(
-        "/metadata/logicmd/positions/{}",
-        crate::json::escape_token(name)
-    );
-    if session.json().pointer(&position).is_some() {
-        session.remove(&position)?;
-    }
-    Ok(())
+    super::workflow::remove_position(session, name)
 }
 
 /// The fields that name a step to run, besides routes: degradations' `fallback_to`, invariants'

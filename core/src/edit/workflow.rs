@@ -61,6 +61,11 @@ pub(super) fn remove_node(session: &mut Session, name: &str) -> Result<(), Diagn
     }
     remove_inspector_controls(session, "nodes", name)?;
     session.remove(&own)?;
+    remove_position(session, name)
+}
+
+/// Removes the canvas position of the step or node `name`, if it has one.
+pub(super) fn remove_position(session: &mut Session, name: &str) -> Result<(), Diagnostic> {
     let position = format!(
         "/metadata/logicmd/positions/{}",
         crate::json::escape_token(name)

@@ -25,13 +25,7 @@ impl State {
     /// which serde would read as an empty state.
     pub fn from_json(value: Value) -> Result<State, String> {
         if !value.is_object() {
-            let what = match value {
-                Value::Array(_) => "a list",
-                Value::Null => "null",
-                Value::String(_) => "a string",
-                Value::Number(_) => "a number",
-                _ => "a boolean",
-            };
+            let what = crate::json::kind_of(&value);
             return Err(format!(
                 "the state is {what}; it is an object {{user_input, current_task, available_tools, short_term_memory}}"
             ));
