@@ -21,7 +21,15 @@ step "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "cargo test (unit, integration, conformance, fixtures, property, CLI, doc)"
-cargo test --workspace --locked
+# Snapshots are asserted, never accepted here: a changed output fails (INSTA_UPDATE=no, no forced
+# pass), and every snapshot file must be one a test asserts (scripts/unreferenced-snapshots.sh,
+# fed by the references insta records during the run).
+snapshot_refs="$(mktemp)"
+INSTA_UPDATE=no INSTA_FORCE_PASS=0 INSTA_SNAPSHOT_REFERENCES_FILE="$snapshot_refs" \
+  cargo test --workspace --locked
+step "no unreferenced or pending snapshot"
+scripts/unreferenced-snapshots.sh "$snapshot_refs"
+rm -f "$snapshot_refs"
 
 step "JavaScript tests (Mermaid output parses with Mermaid's parser; schema verdicts equal ajv's)"
 npm ci --prefix tests/js --silent --no-audit --no-fund

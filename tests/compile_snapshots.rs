@@ -11,46 +11,63 @@ use logicmd::loader::MemoryLoader;
 use logicmd::Document;
 use logicmd_tests::workspace_root;
 
+/// The `*.logic.md` files directly in `dir`, sorted; a directory that cannot be read fails the
+/// test (a loop over nothing would pass).
 fn documents(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .map(|entries| entries.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    files.retain(|p| p.to_string_lossy().ends_with(".logic.md"));
+    let entries = fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let mut files: Vec<PathBuf> = entries
+        .map(|e| {
+            e.unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+                .path()
+        })
+        .filter(|p| p.to_string_lossy().ends_with(".logic.md"))
+        .collect();
     files.sort();
     files
 }
 
-fn snapshot(label: &str, path: &Path) {
-    let text = fs::read_to_string(path).expect("readable");
-    let document = Document::parse(&text).document.expect("parses");
-    let name = path
-        .file_name()
-        .unwrap()
-        .to_string_lossy()
-        .replace(".logic.md", "");
-    // Imports resolve against the files next to the document (examples) or report that they
-    // cannot (the suite's 008); either way compilation goes on with what resolved.
-    let mut loader = MemoryLoader::new();
-    if let Some(dir) = path.parent() {
-        for sibling in documents(dir)
-            .into_iter()
-            .chain(documents(&dir.join("shared")))
-            .chain(documents(&dir.join("nodes")))
-        {
-            let relative = sibling
-                .strip_prefix(dir)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            let _ = loader.insert(&relative, fs::read_to_string(&sibling).unwrap_or_default());
+/// Every `*.logic.md` under `dir`, sorted by path.
+fn documents_under(dir: &Path) -> Vec<PathBuf> {
+    let mut found = documents(dir);
+    let entries = fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() && !path.ends_with("node_modules") {
+            found.extend(documents_under(&path));
         }
     }
-    let id = path.file_name().unwrap().to_string_lossy().into_owned();
-    let resolved = resolve(&document, &id, &loader);
+    found.sort();
+    found
+}
+
+/// The loader a document next to `dir`'s files sees: every `*.logic.md` under `dir`, by its path
+/// relative to `dir`.
+fn loader_over(dir: &Path) -> MemoryLoader {
+    let mut loader = MemoryLoader::new();
+    for file in documents_under(dir) {
+        let relative = file
+            .strip_prefix(dir)
+            .expect("under the directory")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        loader
+            .insert(&relative, text)
+            .unwrap_or_else(|e| panic!("{relative}: {}", e.message));
+    }
+    loader
+}
+
+/// Compiles the document at `id` (relative to the loader's directory) twice, and snapshots it.
+fn snapshot(label: &str, name: &str, id: &str, text: &str, loader: &MemoryLoader) {
+    let document = Document::parse(text).document.expect("parses");
+    // Imports resolve against the files beside the document (examples) or report that they
+    // cannot (the suite's 008); either way compilation goes on with what resolved.
+    let resolved = resolve(&document, id, loader);
     let mut compiled = compile(&resolved.value).expect("valid documents compile");
-    compile_nodes(&mut compiled, &resolved.value, &id, &loader);
+    compile_nodes(&mut compiled, &resolved.value, id, loader);
     let mut again = compile(&resolved.value).expect("compiles twice");
-    compile_nodes(&mut again, &resolved.value, &id, &loader);
+    compile_nodes(&mut again, &resolved.value, id, loader);
     assert_eq!(compiled.to_markdown(), again.to_markdown(), "deterministic");
     insta::assert_snapshot!(format!("{label}__{name}__markdown"), compiled.to_markdown());
     insta::assert_json_snapshot!(format!("{label}__{name}__json"), compiled);
@@ -61,16 +78,48 @@ fn conformance_documents_compile() {
     let Some(dir) = logicmd_tests::conformance_dir_or_skip() else {
         return;
     };
+    let mut compiled = 0;
     for folder in ["valid", "edge-cases"] {
-        for path in documents(&dir.join(folder)) {
-            snapshot(folder, &path);
+        let base = dir.join(folder);
+        let loader = loader_over(&base);
+        for path in documents(&base) {
+            let text = fs::read_to_string(&path).expect("readable");
+            let id = path
+                .file_name()
+                .expect("a file")
+                .to_string_lossy()
+                .into_owned();
+            let name = id.trim_end_matches(".logic.md").to_owned();
+            snapshot(folder, &name, &id, &text, &loader);
+            compiled += 1;
         }
     }
+    assert!(
+        compiled >= 15,
+        "only {compiled} conformance documents compiled"
+    );
 }
 
+/// Every example the project ships compiles, except those that keep a spec inconsistency on
+/// purpose (`# Spec inconsistency`: their corrected copies compile).
 #[test]
 fn examples_compile() {
-    for path in documents(&workspace_root().join("examples")) {
-        snapshot("examples", &path);
+    let examples = workspace_root().join("examples");
+    let loader = loader_over(&examples);
+    let mut compiled = 0;
+    let mut kept = 0;
+    for path in documents_under(&examples) {
+        let text = fs::read_to_string(&path).expect("readable");
+        if text.contains("# Spec inconsistency") {
+            kept += 1;
+            continue;
+        }
+        let relative = path.strip_prefix(&examples).expect("under examples");
+        let id = relative.to_string_lossy().replace('\\', "/");
+        let name = id.trim_end_matches(".logic.md").replace('/', "__");
+        snapshot("examples", &name, &id, &text, &loader);
+        compiled += 1;
     }
+    assert!(compiled >= 10, "only {compiled} examples compiled");
+    assert_eq!(kept, 2, "the examples that keep a spec inconsistency");
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use logicmd::loader::{resolve_relative, LoadError, Loader};
 use logicmd::Limits;
 
-use crate::input::{read_bounded, too_large_import, utf8_text};
+use crate::input::{read_document, too_large_import, utf8_text};
 
 /// What makes a directory a project root: a repository (`.git`, a directory, or a file in
 /// worktrees and submodules), or the spec's root-level files (§16.1: `LOGIC.md`, `.logic/`).
@@ -211,8 +211,9 @@ impl Loader for FsLoader {
             return Err(LoadError::new(format!("`{id}` is not a file")));
         }
         let limit = Limits::DEFAULT.max_bytes;
-        let bytes =
-            read_bounded(&canonical, limit).map_err(|e| LoadError::new(format!("`{id}`: {e}")))?;
+        let bytes = read_document(&canonical, limit)
+            .map_err(|e| LoadError::new(format!("`{id}`: {e}")))?
+            .bytes;
         if bytes.len() > limit {
             return Err(LoadError::new(too_large_import(id, &canonical, limit)));
         }

@@ -24,6 +24,86 @@ fn read_at_most(source: impl Read, limit: usize) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// A LOGIC.md document as read: its bytes within the bound, and, when its markdown body goes on
+/// past the bound, where the rest is (the bound applies to the frontmatter: the body is not
+/// validated, spec §15.1.8, so it is not read).
+pub struct ReadDocument {
+    pub bytes: Vec<u8>,
+    pub tail: Option<Tail>,
+}
+
+/// The part of a document's body past what was read.
+pub struct Tail {
+    /// Bytes already read past the frontmatter.
+    read: Vec<u8>,
+    /// Where the unread rest starts in the file (standard input goes on where it stopped).
+    from: u64,
+}
+
+/// Reads a document: at most `limit + 1` bytes, and, when that is more than `limit` but holds the
+/// whole frontmatter, only the frontmatter, with the rest of the body left unread as a [`Tail`].
+/// A text that is not a frontmatter document (a DRTL topology) is bounded whole.
+pub fn read_document(path: &Path, limit: usize) -> io::Result<ReadDocument> {
+    let mut bytes = read_bounded(path, limit)?;
+    if bytes.len() <= limit {
+        return Ok(ReadDocument { bytes, tail: None });
+    }
+    let Some(end) = logicmd::frontmatter::end(&bytes[..limit]) else {
+        return Ok(ReadDocument { bytes, tail: None });
+    };
+    let read = bytes.split_off(end);
+    Ok(ReadDocument {
+        bytes,
+        tail: Some(Tail {
+            read,
+            from: limit as u64 + 1,
+        }),
+    })
+}
+
+/// Writes the unread tail of the document at `path` to `out`, copying it in pieces.
+pub fn copy_tail(path: &Path, tail: &Tail, out: &mut dyn io::Write) -> io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    out.write_all(&tail.read)?;
+    if path.as_os_str() == "-" {
+        io::copy(&mut io::stdin().lock(), out)?;
+    } else {
+        let mut file = File::open(path)?;
+        file.seek(SeekFrom::Start(tail.from))?;
+        io::copy(&mut file, out)?;
+    }
+    Ok(())
+}
+
+/// Writes `text` and then `path`'s unread tail (if any) to `path`, through a temporary file in
+/// the same directory renamed over it: the tail is read from the file before it is replaced.
+pub fn write_document(path: &Path, text: &str, tail: Option<&Tail>) -> io::Result<()> {
+    let Some(tail) = tail else {
+        return fs::write(path, text);
+    };
+    let directory = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let temporary = directory.join(format!(".{name}.logicmd-{}", std::process::id()));
+    let written = (|| {
+        let mut out = io::BufWriter::new(File::create(&temporary)?);
+        io::Write::write_all(&mut out, text.as_bytes())?;
+        copy_tail(path, tail, &mut out)?;
+        io::Write::flush(&mut out)?;
+        drop(out);
+        fs::rename(&temporary, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    written
+}
+
 /// The size of `path` when it is a regular file larger than `limit`: for messages only (the
 /// bound is enforced by reading), and unknown for standard input and pipes.
 pub fn size_over(path: &Path, limit: usize) -> Option<u64> {

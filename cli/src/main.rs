@@ -1,5 +1,27 @@
 //! `logicmd`: the LOGIC.md toolkit for terminals and CI.
 
+// The standard streams as `std`'s printing macros write them, without their panic when the reader
+// has closed the stream (`logicmd ... 2>&1 | head -1`): the reader has what it wanted, and the exit
+// status stays the command's (issue #30). Defined before the modules, so every module's
+// `println!`, `print!` and `eprintln!` are these.
+macro_rules! println {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+macro_rules! print {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 mod commands;
 mod discover;
 mod fs_loader;
@@ -19,10 +41,18 @@ const EXIT_INVALID: u8 = 1;
 /// Exit status: bad usage, or a file could not be read.
 const EXIT_USAGE: u8 = 2;
 
+/// What `--version` says: the implementation's version and, as spec §14.2 requires, the spec
+/// versions it supports (a test holds it to `logicmd::schema::SUPPORTED_SPEC_VERSIONS` and
+/// `logicmd::drtl::DRTL_VERSION`).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (LOGIC.md spec_version 1.0; DRTL 0.1.1)"
+);
+
 #[derive(Parser)]
 #[command(
     name = "logicmd",
-    version,
+    version = VERSION,
     about = "Validate, compile, edit and run LOGIC.md reasoning specifications"
 )]
 struct Cli {
@@ -85,4 +115,19 @@ fn main() -> ExitCode {
         Command::Trace(args) => commands::trace::run(&args),
     };
     ExitCode::from(status)
+}
+
+#[cfg(test)]
+mod tests {
+    /// `--version` names every spec version core supports, and no other.
+    #[test]
+    fn the_version_declares_the_supported_spec_versions() {
+        let declared = super::VERSION
+            .split_once("spec_version ")
+            .and_then(|(_, rest)| rest.split_once(';'))
+            .map(|(versions, _)| versions.split(", ").collect::<Vec<_>>())
+            .unwrap_or_default();
+        assert_eq!(declared, logicmd::schema::SUPPORTED_SPEC_VERSIONS);
+        assert!(super::VERSION.contains(&format!("DRTL {})", logicmd::drtl::DRTL_VERSION)));
+    }
 }

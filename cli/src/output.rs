@@ -20,7 +20,11 @@ pub enum Format {
 #[derive(Serialize)]
 pub struct FileReport<'a> {
     pub file: &'a str,
+    /// The document parsed and its schema accepts it.
     pub valid: bool,
+    /// The command's verdict on the file: readable and without an error (lint's rules, check's
+    /// findings included); what the exit status sums up.
+    pub passed: bool,
     pub diagnostics: &'a [Diagnostic],
 }
 

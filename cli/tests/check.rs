@@ -76,13 +76,13 @@ fn every_finding_is_printed_at_its_file_line_and_column() {
    = at `/nodes/4/actions/1/override/next`
 
 ok    tests/drtl/spec-verified-pattern.drtl.yaml
-error[unverified-output]: the output of `draft` can reach `publish` without a blocking verify followed by a gate: draft -> facts -> gate -> publish
+error[unverified-output]: the output of `draft` can reach `publish` unchecked: no blocking verify, no gate that checks it and refuses on failure, no review on the way: draft -> facts -> gate -> publish
   --> tests/drtl/unverified-publish.drtl.yaml:19:14
    |
 19 |     on_pass: publish
    |              ^^^^^^^
    = at `/nodes/2/on_pass`
-   = help: verify the output with a `block` rule and gate on the report before this end, or send it to a review (DRTL §9.2–9.3)
+   = help: before this end, verify it with a `block` rule, gate on it with the fail branch to `terminate` or a review, or send it to a review (DRTL §9.3)
 
 FAIL  tests/drtl/unverified-publish.drtl.yaml (1 error)
 
@@ -104,6 +104,7 @@ fn json_has_one_object_per_file_like_the_other_commands() {
             {
                 "file": SPEC,
                 "valid": true,
+                "passed": true,
                 "diagnostics": [{
                     "severity": "info",
                     "code": "human-override",
@@ -117,15 +118,16 @@ fn json_has_one_object_per_file_like_the_other_commands() {
             {
                 "file": UNVERIFIED,
                 "valid": true,
+                "passed": false,
                 "diagnostics": [{
                     "severity": "error",
                     "code": "unverified-output",
-                    "message": "the output of `draft` can reach `publish` without a blocking verify followed by a gate: draft -> facts -> gate -> publish",
+                    "message": "the output of `draft` can reach `publish` unchecked: no blocking verify, no gate that checks it and refuses on failure, no review on the way: draft -> facts -> gate -> publish",
                     "path": "/nodes/2/on_pass",
                     "keyword": null,
                     "line": 19,
                     "column": 14,
-                    "help": "verify the output with a `block` rule and gate on the report before this end, or send it to a review (DRTL §9.2–9.3)"
+                    "help": "before this end, verify it with a `block` rule, gate on it with the fail branch to `terminate` or a review, or send it to a review (DRTL §9.3)"
                 }]
             }
         ])

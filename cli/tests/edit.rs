@@ -119,7 +119,7 @@ fn help_says_what_removing_a_step_does() {
         .collect();
     assert_eq!(
         remove.join(" "),
-        "--remove <PATH> Remove an entry or list item, with its comments. Removing a step (`steps.NAME`) or a topology node (`nodes[I]`) also removes what only points at it: `needs` and `parallel_steps` entries, branches and decision-tree branches routing to it, degradations falling back to it, edges and gate routes (a review action routed to it ends the run instead), its canvas position. It is refused while an expression or input reads its output"
+        "--remove <PATH> Remove an entry or list item, with its comments. Removing a step (`steps.NAME`), a workflow node (`nodes.NAME`) or a topology node (`nodes[I]`) also removes what only points at it: `needs`, `parallel_steps` and `depends_on` entries, branches and decision-tree branches routing to it, degradations falling back to it, edges and gate routes (a review action routed to it ends the run instead), inspector controls bound to it, its canvas position. It is refused while an expression or input reads its output, or an invariant's `on_breach` or a terminal's `action` runs it"
     );
     assert!(
         help.contains("Edits apply one after another, in the order given"),

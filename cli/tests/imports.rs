@@ -365,7 +365,11 @@ fn repeated_and_malformed_aliases_are_errors_at_their_as() {
     let rules = stdout(&run_in(&scratch.0, &["lint", "--rules"], None));
     let listed: Vec<&str> = rules
         .lines()
-        .filter(|line| line.contains("-import-alias"))
+        .filter(|line| {
+            line.split_whitespace()
+                .next()
+                .is_some_and(|code| code.ends_with("-import-alias"))
+        })
         .collect();
     assert_eq!(
         listed,

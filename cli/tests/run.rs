@@ -422,15 +422,15 @@ fn bad_input_is_refused_with_its_place() {
 }
 
 #[test]
-/// Errors that only make a route go nowhere are shown and the run goes on; a cycle stops it.
-fn a_document_with_errors_runs_only_when_they_do_not_block() {
+/// A document lint finds errors in is not run (issue #30): a missing need, as a cycle.
+fn a_document_with_errors_is_not_run() {
     let scratch = scenario("invalid");
     scratch.write(
         "broken.logic.md",
         "---\nspec_version: \"1.0\"\nname: b\nreasoning:\n  strategy: cot\nsteps:\n  a:\n    description: a\n    needs: [nowhere]\n---\n",
     );
     let output = logicmd(&scratch, &["run", "broken.logic.md", "--dry-run"]);
-    insta::assert_snapshot!("document_errors_tolerated", transcript(&scratch, &output));
+    insta::assert_snapshot!("document_errors_refused", transcript(&scratch, &output));
     // A cycle stops the run before it starts.
     scratch.write(
         "cyclic.logic.md",

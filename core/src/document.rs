@@ -47,14 +47,14 @@ impl PartialEq for Document {
 /// What parsing produced: the document when the frontmatter is a readable mapping, and every
 /// problem found (a document can come with errors, for example duplicate keys).
 #[derive(Debug, Clone)]
-pub struct Parsed {
+pub struct ParsedDocument {
     /// The document, when the frontmatter is a readable mapping.
     pub document: Option<Document>,
     /// Every problem found while parsing, in source order.
     pub diagnostics: Vec<Diagnostic>,
 }
 
-impl Parsed {
+impl ParsedDocument {
     /// Whether any problem is an error (warnings alone do not count).
     pub fn has_errors(&self) -> bool {
         has_errors(&self.diagnostics)
@@ -63,12 +63,12 @@ impl Parsed {
 
 impl Document {
     /// Parses `text` with the default [`Limits`].
-    pub fn parse(text: &str) -> Parsed {
+    pub fn parse(text: &str) -> ParsedDocument {
         Document::parse_with(text, Limits::DEFAULT)
     }
 
     /// Parses raw bytes: the file must be UTF-8.
-    pub fn parse_bytes(bytes: &[u8], limits: Limits) -> Parsed {
+    pub fn parse_bytes(bytes: &[u8], limits: Limits) -> ParsedDocument {
         match text_of_bytes(bytes, limits) {
             Ok(text) => Document::parse_with(text, limits),
             Err(problem) => failed(*problem),
@@ -76,8 +76,8 @@ impl Document {
     }
 
     /// Parses `text` within `limits`.
-    pub fn parse_with(text: &str, limits: Limits) -> Parsed {
-        if let Some(problem) = too_large(text.len(), limits) {
+    pub fn parse_with(text: &str, limits: Limits) -> ParsedDocument {
+        if let Some(problem) = too_large(parsed_len(text.as_bytes(), limits), limits) {
             return failed(problem);
         }
         let index = LineIndex::new(text);
@@ -178,7 +178,7 @@ impl Document {
 
 /// The text of a file's bytes: at most `limits.max_bytes` of UTF-8.
 pub fn text_of_bytes(bytes: &[u8], limits: Limits) -> Result<&str, Box<Diagnostic>> {
-    if let Some(problem) = too_large(bytes.len(), limits) {
+    if let Some(problem) = too_large(parsed_len(bytes, limits), limits) {
         return Err(Box::new(problem));
     }
     std::str::from_utf8(bytes).map_err(|error| {
@@ -198,6 +198,13 @@ pub fn text_of_bytes(bytes: &[u8], limits: Limits) -> Result<&str, Box<Diagnosti
             .at(&prefix, &index, Span::empty(prefix.len())),
         )
     })
+}
+
+/// What the size bound applies to: the frontmatter when it closes within the bound (the body is
+/// not parsed, spec §15.1.8), else the whole text.
+fn parsed_len(bytes: &[u8], limits: Limits) -> usize {
+    let window = &bytes[..bytes.len().min(limits.max_bytes.saturating_add(1))];
+    crate::frontmatter::end(window).unwrap_or(bytes.len())
 }
 
 fn too_large(len: usize, limits: Limits) -> Option<Diagnostic> {
@@ -223,16 +230,16 @@ fn place(diagnostic: Diagnostic, text: &str, index: &LineIndex) -> Diagnostic {
     }
 }
 
-fn failed(diagnostic: Diagnostic) -> Parsed {
-    Parsed {
+fn failed(diagnostic: Diagnostic) -> ParsedDocument {
+    ParsedDocument {
         document: None,
         diagnostics: vec![diagnostic],
     }
 }
 
-fn finish(document: Option<Document>, mut diagnostics: Vec<Diagnostic>) -> Parsed {
+fn finish(document: Option<Document>, mut diagnostics: Vec<Diagnostic>) -> ParsedDocument {
     sort_diagnostics(&mut diagnostics);
-    Parsed {
+    ParsedDocument {
         document,
         diagnostics,
     }
@@ -345,12 +352,23 @@ mod tests {
 
     #[test]
     fn oversized_input_is_refused_before_parsing() {
-        let big = format!("---\nname: x\n---\n{}", "x".repeat(20 * 1024 * 1024));
+        let big = format!("---\nname: x\n#{}\n---\n", "x".repeat(20 * 1024 * 1024));
         assert_eq!(codes(&big), vec![("input-too-large".into(), 1, 1)]);
         assert_eq!(
             Document::parse(&big).diagnostics[0].message,
             "the file is 20.1 MiB, over the 8 MiB limit"
         );
+    }
+
+    /// The bound is the frontmatter's: the body is not parsed (spec §15.1.8, issue #30).
+    #[test]
+    fn a_long_body_is_not_bounded() {
+        let big = format!(
+            "---\nspec_version: \"1.0\"\nname: x\n---\n{}",
+            "x".repeat(20 * 1024 * 1024)
+        );
+        assert_eq!(codes(&big), Vec::<(String, u32, u32)>::new());
+        assert!(text_of_bytes(big.as_bytes(), Limits::DEFAULT).is_ok());
     }
 
     #[test]

@@ -16,41 +16,66 @@ pub(crate) enum Segment {
 pub(crate) struct FieldPath(pub(crate) Vec<Segment>);
 
 impl FieldPath {
-    /// Parses `a.b[0].c`. Keys are non-empty and may not contain `.`, `[` or `]`.
+    /// Parses `a.b[0].c`. A key that holds `.`, `[` or `]` (spec §9.1's override keys such as
+    /// `reasoning.max_iterations`) is written quoted in brackets: `overrides["reasoning.x"]` or
+    /// `overrides['reasoning.x']` (a backslash escapes the quote or itself).
     pub(crate) fn parse(text: &str) -> Result<FieldPath, String> {
-        let mut segments = Vec::new();
         if text.is_empty() {
             return Err("empty field path".to_owned());
         }
-        for (part_index, part) in text.split('.').enumerate() {
-            let (key, mut rest) = match part.find('[') {
-                Some(open) => part.split_at(open),
-                None => (part, ""),
-            };
-            if key.is_empty() && (part_index == 0 || rest.is_empty()) || key.contains(']') {
-                return Err(format!(
-                    "`{text}`: expected a field name in part {}",
-                    part_index + 1
-                ));
-            }
-            if !key.is_empty() {
-                segments.push(Segment::Key(key.to_owned()));
-            }
-            while let Some(inner) = rest.strip_prefix('[') {
-                let close = inner
-                    .find(']')
-                    .ok_or_else(|| format!("`{text}`: `[` without a closing `]`"))?;
-                let index = inner[..close].parse::<usize>().map_err(|_| {
-                    format!("`{text}`: `[{}]` is not an array index", &inner[..close])
-                })?;
-                segments.push(Segment::Index(index));
-                rest = &inner[close + 1..];
-            }
-            if !rest.is_empty() {
-                return Err(format!("`{text}`: unexpected `{rest}` after an index"));
+        let chars: Vec<char> = text.chars().collect();
+        let mut segments = Vec::new();
+        let mut at = 0;
+        let mut key_expected = true;
+        while at < chars.len() {
+            match chars[at] {
+                '[' => {
+                    let (segment, next) = bracket(text, &chars, at)?;
+                    if segments.is_empty() && matches!(segment, Segment::Index(_)) {
+                        return Err(format!("`{text}`: a path starts with a field name"));
+                    }
+                    segments.push(segment);
+                    at = next;
+                    key_expected = false;
+                }
+                '.' if !key_expected => {
+                    at += 1;
+                    key_expected = true;
+                    if at == chars.len() {
+                        return Err(format!(
+                            "`{text}`: expected a field name after the last `.`"
+                        ));
+                    }
+                }
+                _ if key_expected => {
+                    let end = (at..chars.len())
+                        .find(|&i| matches!(chars[i], '.' | '['))
+                        .unwrap_or(chars.len());
+                    let key: String = chars[at..end].iter().collect();
+                    if key.is_empty() || key.contains([']', '"', '\'']) {
+                        return Err(format!(
+                            "`{text}`: expected a field name in part {} (a key with `.`, `[`, `]` or quotes is written `[\"...\"]`)",
+                            segments.len() + 1
+                        ));
+                    }
+                    segments.push(Segment::Key(key));
+                    at = end;
+                    key_expected = false;
+                }
+                other => {
+                    let rest: String = chars[at..].iter().collect();
+                    return Err(format!(
+                        "`{text}`: unexpected `{other}` in `{rest}`: expected `.` or `[`"
+                    ));
+                }
             }
         }
         Ok(FieldPath(segments))
+    }
+
+    /// The path as it is written: plain keys joined by `.`, others quoted in brackets.
+    pub(crate) fn to_text(&self) -> String {
+        self.prefix(self.0.len())
     }
 
     /// The JSON Pointer of this path.
@@ -119,6 +144,11 @@ impl FieldPath {
         let mut text = String::new();
         for segment in &self.0[..end] {
             match segment {
+                Segment::Key(key) if !is_plain_key(key) => {
+                    text.push('[');
+                    text.push_str(&serde_json::to_string(key).unwrap_or_default());
+                    text.push(']');
+                }
                 Segment::Key(key) if text.is_empty() => text.push_str(key),
                 Segment::Key(key) => {
                     text.push('.');
@@ -128,6 +158,51 @@ impl FieldPath {
             }
         }
         text
+    }
+}
+
+/// Whether `key` can be written without brackets.
+fn is_plain_key(key: &str) -> bool {
+    !key.is_empty() && !key.contains(['.', '[', ']', '"', '\''])
+}
+
+/// The bracketed segment starting at `chars[open]` (`[0]`, `["a.b"]`, `['a.b']`) and where the
+/// text goes on after it.
+fn bracket(text: &str, chars: &[char], open: usize) -> Result<(Segment, usize), String> {
+    let unclosed = || format!("`{text}`: `[` without a closing `]`");
+    match chars.get(open + 1) {
+        Some(&quote @ ('"' | '\'')) => {
+            let mut key = String::new();
+            let mut at = open + 2;
+            loop {
+                match chars.get(at) {
+                    None => return Err(format!("`{text}`: the quoted key is never closed")),
+                    Some('\\') => {
+                        key.push(*chars.get(at + 1).ok_or_else(unclosed)?);
+                        at += 2;
+                    }
+                    Some(&c) if c == quote => break,
+                    Some(&c) => {
+                        key.push(c);
+                        at += 1;
+                    }
+                }
+            }
+            if chars.get(at + 1) != Some(&']') {
+                return Err(unclosed());
+            }
+            Ok((Segment::Key(key), at + 2))
+        }
+        _ => {
+            let close = (open + 1..chars.len())
+                .find(|&i| chars[i] == ']')
+                .ok_or_else(unclosed)?;
+            let inner: String = chars[open + 1..close].iter().collect();
+            let index = inner
+                .parse::<usize>()
+                .map_err(|_| format!("`{text}`: `[{inner}]` is not an array index (a key is quoted: `[\"{inner}\"]`)"))?;
+            Ok((Segment::Index(index), close + 1))
+        }
     }
 }
 
@@ -153,9 +228,58 @@ mod tests {
 
     #[test]
     fn rejects_malformed_paths() {
-        for bad in ["", ".a", "a..b", "a[", "a[x]", "a[0]b", "[0]"] {
+        for bad in [
+            "",
+            ".a",
+            "a..b",
+            "a.",
+            "a[",
+            "a[x]",
+            "a[0]b",
+            "[0]",
+            "a[\"b",
+            "a[\"b\"",
+            "a[\"b\"]c",
+            "a]b",
+            "a'b",
+        ] {
             assert!(FieldPath::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn quoted_keys_hold_dots_and_brackets() {
+        let key = |k: &str| Segment::Key(k.to_owned());
+        for (text, segments) in [
+            (
+                "overrides[\"reasoning.max_iterations\"]",
+                vec![key("overrides"), key("reasoning.max_iterations")],
+            ),
+            (
+                "o['quality_gates.pre_output[0].severity'].x",
+                vec![
+                    key("o"),
+                    key("quality_gates.pre_output[0].severity"),
+                    key("x"),
+                ],
+            ),
+            ("[\"a.b\"][2]", vec![key("a.b"), Segment::Index(2)]),
+            (
+                "a['it\\'s'][\"q\\\"\"]",
+                vec![key("a"), key("it's"), key("q\"")],
+            ),
+        ] {
+            let path = FieldPath::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(path.0, segments, "{text}");
+            // Written back, it reads the same.
+            assert_eq!(FieldPath::parse(&path.to_text()).unwrap(), path, "{text}");
+        }
+        assert_eq!(
+            FieldPath::parse("nodes.r.overrides['reasoning.max_iterations']")
+                .unwrap()
+                .to_pointer(),
+            "/nodes/r/overrides/reasoning.max_iterations"
+        );
     }
 
     #[test]

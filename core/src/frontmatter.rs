@@ -29,6 +29,65 @@ fn is_delimiter(line: &str) -> bool {
         .is_some_and(|rest| rest.chars().all(|c| c == ' ' || c == '\t' || c == '\r'))
 }
 
+/// How many bytes of `bytes` the frontmatter takes, through the line break after its closing
+/// `---` line, when it is closed within `bytes`: what must be read of a file, and what its size
+/// bound applies to (the markdown body is not validated, spec §15.1.8). A line ends at `\n` or
+/// at a lone `\r`.
+pub fn end(bytes: &[u8]) -> Option<usize> {
+    let start = if bytes.starts_with(BOM.as_bytes()) {
+        BOM.len()
+    } else {
+        0
+    };
+    let mut lines = LineBreaks { bytes, at: start };
+    let (first_start, first_end) = lines.next()?;
+    if !is_delimiter_bytes(&bytes[first_start..first_end]) {
+        return None;
+    }
+    for (line_start, line_end) in lines.by_ref() {
+        if is_delimiter_bytes(&bytes[line_start..line_end]) {
+            let after_break = match bytes.get(line_end) {
+                Some(b'\r') if bytes.get(line_end + 1) == Some(&b'\n') => line_end + 2,
+                Some(_) => line_end + 1,
+                None => line_end,
+            };
+            return Some(after_break);
+        }
+    }
+    None
+}
+
+/// The lines of `bytes` from `at`, as (start, end) without their line breaks (`\n`, `\r\n`, or a
+/// lone `\r`); the last line only when it ends with a break (or the bytes).
+struct LineBreaks<'b> {
+    bytes: &'b [u8],
+    at: usize,
+}
+
+impl Iterator for LineBreaks<'_> {
+    type Item = (usize, usize);
+
+    fn next(&mut self) -> Option<(usize, usize)> {
+        if self.at >= self.bytes.len() {
+            return None;
+        }
+        let start = self.at;
+        let end = memchr::memchr2(b'\n', b'\r', &self.bytes[start..])
+            .map_or(self.bytes.len(), |i| start + i);
+        self.at = match self.bytes.get(end) {
+            Some(b'\r') if self.bytes.get(end + 1) == Some(&b'\n') => end + 2,
+            Some(_) => end + 1,
+            None => end,
+        };
+        Some((start, end))
+    }
+}
+
+fn is_delimiter_bytes(line: &[u8]) -> bool {
+    line.strip_prefix(b"---")
+        .is_some_and(|rest| rest.iter().all(|&c| c == b' ' || c == b'\t'))
+}
+
 /// Finds the frontmatter of `text`. Errors name the line at fault.
 /// The error is boxed: a diagnostic is large and the success path should stay small.
 pub fn split(text: &str, index: &LineIndex) -> Result<Sections, Box<Diagnostic>> {
@@ -101,6 +160,22 @@ mod tests {
 
     fn sections(text: &str) -> Result<Sections, Box<Diagnostic>> {
         split(text, &LineIndex::new(text))
+    }
+
+    #[test]
+    fn the_frontmatter_ends_after_its_closing_line() {
+        for (text, end_at) in [
+            ("---\na: 1\n---\n# Body\n", Some(13)),
+            ("---\r\na: 1\r\n---\r\nbody", Some(16)),
+            ("---\ra: 1\r---\rbody", Some(13)),
+            ("---\na: 1\n---", Some(12)),
+            ("\u{feff}---\n---\n", Some(11)),
+            ("---\na: 1\n", None),
+            ("a: 1\n---\n", None),
+            ("", None),
+        ] {
+            assert_eq!(end(text.as_bytes()), end_at, "{text:?}");
+        }
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! earlier ones. Named collections (`steps`, `decision_trees`, `nodes`) are namespaced: an
 //! imported step `gather` becomes `as.gather`, and the references to it inside the imported file
 //! (`needs`, `parallel_steps`, `branches[].then`, decision-tree `next`, `depends_on`, edge
-//! `from`/`to`) are rewritten to match. Edges are concatenated. Every other section is merged
+//! `from`/`to`) are rewritten to match, and so are its expressions' step reads (`steps.gather`
+//! becomes `steps['as.gather']`), wherever they are written. Edges are concatenated. Every other section is merged
 //! deeply: objects key by key, anything else replaced by the more specific value.
 
 use std::borrow::Cow;
@@ -15,7 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
 use crate::document::Document;
-use crate::lint::rules::{self, Rule};
+use crate::lint::rules::{self, LintRule};
 use crate::loader::{LoadError, Loader};
 use crate::source::LineCol;
 use crate::validate::validate;
@@ -102,10 +103,33 @@ pub fn resolve<'d>(document: &'d Document, id: &str, loader: &dyn Loader) -> Res
             contributed.push(refused);
             continue;
         }
+        if let Some(why) = crate::loader::unsupported_reference(&entry.reference) {
+            let at = format!("{pointer}/ref");
+            let diagnostic = Diagnostic::new(
+                rules::UNSUPPORTED_IMPORT_REF.severity,
+                rules::UNSUPPORTED_IMPORT_REF.code,
+                format!(
+                    "import `{}` is {why}; it contributes nothing",
+                    entry.reference
+                ),
+            )
+            .with_path(&at)
+            .with_help("copy the file into the project and import it by a relative path");
+            diagnostics.push(document.locate(diagnostic, document.span_at(&at)));
+            contributed.push(refused);
+            continue;
+        }
         match resolver.import(id, &entry.reference, &mut chain) {
             Ok(value) => {
                 let namespaced = namespace(&value, &entry.alias);
-                contributed.push(contribution(entry.index, &entry.alias, &namespaced));
+                let contribution = contribution(entry.index, &entry.alias, &namespaced);
+                // Steps nothing here refers to are a library left unused: not run (lint says
+                // `unused-import`); other sections merge in and apply.
+                if contribution.sections.is_empty() && !refers_to(document.json(), &entry.alias) {
+                    contributed.push(contribution);
+                    continue;
+                }
+                contributed.push(contribution);
                 merge(&mut merged, namespaced);
             }
             Err(message) => {
@@ -162,7 +186,7 @@ enum AliasProblem<'a> {
 }
 
 impl AliasProblem<'_> {
-    fn rule(&self) -> Rule {
+    fn rule(&self) -> LintRule {
         match self {
             AliasProblem::NotPlain(_) => rules::INVALID_IMPORT_ALIAS,
             AliasProblem::Repeated(..) => rules::DUPLICATE_IMPORT_ALIAS,
@@ -277,13 +301,46 @@ impl Resolver<'_> {
                     problem.message(|index| line_of(&document, index))
                 ));
             }
+            // What the imported file cannot import contributes nothing there either (its own
+            // lint says so).
+            if crate::loader::unsupported_reference(&entry.reference).is_some() {
+                continue;
+            }
             let value = self
                 .import(id, &entry.reference, chain)
                 .map_err(|message| format!("in `{reference}`: {message}"))?;
-            merge(&mut merged, namespace(&value, &entry.alias));
+            let namespaced = namespace(&value, &entry.alias);
+            if contribution(entry.index, &entry.alias, &namespaced)
+                .sections
+                .is_empty()
+                && !refers_to(document.json(), &entry.alias)
+            {
+                continue;
+            }
+            merge(&mut merged, namespaced);
         }
         merge(&mut merged, own_sections(document.json()));
         Ok(merged)
+    }
+}
+
+/// Whether the document's own steps or decision trees name something of the import `alias`
+/// (`alias.step` in a `needs`, a branch, a tree, or an expression's `steps['alias.step']`).
+pub(crate) fn refers_to(own: &Value, alias: &str) -> bool {
+    let prefix = format!("{alias}.");
+    ["steps", "decision_trees"].iter().any(|section| {
+        own.get(*section)
+            .is_some_and(|value| mentions(value, &prefix))
+    })
+}
+
+/// Whether a string under `value` holds `prefix`.
+fn mentions(value: &Value, prefix: &str) -> bool {
+    match value {
+        Value::String(text) => text.contains(prefix),
+        Value::Array(items) => items.iter().any(|item| mentions(item, prefix)),
+        Value::Object(map) => map.values().any(|item| mentions(item, prefix)),
+        _ => false,
     }
 }
 
@@ -395,7 +452,30 @@ fn namespace(value: &Value, alias: &str) -> Value {
         };
         out.insert(section.clone(), rewritten);
     }
-    Value::Object(out)
+    let mut out = Value::Object(out);
+    // Its expressions read its own steps: `steps.a` in the imported file is `steps['as.a']` here.
+    rename_step_reads_in(&mut out, &|name| {
+        steps.contains(name).then(|| format!("{alias}.{name}"))
+    });
+    out
+}
+
+/// Renames the steps every `{{ }}` template under `value` reads.
+fn rename_step_reads_in(value: &mut Value, rename: &dyn Fn(&str) -> Option<String>) {
+    match value {
+        Value::String(text) if text.contains("{{") => {
+            if let Some(renamed) = crate::expr::rename_step_reads(text, rename) {
+                *text = renamed;
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| rename_step_reads_in(item, rename)),
+        Value::Object(map) => map
+            .values_mut()
+            .for_each(|item| rename_step_reads_in(item, rename)),
+        _ => {}
+    }
 }
 
 fn keys(value: Option<&Value>) -> BTreeSet<String> {
@@ -577,7 +657,9 @@ mod tests {
         );
 
         let top = "---\nspec_version: \"1.0\"\nname: top\nimports:\n  - {ref: l.logic.md, as: l}\n  - {ref: r.logic.md, as: r}\n---\n";
-        let shared = "---\nspec_version: \"1.0\"\nname: s\nsteps:\n  x: {}\n---\n";
+        // `metadata` makes each import used though nothing refers to its steps (merged: applied).
+        let shared =
+            "---\nspec_version: \"1.0\"\nname: s\nsteps:\n  x: {}\nmetadata: {m: 1}\n---\n";
         let side = |name: &str| {
             format!("---\nspec_version: \"1.0\"\nname: {name}\nimports:\n  - {{ref: s.logic.md, as: s}}\n---\n")
         };
@@ -626,7 +708,8 @@ mod tests {
             .collect()
     }
 
-    /// A document importing `one.logic.md` (step `first`) and `two.logic.md` (step `second`).
+    /// A document importing `one.logic.md` (step `first`) and `two.logic.md` (step `second`);
+    /// each has `metadata` too, so it is used (merged) though nothing refers to its step.
     fn two_imports(first_alias: &str, second_alias: &str) -> (Document, MemoryLoader) {
         let text = format!(
             "---\nspec_version: \"1.0\"\nname: main\nimports:\n  - ref: one.logic.md\n    as: {first_alias}\n  - ref: two.logic.md\n    as: {second_alias}\n---\n"
@@ -634,11 +717,11 @@ mod tests {
         let loader = MemoryLoader::new()
             .with(
                 "one.logic.md",
-                "---\nspec_version: \"1.0\"\nname: one\nsteps:\n  first: {}\n---\n",
+                "---\nspec_version: \"1.0\"\nname: one\nsteps:\n  first: {}\nmetadata: {m: 1}\n---\n",
             )
             .with(
                 "two.logic.md",
-                "---\nspec_version: \"1.0\"\nname: two\nsteps:\n  second: {}\n---\n",
+                "---\nspec_version: \"1.0\"\nname: two\nsteps:\n  second: {}\nmetadata: {m: 2}\n---\n",
             );
         (doc(&text), loader)
     }
@@ -777,7 +860,7 @@ mod tests {
                 text.push_str(&format!("  - ref: f{index}.logic.md\n    as: \"{alias}\"\n"));
                 loader = loader.with(
                     &format!("f{index}.logic.md"),
-                    format!("---\nspec_version: \"1.0\"\nname: f\nsteps:\n  s{index}: {{}}\n---\n"),
+                    format!("---\nspec_version: \"1.0\"\nname: f\nsteps:\n  s{index}: {{}}\nmetadata: {{m: {index}}}\n---\n"),
                 );
             }
             text.push_str("---\n");

@@ -203,6 +203,19 @@ fn child<'n>(node: &'n Node, token: &str) -> Option<&'n Node> {
     }
 }
 
+/// What kind of JSON value `value` is, as a message says it: `an object`, `a list`, `a string`,
+/// `a number`, `a boolean`, `null`.
+pub fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Object(_) => "an object",
+        Value::Array(_) => "a list",
+        Value::String(_) => "a string",
+        Value::Number(_) => "a number",
+        Value::Bool(_) => "a boolean",
+        Value::Null => "null",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

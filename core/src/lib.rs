@@ -88,6 +88,6 @@ mod workflow;
 pub mod yaml;
 
 pub use diagnostic::{Diagnostic, Severity};
-pub use document::{Document, Parsed};
+pub use document::{Document, ParsedDocument};
 pub use limits::Limits;
 pub use validate::{validate, validate_bytes, Report};

@@ -79,6 +79,30 @@ impl Loader for MemoryLoader {
     }
 }
 
+/// Why an import `reference` is one this implementation does not read, though §2.2 allows it ("file
+/// path or URI"): a URI (remote files are not fetched: nothing here reads the network) or an
+/// absolute path (imports are read inside the project, relative to the importing file).
+pub fn unsupported_reference(reference: &str) -> Option<&'static str> {
+    let scheme = reference.split_once(':').is_some_and(|(scheme, _)| {
+        scheme.len() > 1
+            && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    });
+    let drive = reference.as_bytes().get(1) == Some(&b':')
+        && reference.starts_with(|c: char| c.is_ascii_alphabetic());
+    if scheme {
+        Some("a URI: remote files are not fetched (nothing here reads the network)")
+    } else if reference.starts_with(['/', '\\']) || drive {
+        Some(
+            "an absolute path: imports are read inside the project, relative to the importing file",
+        )
+    } else {
+        None
+    }
+}
+
 /// Resolves `reference` against the directory of `from`, both `/`-separated and relative to the
 /// project root. A path that climbs out of the root is refused.
 pub fn resolve_relative(from: &str, reference: &str) -> Result<String, LoadError> {

@@ -127,6 +127,34 @@ impl LineIndex {
     }
 }
 
+/// `text` with every lone `\r` (classic Mac line endings) read as the line break it is in YAML
+/// (§5.4): replaced by `\n`, one byte for one, so every offset into the result is the same
+/// offset into `text`. Borrowed when there is none.
+pub fn lone_cr_as_lf(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let lone = |i: usize| bytes.get(i + 1) != Some(&b'\n');
+    if !memchr::memchr_iter(b'\r', bytes).any(lone) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = bytes.to_vec();
+    for i in memchr::memchr_iter(b'\r', bytes).filter(|&i| lone(i)) {
+        out[i] = b'\n';
+    }
+    // Only ASCII bytes were replaced by ASCII bytes: still UTF-8.
+    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_else(|_| text.to_owned()))
+}
+
+/// `text` (made from one whose lone `\r`s were read as `\n`) with its line breaks written as
+/// `original` writes them: `\r` when `original` uses lone carriage returns.
+pub fn restore_lone_cr(text: String, original: &str) -> String {
+    // Only a text whose every line break is a lone `\r` is written back so (in one that mixes
+    // them, a lone `\r` stays a line feed).
+    if !original.contains('\r') || original.contains('\n') {
+        return text;
+    }
+    text.replace('\n', "\r")
+}
+
 /// The largest char boundary at or before `offset`.
 pub fn clamp_to_char_boundary(text: &str, mut offset: usize) -> usize {
     offset = offset.min(text.len());
@@ -174,6 +202,19 @@ impl CharToByte {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_lone_carriage_return_is_a_line_feed_and_is_written_back() {
+        assert!(matches!(
+            lone_cr_as_lf("a\r\nb\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert_eq!(lone_cr_as_lf("a\rb\r\nc\r"), "a\nb\r\nc\n");
+        assert_eq!(restore_lone_cr("x\ny\n".to_owned(), "p\rq\r"), "x\ry\r");
+        // A text that mixes line breaks keeps the line feeds it was given.
+        assert_eq!(restore_lone_cr("x\ny\n".to_owned(), "p\rq\n"), "x\ny\n");
+    }
+
     use super::*;
 
     proptest::proptest! {

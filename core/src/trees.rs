@@ -65,14 +65,15 @@ pub fn eval_tree(spec: &Value, name: &str, input: &Value) -> Result<TreeOutcome,
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
-        let chosen = branches
+        let choices: Vec<(Option<&Value>, bool)> = branches
             .iter()
-            .find(|b| b.get("value").is_some_and(|v| same(v, &value)))
-            .or_else(|| {
-                branches
-                    .iter()
-                    .find(|b| b.get("default").and_then(Value::as_bool) == Some(true))
+            .map(|b| {
+                let default = b.get("default").and_then(Value::as_bool) == Some(true);
+                (b.get("value"), default)
             })
+            .collect();
+        let chosen = choose(&choices, &value)
+            .map(|index| &branches[index])
             .ok_or_else(|| {
                 format!("node `{current}`: no branch matches {value} and there is no default")
             })?;
@@ -104,8 +105,29 @@ pub fn eval_tree(spec: &Value, name: &str, input: &Value) -> Result<TreeOutcome,
     }
 }
 
+/// The branch a node takes, given each branch's (`value`, `default: true`) and the condition's
+/// value: the first whose value equals it, else the first default. A node whose branch values
+/// are all booleans (§7's `value: true` / `value: false`) compares the condition's truthiness, as
+/// JavaScript's `if` reads it: `{{ a || b }}` gives an operand, not a boolean. One rule for
+/// `eval-tree` and the runtime.
+pub(crate) fn choose(branches: &[(Option<&Value>, bool)], value: &Value) -> Option<usize> {
+    let mut values = branches.iter().filter_map(|(v, _)| *v).peekable();
+    let boolean = values.peek().is_some() && values.all(Value::is_boolean);
+    let truth;
+    let value = if boolean && !value.is_boolean() {
+        truth = Value::Bool(crate::expr::JsValue::from_json(value).truthy());
+        &truth
+    } else {
+        value
+    };
+    branches
+        .iter()
+        .position(|(v, _)| v.is_some_and(|v| same(v, value)))
+        .or_else(|| branches.iter().position(|(_, default)| *default))
+}
+
 /// Branch values match results as JSON, numbers by value.
-fn same(a: &Value, b: &Value) -> bool {
+pub(crate) fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
         _ => a == b,

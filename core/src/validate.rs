@@ -1,7 +1,7 @@
 //! The parse → schema-validate pipeline, as one call.
 
 use crate::diagnostic::{has_errors, sort_diagnostics, Diagnostic};
-use crate::document::{Document, Parsed};
+use crate::document::{Document, ParsedDocument};
 use crate::limits::Limits;
 use crate::schema;
 
@@ -43,8 +43,8 @@ pub fn validate_bytes(bytes: &[u8], limits: Limits) -> Report {
     report(Document::parse_bytes(bytes, limits))
 }
 
-fn report(parsed: Parsed) -> Report {
-    let Parsed {
+fn report(parsed: ParsedDocument) -> Report {
+    let ParsedDocument {
         document,
         mut diagnostics,
     } = parsed;

@@ -66,12 +66,54 @@ function compare(root, files) {
   return report.length;
 }
 
+// Every rule's fixture (`logicmd lint --rules`) and issue #30's documents, beside the older
+// corpus: the rules they trigger are held to one answer in every front end.
+const RULES = join(repo, "tests/rules");
+const STATIC = join(repo, "cli/tests/static_answers");
+
 test("the CLI and the npm package agree on every fixture, example and conformance document", () => {
-  const ours = [...documents(join(repo, "tests/fixtures")), ...documents(join(repo, "examples")), ...documents(join(repo, "tests/drtl"))];
+  const ours = [
+    ...documents(join(repo, "tests/fixtures")),
+    ...documents(join(repo, "examples")),
+    ...documents(join(repo, "tests/drtl")),
+    ...documents(RULES),
+    ...documents(STATIC),
+  ];
   let compared = compare(repo, ours);
   const suite = documents(conformance);
   if (suite.length > 0) compared += compare(conformance, suite);
   assert.ok(compared > 300, `${compared} documents compared`);
+});
+
+/** The CLI's `check --format json` report of `files` (relative to `root`). */
+function cliCheck(root, relatives) {
+  try {
+    return execFileSync(cli, ["check", "--format", "json", "--root", root, ...relatives], { cwd: root, maxBuffer: 1 << 28 });
+  } catch (error) {
+    if (error.status === 1 && error.stdout) return error.stdout;
+    throw error;
+  }
+}
+
+test("the CLI and the npm package agree on the obligation analysis (check), rule by rule", () => {
+  const files = [...documents(join(RULES, "check")), ...documents(join(repo, "examples")), ...documents(join(repo, "tests/drtl"))];
+  const relatives = files.map((f) => relative(repo, f));
+  const report = JSON.parse(cliCheck(repo, relatives).toString());
+  assert.equal(report.length, files.length);
+  const loader = (path) => (existsSync(join(repo, path)) ? readFileSync(join(repo, path), "utf8") : undefined);
+  let findings = 0;
+  for (const [i, entry] of report.entries()) {
+    const npm = logicmd.check(readFileSync(files[i], "utf8"), relatives[i], loader);
+    assert.equal(entry.file, relatives[i]);
+    assert.deepEqual(npm.diagnostics.map(shape), entry.diagnostics.map(shape), relatives[i]);
+    findings += entry.diagnostics.length;
+  }
+  // Each check rule's fixture triggers its rule: the comparison is over findings, not silence.
+  const codes = new Set(report.flatMap((entry) => entry.diagnostics.map((d) => d.code)));
+  for (const code of ["unverified-output", "human-override", "unbounded-cycle", "no-exit", "unreachable", "cannot-terminate", "gate-branch-missing", "unverified-contract", "escalation-never-fires", "unknown-fallback"]) {
+    assert.ok(codes.has(code), `${code} found by both`);
+  }
+  assert.ok(findings > 10, `${findings} findings compared`);
 });
 
 // The studio resolves imports against its bundled example files, as `document.logic.md`.
@@ -95,7 +137,13 @@ after(async () => {
 test("the studio's problems list shows what the npm package reports, file by file", async () => {
   const { page, context } = await open(browser, `${server.url}/`, { viewport: { width: 1600, height: 900 } });
   await page.waitForSelector('[data-testid="source"]');
-  const files = [...documents(join(repo, "examples")), ...documents(join(repo, "tests/drtl")), ...documents(join(repo, "tests/fixtures/parser")), ...documents(conformance)];
+  const files = [
+    ...documents(join(repo, "examples")),
+    ...documents(join(repo, "tests/drtl")),
+    ...documents(join(repo, "tests/fixtures/parser")),
+    ...documents(RULES),
+    ...documents(conformance),
+  ];
   let compared = 0;
   for (const file of files) {
     const text = readFileSync(file, "utf8");

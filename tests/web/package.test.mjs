@@ -199,6 +199,37 @@ test("evalTree routes input to a terminal", () => {
   assert.match(logicmd.evalTree(TREE, "missing", {}).diagnostics[0].message, /missing/);
 });
 
+// Issue #30: evalTree goes through the front door as `logicmd eval-tree` does: an input that is
+// not an object, or a document lint fails, is refused with diagnostics; imports resolve through
+// `files`.
+test("evalTree takes an object and refuses what lint refuses", () => {
+  for (const input of [[], null, "x"]) {
+    const refused = logicmd.evalTree(TREE, "route", input);
+    assert.equal(refused.result, null);
+    assert.equal(refused.diagnostics[0].code, "eval-tree-input");
+  }
+  const bare = TREE.replace(/"\{\{ ([^}]*) \}\}"/, '"$1"');
+  assert.notEqual(bare, TREE);
+  const lintFails = logicmd.evalTree(bare, "route", { pages: 5 });
+  assert.equal(lintFails.result, null);
+  assert.deepEqual(lintFails.diagnostics.map((d) => d.code), ["unbraced-condition"]);
+  const importer = '---\nspec_version: "1.0"\nname: main\nimports:\n  - ref: ./trees.logic.md\n    as: lib\n---\n';
+  const imported = logicmd.evalTree(importer, "lib.route", { pages: 500 }, { "trees.logic.md": TREE }, "main.logic.md");
+  assert.deepEqual(imported.diagnostics, []);
+  assert.equal(imported.result.reached, "big");
+});
+
+// Issue #30: a path segment may be quoted, so §9.1's dotted override keys can be set.
+test("applyEdit takes quoted path segments and refuses a conflicting nested write", () => {
+  const workflow = read("examples/research-workflow.logic.md");
+  const set = logicmd.applyEdit(workflow, { op: "set", path: 'nodes.researcher.overrides["reasoning.max_iterations"]', value: 3 });
+  assert.deepEqual(set.diagnostics.filter((d) => d.severity === "error"), []);
+  assert.match(set.text, /reasoning\.max_iterations: 3/);
+  const conflicting = logicmd.applyEdit(workflow, { op: "set", path: "nodes.researcher.overrides.reasoning.max_iterations", value: 3 });
+  assert.equal(conflicting.applied, false);
+  assert.match(conflicting.diagnostics[0].message, /overrides\["reasoning\.max_iterations"\]/);
+});
+
 test("share links round-trip and corrupted ones give a diagnostic", () => {
   const link = logicmd.encodeShareLink(analyst);
   assert.match(link, /^lm1\.[A-Za-z0-9_-]+$/);

@@ -113,7 +113,7 @@ export async function tour(text: string): Promise<string[]> {
   lines.push(format(text).changed ? "needs formatting" : "formatted");
   const value = evaluate("a + 1", { a: 1 }).value;
   if (typeof value === "number") lines.push(String(value + 1));
-  const outcome = evalTree(text, "route", { pages: 3 }).result;
+  const outcome = evalTree(text, "route", { pages: 3 }, null, null).result;
   if (outcome) lines.push(`${outcome.kind} ${outcome.reached} via ${outcome.path.join(">")}`);
 
   const link: string = encodeShareLink(text);

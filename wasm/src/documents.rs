@@ -1,8 +1,6 @@
 //! Whole-document functions: parse, validate, lint, compile, graph, check, format.
 
-use logicmd::analysis::{
-    analyze, compile_text, obligations, Analysis, Kind, Options, Parsed, DEFAULT_ID,
-};
+use logicmd::analysis::{analyze, compile_text, obligations, Analysis, Kind, Options, DEFAULT_ID};
 use logicmd::diagnostic::{write_json_array, Diagnostic};
 use logicmd::loader::MemoryLoader;
 use logicmd::Document;
@@ -157,21 +155,13 @@ pub fn compile(
     let Some(workflow) = compiled.workflow else {
         return nothing(diagnostics);
     };
-    let chosen = match step {
+    let chosen = match step.as_deref().map(|name| workflow.step(name)) {
         None => None,
-        Some(name) => match workflow.steps.iter().find(|s| s.name == name) {
-            Some(found) => Some(found.clone()),
-            None => {
-                diagnostics.push(Diagnostic::error(
-                    "unknown-step",
-                    format!(
-                        "there is no step `{name}` (steps: {})",
-                        workflow.order.join(", ")
-                    ),
-                ));
-                return nothing(diagnostics);
-            }
-        },
+        Some(Ok(found)) => Some(found.clone()),
+        Some(Err(unknown)) => {
+            diagnostics.push(unknown);
+            return nothing(diagnostics);
+        }
     };
     let markdown = chosen
         .as_ref()
@@ -187,18 +177,12 @@ pub fn graph(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsError> {
     let text = text_arg(&text, "text")?;
-    let analysis = analyze(&text, &Options::validate(), &MemoryLoader::new());
-    let kind = analysis.kind;
-    let diagnostics = &analysis.diagnostics;
-    let mut graph = match &analysis.parsed {
-        Some(Parsed::Drtl(topology)) => Some(logicmd::graph::from_topology(topology)),
-        Some(Parsed::Logic(document)) => Some(logicmd::graph::from_document(document)),
-        None => None,
-    };
-    if let Some(graph) = &mut graph {
-        logicmd::graph::layout(graph, logicmd::graph::LayoutOptions::default());
-    }
-    to_js(&json!({ "kind": kind, "graph": graph, "diagnostics": diagnostics }))
+    let graphed = logicmd::analysis::graph(&text, &Options::validate(), &MemoryLoader::new());
+    to_js(&json!({
+        "kind": graphed.analysis.kind,
+        "graph": graphed.graph,
+        "diagnostics": graphed.analysis.diagnostics,
+    }))
 }
 
 /// The obligation analysis, as `logicmd check` gives it: `diagnostics` hold the document's

@@ -37,10 +37,9 @@ pub struct EngineRun {
 
 /// Starts a run of `text` on `input`. `options`: `{path, files, maxParallelism, startMs, seed,
 /// clock, waits, script, synthetic, facts}` (`files` resolves imports, workflow nodes and prompt
-/// files like `lint`'s). A document with errors that stop a run gives a run whose `diagnostics`
-/// list them and whose `next()` fails at once; errors a run can do without (a route to a missing
-/// step, a missing need: `logicmd::run::TOLERATED_ERRORS`) are listed in `diagnostics` and the
-/// run goes on, as `logicmd run` does.
+/// files like `lint`'s). A document lint finds errors in gives a run whose `diagnostics` list them
+/// and whose `next()` fails at once; lint's warnings are listed in `diagnostics` and the run goes
+/// on, as `logicmd run` does.
 #[wasm_bindgen(js_name = createRun)]
 pub fn create_run(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,

@@ -40,41 +40,43 @@ pub fn evaluate(
         Value::Null => json!({}),
         other => other,
     };
-    let source = if expression.contains("{{") {
-        expression
-    } else {
-        format!("{{{{ {expression} }}}}")
-    };
-    match logicmd::expr::Template::parse(&source).and_then(|t| t.evaluate(&context)) {
+    match logicmd::expr::eval_input(&expression, &context) {
         Ok(value) => to_js(&json!({ "value": value, "diagnostics": [] })),
         Err(error) => {
             let mut diagnostic = Diagnostic::error(error.code, error.message);
             diagnostic.line = 1;
-            diagnostic.column = u32::try_from(error.offset + 1).unwrap_or(u32::MAX);
+            // The column in characters of the text as typed (the offset is in bytes).
+            let before = expression.get(..error.offset).unwrap_or(&expression);
+            diagnostic.column = u32::try_from(before.chars().count() + 1).unwrap_or(u32::MAX);
             to_js(&json!({ "value": null, "diagnostics": [diagnostic] }))
         }
     }
 }
 
-/// Routes `input` through decision tree `tree` of the document.
+/// Routes `input` (an object) through decision tree `tree` of the document, through the front
+/// door as `logicmd eval-tree` does: a document lint finds errors in is refused with them;
+/// `files` resolves imports (an imported tree is `as.tree`) and `path` names the document.
 #[wasm_bindgen(js_name = evalTree, unchecked_return_type = "EvalTreeResult")]
 pub fn eval_tree(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] tree: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Json")] input: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Files | null")] files: Option<JsValue>,
+    #[wasm_bindgen(unchecked_param_type = "string | null")] path: Option<JsValue>,
 ) -> Result<JsValue, JsError> {
     let text = text_arg(&text, "text")?;
     let tree = text_arg(&tree, "tree")?;
     let input = json_arg(input, "input")?;
-    let report = logicmd::validate(&text);
-    let Some(document) = report.document.filter(|_| report.valid) else {
-        return to_js(&json!({ "result": null, "diagnostics": report.diagnostics }));
-    };
-    match logicmd::trees::eval_tree(document.json(), &tree, &input) {
+    let path = crate::convert::optional_text_arg(&path.unwrap_or(JsValue::NULL), "path")?;
+    let loader = crate::loader::JsLoader::new(files.unwrap_or(JsValue::NULL))?;
+    let id = path.as_deref().unwrap_or(logicmd::analysis::DEFAULT_ID);
+    let mut options = logicmd::analysis::Options::lint(id);
+    if let Some(path) = path.as_deref() {
+        options = options.with_path(path);
+    }
+    match logicmd::analysis::eval_tree(&text, &options, &loader, &tree, &input) {
         Ok(outcome) => to_js(&json!({ "result": outcome, "diagnostics": [] })),
-        Err(message) => to_js(
-            &json!({ "result": null, "diagnostics": [Diagnostic::error("eval-tree", message)] }),
-        ),
+        Err(diagnostics) => to_js(&json!({ "result": null, "diagnostics": diagnostics })),
     }
 }
 

@@ -11,25 +11,28 @@ use crate::output::Format;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// LOGIC.md files, DRTL topologies (`*.drtl.yaml`), directories or glob patterns; `-` reads
-    /// standard input.
-    #[arg(required = true, value_name = "PATH")]
-    paths: Vec<String>,
+    #[command(flatten)]
+    operands: crate::discover::Operands,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
     /// Directory imports may read from (default: as for `lint`).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::existing_dir)]
     root: Option<PathBuf>,
 }
 
 pub fn run(args: &Args) -> u8 {
-    each_file::run(&args.paths, args.format, Tally::OUTCOME, |path, bytes| {
-        let analysis = front::obligations_of_file(path, bytes, args.root.as_deref());
-        Outcome {
-            text: front::text_of(&analysis, bytes),
-            valid: analysis.valid,
-            diagnostics: analysis.diagnostics,
-        }
-    })
+    each_file::run(
+        &args.operands,
+        args.format,
+        Tally::OUTCOME,
+        |path, bytes| {
+            let analysis = front::obligations_of_file(path, bytes, args.root.as_deref());
+            Outcome {
+                text: front::text_of(&analysis, bytes),
+                valid: analysis.valid,
+                diagnostics: analysis.diagnostics,
+            }
+        },
+    )
 }

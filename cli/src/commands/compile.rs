@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = CompileFormat::Markdown)]
     format: CompileFormat,
     /// Directory imports may read from (default: as for `lint`).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::existing_dir)]
     root: Option<PathBuf>,
 }
 
@@ -47,18 +47,23 @@ pub fn run(args: &Args) -> u8 {
         eprintln!("{}", output::human(&file, shown, problems));
     }
     let Some(workflow) = compiled.workflow else {
+        if args.format == CompileFormat::Json {
+            // A tool reading standard output learns why there is no scaffold.
+            let refusal =
+                serde_json::json!({ "file": file, "compiled": false, "diagnostics": problems });
+            output::print(&serde_json::to_string_pretty(&refusal).unwrap_or_default());
+        }
         eprintln!("error: {file} was not compiled: fix the errors above first");
         return EXIT_INVALID;
     };
     let rendered = match (&args.step, args.format) {
-        (Some(name), format) => match workflow.steps.iter().find(|s| &s.name == name) {
-            Some(step) if format == CompileFormat::Json => {
+        (Some(name), format) => match workflow.step(name) {
+            Ok(step) if format == CompileFormat::Json => {
                 serde_json::to_string_pretty(step).unwrap_or_default()
             }
-            Some(step) => step.scaffold.clone(),
-            None => {
-                let known = workflow.order.join(", ");
-                eprintln!("error: there is no step `{name}` in {file} (steps: {known})");
+            Ok(step) => step.scaffold.clone(),
+            Err(unknown) => {
+                eprintln!("error: {file}: {}", unknown.message);
                 return EXIT_INVALID;
             }
         },

@@ -6,7 +6,7 @@ use logicmd::diagnostic::{has_errors, Diagnostic};
 use logicmd::Limits;
 
 use crate::discover;
-use crate::input::{read_bounded, tell_true_size};
+use crate::input::{read_document, tell_true_size};
 use crate::output::{self, FileReport, Format};
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
@@ -58,21 +58,24 @@ pub struct Outcome {
 /// Runs `check(path, bytes)` on every file `operands` name, prints the results in `format`,
 /// and returns the exit status: 2 on usage/I/O errors, else 1 when any file has errors, else 0.
 pub fn run(
-    operands: &[String],
+    operands: &crate::discover::Operands,
     format: Format,
     tally: Tally,
     check: impl Fn(&Path, &[u8]) -> Outcome,
 ) -> u8 {
-    let (files, operand_errors) = discover::files(operands);
-    for error in &operand_errors {
-        eprintln!("error: {}: {}", error.operand, error.message);
+    let (files, problems) = discover::files(operands);
+    for problem in &problems {
+        eprintln!("{}", problem.line());
     }
+    let operand_errors: Vec<&discover::OperandError> =
+        problems.iter().filter(|p| p.is_error()).collect();
     let checked: Vec<Checked> = files
         .iter()
         .map(|path| {
             let file = display_name(path);
-            match read_bounded(path, Limits::DEFAULT.max_bytes) {
-                Ok(bytes) => {
+            match read_document(path, Limits::DEFAULT.max_bytes) {
+                Ok(read) => {
+                    let bytes = read.bytes;
                     let Outcome {
                         text,
                         mut diagnostics,
@@ -102,13 +105,29 @@ pub fn run(
         .collect();
     match format {
         Format::Json => {
+            // An operand that named nothing readable is a record too: a tool reading the JSON
+            // sees the failure, not an empty list.
+            let unmatched: Vec<(String, Vec<Diagnostic>)> = operand_errors
+                .iter()
+                .map(|p| {
+                    let diagnostic = Diagnostic::error(p.code, p.message.clone());
+                    (p.operand.clone(), vec![diagnostic])
+                })
+                .collect();
             let reports: Vec<FileReport<'_>> = checked
                 .iter()
                 .map(|c| FileReport {
                     file: &c.file,
                     valid: c.verdict && !c.unreadable,
+                    passed: c.passes(),
                     diagnostics: &c.diagnostics,
                 })
+                .chain(unmatched.iter().map(|(operand, diagnostics)| FileReport {
+                    file: operand,
+                    valid: false,
+                    passed: false,
+                    diagnostics,
+                }))
                 .collect();
             match serde_json::to_string_pretty(&reports) {
                 Ok(json) => output::print(&json),

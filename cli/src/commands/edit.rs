@@ -18,15 +18,17 @@ use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 struct Flags {
     /// The LOGIC.md file (or DRTL topology).
     file: PathBuf,
-    /// Set a value: `steps.analyze.confidence.minimum=0.7` (the value is YAML).
+    /// Set a value: `steps.analyze.confidence.minimum=0.7` (the value is YAML). A key holding `.`
+    /// or brackets is quoted: `nodes.researcher.overrides["reasoning.max_iterations"]=5`.
     #[arg(long, value_name = "PATH=YAML")]
     set: Vec<String>,
-    /// Remove an entry or list item, with its comments. Removing a step (`steps.NAME`) or a
-    /// topology node (`nodes[I]`) also removes what only points at it: `needs` and
-    /// `parallel_steps` entries, branches and decision-tree branches routing to it, degradations
-    /// falling back to it, edges and gate routes (a review action routed to it ends the run
-    /// instead), its canvas position. It is refused while an expression or input reads its
-    /// output.
+    /// Remove an entry or list item, with its comments. Removing a step (`steps.NAME`), a
+    /// workflow node (`nodes.NAME`) or a topology node (`nodes[I]`) also removes what only points
+    /// at it: `needs`, `parallel_steps` and `depends_on` entries, branches and decision-tree
+    /// branches routing to it, degradations falling back to it, edges and gate routes (a review
+    /// action routed to it ends the run instead), inspector controls bound to it, its canvas
+    /// position. It is refused while an expression or input reads its output, or an invariant's
+    /// `on_breach` or a terminal's `action` runs it.
     #[arg(long, value_name = "PATH")]
     remove: Vec<String>,
     /// Rename a step and every reference to it.
@@ -119,8 +121,8 @@ pub fn run(args: &Args) -> u8 {
         );
         return EXIT_USAGE;
     }
-    let text = match super::read_text(&args.file) {
-        Ok(text) => text,
+    let (text, tail) = match super::read_document_text(&args.file) {
+        Ok(read) => read,
         Err(status) => return status,
     };
     let file = super::each_file::display_name(&args.file);
@@ -158,8 +160,16 @@ pub fn run(args: &Args) -> u8 {
         }
     }
     if args.in_place {
-        if let Err(error) = std::fs::write(&args.file, &current) {
+        if let Err(error) = crate::input::write_document(&args.file, &current, tail.as_ref()) {
             eprintln!("error: cannot write {}: {error}", args.file.display());
+            return EXIT_USAGE;
+        }
+    } else if let Some(tail) = &tail {
+        // A body past the bound is copied on as it is read, after the edited frontmatter.
+        print!("{current}");
+        let mut out = std::io::stdout().lock();
+        if let Err(error) = crate::input::copy_tail(&args.file, tail, &mut out) {
+            eprintln!("error: cannot copy the rest of {file}: {error}");
             return EXIT_USAGE;
         }
     } else {

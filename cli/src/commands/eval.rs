@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use logicmd::expr::Template;
+use logicmd::expr::eval_input;
 use serde_json::Value;
 
 use crate::output;
@@ -28,20 +28,13 @@ pub fn run(args: &Args) -> u8 {
             }
         },
     };
-    let source = if args.expression.contains("{{") {
-        args.expression.clone()
-    } else {
-        format!("{{{{ {} }}}}", args.expression)
-    };
-    // Offsets in errors are into `source`; show them under the text the user typed.
-    let shift = if args.expression.contains("{{") { 0 } else { 3 };
-    match Template::parse(&source).and_then(|t| t.evaluate(&context)) {
+    match eval_input(&args.expression, &context) {
         Ok(value) => {
             output::print(&serde_json::to_string_pretty(&value).unwrap_or_default());
             EXIT_OK
         }
         Err(error) => {
-            let column = error.offset.saturating_sub(shift);
+            let column = error.offset;
             let width = error.len.max(1);
             eprintln!("error[{}]: {}", error.code, error.message);
             eprintln!("  | {}", args.expression);

@@ -2,9 +2,7 @@
 
 use std::path::PathBuf;
 
-use logicmd::trees::eval_tree;
-
-use super::load_document;
+use super::front;
 use crate::output;
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
@@ -14,9 +12,12 @@ pub struct Args {
     file: PathBuf,
     /// The decision tree's name.
     tree: String,
-    /// The input, as JSON; conditions read it as `input`. `-` reads standard input.
+    /// The input, a JSON object; conditions read it as `input`. `-` reads standard input.
     #[arg(long, value_name = "FILE.json")]
     input: PathBuf,
+    /// Directory imports may read from (default: as for `lint`).
+    #[arg(long, value_name = "DIR", value_parser = super::existing_dir)]
+    root: Option<PathBuf>,
 }
 
 pub fn run(args: &Args) -> u8 {
@@ -24,8 +25,9 @@ pub fn run(args: &Args) -> u8 {
         eprintln!("error: the document and `--input` cannot both be standard input (`-`)");
         return EXIT_USAGE;
     }
-    let document = match load_document(&args.file) {
-        Ok(document) => document,
+    let file = super::each_file::display_name(&args.file);
+    let text = match super::read_text(&args.file) {
+        Ok(text) => text,
         Err(status) => return status,
     };
     let input = match super::read_json(&args.input) {
@@ -35,13 +37,20 @@ pub fn run(args: &Args) -> u8 {
             return EXIT_USAGE;
         }
     };
-    match eval_tree(document.json(), &args.tree, &input) {
+    match front::eval_tree_file(&args.file, &text, args.root.as_deref(), &args.tree, &input) {
         Ok(outcome) => {
             output::print(&serde_json::to_string_pretty(&outcome).unwrap_or_default());
             EXIT_OK
         }
-        Err(message) => {
-            eprintln!("error: {message}");
+        Err(problems) if problems.iter().all(|d| d.span.is_none()) => {
+            for problem in &problems {
+                eprintln!("error: {}", problem.message);
+            }
+            EXIT_INVALID
+        }
+        Err(problems) => {
+            eprintln!("{}", output::human(&file, &text, &problems));
+            eprintln!("error: {file}: no decision tree was run: fix the errors above first");
             EXIT_INVALID
         }
     }

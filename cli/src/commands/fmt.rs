@@ -8,20 +8,19 @@ use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Files, directories or glob patterns; `-` formats standard input to standard output.
-    #[arg(required = true, value_name = "PATH")]
-    paths: Vec<String>,
+    #[command(flatten)]
+    operands: discover::Operands,
     /// Report files that would change; change nothing (exit 1 if any would).
     #[arg(long)]
     check: bool,
 }
 
 pub fn run(args: &Args) -> u8 {
-    let (files, operand_errors) = discover::files(&args.paths);
-    for error in &operand_errors {
-        eprintln!("error: {}: {}", error.operand, error.message);
+    let (files, problems) = discover::files(&args.operands);
+    for problem in &problems {
+        eprintln!("{}", problem.line());
     }
-    let mut status = if operand_errors.is_empty() {
+    let mut status = if !problems.iter().any(discover::OperandError::is_error) {
         EXIT_OK
     } else {
         EXIT_USAGE
@@ -29,11 +28,22 @@ pub fn run(args: &Args) -> u8 {
     for path in files {
         let name = super::each_file::display_name(&path);
         let stdin = path.as_os_str() == "-";
-        let text = match super::read_text(&path) {
-            Ok(text) => text,
+        let (text, tail) = match super::read_document_text(&path) {
+            Ok(read) => read,
             Err(code) => {
                 status = status.max(code);
                 continue;
+            }
+        };
+        // Standard input goes on to standard output whatever happens: a pipeline keeps the
+        // text (and a body past the bound, copied on as it is read).
+        let echo = |written: &str| {
+            print!("{written}");
+            if let Some(tail) = &tail {
+                let mut out = std::io::stdout().lock();
+                if let Err(error) = crate::input::copy_tail(&path, tail, &mut out) {
+                    eprintln!("error: cannot copy the rest of {name}: {error}");
+                }
             }
         };
         let shown = (!stdin).then(|| path.to_string_lossy());
@@ -41,18 +51,18 @@ pub fn run(args: &Args) -> u8 {
             // The formatter knows LOGIC.md's canonical order; DRTL has none defined yet.
             eprintln!("note: {name}: DRTL topologies are not formatted; left as is");
             if stdin {
-                print!("{text}");
+                echo(&text);
             }
             continue;
         }
         match format(&text) {
-            Ok(formatted) if stdin && !args.check => print!("{formatted}"),
+            Ok(formatted) if stdin && !args.check => echo(&formatted),
             Ok(formatted) if formatted == text => {}
             Ok(_) if args.check => {
                 println!("would reformat {name}");
                 status = status.max(EXIT_INVALID);
             }
-            Ok(formatted) => match std::fs::write(&path, formatted) {
+            Ok(formatted) => match crate::input::write_document(&path, &formatted, tail.as_ref()) {
                 Ok(()) => println!("formatted {name}"),
                 Err(error) => {
                     eprintln!("error: cannot write {name}: {error}");
@@ -61,6 +71,9 @@ pub fn run(args: &Args) -> u8 {
             },
             Err(diagnostic) => {
                 eprintln!("{}", crate::output::human(&name, &text, &[diagnostic]));
+                if stdin && !args.check {
+                    echo(&text);
+                }
                 status = status.max(EXIT_INVALID);
             }
         }

@@ -42,16 +42,6 @@ fn place(path: &Path, root: Option<&Path>) -> Place {
     }
 }
 
-/// Calls `f` with the id and loader placed for `path` (nothing loads when no root can be opened).
-pub fn with_loader<T>(
-    path: &Path,
-    root: Option<&Path>,
-    f: impl FnOnce(&str, &dyn Loader) -> T,
-) -> T {
-    let place = place(path, root);
-    f(&place.id, &*place.loader)
-}
-
 fn options<'a>(path: &'a str, id: &'a str, depth: Depth) -> Options<'a> {
     Options {
         path: (path != "-").then_some(path),
@@ -129,4 +119,46 @@ pub fn prepare_run(
         &options(&name, &place.id, Depth::Lint),
         &*place.loader,
     )
+}
+
+/// Routes `input` through decision tree `tree` of the text read from `path`
+/// (`logicmd::analysis::eval_tree`: refused on any lint error), imports placed as for
+/// [`analyze_file`].
+pub fn eval_tree_file(
+    path: &Path,
+    text: &str,
+    root: Option<&Path>,
+    tree: &str,
+    input: &serde_json::Value,
+) -> Result<logicmd::trees::TreeOutcome, Vec<Diagnostic>> {
+    let name = path.to_string_lossy();
+    let place = place(path, root);
+    if let Some(problem) = place.problem {
+        return Err(vec![problem]);
+    }
+    logicmd::analysis::eval_tree(
+        text,
+        &options(&name, &place.id, Depth::Lint),
+        &*place.loader,
+        tree,
+        input,
+    )
+}
+
+/// The graph of the bytes read from `path` (`logicmd::analysis::graph`, at validate depth),
+/// workflow nodes loaded through the loader placed as for [`analyze_file`].
+pub fn graph_file(path: &Path, bytes: &[u8], root: Option<&Path>) -> logicmd::analysis::Graphed {
+    let name = path.to_string_lossy();
+    let place = place(path, root);
+    let options = options(&name, &place.id, Depth::Validate);
+    let mut graphed = match logicmd::document::text_of_bytes(bytes, Limits::DEFAULT) {
+        Ok(text) => logicmd::analysis::graph(text, &options, &*place.loader),
+        // Not UTF-8, or too large: the front door says which.
+        Err(_) => logicmd::analysis::Graphed {
+            analysis: analyze_bytes(bytes, &options, &MemoryLoader::new()),
+            graph: None,
+        },
+    };
+    graphed.analysis.diagnostics.splice(0..0, place.problem);
+    graphed
 }

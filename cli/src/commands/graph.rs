@@ -4,14 +4,11 @@
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use logicmd::analysis::{Depth, Parsed};
-use logicmd::graph::{
-    from_topology, from_workflow, layout, to_dot, to_mermaid, Graph, LayoutOptions,
-};
+use logicmd::graph::{to_dot, to_mermaid, LayoutOptions};
 use logicmd::Limits;
 
 use super::front;
-use crate::input::{read_bounded, tell_true_size};
+use crate::input::{read_document, tell_true_size};
 use crate::output;
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
@@ -31,40 +28,31 @@ pub struct GraphArgs {
     format: GraphFormat,
     /// Directory workflow nodes' `logic_ref`s may read from (default: as for `lint`), so that
     /// an edge is drawn incompatible exactly where `lint` reports a contract mismatch.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::existing_dir)]
     root: Option<PathBuf>,
 }
 
 pub fn graph(args: &GraphArgs) -> u8 {
     let file = super::each_file::display_name(&args.file);
-    let bytes = match read_bounded(&args.file, Limits::DEFAULT.max_bytes) {
+    let bytes = match read_document(&args.file, Limits::DEFAULT.max_bytes).map(|read| read.bytes) {
         Ok(bytes) => bytes,
         Err(error) => {
             eprintln!("error: cannot read {file}: {error}");
             return EXIT_USAGE;
         }
     };
-    let mut analysis = front::analyze_file(&args.file, &bytes, Depth::Validate, None);
+    let mut graphed = front::graph_file(&args.file, &bytes, args.root.as_deref());
+    let analysis = &mut graphed.analysis;
     tell_true_size(
         &args.file,
         Limits::DEFAULT.max_bytes,
         &mut analysis.diagnostics,
     );
-    if !analysis.valid {
-        let text = front::text_of(&analysis, &bytes);
+    let (true, Some(graph)) = (analysis.valid, graphed.graph) else {
+        let text = front::text_of(analysis, &bytes);
         eprintln!("{}", output::human(&file, &text, &analysis.diagnostics));
         return EXIT_INVALID;
-    }
-    let mut graph: Graph = match &analysis.parsed {
-        Some(Parsed::Logic(document)) => {
-            front::with_loader(&args.file, args.root.as_deref(), |id, loader| {
-                from_workflow(document, id, loader)
-            })
-        }
-        Some(Parsed::Drtl(topology)) => from_topology(topology),
-        None => return EXIT_INVALID,
     };
-    layout(&mut graph, LayoutOptions::default());
     let text = match args.format {
         GraphFormat::Json => serde_json::to_string_pretty(&graph).unwrap_or_default(),
         GraphFormat::Dot => to_dot(&graph),

@@ -12,43 +12,85 @@ use crate::output::{self, Format};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Files, directories or glob patterns; `-` reads standard input.
-    #[arg(value_name = "PATH", required_unless_present = "rules")]
-    paths: Vec<String>,
+    #[command(flatten)]
+    operands: crate::discover::Operands,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
     /// Directory imports and `logic_ref`s may read from (default: the nearest directory above
     /// the file with `.git`, `LOGIC.md` or `.logic/`, else the file's directory; for `-`, searched
     /// from the working directory).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::existing_dir)]
     root: Option<PathBuf>,
-    /// List the rules and exit.
+    /// List every rule — LOGIC.md's and DRTL's (lint) and the obligation rules (check) — with its
+    /// severity, what it finds, why, and the fixture in the repository that triggers it; then exit.
     #[arg(long)]
     rules: bool,
 }
 
 pub fn run(args: &Args) -> u8 {
     if args.rules {
-        let width = rules::ALL.iter().map(|r| r.code.len()).max().unwrap_or(0);
-        for rule in rules::ALL {
+        return list_rules(args.format);
+    }
+    each_file::run(
+        &args.operands,
+        args.format,
+        Tally::OUTCOME,
+        |path, bytes| {
+            let analysis = front::analyze_file(path, bytes, Depth::Lint, args.root.as_deref());
+            Outcome {
+                text: front::text_of(&analysis, bytes),
+                valid: analysis.valid,
+                diagnostics: analysis.diagnostics,
+            }
+        },
+    )
+}
+
+/// `lint --rules`: every family's rules, in the format asked for.
+fn list_rules(format: Format) -> u8 {
+    if format == Format::Json {
+        let listed: Vec<serde_json::Value> = rules::FAMILIES
+            .iter()
+            .flat_map(|family| {
+                family.rules.iter().map(move |rule| {
+                    serde_json::json!({
+                        "family": family.name,
+                        "code": rule.code,
+                        "severity": rule.severity.as_str(),
+                        "summary": rule.summary,
+                        "reason": rule.reason,
+                        "fixture": family.fixture(rule),
+                    })
+                })
+            })
+            .collect();
+        output::print(&serde_json::to_string_pretty(&listed).unwrap_or_default());
+        return crate::EXIT_OK;
+    }
+    let width = rules::FAMILIES
+        .iter()
+        .flat_map(|f| f.rules)
+        .map(|r| r.code.len())
+        .max()
+        .unwrap_or(0);
+    for (index, family) in rules::FAMILIES.iter().enumerate() {
+        if index > 0 {
+            output::print("");
+        }
+        output::print(&format!("{} ({} rules)", family.title, family.rules.len()));
+        for rule in family.rules {
             output::print(&format!(
-                "{:<width$} {:<8} {}\n{:width$} why: {}",
+                "{:<width$} {:<8} {}\n{:width$} why: {}\n{:width$} fixture: {}",
                 rule.code,
                 rule.severity.as_str(),
                 rule.summary,
                 "",
-                rule.reason
+                rule.reason,
+                "",
+                family.fixture(rule)
             ));
         }
-        return crate::EXIT_OK;
     }
-    each_file::run(&args.paths, args.format, Tally::OUTCOME, |path, bytes| {
-        let analysis = front::analyze_file(path, bytes, Depth::Lint, args.root.as_deref());
-        Outcome {
-            text: front::text_of(&analysis, bytes),
-            valid: analysis.valid,
-            diagnostics: analysis.diagnostics,
-        }
-    })
+    crate::EXIT_OK
 }

@@ -28,10 +28,12 @@ use crate::{EXIT_INVALID, EXIT_USAGE};
 /// Reads and validates one LOGIC.md file; on failure prints why and gives the exit status.
 pub fn load_document(path: &Path) -> Result<Document, u8> {
     let file = each_file::display_name(path);
-    let bytes = read_bounded(path, Limits::DEFAULT.max_bytes).map_err(|error| {
-        eprintln!("error: cannot read {file}: {error}");
-        EXIT_USAGE
-    })?;
+    let bytes = crate::input::read_document(path, Limits::DEFAULT.max_bytes)
+        .map_err(|error| {
+            eprintln!("error: cannot read {file}: {error}");
+            EXIT_USAGE
+        })?
+        .bytes;
     let mut analysis = front::analyze_file(path, &bytes, Depth::Validate, None);
     tell_true_size(path, Limits::DEFAULT.max_bytes, &mut analysis.diagnostics);
     let document = match &analysis.parsed {
@@ -55,13 +57,20 @@ pub fn load_document(path: &Path) -> Result<Document, u8> {
 /// Reads a document's text (within the size limit, UTF-8); on failure prints why and gives the
 /// exit status.
 pub fn read_text(path: &Path) -> Result<String, u8> {
+    read_document_text(path).map(|(text, _)| text)
+}
+
+/// [`read_text`], with the unread tail of a body longer than the bound (for commands that write
+/// the document back).
+pub fn read_document_text(path: &Path) -> Result<(String, Option<crate::input::Tail>), u8> {
     let file = each_file::display_name(path);
-    let bytes = read_bounded(path, Limits::DEFAULT.max_bytes).map_err(|error| {
+    let read = crate::input::read_document(path, Limits::DEFAULT.max_bytes).map_err(|error| {
         eprintln!("error: cannot read {file}: {error}");
         EXIT_USAGE
     })?;
+    let bytes = read.bytes;
     match logicmd::document::text_of_bytes(&bytes, Limits::DEFAULT) {
-        Ok(text) => Ok(text.to_owned()),
+        Ok(text) => Ok((text.to_owned(), read.tail)),
         Err(problem) => {
             let mut problems = vec![*problem];
             tell_true_size(path, Limits::DEFAULT.max_bytes, &mut problems);
@@ -84,4 +93,16 @@ pub fn read_json(path: &Path) -> Result<Value, String> {
             e.column()
         )
     })
+}
+
+/// `--root DIR` must name a directory: a usage error (exit 2) otherwise, before anything is read.
+pub fn existing_dir(text: &str) -> Result<std::path::PathBuf, String> {
+    let path = std::path::PathBuf::from(text);
+    if path.is_dir() {
+        Ok(path)
+    } else if path.exists() {
+        Err(format!("`{text}` is not a directory"))
+    } else {
+        Err(format!("no directory `{text}`"))
+    }
 }

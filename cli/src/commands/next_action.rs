@@ -59,7 +59,7 @@ pub fn run(args: &Args) -> u8 {
 }
 
 fn decide(args: &Args) -> Result<u8, String> {
-    let state: State = serde_json::from_value(read_json(&args.state)?)
+    let state = State::from_json(read_json(&args.state)?)
         .map_err(|e| format!("{}: not an agent state: {e}", args.state.display()))?;
     let spec = match &args.spec {
         Some(path) => Some(spec_of(path)?),

@@ -132,7 +132,7 @@ pub struct Args {
     progress: ProgressMode,
     /// Directory imports, workflow nodes and prompt files may be read from (default: as for
     /// lint).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::existing_dir)]
     root: Option<PathBuf>,
 }
 
@@ -243,10 +243,7 @@ fn started(args: &Args) -> Result<Prepared, Stop> {
     })?;
     if !prepared.tolerated.is_empty() {
         eprintln!("{}", output::human(&document, &text, &prepared.tolerated));
-        eprintln!(
-            "note: {document} runs despite these errors: a route to a missing step is never taken, \
-             a missing need is ignored, a check that does not parse fails (`logicmd lint` lists them)"
-        );
+        eprintln!("note: {document} runs despite these warnings");
     }
     let source = prepared.source;
     let input = run_input(args, &source)?;

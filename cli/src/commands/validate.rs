@@ -8,22 +8,25 @@ use crate::output::Format;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Files, directories (searched for LOGIC.md, *.logic.md, .logic/index.md) or glob patterns;
-    /// `-` reads standard input.
-    #[arg(required = true, value_name = "PATH")]
-    paths: Vec<String>,
+    #[command(flatten)]
+    operands: crate::discover::Operands,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
 }
 
 pub fn run(args: &Args) -> u8 {
-    each_file::run(&args.paths, args.format, Tally::VALIDITY, |path, bytes| {
-        let analysis = front::analyze_file(path, bytes, Depth::Validate, None);
-        Outcome {
-            text: front::text_of(&analysis, bytes),
-            valid: analysis.valid,
-            diagnostics: analysis.diagnostics,
-        }
-    })
+    each_file::run(
+        &args.operands,
+        args.format,
+        Tally::VALIDITY,
+        |path, bytes| {
+            let analysis = front::analyze_file(path, bytes, Depth::Validate, None);
+            Outcome {
+                text: front::text_of(&analysis, bytes),
+                valid: analysis.valid,
+                diagnostics: analysis.diagnostics,
+            }
+        },
+    )
 }

@@ -104,3 +104,26 @@ pub fn untimed(trace: &str) -> Vec<serde_json::Value> {
         })
         .collect()
 }
+
+/// The exit status, standard output and standard error of a run, for a whole-output snapshot.
+pub fn transcript(output: &Output) -> String {
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        output
+            .status
+            .code()
+            .map_or_else(|| "signal".to_owned(), |c| c.to_string()),
+        stdout(output),
+        stderr(output)
+    )
+}
+
+/// A scratch project (a `.git` directory marks its root) holding `files`.
+pub fn project(name: &str, files: &[(&str, &str)]) -> Scratch {
+    let scratch = Scratch::new(name);
+    scratch.dir(".git");
+    for (path, text) in files {
+        scratch.write(path, text);
+    }
+    scratch
+}

@@ -191,6 +191,8 @@ pub fn analyze_bytes(bytes: &[u8], options: &Options<'_>, loader: &dyn Loader) -
 
 /// Detects the kind and parses: what the studio draws from at every keystroke.
 pub fn parse(text: &str, options: &Options<'_>) -> (Kind, Option<Parsed>, Vec<Diagnostic>) {
+    // A lone carriage return is a line break (classic Mac line endings), offsets unchanged.
+    let text = &*crate::source::lone_cr_as_lf(text);
     let kind = detect(text, options.path);
     match kind {
         Kind::Logic => {
@@ -367,6 +369,81 @@ pub fn compile_text(text: &str, options: &Options<'_>, loader: &dyn Loader) -> C
         _ => None,
     };
     Compiled { workflow, analysis }
+}
+
+/// What the graph of a text gives: the analysis at the depth asked, and the graph, laid out,
+/// whenever the text parses (valid or not: the studio draws while the text is being written).
+#[derive(Debug, Clone)]
+pub struct Graphed {
+    /// The analysis of the text.
+    pub analysis: Analysis,
+    /// The graph model, laid out; `None` when the text does not parse.
+    pub graph: Option<crate::graph::Graph>,
+}
+
+/// The graph of a text (`logicmd graph`, npm `graph`): a topology's nodes and routes, or a
+/// LOGIC.md document's steps, trees and workflow nodes — the nodes' documents loaded through
+/// `loader`, so a workflow edge is drawn incompatible exactly where lint reports
+/// `contract-mismatch` — laid out with the default options.
+pub fn graph(text: &str, options: &Options<'_>, loader: &dyn Loader) -> Graphed {
+    let analysis = analyze(text, options, loader);
+    let graph = analysis.parsed.as_ref().map(|parsed| {
+        let mut graph = graph_of(parsed, options.id, loader);
+        crate::graph::layout(&mut graph, crate::graph::LayoutOptions::default());
+        graph
+    });
+    Graphed { analysis, graph }
+}
+
+/// The graph model of a parsed text, not laid out (see [`graph`]).
+pub fn graph_of(parsed: &Parsed, id: &str, loader: &dyn Loader) -> crate::graph::Graph {
+    match parsed {
+        Parsed::Logic(document) => crate::graph::from_workflow(document, id, loader),
+        Parsed::Drtl(topology) => crate::graph::from_topology(topology),
+    }
+}
+
+/// Routes `input` through the decision tree `tree` of a LOGIC.md text (`logicmd eval-tree`, npm
+/// `evalTree`): the text is analysed at lint depth first, and refused with its errors as
+/// `compile` and `run` refuse it (a condition that is text would route the same way whatever the
+/// input); imports are merged, so an imported tree is `as.tree`. The input is an object (the
+/// conditions read `input.field`).
+pub fn eval_tree(
+    text: &str,
+    options: &Options<'_>,
+    loader: &dyn Loader,
+    tree: &str,
+    input: &Value,
+) -> Result<crate::trees::TreeOutcome, Vec<Diagnostic>> {
+    if !input.is_object() {
+        let what = crate::json::kind_of(input);
+        return Err(vec![Diagnostic::error(
+            "eval-tree-input",
+            format!("the input is {what}; a decision tree reads an object (its conditions read `input.field`)"),
+        )
+        .with_help("give the input as a JSON object, e.g. {\"type\": \"question\"}")]);
+    }
+    let options = Options {
+        depth: Depth::Lint,
+        ..*options
+    };
+    let analysis = analyze(text, &options, loader);
+    if analysis.has_errors() {
+        return Err(analysis
+            .diagnostics
+            .into_iter()
+            .filter(Diagnostic::is_error)
+            .collect());
+    }
+    let Some(Parsed::Logic(document)) = &analysis.parsed else {
+        return Err(vec![Diagnostic::error(
+            "eval-tree-drtl",
+            "DRTL topologies have no decision trees; `eval-tree` reads a LOGIC.md document's",
+        )]);
+    };
+    let resolved = resolve(document, options.id, loader);
+    crate::trees::eval_tree(&resolved.value, tree, input)
+        .map_err(|message| vec![Diagnostic::error("eval-tree", message)])
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use serde_json::Value;
 
 use super::Finding;
-use crate::diagnostic::Severity;
 use crate::drtl::{DrtlNode, Route, RouteKind, Topology};
+use crate::lint::rules;
 
 /// A route between two nodes of the topology.
 struct Hop {
@@ -171,8 +171,7 @@ fn gates(net: &Net<'_>, findings: &mut Vec<Finding>) {
             if !kinds.contains(&needed) {
                 findings.push(
                     Finding::new(
-                        "gate-branch-missing",
-                        Severity::Error,
+                    rules::GATE_BRANCH_MISSING,
                         format!(
                             "gate `{}` has no {branch} branch: where the run goes when the condition is {outcome} is undeclared",
                             net.name(gate)
@@ -208,8 +207,7 @@ fn reachability(net: &Net<'_>, findings: &mut Vec<Finding>) {
         if !reached.contains(&n) {
             findings.push(
                 Finding::new(
-                    "unreachable",
-                    Severity::Error,
+                    rules::UNREACHABLE,
                     format!("`{}` cannot be reached from an entry node", net.name(n)),
                     vec![net.name(n)],
                     net.place(n),
@@ -219,8 +217,7 @@ fn reachability(net: &Net<'_>, findings: &mut Vec<Finding>) {
         } else if !terminating.contains(&n) {
             findings.push(
                 Finding::new(
-                    "cannot-terminate",
-                    Severity::Error,
+                    rules::CANNOT_TERMINATE,
                     format!(
                         "from `{}` no path leads to an end: the run can neither complete nor be abandoned",
                         net.name(n)
@@ -270,8 +267,7 @@ fn cycles(net: &Net<'_>, findings: &mut Vec<Finding>) {
         if !exits {
             findings.push(
                 Finding::new(
-                    "no-exit",
-                    Severity::Error,
+                    rules::NO_EXIT,
                     format!("the cycle {} has no way out", path.join(" -> ")),
                     path.clone(),
                     net.place(first),
@@ -283,9 +279,8 @@ fn cycles(net: &Net<'_>, findings: &mut Vec<Finding>) {
         if !bounded(net, &component) {
             findings.push(
                 Finding::new(
-                    "unbounded-cycle",
-                    Severity::Error,
-                    format!("the cycle {} has no bound: no counter set by a transform is tested by a gate or edge condition, and no max_rounds", path.join(" -> ")),
+                    rules::UNBOUNDED_CYCLE,
+                    format!("the cycle {} has no bound: no counter set by a transform is tested by a gate's condition or a `{{{{ }}}}` condition on an edge of the cycle, and no max_rounds", path.join(" -> ")),
                     path,
                     net.place(first),
                 )
@@ -310,17 +305,29 @@ fn bounded(net: &Net<'_>, component: &[usize]) -> bool {
                 .collect::<Vec<_>>()
         })
         .collect();
+    // What the run evaluates to stay in the cycle or leave it: a gate's `condition` (it routes one
+    // way or the other), and an edge `if` inside the cycle written as `{{ }}` (an edge that leaves
+    // does not stop the one that stays; without the braces the `if` is a label, and the edge is
+    // taken whatever it says).
     let conditions: Vec<String> = component
         .iter()
         .flat_map(|&n| {
-            let mut texts: Vec<String> = net
-                .definition(n)
-                .get("condition")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .into_iter()
-                .collect();
-            texts.extend(net.nodes[n].routes.iter().filter_map(|r| r.label.clone()));
+            let mut texts: Vec<String> = Vec::new();
+            if net.kind(n) == "gate" {
+                texts.extend(
+                    net.definition(n)
+                        .get("condition")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                );
+            }
+            texts.extend(
+                net.hops[n]
+                    .iter()
+                    .filter(|hop| hop.kind == RouteKind::Edge && component.contains(&hop.to))
+                    .filter_map(|hop| hop.label.clone())
+                    .filter(|label| label.contains("{{")),
+            );
             texts
         })
         .collect();
@@ -335,13 +342,16 @@ fn bounded(net: &Net<'_>, component: &[usize]) -> bool {
     counted || rounds || reviewed
 }
 
-/// How far the output of a generator has come on a path.
+/// How far the output of a generator has come on a path (DRTL §9.3's three ways to refuse).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Phase {
     Unverified,
-    /// Passed a `verify` with a `block` rule.
+    /// Reached a `verify` with a `block` rule: discharged, as the run refuses to go on (other than
+    /// to a gate, a review or back to the verify) while a blocking rule has failed.
     Verified,
-    /// Verified, then left a gate by its pass branch: the obligation is discharged.
+    /// Left by its pass branch a gate that checks it (reads it or what was made from it, or, once
+    /// verified, its verify's report) and whose fail branch cannot carry it to the same end without a
+    /// blocking verify or a review (it terminates, or goes to a review): discharged.
     Gated,
 }
 
@@ -409,6 +419,13 @@ fn blocking(net: &Net<'_>, node: usize) -> bool {
 /// without meeting a new blocking verify or a review.
 fn search(net: &Net<'_>, generator: usize, end: usize) -> Search {
     let mut gate_holds: HashMap<usize, bool> = HashMap::new();
+    // What a gate may read to check the output: the output itself or what other nodes made from
+    // it, not a verify's report (a report's counts discharge only a blocking verify's output).
+    let made_from: BTreeSet<usize> = net
+        .closure(&[generator], false)
+        .into_iter()
+        .filter(|&n| net.kind(n) != "verify")
+        .collect();
     let start = (generator, Phase::Unverified, false);
     let mut previous = HashMap::new();
     let mut found = vec![start];
@@ -419,9 +436,10 @@ fn search(net: &Net<'_>, generator: usize, end: usize) -> Search {
         }
         for (index, hop) in net.hops[node].iter().enumerate() {
             let mut next = phase;
-            if phase == Phase::Verified
+            if phase != Phase::Gated
                 && net.kind(node) == "gate"
                 && hop.kind == RouteKind::Pass
+                && (phase == Phase::Verified || reads_any(net, node, &made_from))
                 && *gate_holds
                     .entry(node)
                     .or_insert_with(|| !fail_branch_leaks(net, node, end))
@@ -441,6 +459,44 @@ fn search(net: &Net<'_>, generator: usize, end: usize) -> Search {
         }
     }
     Search { previous, found }
+}
+
+/// Whether `gate` reads one of `nodes` (its `input`, or its `condition`): then it checks what
+/// they made.
+fn reads_any(net: &Net<'_>, gate: usize, nodes: &BTreeSet<usize>) -> bool {
+    let definition = net.definition(gate);
+    let mut texts = Vec::new();
+    strings(definition.get("input").unwrap_or(&Value::Null), &mut texts);
+    strings(
+        definition.get("condition").unwrap_or(&Value::Null),
+        &mut texts,
+    );
+    let read = |id: &str| nodes.iter().any(|&n| net.nodes[n].id == id);
+    texts.iter().any(|text| {
+        let expressions = if text.contains("{{") {
+            crate::expr::Template::parse(text)
+                .map(|t| t.expressions().into_iter().cloned().collect())
+                .unwrap_or_default()
+        } else {
+            crate::expr::parse_expression(text, 0, crate::expr::ExprLimits::DEFAULT)
+                .map(|e| vec![e])
+                .unwrap_or_default()
+        };
+        expressions
+            .iter()
+            .flat_map(|e| e.roots())
+            .any(|(root, _)| read(&root))
+    })
+}
+
+/// Every string under `value`.
+fn strings<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
+    match value {
+        Value::String(text) => out.push(text),
+        Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
+        Value::Object(map) => map.values().for_each(|v| strings(v, out)),
+        _ => {}
+    }
 }
 
 /// Whether the gate's fail branch reaches `end` without a blocking verify or a review on the way.
@@ -482,24 +538,27 @@ fn unverified(net: &Net<'_>, findings: &mut Vec<Finding>) {
     {
         for &end in ends.iter().filter(|&&e| e != generator) {
             let search = search(net, generator, end);
-            let at_end = |reviewed: bool| {
-                search
-                    .found
-                    .iter()
-                    .copied()
-                    .find(|&(n, phase, r)| n == end && phase != Phase::Gated && r == reviewed)
+            let at_end = |reviewed: bool, unverified_only: bool| {
+                search.found.iter().copied().find(|&(n, phase, r)| {
+                    n == end
+                        && r == reviewed
+                        && if unverified_only {
+                            phase == Phase::Unverified
+                        } else {
+                            phase != Phase::Gated
+                        }
+                })
             };
-            if let Some(state) = at_end(false) {
+            if let Some(state) = at_end(false, true) {
                 let path = search.path(net, state);
                 let pointer = search
                     .hop_into(net, state)
                     .map_or_else(|| net.place(end), |hop| hop.pointer.clone());
                 findings.push(
                     Finding::new(
-                        "unverified-output",
-                        Severity::Error,
+                    rules::UNVERIFIED_OUTPUT,
                         format!(
-                            "the output of `{}` can reach `{}` without a blocking verify followed by a gate: {}",
+                            "the output of `{}` can reach `{}` unchecked: no blocking verify, no gate that checks it and refuses on failure, no review on the way: {}",
                             net.name(generator),
                             net.name(end),
                             path.join(" -> ")
@@ -507,11 +566,11 @@ fn unverified(net: &Net<'_>, findings: &mut Vec<Finding>) {
                         path,
                         pointer,
                     )
-                    .help("verify the output with a `block` rule and gate on the report before this end, or send it to a review (DRTL §9.2–9.3)"),
+                    .help("before this end, verify it with a `block` rule, gate on it with the fail branch to `terminate` or a review, or send it to a review (DRTL §9.3)"),
                 );
                 continue;
             }
-            let Some(reviewed) = at_end(true) else {
+            let Some(reviewed) = at_end(true, false) else {
                 continue;
             };
             let Some((review, action)) = search.decision(net, reviewed) else {
@@ -526,8 +585,7 @@ fn unverified(net: &Net<'_>, findings: &mut Vec<Finding>) {
             }
             let path = search.path(net, reviewed);
             findings.push(Finding::new(
-                "human-override",
-                Severity::Info,
+                    rules::HUMAN_OVERRIDE,
                 format!(
                     "`{}` is reachable through a human override: review `{}` can choose {choice} for the output of `{}` ({})",
                     net.name(end),

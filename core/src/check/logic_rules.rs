@@ -3,10 +3,10 @@
 use serde_json::Value;
 
 use super::Finding;
-use crate::diagnostic::Severity;
 use crate::expr::{BinaryOp, Expr, ExprKind, LogicalOp, Template};
 use crate::flow::{Flow, UnitKind};
 use crate::json::pointer_push;
+use crate::lint::rules;
 use crate::model::Spec;
 
 /// Runs the LOGIC.md obligation rules on a (resolved) frontmatter.
@@ -32,8 +32,7 @@ pub fn check_document(spec: &Value) -> Vec<Finding> {
         };
         if template.expressions().iter().any(|e| never_true(e)) {
             findings.push(Finding::new(
-                "escalation-never-fires",
-                Severity::Error,
+                    rules::ESCALATION_NEVER_FIRES,
                 format!("escalation level {} can never fire: `{trigger}` is false for every confidence in [0, 1]", level.get("level").map_or_else(|| (i + 1).to_string(), |l| l.to_string())),
                 vec![format!("fallback.escalation[{i}]")],
                 format!("/fallback/escalation/{i}/trigger"),
@@ -52,8 +51,7 @@ pub fn check_document(spec: &Value) -> Vec<Finding> {
         };
         if !crate::lint::FALLBACK_MODES.contains(&target) && !steps.contains_key(target) {
             findings.push(Finding::new(
-                "unknown-fallback",
-                Severity::Error,
+                    rules::UNKNOWN_FALLBACK,
                 format!("degradation `{}` falls back to `{target}`, which is neither a fallback mode nor a step", rule.get("when").and_then(Value::as_str).unwrap_or("?")),
                 vec![format!("fallback.degradation[{i}]"), target.to_owned()],
                 format!("/fallback/degradation/{i}/fallback_to"),
@@ -83,8 +81,7 @@ fn unverified_contracts(spec: &Spec) -> Vec<Finding> {
         })
         .map(|step| {
             Finding::new(
-                "unverified-contract",
-                Severity::Warning,
+                    rules::UNVERIFIED_CONTRACT,
                 format!("step `{}` promises structured output but nothing checks it: add a `verification`{}", step.name,
                     if finals.contains(&step.name) { " or a `quality_gates.pre_output`/`post_output` gate" } else { "" }),
                 vec![step.name.clone()],

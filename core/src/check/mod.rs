@@ -42,15 +42,14 @@ pub struct Finding {
 
 impl Finding {
     pub(crate) fn new(
-        rule: &'static str,
-        severity: Severity,
+        rule: crate::lint::rules::LintRule,
         message: String,
         path: Vec<String>,
         pointer: String,
     ) -> Finding {
         Finding {
-            rule,
-            severity,
+            rule: rule.code,
+            severity: rule.severity,
             message,
             path,
             pointer,

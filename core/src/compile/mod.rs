@@ -242,6 +242,58 @@ pub fn place(document: &Document, diagnostics: Vec<Diagnostic>) -> Vec<Diagnosti
 }
 
 impl CompiledWorkflow {
+    /// The compiled step `name` (`compile --step`, npm `compile(text, step)`), or the error that
+    /// names the steps there are.
+    pub fn step(&self, name: &str) -> Result<&CompiledStep, Diagnostic> {
+        self.steps.iter().find(|s| s.name == name).ok_or_else(|| {
+            Diagnostic::error(
+                "unknown-step",
+                format!(
+                    "there is no step `{name}` (steps: {})",
+                    self.order.join(", ")
+                ),
+            )
+        })
+    }
+
+    /// A level's steps as the groups that can run together: the steps the same branches or
+    /// decision trees choose among are one group (`b or c (chosen by a)`), as only one of them
+    /// runs; every other step is a group of its own.
+    fn alternatives(&self, level: &[String]) -> Vec<String> {
+        let chosen_by = |name: &String| -> &[String] {
+            self.steps
+                .iter()
+                .find(|s| &s.name == name)
+                .map_or(&[], |s| s.chosen_by.as_slice())
+        };
+        let mut groups: Vec<(&[String], Vec<&str>)> = Vec::new();
+        for name in level {
+            let choosers = chosen_by(name);
+            match groups
+                .iter_mut()
+                .find(|(c, _)| !choosers.is_empty() && *c == choosers)
+            {
+                Some((_, members)) => members.push(name),
+                None => groups.push((choosers, vec![name])),
+            }
+        }
+        groups
+            .into_iter()
+            .map(|(choosers, members)| match members.as_slice() {
+                [one] => (*one).to_owned(),
+                _ => format!(
+                    "{} (chosen by {})",
+                    members.join(" or "),
+                    choosers
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            })
+            .collect()
+    }
+
     /// The whole workflow as markdown: header, levels, then every step's scaffold in order,
     /// then every workflow node.
     pub fn to_markdown(&self) -> String {
@@ -254,12 +306,13 @@ impl CompiledWorkflow {
         if !self.levels.is_empty() {
             out.push_str("## Execution order\n\n");
             for (i, level) in self.levels.iter().enumerate() {
-                let parallel = if level.len() > 1 {
+                let groups = self.alternatives(level);
+                let parallel = if groups.len() > 1 {
                     " (in parallel)"
                 } else {
                     ""
                 };
-                out.push_str(&format!("{}. {}{parallel}\n", i + 1, level.join(", ")));
+                out.push_str(&format!("{}. {}{parallel}\n", i + 1, groups.join(", ")));
             }
             for repeat in &self.loops {
                 out.push_str(&format!(

@@ -322,7 +322,7 @@ pub fn step(cx: &StepContext<'_>) -> String {
     if !step.needs.is_empty() {
         out.push_str("### Context\n\nThe outputs of the steps this one needs are available:\n");
         for need in &step.needs {
-            let _ = writeln!(out, "- `steps.{need}.output`");
+            let _ = writeln!(out, "- `{}`", step_output_path(need));
         }
         out.push('\n');
     }
@@ -456,4 +456,14 @@ fn tools_section(step: &Step, out: &mut String) {
         let _ = writeln!(out, "- You must not use: {}.", step.denied_tools.join(", "));
     }
     out.push('\n');
+}
+
+/// How an expression reads step `name`'s output: `steps.name.output`, or `steps['as.name'].output`
+/// for a name that is not an identifier (an imported step).
+fn step_output_path(name: &str) -> String {
+    if crate::expr::is_identifier(name) {
+        format!("steps.{name}.output")
+    } else {
+        format!("steps[{}].output", crate::expr::quoted(name, '\''))
+    }
 }

@@ -20,31 +20,21 @@ fn levels_order_and_sections() {
     let compiled = compile(&spec()).unwrap();
     assert_eq!(compiled.levels, vec![vec!["a"], vec!["b"], vec!["report"]]);
     assert_eq!(compiled.order, ["a", "b", "report"]);
-    let b = &compiled.steps[1];
-    assert!(b.scaffold.contains("## Reasoning strategy: react"));
-    assert!(b.scaffold.contains("- [ ] `{{ output.ok }}`"));
-    assert!(b.scaffold.contains("If the check fails: revise — Fix it"));
-    assert!(b.scaffold.contains("### Rules"));
-    assert!(!b.scaffold.contains("### Output format (execution mandate)"));
+    // The whole scaffold: strategy, checks, rules; the execution mandate only for `report`.
+    insta::assert_snapshot!("levels_order_and_sections", compiled.to_markdown());
     let report = &compiled.steps[2];
-    assert!(report
-        .scaffold
-        .contains("### Output format (execution mandate)"));
     let schema = report.output_schema.as_ref().unwrap();
     assert_eq!(schema["required"], json!(["score"]));
     assert_eq!(
         schema["properties"]["report"]["required"],
         json!(["summary"])
     );
-    assert!(compiled.steps[0]
-        .scaffold
-        .contains("You must not use: shell."));
 }
 
 #[test]
 fn no_mandate_without_output_contracts() {
     let compiled = compile(&json!({"name": "x", "steps": {"a": {"description": "d"}}})).unwrap();
-    assert!(!compiled.steps[0].scaffold.contains("execution mandate"));
+    assert_eq!(compiled.steps[0].scaffold, "## Step: a\n\nd\n\n");
     assert!(compiled.steps[0].output_schema.is_none());
 }
 
@@ -54,7 +44,7 @@ fn cycles_are_diagnostics() {
         compile(&json!({"steps": {"a": {"needs": ["b"]}, "b": {"needs": ["a"]}}})).unwrap_err();
     assert_eq!(errors[0].code, "step-cycle");
     assert_eq!(errors[0].path, "/steps/a/needs");
-    assert!(errors[0].message.contains("a -> b -> a"));
+    assert_eq!(errors[0].message, "cannot compile: a cycle: a -> b -> a");
 }
 
 #[test]
@@ -64,10 +54,9 @@ fn deterministic_and_unknown_steps_named() {
         compile(&spec()).unwrap().to_markdown()
     );
     let err = compile_step(&spec(), "zzz").unwrap_err();
-    assert!(
-        err[0].message.contains("steps: a, b, report"),
-        "{}",
-        err[0].message
+    assert_eq!(
+        err[0].message,
+        "there is no step `zzz` (steps: a, b, report)"
     );
 }
 
@@ -88,23 +77,20 @@ fn only_final_steps_get_the_final_contract_and_gates() {
     let compiled = compile(&spec).unwrap();
     let step = |name: &str| compiled.steps.iter().find(|s| s.name == name).unwrap();
     assert_eq!(step("notes").output_schema, None);
-    assert!(!step("notes").scaffold.contains("execution mandate"));
-    assert!(!step("notes").scaffold.contains("grounded"));
     assert_eq!(
         step("extract").output_schema,
         Some(json!({"type": "array"}))
     );
-    assert!(!step("extract").scaffold.contains("grounded"));
+
     assert_eq!(
         step("report").output_schema,
         Some(
             json!({"type": "object", "properties": {"report": {"type": "object"}}, "required": ["report"]})
         )
     );
-    assert!(step("report")
-        .scaffold
-        .contains("output.report.sources.length > 0"));
     assert_eq!(compiled.final_steps, ["report"]);
+    // Only `report`'s scaffold has the mandate and the gate.
+    insta::assert_snapshot!("only_final_steps", compiled.to_markdown());
 }
 
 /// Issue #13 defect 10: branch targets run after the step that chooses them; a branch back is
@@ -144,9 +130,7 @@ fn order_respects_branches_loops_and_trees() {
     );
     let step = |name: &str| compiled.steps.iter().find(|s| s.name == name).unwrap();
     assert_eq!(step("deep").chosen_by, ["analyze"]);
-    assert!(compiled
-        .to_markdown()
-        .contains("2. analyze\n3. prioritize, deep (in parallel)\n"));
+    insta::assert_snapshot!("branch_targets", compiled.to_markdown());
 }
 
 /// Issue #13 defect 10: a workflow file compiles to its nodes in edge order with its global
@@ -167,8 +151,5 @@ fn workflows_compile_to_their_nodes_in_edge_order_with_global_rules() {
         compiled.levels,
         vec![vec!["researcher"], vec!["synthesizer"]]
     );
-    let markdown = compiled.to_markdown();
-    assert!(markdown.contains("## Global constraints\n\n- The whole workflow must finish within 300s.\n- It may cost at most 0.5 USD.\n- When a node fails, the other branches continue (fail_fast: false).\n- At most 3 nodes run at the same time.\n"), "{markdown}");
-    assert!(markdown.contains("## Node: synthesizer"), "{markdown}");
-    assert!(markdown.contains("`researcher` hands over data that must satisfy this contract (on violation: retry_source)"), "{markdown}");
+    insta::assert_snapshot!("workflow_nodes", compiled.to_markdown());
 }

@@ -7,7 +7,8 @@ use serde_json::Value;
 use super::expressions::{self, Found};
 use super::model::DrtlNode;
 use super::Topology;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::lint::rules::{self, LintRule};
 use crate::schema::{closest, Source};
 use crate::source::Span;
 
@@ -30,28 +31,20 @@ pub(super) struct Checker<'t> {
 
 impl Checker<'_> {
     /// Reports at the value at `pointer`.
-    fn report(
-        &mut self,
-        severity: Severity,
-        code: &str,
-        pointer: &str,
-        message: String,
-        help: Option<String>,
-    ) {
+    fn report(&mut self, rule: LintRule, pointer: &str, message: String, help: Option<String>) {
         let span = self.topology.span_at(pointer);
-        self.report_at(severity, code, pointer, span, message, help);
+        self.report_at(rule, pointer, span, message, help);
     }
 
     pub fn report_at(
         &mut self,
-        severity: Severity,
-        code: &str,
+        rule: LintRule,
         pointer: &str,
         span: Span,
         message: String,
         help: Option<String>,
     ) {
-        let mut diagnostic = Diagnostic::new(severity, code, message).with_path(pointer);
+        let mut diagnostic = Diagnostic::new(rule.severity, rule.code, message).with_path(pointer);
         diagnostic.help = help;
         self.diagnostics
             .push(self.topology.locate(diagnostic, span));
@@ -69,6 +62,7 @@ pub fn lint(topology: &Topology) -> Vec<Diagnostic> {
     duplicate_ids(&mut checker, &nodes);
     routes(&mut checker, &nodes, &ids);
     edges(&mut checker, &ids);
+    labels(&mut checker, &nodes);
     let expressions = expressions::check(&mut checker, &ids);
     let upstream = upstream(&nodes);
     for found in &expressions {
@@ -100,8 +94,7 @@ fn duplicate_ids(checker: &mut Checker<'_>, nodes: &[DrtlNode]) {
     for node in nodes {
         if !seen.insert(node.id.clone()) {
             checker.report(
-                Severity::Error,
-                "drtl-duplicate-id",
+                rules::DRTL_DUPLICATE_ID,
                 &format!("{}/id", node.pointer),
                 format!("node id `{}` is used twice", node.id),
                 None,
@@ -123,8 +116,7 @@ fn routes(checker: &mut Checker<'_>, nodes: &[DrtlNode], ids: &[&str]) {
         {
             if !ids.contains(&route.target.as_str()) {
                 checker.report(
-                    Severity::Error,
-                    "drtl-unknown-route",
+                    rules::DRTL_UNKNOWN_ROUTE,
                     &route.pointer,
                     format!(
                         "`{}` routes to `{}`, which is not a node",
@@ -153,13 +145,44 @@ fn edges(checker: &mut Checker<'_>, ids: &[&str]) {
             let ends_run = end == "to" && name == super::TERMINATE;
             if !ids.contains(&name) && !ends_run {
                 checker.report(
-                    Severity::Error,
-                    "drtl-unknown-node",
+                    rules::DRTL_UNKNOWN_NODE,
                     &format!("/edges/{index}/{end}"),
                     format!("edge `{end}` names `{name}`, which is not a node"),
                     suggestion(name, ids),
                 );
             }
+        }
+    }
+}
+
+/// An edge `if` without `{{ }}` is a label (§4.2's `passed`, §4.3's `under_limit`): on a gate's
+/// edge it names the branch, on any other edge the edge is taken whatever it says. A label that
+/// reads like a condition (`state.variables.n < 3`) on such an edge is almost surely meant as one.
+fn labels(checker: &mut Checker<'_>, nodes: &[DrtlNode]) {
+    for node in nodes.iter().filter(|n| n.kind != "gate") {
+        for route in &node.routes {
+            let Some(label) = route.label.as_deref() else {
+                continue;
+            };
+            if route.kind != super::RouteKind::Edge || label.contains("{{") {
+                continue;
+            }
+            let reads_like_a_condition =
+                crate::expr::parse_expression(label, 0, crate::expr::ExprLimits::DEFAULT)
+                    .is_ok_and(|e| !matches!(e.kind, crate::expr::ExprKind::Identifier(_)));
+            if !reads_like_a_condition {
+                continue;
+            }
+            let pointer = route.pointer.rsplit_once('/').map_or("", |(edge, _)| edge);
+            checker.report(
+                rules::DRTL_LABEL_NOT_CONDITION,
+                &format!("{pointer}/if"),
+                format!(
+                    "`if: {label}` has no `{{{{ }}}}`, so it is a label, not a condition: the edge from `{}` is always taken",
+                    node.id
+                ),
+                Some(format!("to make it a condition, write `if: \"{{{{ {label} }}}}\"`")),
+            );
         }
     }
 }
@@ -308,8 +331,7 @@ fn check_reference(
     let shown = key.map_or_else(|| source.to_owned(), |key| format!("{source}.{key}"));
     if !upstream.get(id).is_some_and(|u| u.contains(source)) {
         checker.report_at(
-            Severity::Error,
-            "drtl-input-not-upstream",
+            rules::DRTL_INPUT_NOT_UPSTREAM,
             pointer,
             span,
             format!("`{id}` reads `{shown}`, but `{source}` has no path to `{id}`"),
@@ -322,8 +344,7 @@ fn check_reference(
     if let (Some(key), Some(output_key)) = (key, &source_node.output_key) {
         if key != output_key && !GENERIC_KEYS.contains(&key) {
             checker.report_at(
-                Severity::Warning,
-                "drtl-unknown-output-key",
+                rules::DRTL_UNKNOWN_OUTPUT_KEY,
                 pointer,
                 span,
                 format!("`{source}` writes its output to `{output_key}`, not `{key}`"),
@@ -360,8 +381,7 @@ fn artifacts(checker: &mut Checker<'_>, json: &Value, node: &Value, pointer: &st
             let pointer = format!("/artifacts/{}", path.replace('.', "/"));
             if json.pointer(&pointer).is_none() {
                 checker.report(
-                    Severity::Error,
-                    "drtl-unknown-artifact",
+                    rules::DRTL_UNKNOWN_ARTIFACT,
                     &at,
                     format!("`{reference}` is not declared under `artifacts`"),
                     None,
@@ -378,8 +398,7 @@ fn artifacts(checker: &mut Checker<'_>, json: &Value, node: &Value, pointer: &st
                 });
             if !declared {
                 checker.report(
-                    Severity::Info,
-                    "drtl-external-file",
+                    rules::DRTL_EXTERNAL_FILE,
                     &at,
                     format!("`{field}` names the external file `{reference}`, not declared under `artifacts`"),
                     None,
@@ -398,8 +417,7 @@ fn verify(checker: &mut Checker<'_>, nodes: &[DrtlNode], node: &Value, pointer: 
         if let Some(source_node) = nodes.iter().find(|n| n.id == source) {
             if source_node.output_format.as_deref() != Some("json") {
                 checker.report(
-                    Severity::Error,
-                    "drtl-verify-unstructured",
+                    rules::DRTL_VERIFY_UNSTRUCTURED,
                     &format!("{pointer}/input"),
                     format!("`verify` needs structured input, but `{source}` does not declare `output_format: json`"),
                     Some("add an extraction node with `output_format: json` before verifying (DRTL §9.2)".to_owned()),
@@ -419,8 +437,7 @@ fn verify(checker: &mut Checker<'_>, nodes: &[DrtlNode], node: &Value, pointer: 
         };
         if id.starts_with("std.") && !STANDARD_RULES.contains(&id) {
             checker.report(
-                Severity::Error,
-                "drtl-unknown-standard-rule",
+                rules::DRTL_UNKNOWN_STANDARD_RULE,
                 &format!("{pointer}/rules/{i}/id"),
                 format!("`{id}` is not in the standard verification library"),
                 closest(id, STANDARD_RULES.iter().copied()).map(|c| format!("did you mean `{c}`?")),

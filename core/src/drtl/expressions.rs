@@ -84,8 +84,7 @@ fn condition(checker: &mut Checker<'_>, pointer: &str, text: &str) -> Result<Vec
         template => {
             let span = checker.topology.span_at(pointer);
             checker.report_at(
-                EXPRESSION_SYNTAX.severity,
-                EXPRESSION_SYNTAX.code,
+                EXPRESSION_SYNTAX,
                 pointer,
                 span,
                 "a gate condition is one expression, not text around `{{ }}`: this one is always true"
@@ -103,8 +102,7 @@ fn condition(checker: &mut Checker<'_>, pointer: &str, text: &str) -> Result<Vec
 fn syntax(checker: &mut Checker<'_>, pointer: &str, text: &str, error: &ExprError) {
     let span = locate(checker, pointer, text, error.offset, error.len);
     checker.report_at(
-        EXPRESSION_SYNTAX.severity,
-        EXPRESSION_SYNTAX.code,
+        EXPRESSION_SYNTAX,
         pointer,
         span,
         format!("invalid expression: {}", error.message),
@@ -132,8 +130,7 @@ fn unknown_roots(
             |close| format!("did you mean `{close}`?"),
         );
         checker.report_at(
-            UNKNOWN_EXPRESSION_ROOT.severity,
-            UNKNOWN_EXPRESSION_ROOT.code,
+            UNKNOWN_EXPRESSION_ROOT,
             pointer,
             span,
             format!("`{root}` is neither a node nor a variable DRTL expressions can read"),

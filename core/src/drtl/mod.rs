@@ -19,6 +19,9 @@ pub(crate) use checks::lint;
 pub(crate) use expressions::VARIABLES;
 pub use model::{DrtlNode, Route, RouteKind, TERMINATE};
 
+/// The DRTL specification version this implementation follows.
+pub const DRTL_VERSION: &str = "0.1.1";
+
 /// The DRTL v0.1.1 JSON Schema, as shipped in this crate.
 pub const SCHEMA_JSON: &str = include_str!("drtl-0.1.1.schema.json");
 
@@ -47,6 +50,9 @@ impl Source for Topology {
     }
     fn line_index(&self) -> &LineIndex {
         &self.index
+    }
+    fn root_name(&self) -> &'static str {
+        "the topology"
     }
 }
 

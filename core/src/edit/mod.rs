@@ -14,6 +14,7 @@ mod plain;
 mod render;
 mod steps;
 mod text;
+mod workflow;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -176,6 +177,33 @@ pub struct Applied {
 /// Applies `edit` to `text`. An edit that would break parsing or validity is refused with a
 /// diagnostic, and nothing changes.
 pub fn apply(text: &str, edit: &Edit) -> Result<Applied, Diagnostic> {
+    // Lone carriage returns are line breaks while editing, and again in what is returned.
+    let lf = crate::source::lone_cr_as_lf(text);
+    let restore = |written: String| crate::source::restore_lone_cr(written, text);
+    let edit = match edit {
+        Edit::ReplaceText {
+            start,
+            end,
+            text: replacement,
+        } => Edit::ReplaceText {
+            start: *start,
+            end: *end,
+            text: crate::source::lone_cr_as_lf(replacement).into_owned(),
+        },
+        other => other.clone(),
+    };
+    let mut applied = apply_lf(&lf, &edit)?;
+    applied.text = restore(applied.text);
+    for patch in &mut applied.patches {
+        patch.text = restore(std::mem::take(&mut patch.text));
+    }
+    if let Edit::ReplaceText { text: undo, .. } = &mut applied.inverse {
+        *undo = restore(std::mem::take(undo));
+    }
+    Ok(applied)
+}
+
+fn apply_lf(text: &str, edit: &Edit) -> Result<Applied, Diagnostic> {
     let current = Current::detect(text).map_err(|why| {
         refused(format!(
             "the document does not parse ({why}); fix it before editing it structurally"
@@ -237,6 +265,44 @@ fn refused(message: impl Into<String>) -> Diagnostic {
     diagnostic.line = 1;
     diagnostic.column = 1;
     diagnostic
+}
+
+/// Why the dotted `path` must not be written as it is: where it would create an entry beside an
+/// existing key that spells the rest of the path with dots (§9.1's override keys such as
+/// `reasoning.max_iterations`), the user meant that key, written quoted.
+pub(crate) fn dotted_key_conflict(json: &Value, path: &str) -> Option<String> {
+    use crate::fieldpath::Segment;
+    if path.starts_with('/') {
+        return None;
+    }
+    let segments = FieldPath::parse(path).ok()?.0;
+    let mut current = json;
+    for (i, segment) in segments.iter().enumerate() {
+        let next = match (segment, current) {
+            (Segment::Key(key), Value::Object(map)) => map.get(key),
+            (Segment::Index(index), Value::Array(items)) => items.get(*index),
+            _ => None,
+        };
+        if let Some(next) = next {
+            current = next;
+            continue;
+        }
+        let map = current.as_object()?;
+        return (i + 2..=segments.len()).find_map(|end| {
+            let key = FieldPath(segments[i..end].to_vec()).to_text();
+            map.contains_key(&key).then(|| {
+                let mut meant = segments[..i].to_vec();
+                meant.push(Segment::Key(key.clone()));
+                meant.extend_from_slice(&segments[end..]);
+                format!(
+                    "`{path}` would write a new `{}` beside the key `{key}`: to set that key, write `{}`",
+                    FieldPath(segments[..=i].to_vec()).to_text(),
+                    FieldPath(meant).to_text()
+                )
+            })
+        });
+    }
+    None
 }
 
 /// Turns a dotted path or JSON Pointer into a JSON Pointer.

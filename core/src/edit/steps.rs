@@ -3,6 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::workflow::remove_matching;
 use super::{refused, to_pointer, Edit, Session};
 use crate::diagnostic::Diagnostic;
 use crate::expr::Template;
@@ -10,7 +11,13 @@ use crate::json::pointer_push;
 
 pub(super) fn run(session: &mut Session, edit: &Edit) -> Result<(), Diagnostic> {
     match edit {
-        Edit::Set { path, value } => session.set(&to_pointer(path)?, value),
+        Edit::Set { path, value } => {
+            let pointer = to_pointer(path)?;
+            if let Some(why) = super::dotted_key_conflict(session.json(), path) {
+                return Err(refused(why));
+            }
+            session.set(&pointer, value)
+        }
         Edit::Remove { path } => {
             let pointer = to_pointer(path)?;
             // Removing a step or a topology node is the structural removal: its references go
@@ -19,6 +26,7 @@ pub(super) fn run(session: &mut Session, edit: &Edit) -> Result<(), Diagnostic> 
             let element = element.as_ref().map(|(c, k)| (c.as_str(), k.as_str()));
             match (session.is_drtl(), element) {
                 (false, Some(("steps", name))) => remove_step(session, name),
+                (false, Some(("nodes", name))) => super::workflow::remove_node(session, name),
                 (true, Some(("nodes", index))) => match super::drtl::id_at(session, index) {
                     Some(id) => super::drtl::remove_node(session, &id),
                     None => session.remove(&pointer),
@@ -65,7 +73,7 @@ pub(super) fn run(session: &mut Session, edit: &Edit) -> Result<(), Diagnostic> 
             if session.is_drtl() =>
         {
             Err(refused(
-                "step edits apply to LOGIC.md files; use add_node/remove_node on a topology",
+                "a topology has no steps: step edits (add, remove, rename a step) apply to LOGIC.md files; a topology's nodes are edited as nodes (remove a node, connect two, set a field)",
             ))
         }
         Edit::AddStep { name, after, step } => add_step(session, name, after.as_deref(), step),
@@ -198,6 +206,18 @@ fn remove_step_among(
             readers.join(" and ")
         )));
     }
+    // A degradation falling back to it goes with it (below); an action that runs it is refused.
+    let actions: Vec<String> = step_actions(session.json())
+        .into_iter()
+        .filter(|(pointer, value)| value == name && !pointer.starts_with("/fallback/"))
+        .map(|(pointer, _)| session.place(&pointer))
+        .collect();
+    if !actions.is_empty() {
+        return Err(refused(format!(
+            "step `{name}` is not removed: it is the action at {}; change that first",
+            actions.join(" and ")
+        )));
+    }
     let tree_routes = tree_routes_to(session.json(), name);
     if let Some(only) = tree_routes.iter().find(|r| r.only_branch) {
         return Err(refused(format!(
@@ -212,19 +232,19 @@ fn remove_step_among(
             continue;
         }
         let base = step_pointer(&other);
-        if remove_items(session, &format!("{base}/needs"), |v| {
+        if remove_matching(session, &format!("{base}/needs"), |v| {
             v.as_str() == Some(name)
         })? {
             session.note(format!("step `{other}` no longer needs `{name}`"));
         }
-        if remove_items(session, &format!("{base}/parallel_steps"), |v| {
+        if remove_matching(session, &format!("{base}/parallel_steps"), |v| {
             v.as_str() == Some(name)
         })? {
             session.note(format!(
                 "step `{other}` no longer runs `{name}` in parallel"
             ));
         }
-        if remove_items(session, &format!("{base}/branches"), |b| {
+        if remove_matching(session, &format!("{base}/branches"), |b| {
             b.get("then").and_then(Value::as_str) == Some(name)
         })? {
             session.note(format!(
@@ -241,22 +261,59 @@ fn remove_step_among(
             route.tree, route.node
         ));
     }
-    if remove_items(session, "/fallback/degradation", |d| {
+    if remove_matching(session, "/fallback/degradation", |d| {
         d.get("fallback_to").and_then(Value::as_str) == Some(name)
     })? {
         session.note(format!(
             "the degradation falling back to `{name}` was removed"
         ));
+        super::workflow::remove_if_emptied(session, "/fallback")?;
     }
+    super::workflow::remove_inspector_controls(session, "steps", name)?;
     session.remove(&own)?;
-    let position = format!(
-        "/metadata/logicmd/positions/{}",
-        crate::json::escape_token(name)
-    );
-    if session.json().pointer(&position).is_some() {
-        session.remove(&position)?;
+    super::workflow::remove_position(session, name)
+}
+
+/// The fields that name a step to run, besides routes: degradations' `fallback_to`, invariants'
+/// `on_breach`, decision-tree terminals' `action` (each a step name or a built-in action), with
+/// their values.
+fn step_actions(json: &Value) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut push = |pointer: String, value: Option<&Value>| {
+        if let Some(Value::String(text)) = value {
+            found.push((pointer, text.clone()));
+        }
+    };
+    let list = |pointer: &str| {
+        json.pointer(pointer)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    for (i, item) in list("/fallback/degradation").iter().enumerate() {
+        push(
+            format!("/fallback/degradation/{i}/fallback_to"),
+            item.get("fallback_to"),
+        );
     }
-    Ok(())
+    for (i, item) in list("/quality_gates/invariants").iter().enumerate() {
+        push(
+            format!("/quality_gates/invariants/{i}/on_breach"),
+            item.get("on_breach"),
+        );
+    }
+    let trees = json.get("decision_trees").and_then(Value::as_object);
+    for (tree_name, tree) in trees.into_iter().flatten() {
+        let terminals = tree.get("terminals").and_then(Value::as_object);
+        for (terminal, body) in terminals.into_iter().flatten() {
+            let base = pointer_push(&pointer_push("/decision_trees", tree_name), "terminals");
+            push(
+                format!("{}/action", pointer_push(&base, terminal)),
+                body.get("action"),
+            );
+        }
+    }
+    found
 }
 
 /// Whether `pointer` is `root` or inside it.
@@ -318,33 +375,6 @@ fn tree_routes_to(json: &Value, name: &str) -> Vec<TreeRoute> {
     routes
 }
 
-/// Removes the items of the list at `pointer` that `matches`, and the list itself when none is
-/// left; whether any was removed.
-fn remove_items(
-    session: &mut Session,
-    pointer: &str,
-    matches: impl Fn(&Value) -> bool,
-) -> Result<bool, Diagnostic> {
-    let items = session
-        .json()
-        .pointer(pointer)
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let doomed: Vec<usize> = (0..items.len()).filter(|&i| matches(&items[i])).collect();
-    if doomed.is_empty() {
-        return Ok(false);
-    }
-    if doomed.len() == items.len() {
-        session.remove(pointer)?;
-        return Ok(true);
-    }
-    for index in doomed.into_iter().rev() {
-        session.remove(&format!("{pointer}/{index}"))?;
-    }
-    Ok(true)
-}
-
 /// Removes `name` from the list `field` of step `step`; drops the list when it empties.
 fn remove_from_list(
     session: &mut Session,
@@ -353,7 +383,7 @@ fn remove_from_list(
     name: &str,
 ) -> Result<(), Diagnostic> {
     let pointer = format!("{}/{field}", step_pointer(step));
-    remove_items(session, &pointer, |v| v.as_str() == Some(name)).map(|_| ())
+    remove_matching(session, &pointer, |v| v.as_str() == Some(name)).map(|_| ())
 }
 
 fn rename_step(session: &mut Session, from: &str, to: &str) -> Result<(), Diagnostic> {
@@ -398,6 +428,12 @@ fn rename_step(session: &mut Session, from: &str, to: &str) -> Result<(), Diagno
     }
     rename_in_trees(session, from, to)?;
     rename_in_expressions(session, from, to)?;
+    for (pointer, value) in step_actions(session.json()) {
+        if value == from {
+            session.set(&pointer, &json!(to))?;
+        }
+    }
+    super::workflow::rename_in_inspector_keys(session, "steps", from, to)?;
     let position = format!(
         "/metadata/logicmd/positions/{}",
         crate::json::escape_token(from)
@@ -497,82 +533,13 @@ fn set_position(session: &mut Session, node: &str, x: f64, y: f64) -> Result<(),
 /// Rewrites `steps.FROM` (and `steps['FROM']`) inside every `{{ }}` expression of the document.
 fn rename_in_expressions(session: &mut Session, from: &str, to: &str) -> Result<(), Diagnostic> {
     for (pointer, text) in expression_strings(session.json()) {
-        let Ok(template) = Template::parse(&text) else {
-            continue;
-        };
-        let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
-        for expr in template.expressions() {
-            for (path, range) in expr.paths() {
-                if path.len() >= 2 && path[0] == "steps" && path[1] == from {
-                    if let Some(edit) = step_segment_edit(&text, range.start, from, to) {
-                        edits.push(edit);
-                    }
-                }
-            }
+        let renamed =
+            crate::expr::rename_step_reads(&text, |name| (name == from).then(|| to.to_owned()));
+        if let Some(rewritten) = renamed {
+            session.set(&pointer, &Value::String(rewritten))?;
         }
-        if edits.is_empty() {
-            continue;
-        }
-        edits.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
-        edits.dedup_by_key(|(range, _)| range.start);
-        let mut rewritten = text.clone();
-        for (range, replacement) in edits {
-            rewritten.replace_range(range, &replacement);
-        }
-        session.set(&pointer, &Value::String(rewritten))?;
     }
     Ok(())
-}
-
-/// In `text`, the chain starting at `chain_start` reads `steps.FROM...` or `steps['FROM']...`:
-/// the range to replace and its replacement naming `to`.
-fn step_segment_edit(
-    text: &str,
-    chain_start: usize,
-    from: &str,
-    to: &str,
-) -> Option<(std::ops::Range<usize>, String)> {
-    let after_root = chain_start + "steps".len();
-    let rest = text.get(after_root..)?;
-    let skipped = rest.len() - rest.trim_start().len();
-    let at = after_root + skipped;
-    let identifier = |name: &str| {
-        name.chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-            && name
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-    };
-    if text[at..].starts_with('.') || text[at..].starts_with("?.") {
-        let dot_len = if text[at..].starts_with('.') { 1 } else { 2 };
-        let name_start =
-            at + dot_len + (text[at + dot_len..].len() - text[at + dot_len..].trim_start().len());
-        if !text[name_start..].starts_with(from) {
-            return None;
-        }
-        let name_end = name_start + from.len();
-        if identifier(to) {
-            Some((name_start..name_end, to.to_owned()))
-        } else {
-            Some((
-                at..name_end,
-                format!("['{}']", to.replace('\\', "\\\\").replace('\'', "\\'")),
-            ))
-        }
-    } else if text[at..].starts_with('[') {
-        let inner = &text[at + 1..];
-        let quote_at = at + 1 + (inner.len() - inner.trim_start().len());
-        let quote = text[quote_at..].chars().next()?;
-        let literal_end = text[quote_at + 1..].find(quote)? + quote_at + 1;
-        Some((
-            quote_at + 1..literal_end,
-            to.replace('\\', "\\\\")
-                .replace(quote, &format!("\\{quote}")),
-        ))
-    } else {
-        None
-    }
 }
 
 /// Every string of the document holding a `{{ }}` template, with its pointer.

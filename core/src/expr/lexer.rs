@@ -58,6 +58,14 @@ pub fn tokenize(source: &str, base: usize) -> Result<Vec<Lexeme>, ExprError> {
             i += p.len();
             Token::Punct(p)
         } else {
+            if source[i..].starts_with("}}") {
+                return Err(ExprError::new(
+                    "expression-syntax",
+                    "`}}` closes no `{{`",
+                    base + i,
+                    2,
+                ));
+            }
             let hint = match c {
                 '=' => " (assignment is not allowed; compare with `==` or `===`)",
                 '&' | '|' => " (use `&&` or `||`)",

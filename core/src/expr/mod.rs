@@ -6,12 +6,15 @@ mod ast;
 mod eval;
 mod lexer;
 mod parser;
+mod rename;
 mod template;
 mod value;
 
 pub use ast::{BinaryOp, Expr, ExprKind, LogicalOp, UnaryOp};
 pub(crate) use eval::evaluate;
 pub use parser::parse_expression;
+pub use rename::rename_step_reads;
+pub(crate) use rename::{is_identifier, quoted};
 pub use template::{Segment, Template};
 pub(crate) use value::JsValue;
 
@@ -94,6 +97,18 @@ pub(crate) const METHODS: &[&str] = &[
     "toUpperCase",
     "trim",
 ];
+
+/// Evaluates what a person typed (`logicmd eval`, npm `evaluate`): text without `{{` is one
+/// expression, so a `}}` in it is a syntax error; text with `{{` is a template (one `{{ }}` alone
+/// keeps its value's type, text around expressions interpolates). Offsets in errors are into
+/// `text` itself.
+pub fn eval_input(text: &str, context: &serde_json::Value) -> Result<serde_json::Value, ExprError> {
+    if text.contains("{{") {
+        Template::parse(text)?.evaluate(context)
+    } else {
+        eval_str(text, context)
+    }
+}
 
 /// Parses and evaluates one expression (without `{{ }}`) against `context`.
 pub fn eval_str(source: &str, context: &serde_json::Value) -> Result<serde_json::Value, ExprError> {

@@ -243,13 +243,13 @@ impl Parser {
                     };
                 }
             } else if self.at("[") {
-                let open = self.next();
+                self.next();
                 self.enter()?;
                 let index = self.conditional()?;
                 self.depth -= 1;
                 let close = self.next();
                 if !matches!(close.token, Token::Punct("]")) {
-                    let message = format!("`]` to close the `[` at offset {}", open.start);
+                    let message = "`]` to close the `[`".to_owned();
                     return Err(self.unexpected(close, &message));
                 }
                 expr = Expr {
@@ -325,7 +325,7 @@ impl Parser {
                 self.depth -= 1;
                 let close = self.next();
                 if !matches!(close.token, Token::Punct(")")) {
-                    let message = format!("`)` to close the `(` at offset {}", lexeme.start);
+                    let message = "`)` to close the `(`".to_owned();
                     return Err(self.unexpected(close, &message));
                 }
                 return Ok(Expr {

@@ -29,8 +29,8 @@ pub enum Template {
 }
 
 impl Template {
-    /// Parses `text` with [`ExprLimits::DEFAULT`]; an unclosed `{{` or a bad expression is an error
-    /// placed in `text`.
+    /// Parses `text` with [`ExprLimits::DEFAULT`]; an unclosed `{{`, a `}}` that closes no `{{`
+    /// (in a text that has one) or a bad expression is an error placed in `text`.
     pub fn parse(text: &str) -> Result<Template, ExprError> {
         Template::parse_with(text, ExprLimits::DEFAULT)
     }
@@ -43,6 +43,7 @@ impl Template {
         let mut segments = Vec::new();
         let mut rest_start = 0;
         while let Some(open) = text[rest_start..].find("{{").map(|i| rest_start + i) {
+            stray_close(text, rest_start, open)?;
             if open > rest_start {
                 segments.push(Segment::Text(text[rest_start..open].to_owned()));
             }
@@ -59,6 +60,7 @@ impl Template {
             segments.push(Segment::Expression(expr));
             rest_start = close + 2;
         }
+        stray_close(text, rest_start, text.len())?;
         if rest_start < text.len() {
             segments.push(Segment::Text(text[rest_start..].to_owned()));
         }
@@ -149,6 +151,21 @@ impl Template {
     }
 }
 
+/// A `}}` in the text between two expressions closes nothing: in a string that uses `{{ }}` it is
+/// a typo (`{{ a }} }}`, a condition with one brace pair too many), not text to keep; a literal
+/// `}}` is written `{{ '}}' }}`.
+fn stray_close(text: &str, from: usize, to: usize) -> Result<(), ExprError> {
+    match text[from..to].find("}}") {
+        Some(at) => Err(ExprError::new(
+            "expression-syntax",
+            "`}}` closes no `{{` (a literal `}}` is written `{{ '}}' }}`)",
+            from + at,
+            2,
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The `}}` that closes an expression starting at `from`, skipping `}}` inside string literals.
 fn find_close(text: &str, from: usize) -> Option<usize> {
     let bytes = text.as_bytes();
@@ -212,5 +229,33 @@ mod tests {
         assert_eq!((err.offset, err.len), (0, 2));
         let err = Template::parse("{{ '}}' == x }}").unwrap();
         assert!(matches!(err, Template::Expression(_)));
+    }
+
+    #[test]
+    fn a_close_without_an_open_is_a_syntax_error() {
+        for (text, offset) in [
+            ("{{ a }} }}", 8),
+            ("}} {{ a }}", 0),
+            ("x {{ a }} y }} z {{ b }}", 12),
+            ("{{ 1 }} 2 }}", 10),
+        ] {
+            let err = Template::parse(text).unwrap_err();
+            assert_eq!(
+                (err.code, err.offset, err.len),
+                ("expression-syntax", offset, 2),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            Template::parse("{{ '}}' }} and {{ a }}")
+                .unwrap()
+                .expressions()
+                .len(),
+            2
+        );
+        assert!(matches!(
+            Template::parse("plain }} text"),
+            Ok(Template::Literal(_))
+        ));
     }
 }

@@ -26,8 +26,42 @@ struct Emitter<'d> {
     /// End-of-line comments by 0-based line.
     trailing: BTreeMap<usize, Comment>,
     emitted: BTreeSet<usize>,
+    /// Blank lines that are the end of a keep (`+`) block scalar's value, not separators.
+    kept_blank_lines: BTreeSet<usize>,
+    /// The comment whose blank line above was written after the head (it moved away from it).
+    no_blank_before: Option<usize>,
     out: String,
 }
+
+/// Whether the root's first key is not first in the formatted order.
+fn first_key_moves(emitter: &Emitter<'_>, root: &Node) -> bool {
+    let Some(entries) = root.as_map() else {
+        return false;
+    };
+    match (entries.first(), emitter.ordered(entries, &[]).first()) {
+        (Some(first), Some(ordered)) => first.key_span.start != ordered.key_span.start,
+        _ => false,
+    }
+}
+
+/// The comments at the end of `head` with no blank line between them and the key at `key`.
+fn attached_to(emitter: &Emitter<'_>, head: &[Comment], key: usize) -> Vec<Comment> {
+    let mut next = key;
+    let mut attached = Vec::new();
+    for comment in head.iter().rev() {
+        if emitter.blank_line_before(next) {
+            break;
+        }
+        attached.push(comment.clone());
+        next = comment.offset;
+    }
+    attached.reverse();
+    attached
+}
+
+/// Why a document with anchors, aliases or tags is left alone.
+pub(super) const ANCHORS_REFUSED: &str =
+    "documents with anchors, aliases or tags are not reformatted";
 
 pub(super) fn emit(document: &Document) -> Result<String, String> {
     let text = document.text();
@@ -35,7 +69,7 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
     let region = sections.yaml;
     let comments = find(text, region, document.root());
     if has_anchors_or_tags(text, region, document.root(), &comments) {
-        return Err("documents with anchors, aliases or tags are not reformatted".to_owned());
+        return Err(ANCHORS_REFUSED.to_owned());
     }
     let mut anchors = Vec::new();
     collect_anchors(text, document.root(), &mut anchors);
@@ -45,7 +79,7 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
     let mut trailing = BTreeMap::new();
     // Comments above the first key head the document and stay at the top.
     let first_key = anchors.first().copied().unwrap_or(usize::MAX);
-    let mut head = Vec::new();
+    let mut head: Vec<Comment> = Vec::new();
     // Comments inside flow collections travel with the collection's text.
     for comment in comments.iter().filter(|c| !c.in_flow) {
         if comment.own_line && comment.offset < first_key {
@@ -69,8 +103,24 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
         closing,
         trailing,
         emitted: BTreeSet::new(),
+        kept_blank_lines: BTreeSet::new(),
+        no_blank_before: None,
         out: String::new(),
     };
+    emitter.mark_kept_blank_lines(document.root());
+    // The comments right above the first key (no blank line between) are that key's: when the
+    // key order moves it, they move with it, and the blank line that set them apart from the
+    // file's head stays after the head.
+    let mut head_blank_after = false;
+    if first_key_moves(&emitter, document.root()) {
+        let attached = attached_to(&emitter, &head, first_key);
+        if let Some(first) = attached.first() {
+            head_blank_after = emitter.blank_line_before(first.offset);
+            emitter.no_blank_before = Some(first.offset);
+        }
+        head.truncate(head.len() - attached.len());
+        emitter.leading.insert(first_key, attached);
+    }
     for comment in head {
         // Blank lines between the head comments stay (one each), as between any others.
         if emitter.blank_line_before(comment.offset) && !emitter.out.is_empty() {
@@ -79,6 +129,9 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
         emitter.out.push_str(&comment.text);
         emitter.out.push('\n');
         emitter.emitted.insert(comment.offset);
+    }
+    if head_blank_after && !emitter.out.is_empty() {
+        emitter.out.push('\n');
     }
     emitter.map(document.root(), 0, &mut Vec::new());
     for comment in std::mem::take(&mut emitter.closing) {
@@ -175,7 +228,7 @@ fn dash_of(text: &str, item: &Node) -> usize {
     crate::edit::dash_offset(text, item).unwrap_or(item.span.start)
 }
 
-impl Emitter<'_> {
+impl<'d> Emitter<'d> {
     fn line_of(&self, offset: usize) -> usize {
         self.document.line_index().line_of(offset)
     }
@@ -187,7 +240,11 @@ impl Emitter<'_> {
             .get(&anchor)
             .and_then(|c| c.first())
             .map_or(anchor, |c| c.offset);
-        if self.blank_line_before(first) && !self.out.is_empty() && !self.out.ends_with("\n\n") {
+        if self.blank_line_before(first)
+            && self.no_blank_before != Some(first)
+            && !self.out.is_empty()
+            && !self.out.ends_with("\n\n")
+        {
             self.out.push('\n');
         }
         if let Some(comments) = self.leading.remove(&anchor) {
@@ -207,6 +264,35 @@ impl Emitter<'_> {
         }
         let previous_start = self.text[..line_start - 1].rfind('\n').map_or(0, |i| i + 1);
         self.text[previous_start..line_start].trim().is_empty()
+            && !self
+                .kept_blank_lines
+                .contains(&self.line_of(previous_start))
+    }
+
+    /// Records the blank lines that end keep block scalars' values, under `node`.
+    fn mark_kept_blank_lines(&mut self, node: &Node) {
+        match &node.value {
+            NodeValue::Map(entries) => entries
+                .iter()
+                .for_each(|entry| self.mark_kept_blank_lines(&entry.value)),
+            NodeValue::Seq(items) => items
+                .iter()
+                .for_each(|item| self.mark_kept_blank_lines(item)),
+            _ if is_block_scalar(node) => {
+                let (header_start, header) = self.block_header(node);
+                if !header.contains('+') {
+                    return;
+                }
+                let first_line = self.line_of(header_start) + 1;
+                let lines = self.block_lines(node, header_start);
+                let last_content = lines.iter().rposition(|l| !l.trim().is_empty());
+                let blank_from = last_content.map_or(0, |last| last + 1);
+                for index in blank_from..lines.len() {
+                    self.kept_blank_lines.insert(first_line + index);
+                }
+            }
+            _ => {}
+        }
     }
 
     fn end_line(&mut self, source_line: usize) {
@@ -279,10 +365,10 @@ impl Emitter<'_> {
                 self.end_line(key_line);
                 self.seq(value, indent + 2, path);
             }
-            _ if value.span.is_empty() => self.end_line(key_line),
+            _ if value.span.is_empty() && !is_block_scalar(value) => self.end_line(key_line),
             _ => {
                 self.out.push(' ');
-                let last_line = self.inline(value, indent);
+                let last_line = self.inline(value, indent, indent);
                 self.end_line(last_line);
             }
         }
@@ -343,7 +429,7 @@ impl Emitter<'_> {
                 _ => {
                     self.out.push_str(&pad);
                     self.out.push_str("- ");
-                    let last_line = self.inline(item, indent + 2);
+                    let last_line = self.inline(item, indent, indent + 2);
                     self.end_line(last_line);
                 }
             }
@@ -352,8 +438,9 @@ impl Emitter<'_> {
     }
 
     /// Writes a scalar, flow collection or block scalar that starts on the current line;
-    /// returns the source line it ends on (for its trailing comment).
-    fn inline(&mut self, node: &Node, indent: usize) -> usize {
+    /// returns the source line it ends on (for its trailing comment). `parent` is the indentation
+    /// a block scalar's indentation indicator counts from (its key's, or its dash's).
+    fn inline(&mut self, node: &Node, parent: usize, indent: usize) -> usize {
         let end_line = self.line_of(node.span.end.saturating_sub(1).max(node.span.start));
         if node.flow {
             let raw = &self.text[node.span.start..node.span.end];
@@ -365,29 +452,7 @@ impl Emitter<'_> {
         }
         match node.style {
             Some(ScalarStyle::Literal | ScalarStyle::Folded) => {
-                let header = self.block_header(node);
-                self.out.push_str(header.trim());
-                let header_line = self.line_of(node.span.start).saturating_sub(1);
-                if let Some(comment) = self.trailing.remove(&header_line) {
-                    self.out.push(' ');
-                    self.out.push_str(&comment.text);
-                    self.emitted.insert(comment.offset);
-                }
-                let content_start = self.text[..node.span.start]
-                    .rfind('\n')
-                    .map_or(0, |i| i + 1);
-                let content = &self.text[content_start..node.span.end];
-                let original_indent = self.column(node.span.start);
-                let pad = " ".repeat(indent + 2);
-                for line in content.split('\n') {
-                    self.out.push('\n');
-                    let line = line.trim_end_matches('\r');
-                    if !line.trim().is_empty() {
-                        self.out.push_str(&pad);
-                        self.out
-                            .push_str(line.get(original_indent..).unwrap_or(line.trim_start()));
-                    }
-                }
+                self.block_scalar(node, parent, indent + 2);
                 usize::MAX
             }
             _ => {
@@ -426,21 +491,135 @@ impl Emitter<'_> {
         raw.to_owned()
     }
 
-    /// The `|`/`>` header of a block scalar (between the key's colon and the content).
-    fn block_header(&self, node: &Node) -> String {
-        let header_end = self.text[..node.span.start].trim_end().len();
-        let line_start = self.text[..header_end].rfind('\n').map_or(0, |i| i + 1);
-        let line = &self.text[line_start..header_end];
-        let start = line.rfind(['|', '>']).unwrap_or(0);
-        let header = &line[start..];
+    /// Writes a literal or folded block scalar: its header (an explicit indentation indicator
+    /// rewritten for the new indentation), its trailing comment, and its lines moved to `pad`
+    /// columns; the blank lines after its last line only when they are its value (`+`, keep).
+    fn block_scalar(&mut self, node: &Node, parent: usize, pad: usize) {
+        let (header_start, header) = self.block_header(node);
+        let header_line = self.line_of(header_start);
+        let explicit = header.chars().any(|c| c.is_ascii_digit());
+        let keep = header.contains('+');
+        let written: String = header
+            .chars()
+            .map(|c| {
+                if c.is_ascii_digit() {
+                    char::from(b'0' + (pad - parent).min(9) as u8)
+                } else {
+                    c
+                }
+            })
+            .collect();
+        self.out.push_str(&written);
+        if let Some(comment) = self.trailing.remove(&header_line) {
+            self.out.push(' ');
+            self.out.push_str(&comment.text);
+            self.emitted.insert(comment.offset);
+        }
+        let lines = self.block_lines(node, header_start);
+        let value = match &node.value {
+            NodeValue::String(value) => value.as_str(),
+            _ => "",
+        };
+        let original = lines
+            .iter()
+            .find(|line| !line.trim().is_empty())
+            .map_or(0, |line| content_indent(line, value, explicit));
+        let last_content = lines.iter().rposition(|line| !line.trim().is_empty());
+        let kept = match last_content {
+            Some(last) if !keep => &lines[..=last],
+            None if !keep => &lines[..0],
+            _ => &lines[..],
+        };
+        let pad = " ".repeat(pad);
+        for line in kept {
+            self.out.push('\n');
+            let content = line.get(original..).unwrap_or("");
+            if !content.is_empty() {
+                self.out.push_str(&pad);
+                self.out.push_str(content);
+            }
+        }
+    }
+
+    /// The source lines of `node`, a block scalar whose header is at `header_start`: the lines
+    /// after the header's through its last content line, then the blank lines after it (a keep
+    /// scalar's value ends with them), up to the next text or the frontmatter's end; without
+    /// their `\r`.
+    fn block_lines(&self, node: &Node, header_start: usize) -> Vec<&'d str> {
+        let region_end = self.document.sections().yaml.end;
+        let Some(first) = self.text[header_start..region_end].find('\n') else {
+            return Vec::new();
+        };
+        let start = header_start + first + 1;
+        let content_end = if node.span.is_empty() {
+            start
+        } else {
+            let last = node.span.end.saturating_sub(1).max(node.span.start);
+            self.text[last..region_end]
+                .find('\n')
+                .map_or(region_end, |i| last + i + 1)
+                .max(start)
+        };
+        let mut lines: Vec<&str> = self.text[start..content_end]
+            .split_inclusive('\n')
+            .collect();
+        for line in self.text[content_end..region_end].split_inclusive('\n') {
+            if !line.trim().is_empty() {
+                break;
+            }
+            lines.push(line);
+        }
+        lines
+            .into_iter()
+            .map(|line| line.trim_end_matches('\n').trim_end_matches('\r'))
+            .collect()
+    }
+
+    /// The `|`/`>` header of a block scalar (between the key's colon and the content), and where
+    /// it starts.
+    fn block_header(&self, node: &Node) -> (usize, String) {
+        // An empty block scalar's span may be its header (`|` with no content after it).
+        let start = if self.text[node.span.start..].starts_with(['|', '>']) {
+            node.span.start
+        } else {
+            let header_end = self.text[..node.span.start].trim_end().len();
+            let line_start = self.text[..header_end].rfind('\n').map_or(0, |i| i + 1);
+            line_start
+                + self.text[line_start..header_end]
+                    .rfind(['|', '>'])
+                    .unwrap_or(0)
+        };
+        let line_end = self.text[start..]
+            .find('\n')
+            .map_or(self.text.len(), |i| start + i);
+        let header = &self.text[start..line_end];
         // Drop a trailing comment: it is emitted from the trailing-comment table.
-        header.split(" #").next().unwrap_or(header).to_owned()
+        let header = header.split(" #").next().unwrap_or(header).trim_end();
+        (start, header.to_owned())
     }
 
     fn column(&self, offset: usize) -> usize {
         let start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
         self.text[start..offset].chars().count()
     }
+}
+
+fn is_block_scalar(node: &Node) -> bool {
+    matches!(node.style, Some(ScalarStyle::Literal | ScalarStyle::Folded))
+}
+
+/// The indentation of a block scalar's content, read from its first non-blank `line`: that
+/// line's indentation, or, with an explicit indentation indicator (the content may start with
+/// spaces), the columns before the text the value starts with.
+fn content_indent(line: &str, value: &str, explicit: bool) -> usize {
+    let spaces = line.len() - line.trim_start_matches(' ').len();
+    if !explicit {
+        return spaces;
+    }
+    let text = value.trim_start_matches('\n');
+    (0..=spaces)
+        .find(|&i| text.starts_with(&line[i..]))
+        .unwrap_or(spaces)
 }
 
 /// Moves a multi-line flow collection written at column `from` to column `to`: each

@@ -5,7 +5,7 @@ const MESSY: &str = "---\n# Head comment\nname: demo   # the name\nspec_version:
 #[test]
 fn orders_keys_indents_and_unquotes_keeping_comments() {
     let formatted = format(MESSY).unwrap();
-    let expected = "---\n# Head comment\nspec_version: '1.0'\nname: demo # the name\nsteps:\n  # about b\n  b:\n    description: Second\n    needs: [a] # after a\n  a:\n    description: First\n    instructions: |\n      Line one\n\n      Line three\nmetadata:\n  tags:\n    # first tag\n    - x\n    - y z\n# closing comment\n---\n# Body\n";
+    let expected = "---\nspec_version: '1.0'\n# Head comment\nname: demo # the name\nsteps:\n  # about b\n  b:\n    description: Second\n    needs: [a] # after a\n  a:\n    description: First\n    instructions: |\n      Line one\n\n      Line three\nmetadata:\n  tags:\n    # first tag\n    - x\n    - y z\n# closing comment\n---\n# Body\n";
     assert_eq!(formatted, expected);
 }
 
@@ -104,9 +104,9 @@ fn comments_format_the_same_the_second_time() {
             "---\nspec_version: \"1.0\"\nname: x\nedges:\n  # about to\n  - to: w\n    frm: y\n---\n",
         ),
         (
-            // A blank line between comments above the first key stays.
+            // A comment right above the first key is that key's and moves with it (issue #30).
             "---\n# one\nzeta: 1\n\n# two\nspec_version: \"1.0\"\nname: x\n---\n",
-            "---\n# one\n\n# two\nspec_version: \"1.0\"\nname: x\nzeta: 1\n---\n",
+            "---\n# two\nspec_version: \"1.0\"\nname: x\n# one\nzeta: 1\n---\n",
         ),
         (
             // A lone carriage return ends a comment's line, as YAML reads it.
@@ -119,4 +119,73 @@ fn comments_format_the_same_the_second_time() {
         assert_eq!(once, expected, "{text:?}");
         assert_eq!(format(&once).unwrap(), once, "{text:?}");
     }
+}
+
+/// Issue #30 item 8: block scalars of every chomping and indentation indicator, empty ones and
+/// ones that end the frontmatter, are formatted (reordered around, re-indented), meaning kept.
+#[test]
+fn block_scalars_of_every_header_are_formatted() {
+    let cases: &[(&str, &str)] = &[
+        // keep: the trailing blank lines are the value's
+        (
+            "steps:\n  a:\n    instructions: |+\n        keep\n\n\n    description: x\n",
+            "steps:\n  a:\n    description: x\n    instructions: |+\n      keep\n\n\n",
+        ),
+        (
+            "steps:\n  a:\n    instructions: >+\n        folded\n        keep\n\n    description: x\n",
+            "steps:\n  a:\n    description: x\n    instructions: >+\n      folded\n      keep\n\n",
+        ),
+        // keep at the end of the frontmatter
+        (
+            "metadata:\n  note: |+\n    last\n\n",
+            "metadata:\n  note: |+\n    last\n\n",
+        ),
+        // empty block scalars
+        (
+            "steps:\n  a:\n    instructions: |\n    description: x\n",
+            "steps:\n  a:\n    description: x\n    instructions: |\n",
+        ),
+        (
+            "steps:\n  a:\n    instructions: >-\n\n    description: x\n",
+            // (the blank line is not the value's: it separates the next key, and goes with it)
+            "steps:\n  a:\n\n    description: x\n    instructions: >-\n",
+        ),
+        // strip, and an explicit indentation indicator
+        (
+            "steps:\n  a:\n    instructions: |-\n        strip\n    description: x\n",
+            "steps:\n  a:\n    description: x\n    instructions: |-\n      strip\n",
+        ),
+        (
+            "steps:\n  a:\n    instructions: |4\n          four deep\n        two\n    description: x\n",
+            "steps:\n  a:\n    description: x\n    instructions: |2\n        four deep\n      two\n",
+        ),
+    ];
+    for (body, expected) in cases {
+        let text = format!("---\nspec_version: \"1.0\"\nname: b\n{body}---\n");
+        let formatted = format(&text).unwrap_or_else(|e| panic!("{body:?}: {}", e.message));
+        assert_eq!(
+            formatted,
+            format!("---\nspec_version: \"1.0\"\nname: b\n{expected}---\n"),
+            "{body:?}"
+        );
+        let again =
+            format(&formatted).unwrap_or_else(|e| panic!("again {formatted:?}: {}", e.message));
+        assert_eq!(again, formatted, "idempotent: {body:?}");
+    }
+}
+
+/// Issue #30 item 19: a comment right above the first key is that key's, and moves with it when
+/// the keys are reordered; a comment separated from it by a blank line heads the file.
+#[test]
+fn a_comment_above_the_first_key_moves_with_it() {
+    let text = "---\n# The file.\n\n# The name.\nname: x\nspec_version: \"1.0\"\n---\n";
+    assert_eq!(
+        format(text).unwrap(),
+        "---\n# The file.\n\nspec_version: \"1.0\"\n# The name.\nname: x\n---\n"
+    );
+    let attached = "---\n# The name.\nname: x\nspec_version: \"1.0\"\n---\n";
+    assert_eq!(
+        format(attached).unwrap(),
+        "---\nspec_version: \"1.0\"\n# The name.\nname: x\n---\n"
+    );
 }

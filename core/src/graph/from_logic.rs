@@ -509,6 +509,7 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
                 );
             }
         }
+        reads(graph, tree_name, nodes, steps);
         actions(graph, tree_name, terminals, steps);
         graph.groups.push(Group {
             id: format!("tree:{tree_name}"),
@@ -516,6 +517,52 @@ fn trees(document: &Document, graph: &mut Graph, steps: &serde_json::Map<String,
             label: tree_name.clone(),
             members,
         });
+    }
+}
+
+/// A `reads` edge from each step a node's condition reads (`steps.NAME`) to that node: the tree
+/// decides on the step's output, so it comes after the step.
+fn reads(
+    graph: &mut Graph,
+    tree_name: &str,
+    nodes: &serde_json::Map<String, Value>,
+    steps: &serde_json::Map<String, Value>,
+) {
+    let index = Index::of(graph);
+    for (name, node) in nodes {
+        let Some(condition) = node.get("condition").and_then(Value::as_str) else {
+            continue;
+        };
+        let Ok(template) = crate::expr::Template::parse(condition) else {
+            continue;
+        };
+        let mut read: Vec<&str> = Vec::new();
+        for expr in template.expressions() {
+            for (path, _) in expr.paths() {
+                if let [root, step, ..] = path.as_slice() {
+                    if root == "steps" {
+                        if let Some((key, _)) = steps.get_key_value(step.as_str()) {
+                            if !read.contains(&key.as_str()) {
+                                read.push(key);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for step in read {
+            edge(
+                graph,
+                &index,
+                "reads",
+                (
+                    &prefixed("step:", step),
+                    &format!("tree:{tree_name}/{name}"),
+                ),
+                Some("reads".to_owned()),
+                true,
+            );
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use std::fmt;
 use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
-use super::rules::Rule;
+use super::rules::LintRule;
 use crate::diagnostic::Diagnostic;
 use crate::document::Document;
 use crate::json::{entry_at, field, push_index, push_token};
@@ -39,19 +39,25 @@ impl<'d> LintContext<'d> {
     }
 
     /// Reports `rule` at the value at `pointer`.
-    pub fn report(&mut self, rule: Rule, pointer: &str, message: impl Into<String>) {
+    pub fn report(&mut self, rule: LintRule, pointer: &str, message: impl Into<String>) {
         let span = self.document.span_at(pointer);
         self.report_at(rule, pointer, span, message);
     }
 
     /// Reports `rule` at the key of the entry at `pointer` (for named things: steps, nodes).
-    pub fn report_key(&mut self, rule: Rule, pointer: &str, message: impl Into<String>) {
+    pub fn report_key(&mut self, rule: LintRule, pointer: &str, message: impl Into<String>) {
         let span = entry_at(self.document.root(), pointer)
             .map_or_else(|| self.document.span_at(pointer), |entry| entry.key_span);
         self.report_at(rule, pointer, span, message);
     }
 
-    pub fn report_at(&mut self, rule: Rule, pointer: &str, span: Span, message: impl Into<String>) {
+    pub fn report_at(
+        &mut self,
+        rule: LintRule,
+        pointer: &str,
+        span: Span,
+        message: impl Into<String>,
+    ) {
         let diagnostic = Diagnostic::new(rule.severity, rule.code, message).with_path(pointer);
         self.diagnostics
             .push(self.document.locate(diagnostic, span));

@@ -4,16 +4,16 @@
 use serde_json::Value;
 
 use super::context::{is_blank, places, LintContext};
-use super::rules::{self, Rule};
+use super::rules::{self, LintRule};
 
 /// Where a string must not be empty, and what to say when it is.
 struct Required {
     pattern: &'static str,
-    rule: Rule,
+    rule: LintRule,
     message: &'static str,
 }
 
-const fn required(pattern: &'static str, rule: Rule, message: &'static str) -> Required {
+const fn required(pattern: &'static str, rule: LintRule, message: &'static str) -> Required {
     Required {
         pattern,
         rule,

@@ -59,7 +59,7 @@ pub fn check(cx: &mut LintContext<'_>) {
                         }
                     }
                     for (path, range) in expr.paths() {
-                        let [root, step, ..] = path.as_slice() else {
+                        let [root, step, rest @ ..] = path.as_slice() else {
                             continue;
                         };
                         if root == "steps" && !cx.has_step(step) {
@@ -70,8 +70,7 @@ pub fn check(cx: &mut LintContext<'_>) {
                                 span,
                                 format!("`steps.{step}` names no step"),
                             );
-                            let known = cx.step_names();
-                            if let Some(help) = did_you_mean(step, known.iter().copied()) {
+                            if let Some(help) = unknown_step_help(cx, step, rest.first()) {
                                 cx.help(help);
                             }
                         }
@@ -80,6 +79,21 @@ pub fn check(cx: &mut LintContext<'_>) {
             }
         }
     }
+}
+
+/// How to read the step meant: an imported step `as.name` is read as `steps['as.name']` (in
+/// JavaScript `steps.as.name` reads a member `name` of a step `as`), else the closest name.
+fn unknown_step_help(cx: &LintContext<'_>, step: &str, next: Option<&String>) -> Option<String> {
+    if let Some(next) = next {
+        let imported = format!("{step}.{next}");
+        if cx.has_step(&imported) {
+            return Some(format!(
+                "an imported step is read with its full name in brackets: `steps[{}]`",
+                crate::expr::quoted(&imported, '\'')
+            ));
+        }
+    }
+    did_you_mean(step, cx.step_names())
 }
 
 fn syntax(cx: &mut LintContext<'_>, pointer: &str, text: &str, error: &ExprError) {
@@ -128,7 +142,13 @@ fn has_expression(text: &str) -> bool {
 }
 
 /// The file span of bytes `offset..offset+len` of the string value at `pointer`.
-fn locate(cx: &LintContext<'_>, pointer: &str, value: &str, offset: usize, len: usize) -> Span {
+pub(super) fn locate(
+    cx: &LintContext<'_>,
+    pointer: &str,
+    value: &str,
+    offset: usize,
+    len: usize,
+) -> Span {
     match node_at(cx.document.root(), pointer) {
         Some(node) => value_span(cx.document.text(), node, value, offset, len),
         None => cx.document.span_at(pointer),

@@ -3,6 +3,8 @@
 //! work with (ranges, vocabularies, empty names, missing parts). Each rule has a stable code, a
 //! severity and a reason ([`rules::ALL`]).
 
+mod branches;
+mod conditions;
 mod context;
 mod empty;
 mod expressions;
@@ -26,7 +28,7 @@ use crate::imports::{resolve, Resolved};
 use crate::loader::Loader;
 
 pub(crate) use context::LintContext;
-pub use rules::Rule;
+pub use rules::LintRule;
 pub(crate) use structure::FALLBACK_MODES;
 
 /// Lints `document` (id `id` for relative imports), loading other files through `loader`.
@@ -62,7 +64,9 @@ pub fn lint_value(document: &Document, resolved: &Value) -> Vec<Diagnostic> {
 fn run_rules(cx: &mut LintContext<'_>) {
     references::check(cx);
     expressions::check(cx);
+    conditions::check(cx);
     steps::check(cx);
+    branches::check(cx);
     trees::check(cx);
     structure::check(cx);
     ranges::check(cx);

@@ -4,12 +4,12 @@
 use serde_json::Value;
 
 use super::context::{places, LintContext};
-use super::rules::{self, Rule};
+use super::rules::{self, LintRule};
 
 /// One range: where the numbers are, what is wrong with them, and how to say so.
 struct Range {
     pattern: &'static str,
-    rule: Rule,
+    rule: LintRule,
     /// Whether the number is out of the range that works.
     wrong: fn(f64) -> bool,
     /// The message, given the field name and the number as written.

@@ -30,13 +30,27 @@ fn step_branches(cx: &mut LintContext<'_>) {
                 "this branch has no `then`: it must name the step it goes to",
             );
         }
-        if !branch.contains_key("if") && !branch.contains_key("default") {
+        if !branch.contains_key("if") && !is_default(branch) {
             cx.report(
                 rules::BRANCH_WITHOUT_CONDITION,
                 &at.pointer(),
-                "this branch has neither `if` nor `default`, so it is never chosen",
+                without_condition("if", branch),
             );
         }
+    }
+}
+
+/// Whether a branch says `default: true` (`default: false` is no default).
+pub(super) fn is_default(branch: &serde_json::Map<String, Value>) -> bool {
+    branch.get("default").and_then(Value::as_bool) == Some(true)
+}
+
+/// Why a branch without its condition (`if` or `value`) is never chosen.
+fn without_condition(condition: &str, branch: &serde_json::Map<String, Value>) -> String {
+    if branch.contains_key("default") {
+        format!("this branch has no `{condition}`, and `default: false` is no default, so it is never chosen")
+    } else {
+        format!("this branch has neither `{condition}` nor `default`, so it is never chosen")
     }
 }
 
@@ -71,11 +85,11 @@ fn tree_parts(cx: &mut LintContext<'_>) {
                 let Value::Object(branch) = branch else {
                     continue;
                 };
-                if !branch.contains_key("value") && !branch.contains_key("default") {
+                if !branch.contains_key("value") && !is_default(branch) {
                     cx.report(
                         rules::BRANCH_WITHOUT_CONDITION,
                         &branch_at.pointer(),
-                        "this branch has neither `value` nor `default`, so it is never chosen",
+                        without_condition("value", branch),
                     );
                 }
             }

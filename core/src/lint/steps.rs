@@ -23,7 +23,7 @@ pub fn check(cx: &mut LintContext<'_>) {
         retry_intervals(cx, &pointer, step);
         tools(cx, &pointer, step);
         verification(cx, &pointer, step);
-        join_without_parallel(cx, &pointer, step);
+        join_without_parallel(cx, &pointer, name, step);
     }
     if let Some(global) = field(own, "global") {
         duration_field(cx, &At::Pointer("/global"), global, "max_total_time");
@@ -84,11 +84,32 @@ fn durations(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
     }
 }
 
+/// The durations that limit how long something may take: zero ends it before it starts.
+const TIMEOUTS: &[&str] = &["timeout", "join_timeout", "max_total_time"];
+
 fn duration_field(cx: &mut LintContext<'_>, pointer: &At<'_>, owner: &Value, name: &str) {
-    if let Some(Value::String(text)) = field(owner, name) {
-        if let Err(why) = parse_duration(text) {
-            cx.report(rules::INVALID_DURATION, &pointer.push(name), why);
+    let Some(Value::String(text)) = field(owner, name) else {
+        return;
+    };
+    match parse_duration(text) {
+        Err(why) => cx.report(rules::INVALID_DURATION, &pointer.push(name), why),
+        Ok(_) if text.trim().parse::<f64>().is_ok() => {
+            cx.report(
+                rules::INVALID_DURATION,
+                &pointer.push(name),
+                format!("`{text}` has no unit: seconds, milliseconds or minutes?"),
+            );
+            cx.help(format!("write the unit: `\"{}s\"`", text.trim()));
         }
+        Ok(duration) if duration.is_zero() && TIMEOUTS.contains(&name) => {
+            cx.report(
+                rules::INVALID_DURATION,
+                &pointer.push(name),
+                format!("a `{name}` of `{text}` ends what it limits before it starts"),
+            );
+            cx.help("leave it out for no limit, or give the time it may take");
+        }
+        Ok(_) => {}
     }
 }
 
@@ -150,9 +171,10 @@ fn verification(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
     }
 }
 
-fn join_without_parallel(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
+fn join_without_parallel(cx: &mut LintContext<'_>, pointer: &At<'_>, name: &str, step: &Value) {
     let parallel = field(step, "execution").and_then(Value::as_str) == Some("parallel");
     if parallel {
+        parallel_steps(cx, pointer, name, step);
         return;
     }
     for name in ["join", "parallel_steps"] {
@@ -161,6 +183,35 @@ fn join_without_parallel(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Valu
                 rules::JOIN_WITHOUT_PARALLEL,
                 &pointer.push(name),
                 format!("`{name}` has no effect unless `execution: parallel`"),
+            );
+        }
+    }
+}
+
+/// A parallel step's `parallel_steps`: present, and not the step itself.
+fn parallel_steps(cx: &mut LintContext<'_>, pointer: &At<'_>, name: &str, step: &Value) {
+    let Some(list) = field(step, "parallel_steps").and_then(Value::as_array) else {
+        cx.report(
+            rules::PARALLEL_WITHOUT_STEPS,
+            &pointer.push("execution"),
+            format!("step `{name}` is `execution: parallel` but has no `parallel_steps`: nothing runs in parallel"),
+        );
+        cx.help("list the steps to run at once in `parallel_steps`, or leave `execution` out");
+        return;
+    };
+    if list.is_empty() {
+        cx.report(
+            rules::PARALLEL_WITHOUT_STEPS,
+            &pointer.push("parallel_steps"),
+            format!("step `{name}` has an empty `parallel_steps`: nothing runs in parallel"),
+        );
+    }
+    for (index, item) in list.iter().enumerate() {
+        if item.as_str() == Some(name) {
+            cx.report(
+                rules::PARALLEL_STEP_IS_ITSELF,
+                &format!("{}/{index}", pointer.push("parallel_steps")),
+                format!("step `{name}` lists itself in `parallel_steps`: it would wait for itself and never start"),
             );
         }
     }

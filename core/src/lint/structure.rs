@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::context::{items, At, LintContext};
+use super::context::{did_you_mean, items, object, At, LintContext};
 use super::rules;
 use crate::fieldpath::FieldPath;
 use crate::json::pointer_tokens;
@@ -151,7 +151,39 @@ fn inspector_keys(cx: &mut LintContext<'_>, own: &Value) {
                 &format!("{at}/key"),
                 format!("`{key}` names no field of a LOGIC.md document or step"),
             );
+        } else if let [collection, name, ..] = tokens.as_slice() {
+            missing_entry(cx, &format!("{at}/key"), key, collection, name);
         }
+    }
+}
+
+/// An inspector key into a named collection (`steps.NAME...`, `nodes.NAME...`,
+/// `decision_trees.NAME...`) whose entry does not exist binds a control to nothing.
+fn missing_entry(cx: &mut LintContext<'_>, pointer: &str, key: &str, collection: &str, name: &str) {
+    let (kind, known): (&str, Vec<&str>) = match collection {
+        "steps" => ("step", cx.step_names()),
+        "nodes" | "decision_trees" => (
+            if collection == "nodes" {
+                "node"
+            } else {
+                "decision tree"
+            },
+            object(cx.resolved.get(collection))
+                .map(|m| m.keys().map(String::as_str).collect())
+                .unwrap_or_default(),
+        ),
+        _ => return,
+    };
+    if known.contains(&name) {
+        return;
+    }
+    cx.report(
+        rules::UNKNOWN_INSPECTOR_KEY,
+        pointer,
+        format!("`{key}` names the {kind} `{name}`, which does not exist"),
+    );
+    if let Some(help) = did_you_mean(name, known) {
+        cx.help(help);
     }
 }
 

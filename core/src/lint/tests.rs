@@ -544,7 +544,7 @@ fn branches_trees_and_workflow_nodes_need_their_parts() {
     );
     assert_eq!(
         found_with_severity(&d, "branch-without-condition"),
-        [(10, 9, Error), (19, 44, Error)]
+        [(10, 9, Error), (11, 9, Error), (19, 44, Error)]
     );
     assert_eq!(
         found_with_severity(&d, "duplicate-dependency"),

@@ -73,6 +73,7 @@ pub fn check(cx: &mut LintContext<'_>) {
         if let Some(root) = root.filter(|r| nodes.contains(r)) {
             unreachable(cx, &pointer, tree, root);
         }
+        cycles(cx, &pointer, tree, &nodes);
     }
 }
 
@@ -114,6 +115,75 @@ fn unreachable(cx: &mut LintContext<'_>, pointer: &At<'_>, tree: &Value, root: &
                     &at.pointer(),
                     format!("{kind} `{name}` cannot be reached from the root `{root}`"),
                 );
+            }
+        }
+    }
+}
+
+/// The nodes' `next`s that stay among the nodes, by node, with each branch's place.
+fn node_routes<'t>(
+    tree: &'t Value,
+    pointer: &'t At<'t>,
+    nodes: &[&str],
+) -> Vec<(&'t str, Vec<(String, String)>)> {
+    entries(tree, pointer, "nodes")
+        .map(|(node_at, name, node)| {
+            let nexts = items(node, &node_at, "branches")
+                .filter_map(|(at, branch)| {
+                    let next = branch.get("next").and_then(Value::as_str)?;
+                    nodes
+                        .contains(&next)
+                        .then(|| (format!("{at}/next"), next.to_owned()))
+                })
+                .collect();
+            (name, nexts)
+        })
+        .collect()
+}
+
+/// Each cycle among the nodes, reported once at the branch that closes it: conditions read the
+/// same input at every node, so a walk that enters a cycle never ends (`eval-tree` stops it).
+fn cycles(cx: &mut LintContext<'_>, pointer: &At<'_>, tree: &Value, nodes: &[&str]) {
+    let routes = node_routes(tree, pointer, nodes);
+    let index = |name: &str| routes.iter().position(|(n, _)| *n == name);
+    // 0: not seen, 1: on the current path, 2: done.
+    let mut state = vec![0u8; routes.len()];
+    for start in 0..routes.len() {
+        if state[start] != 0 {
+            continue;
+        }
+        // An explicit stack of (node, next branch to follow): trees are bounded, the stack too.
+        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+        state[start] = 1;
+        while let Some(&mut (node, ref mut branch)) = stack.last_mut() {
+            let Some((at, next)) = routes[node].1.get(*branch) else {
+                state[node] = 2;
+                stack.pop();
+                continue;
+            };
+            *branch += 1;
+            let Some(to) = index(next) else { continue };
+            match state[to] {
+                0 => {
+                    state[to] = 1;
+                    stack.push((to, 0));
+                }
+                1 => {
+                    let from = stack.iter().position(|(n, _)| *n == to).unwrap_or(0);
+                    let mut path: Vec<&str> =
+                        stack[from..].iter().map(|(n, _)| routes[*n].0).collect();
+                    path.push(next.as_str());
+                    cx.report(
+                        rules::TREE_CYCLE,
+                        at,
+                        format!(
+                            "decision-tree nodes route in a cycle, {}: every node reads the same input, so a walk that enters it never ends",
+                            path.join(" -> ")
+                        ),
+                    );
+                    cx.help("route one of these branches to a terminal or a step");
+                }
+                _ => {}
             }
         }
     }

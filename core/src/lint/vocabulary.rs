@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::context::{places, LintContext};
-use super::rules::{self, Rule};
+use super::rules::{self, LintRule};
 
 /// JSON Schema's types, plus `any` (spec §5.1, §10.1).
 pub const VALUE_TYPES: &[&str] = &[
@@ -21,7 +21,7 @@ pub const CONTRACT_VIOLATION_ACTIONS: &[&str] = &["retry_source", "skip", "abort
 /// One vocabulary: where its words are used and how to name what is wrong.
 struct Vocabulary {
     patterns: &'static [&'static str],
-    rule: Rule,
+    rule: LintRule,
     words: &'static [&'static str],
     /// What the value is, as the message names it.
     what: &'static str,

@@ -24,7 +24,7 @@ pub fn check(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) {
             cx.report(
                 rules::UNKNOWN_NODE,
                 at,
-                format!("{role} `{name}` is not a node of this workflow"),
+                format!("{role} `{name}`, which is not a node of this workflow"),
             );
             if let Some(help) = did_you_mean(name, known.iter().copied()) {
                 cx.help(help);
@@ -42,7 +42,12 @@ pub fn check(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) {
         {
             for end in ["from", "to"] {
                 if let Some(name) = field(edge, end).and_then(Value::as_str) {
-                    unknown(cx, &format!("{at}/{end}"), name, &format!("edge `{end}`"));
+                    unknown(
+                        cx,
+                        &format!("{at}/{end}"),
+                        name,
+                        &format!("edge `{end}` names"),
+                    );
                 }
             }
         }

@@ -20,6 +20,20 @@ pub struct State {
     pub short_term_memory: Vec<Value>,
 }
 
+impl State {
+    /// Reads a state from JSON: an object (§3.2's dictionary), not a list, a string or null,
+    /// which serde would read as an empty state.
+    pub fn from_json(value: Value) -> Result<State, String> {
+        if !value.is_object() {
+            let what = crate::json::kind_of(&value);
+            return Err(format!(
+                "the state is {what}; it is an object {{user_input, current_task, available_tools, short_term_memory}}"
+            ));
+        }
+        serde_json::from_value(value).map_err(|e| e.to_string())
+    }
+}
+
 /// A tool the model may call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tool {

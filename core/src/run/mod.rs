@@ -46,7 +46,7 @@ pub use action::{
 };
 pub(crate) use output::{feedback, read as read_output};
 pub use pins::{downstream, rerun_pins};
-pub use prepare::{does_not_block, prepare, prepare_reporting, Prepared, Source, TOLERATED_ERRORS};
+pub use prepare::{prepare, prepare_reporting, Prepared, Source};
 pub use provider::{Answer, Provider};
 pub use retry::RetryPolicy;
 pub use scripted::Scripted;

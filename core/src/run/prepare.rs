@@ -85,43 +85,20 @@ impl Source {
     }
 }
 
-/// A document ready to run, and the problems lint found that the run can do without.
+/// A document ready to run, and the warnings lint found in it.
 #[derive(Debug, Clone)]
 pub struct Prepared {
     /// The document to run.
     pub source: Source,
-    /// Errors that do not stop a run (see [`does_not_block`]), to show before it starts.
+    /// Lint's warnings (not its information): a run goes on with them, shown before it starts.
+    /// Any error refuses the run (`logicmd run` exits 1, as `lint` does): a route to a missing
+    /// step, a missing need or a condition that is text would run with a meaning the document
+    /// does not have.
     pub tolerated: Vec<Diagnostic>,
 }
 
-/// Lint errors a LOGIC.md run can go on with, each in a documented way: a branch or tree route to a
-/// step that does not exist is never taken; a `needs` or `parallel_steps` entry naming no step is
-/// ignored (as the flow ignores it); a check that does not parse fails when it is evaluated; a
-/// threshold or interval out of order is used as written. Everything else — parse and schema errors,
-/// cycles, files that cannot be loaded, any error in a DRTL topology — stops the run before it
-/// starts. *Why:* a document a user is still writing (the spec's own §11 example branches to steps it
-/// never defines) should be runnable to see what it does, with its problems in plain view.
-pub const TOLERATED_ERRORS: &[&str] = &[
-    "unknown-branch-target",
-    "unknown-tree-target",
-    "unknown-need",
-    "unknown-parallel-step",
-    "unknown-step-reference",
-    "empty-branch-target",
-    "branch-without-target",
-    "expression-syntax",
-    "confidence-order",
-    "retry-interval-order",
-    "tool-allowed-and-denied",
-];
-
-/// Whether an error of a LOGIC.md document lets a run go on.
-pub fn does_not_block(diagnostic: &Diagnostic) -> bool {
-    TOLERATED_ERRORS.contains(&diagnostic.code.as_str())
-}
-
-/// Checks `text` at lint depth and gathers what its run needs through `loader`; errors that stop a
-/// run are `Err`, those it can do without are ignored here ([`prepare_reporting`] lists them).
+/// Checks `text` at lint depth and gathers what its run needs through `loader`; lint's errors are
+/// `Err` ([`prepare_reporting`] also lists the warnings).
 pub fn prepare(
     text: &str,
     options: &Options<'_>,
@@ -130,7 +107,7 @@ pub fn prepare(
     prepare_reporting(text, options, loader).map(|prepared| prepared.source)
 }
 
-/// [`prepare`], with the errors the run can do without.
+/// [`prepare`], with lint's warnings.
 pub fn prepare_reporting(
     text: &str,
     options: &Options<'_>,
@@ -141,16 +118,18 @@ pub fn prepare_reporting(
         ..*options
     };
     let analysis = analyze(text, &options, loader);
-    let is_logic = matches!(analysis.parsed, Some(Parsed::Logic(_)));
-    let (tolerated, blocking): (Vec<Diagnostic>, Vec<Diagnostic>) = analysis
+    let (errors, others): (Vec<Diagnostic>, Vec<Diagnostic>) = analysis
         .diagnostics
         .iter()
-        .filter(|d| d.is_error())
         .cloned()
-        .partition(|d| is_logic && does_not_block(d));
-    if !blocking.is_empty() {
-        return Err(blocking);
+        .partition(Diagnostic::is_error);
+    if !errors.is_empty() {
+        return Err(errors);
     }
+    let tolerated = others
+        .into_iter()
+        .filter(|d| d.severity == crate::diagnostic::Severity::Warning)
+        .collect();
     let source = source_of(analysis, &options, loader)?;
     Ok(Prepared { source, tolerated })
 }

@@ -89,6 +89,12 @@ pub trait Source {
         true
     }
 
+    /// What the whole document is called in messages about its root: `the frontmatter` of a
+    /// LOGIC.md file, `the topology` of a DRTL file.
+    fn root_name(&self) -> &'static str {
+        ROOT_NAME
+    }
+
     /// The span of the node at `pointer`, or of the nearest existing ancestor.
     fn span_at(&self, pointer: &str) -> crate::source::Span {
         json::nearest_node(self.root(), pointer).span
@@ -126,9 +132,21 @@ pub fn validate_source(schema: &'static EmbeddedSchema, source: &dyn Source) -> 
     for error in evaluate::errors(schema.program(), tree) {
         diagnostics.extend(diagnose(source, schema.value(), &error));
     }
+    let root = source.root_name();
+    if root != ROOT_NAME {
+        for diagnostic in &mut diagnostics {
+            diagnostic.message = diagnostic.message.replace(ROOT_NAME, root);
+        }
+    }
     sort_diagnostics(&mut diagnostics);
+    // Two branches of a schema can require the same thing (DRTL's node kinds each require `id`):
+    // one problem is said once.
+    diagnostics.dedup_by(|a, b| a.code == b.code && a.path == b.path && a.message == b.message);
     diagnostics
 }
+
+/// How messages name a LOGIC.md file's root (the schema's words; [`Source::root_name`]).
+const ROOT_NAME: &str = "the frontmatter";
 
 /// Validates a bare JSON value (no source to point into): `(instance pointer, message)` pairs.
 pub fn validate_value(value: &Value) -> Vec<(String, String)> {

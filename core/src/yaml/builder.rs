@@ -153,6 +153,19 @@ impl Builder<'_> {
                 if error.info().contains("recursion limit") {
                     // The scanner has its own nesting bound for flow collections.
                     self.too_deep(at)
+                } else if let Some((offset, c)) = forbidden_character(self.yaml) {
+                    // The scanner reads some of these as the end of the text ("unexpected end
+                    // of stream"): name the character and where it is instead.
+                    let at = Span::new(self.base + offset, self.base + offset + c.len_utf8());
+                    BuildProblem::new(
+                        "yaml-syntax",
+                        format!(
+                            "invalid YAML: the control character U+{:04X} is not allowed in YAML text",
+                            u32::from(c)
+                        ),
+                        at,
+                    )
+                    .help("inside a double-quoted string it is written as an escape (`\\0` for NUL, `\\x01`, `\\u0080`)")
                 } else {
                     let problem =
                         BuildProblem::new("yaml-syntax", syntax_message(error.info()), at);
@@ -247,7 +260,7 @@ impl Builder<'_> {
 
     /// Counts `count` more nodes against the budget.
     fn charge(&mut self, count: usize, span: Span) -> Result<(), BuildProblem> {
-        charge(&mut self.nodes, &self.limits, count, span)
+        charge(&mut self.nodes, &self.limits, count, span, false)
     }
 
     fn scalar(&mut self, text: &str, style: SaphyrStyle, tag: Option<&Tag>, span: Span) -> Node {
@@ -492,7 +505,7 @@ impl Builder<'_> {
         // Charged before it is copied: the alias that breaks the budget (in a bomb, the biggest
         // node of the document) is refused without a copy made only to be dropped. (The budget
         // is charged through its fields: `anchored` still borrows the anchors.)
-        charge(&mut self.nodes, &self.limits, size, span)?;
+        charge(&mut self.nodes, &self.limits, size, span, true)?;
         let mut node = anchored.clone();
         mark_alias(&mut node, span);
         self.complete(node, 0, size);
@@ -565,24 +578,44 @@ fn quoted_len(raw: &str, style: ScalarStyle) -> usize {
     raw.len()
 }
 
-/// Counts `count` more nodes against `limits`' budget, `nodes` being those counted so far.
+/// The first character YAML 1.2 does not allow in a stream (§5.1: C0 controls other than tab,
+/// line feed and carriage return, DEL, C1 controls other than NEL, U+FFFE and U+FFFF), with its
+/// byte offset.
+fn forbidden_character(text: &str) -> Option<(usize, char)> {
+    text.char_indices().find(|&(_, c)| {
+        matches!(c, '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{7f}'
+            | '\u{80}'..='\u{84}' | '\u{86}'..='\u{9f}' | '\u{fffe}' | '\u{ffff}')
+    })
+}
+
+/// Counts `count` more nodes against `limits`' budget, `nodes` being those counted so far;
+/// `alias`: they are an alias's copy (the help then says how aliases multiply a document).
 fn charge(
     nodes: &mut usize,
     limits: &Limits,
     count: usize,
     span: Span,
+    alias: bool,
 ) -> Result<(), BuildProblem> {
     *nodes = nodes.saturating_add(count);
     if *nodes > limits.max_nodes {
+        let (what, help) = if alias {
+            (
+                "expands to",
+                "aliases are expanded in place; an alias of an alias multiplies the document",
+            )
+        } else {
+            (
+                "has",
+                "the bound keeps untrusted input cheap to read: split the document (imports, workflow nodes)",
+            )
+        };
         return Err(BuildProblem::new(
             "yaml-too-many-nodes",
-            format!(
-                "the frontmatter expands to more than {} YAML nodes",
-                limits.max_nodes
-            ),
+            format!("the YAML {what} more than {} nodes", limits.max_nodes),
             span,
         )
-        .help("aliases are expanded in place; an alias of an alias multiplies the document"));
+        .help(help));
     }
     Ok(())
 }

@@ -47,21 +47,16 @@ pub(crate) fn evaluate(tree: &DecisionTree, context: &Value) -> Result<Walk, Str
         let value = Template::parse(&node.condition)
             .and_then(|t| t.evaluate(context))
             .map_err(|e| format!("node `{current}`: {}", e.message))?;
-        let branch = node
+        let choices: Vec<(Option<&Value>, bool)> = node
             .branches
             .iter()
-            .find(|b| b.value.as_ref().is_some_and(|v| same(v, &value)))
-            .or_else(|| node.branches.iter().find(|b| b.default))
+            .map(|b| (b.value.as_ref(), b.default))
+            .collect();
+        let branch = crate::trees::choose(&choices, &value)
+            .map(|index| &node.branches[index])
             .ok_or_else(|| {
                 format!("node `{current}`: no branch matches {value} and there is no default")
             })?;
         current = branch.next.clone();
-    }
-}
-
-fn same(a: &Value, b: &Value) -> bool {
-    match (a.as_f64(), b.as_f64()) {
-        (Some(x), Some(y)) => x == y,
-        _ => a == b,
     }
 }
