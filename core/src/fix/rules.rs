@@ -1,0 +1,152 @@
+//! Fixes particular to a rule, read from the diagnostic's code and place.
+
+use serde_json::{json, Value};
+
+use super::{Fix, Safety};
+use crate::diagnostic::Diagnostic;
+use crate::edit::Edit;
+use crate::lint::rules;
+
+/// The rule-specific fixes of `diagnostic` in the document whose data is `json`.
+pub(super) fn fixes(json: &Value, diagnostic: &Diagnostic) -> Vec<Fix> {
+    let code = diagnostic.code.as_str();
+    let path = diagnostic.path.as_str();
+    match code {
+        c if c == rules::UNUSED_IMPORT.code => unused_import(json, code, path),
+        c if c == rules::DUPLICATE_DEPENDENCY.code => duplicate_dependency(json, code, path),
+        c if c == rules::TOOL_ALLOWED_AND_DENIED.code => allowed_and_denied(json, code, path),
+        c if c == rules::MISSING_DEFAULT_BRANCH.code => default_branch(json, code, path),
+        "schema-missing-property" if missing_spec_version(diagnostic) => {
+            vec![Fix::new(
+                code,
+                "Add `spec_version: \"1.0\"`",
+                Safety::Safe,
+                vec![Edit::Set {
+                    path: "/spec_version".to_owned(),
+                    value: json!("1.0"),
+                }],
+            )]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// An import nothing uses: remove its entry (the whole `imports` when it is the only one).
+/// Safe: it contributes nothing that is used.
+fn unused_import(json: &Value, code: &str, path: &str) -> Vec<Fix> {
+    let alias = json
+        .pointer(&format!("{path}/as"))
+        .and_then(Value::as_str)
+        .unwrap_or("the import");
+    let only_one = json
+        .get("imports")
+        .and_then(Value::as_array)
+        .is_some_and(|imports| imports.len() == 1);
+    let removed = if only_one { "/imports" } else { path };
+    vec![Fix::new(
+        code,
+        format!("Remove the unused import `{alias}`"),
+        Safety::Safe,
+        vec![Edit::Remove {
+            path: removed.to_owned(),
+        }],
+    )]
+}
+
+/// A name repeated in `needs` or `depends_on`: remove every repeat after the first. Safe: a
+/// repeat changes nothing.
+fn duplicate_dependency(json: &Value, code: &str, path: &str) -> Vec<Fix> {
+    let Some((list_pointer, _)) = path.rsplit_once('/') else {
+        return Vec::new();
+    };
+    let Some(name) = json.pointer(path).and_then(Value::as_str) else {
+        return Vec::new();
+    };
+    let Some(items) = json.pointer(list_pointer).and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    let repeats: Vec<usize> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| item.as_str() == Some(name))
+        .map(|(index, _)| index)
+        .skip(1)
+        .collect();
+    // Removed from the last, so the earlier indices stay where they are.
+    let edits = repeats
+        .iter()
+        .rev()
+        .map(|index| Edit::Remove {
+            path: format!("{list_pointer}/{index}"),
+        })
+        .collect();
+    vec![Fix::new(
+        code,
+        format!("Remove the repeated `{name}`"),
+        Safety::Safe,
+        edits,
+    )]
+}
+
+/// A tool both allowed and denied: denied wins at run time, so removing it from
+/// `allowed_tools` keeps what runs. Safe.
+fn allowed_and_denied(json: &Value, code: &str, path: &str) -> Vec<Fix> {
+    let Some((step, _)) = path.rsplit_once("/denied_tools/") else {
+        return Vec::new();
+    };
+    let Some(tool) = json.pointer(path).and_then(Value::as_str) else {
+        return Vec::new();
+    };
+    let allowed = format!("{step}/allowed_tools");
+    let Some(items) = json.pointer(&allowed).and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    let edits: Vec<Edit> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| item.as_str() == Some(tool))
+        .map(|(index, _)| Edit::Remove {
+            path: format!("{allowed}/{index}"),
+        })
+        .rev()
+        .collect();
+    vec![Fix::new(
+        code,
+        format!("Remove `{tool}` from `allowed_tools` (it is denied)"),
+        Safety::Safe,
+        edits,
+    )]
+}
+
+/// A decision-tree node without a default branch: add `default: true` leading to one of the
+/// tree's terminals. Unsafe: which outcome an unmatched value should get is a person's choice,
+/// so one fix is offered per terminal.
+fn default_branch(json: &Value, code: &str, path: &str) -> Vec<Fix> {
+    let Some((tree, _)) = path.split_once("/nodes/") else {
+        return Vec::new();
+    };
+    let terminals = json
+        .pointer(&format!("{tree}/terminals"))
+        .and_then(Value::as_object)
+        .map(|t| t.keys().cloned().collect::<Vec<_>>())
+        .unwrap_or_default();
+    terminals
+        .into_iter()
+        .map(|terminal| {
+            Fix::new(
+                code,
+                format!("Add a default branch to the terminal `{terminal}`"),
+                Safety::Unsafe,
+                vec![Edit::Insert {
+                    path: format!("{path}/branches"),
+                    index: None,
+                    value: json!({"default": true, "next": terminal}),
+                }],
+            )
+        })
+        .collect()
+}
+
+fn missing_spec_version(diagnostic: &Diagnostic) -> bool {
+    diagnostic.path.is_empty() && diagnostic.message.contains("`spec_version`")
+}

@@ -1,0 +1,220 @@
+use super::*;
+use crate::analysis::{analyze, Options};
+use crate::loader::MemoryLoader;
+
+fn doc(body: &str) -> String {
+    format!("---\nspec_version: \"1.0\"\nname: demo\n{body}---\n")
+}
+
+/// The fixes offered for the first diagnostic with `code`, applied one by one: (title, safety,
+/// text after).
+fn fixed(text: &str, code: &str, loader: &MemoryLoader) -> Vec<(String, Safety, String)> {
+    let analysis = analyze(text, &Options::lint("main.logic.md"), loader);
+    let diagnostic = analysis
+        .diagnostics
+        .iter()
+        .find(|d| d.code == code)
+        .unwrap_or_else(|| panic!("no `{code}` in {:#?}", analysis.diagnostics));
+    let json = analysis.parsed.as_ref().map(|p| p.json());
+    fixes_for(text, json, diagnostic)
+        .into_iter()
+        .map(|fix| {
+            let after = fix.apply(text).expect("offered fixes apply");
+            (fix.title, fix.safety, after)
+        })
+        .collect()
+}
+
+fn codes_after(text: &str, loader: &MemoryLoader) -> Vec<String> {
+    analyze(text, &Options::lint("main.logic.md"), loader)
+        .diagnostics
+        .into_iter()
+        .map(|d| d.code)
+        .collect()
+}
+
+#[test]
+fn did_you_mean_fixes_every_kind_of_unknown_name() {
+    let none = MemoryLoader::new();
+    let cases = [
+        (
+            doc("steps:\n  gather: {}\n  use: {needs: [gathr]}\n"),
+            "unknown-need",
+            doc("steps:\n  gather: {}\n  use: {needs: [gather]}\n"),
+        ),
+        (
+            doc("steps:\n  gather:\n    branches:\n      - if: \"{{ true }}\"\n        then: \"finsh\"\n  finish: {}\n"),
+            "unknown-branch-target",
+            doc("steps:\n  gather:\n    branches:\n      - if: \"{{ true }}\"\n        then: \"finish\"\n  finish: {}\n"),
+        ),
+        (
+            doc("steps:\n  gather: {}\n  use:\n    needs: [gather]\n    verification:\n      check: \"{{ steps.gathr.output.ok }}\"\n"),
+            "unknown-step-reference",
+            doc("steps:\n  gather: {}\n  use:\n    needs: [gather]\n    verification:\n      check: \"{{ steps.gather.output.ok }}\"\n"),
+        ),
+        (
+            doc("steps:\n  a:\n    verification:\n      check: \"{{ outptu.ok }}\"\n"),
+            "unknown-expression-root",
+            doc("steps:\n  a:\n    verification:\n      check: \"{{ output.ok }}\"\n"),
+        ),
+        (
+            doc("reasoning:\n  strategy: reac\n"),
+            "schema-enum",
+            doc("reasoning:\n  strategy: react\n"),
+        ),
+        (
+            doc("reasoning:\n  max_iteratons: 3\n"),
+            "schema-unknown-property",
+            doc("reasoning:\n  max_iterations: 3\n"),
+        ),
+    ];
+    for (before, code, expected) in cases {
+        let found = fixed(&before, code, &none);
+        assert_eq!(found.len(), 1, "{code}: {found:#?}");
+        assert_eq!(found[0].1, Safety::Safe, "{code}");
+        assert_eq!(found[0].2, expected, "{code}");
+        assert!(
+            !codes_after(&found[0].2, &none).contains(&code.to_owned()),
+            "{code} is gone after the fix"
+        );
+    }
+}
+
+#[test]
+fn the_title_names_both_names() {
+    let text = doc("steps:\n  gather: {}\n  use: {needs: [gathr]}\n");
+    let found = fixed(&text, "unknown-need", &MemoryLoader::new());
+    assert_eq!(found[0].0, "Replace `gathr` with `gather`");
+}
+
+#[test]
+fn an_unused_import_is_removed_with_its_entry() {
+    let loader = MemoryLoader::new().with(
+        "lib.logic.md",
+        "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  helper: {}\n---\n",
+    );
+    let text =
+        doc("imports:\n  # shared steps\n  - ref: ./lib.logic.md\n    as: lib\nsteps:\n  a: {}\n");
+    let found = fixed(&text, "unused-import", &loader);
+    assert_eq!(
+        found,
+        vec![(
+            "Remove the unused import `lib`".to_owned(),
+            Safety::Safe,
+            doc("steps:\n  a: {}\n")
+        )]
+    );
+    let two = doc("imports:\n  - ref: ./lib.logic.md\n    as: lib\n  - ref: ./lib.logic.md\n    as: other\nsteps:\n  a: {needs: [other.helper]}\n");
+    let found = fixed(&two, "unused-import", &loader);
+    assert_eq!(
+        found[0].2,
+        doc("imports:\n  - ref: ./lib.logic.md\n    as: other\nsteps:\n  a: {needs: [other.helper]}\n")
+    );
+}
+
+#[test]
+fn repeated_dependencies_and_allowed_denied_tools() {
+    let none = MemoryLoader::new();
+    let text = doc("steps:\n  a: {}\n  b:\n    needs: [a, a, a]\n");
+    assert_eq!(
+        fixed(&text, "duplicate-dependency", &none),
+        vec![(
+            "Remove the repeated `a`".to_owned(),
+            Safety::Safe,
+            doc("steps:\n  a: {}\n  b:\n    needs: [a]\n")
+        )]
+    );
+    let text = doc("steps:\n  a:\n    allowed_tools: [search, shell]\n    denied_tools: [shell]\n");
+    assert_eq!(
+        fixed(&text, "tool-allowed-and-denied", &none),
+        vec![(
+            "Remove `shell` from `allowed_tools` (it is denied)".to_owned(),
+            Safety::Safe,
+            doc("steps:\n  a:\n    allowed_tools: [search]\n    denied_tools: [shell]\n")
+        )]
+    );
+}
+
+#[test]
+fn a_missing_spec_version_is_added() {
+    let text = "---\nname: demo\n---\n";
+    let found = fixed(text, "schema-missing-property", &MemoryLoader::new());
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].1, Safety::Safe);
+    assert!(codes_after(&found[0].2, &MemoryLoader::new()).is_empty());
+}
+
+#[test]
+fn a_missing_default_branch_is_offered_per_terminal_and_unsafe() {
+    let text = doc(concat!(
+        "decision_trees:\n  route:\n    root: kind\n    nodes:\n      kind:\n",
+        "        condition: \"{{ input.kind }}\"\n        branches:\n",
+        "          - value: a\n            next: done\n",
+        "    terminals:\n      done: {action: finish}\n      ask: {action: clarify}\n",
+    ));
+    let found = fixed(&text, "missing-default-branch", &MemoryLoader::new());
+    let titles: Vec<(&str, Safety)> = found.iter().map(|f| (f.0.as_str(), f.1)).collect();
+    assert_eq!(
+        titles,
+        vec![
+            (
+                "Add a default branch to the terminal `done`",
+                Safety::Unsafe
+            ),
+            ("Add a default branch to the terminal `ask`", Safety::Unsafe),
+        ]
+    );
+    assert!(
+        found[1]
+            .2
+            .contains("- default: true\n            next: ask\n"),
+        "{}",
+        found[1].2
+    );
+}
+
+#[test]
+fn fix_all_applies_only_safe_fixes_until_none_is_left() {
+    let none = MemoryLoader::new();
+    let text = doc("steps:\n  gather: {}\n  use: {needs: [gathr, gather, gather]}\n");
+    let fixed = fix_all(
+        &text,
+        &Options::lint("main.logic.md"),
+        &none,
+        Safety::Safe,
+        20,
+    );
+    assert_eq!(
+        fixed.text,
+        doc("steps:\n  gather: {}\n  use: {needs: [gather]}\n")
+    );
+    let titles: Vec<&str> = fixed.applied.iter().map(|f| f.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        vec![
+            "Replace `gathr` with `gather`",
+            "Remove the repeated `gather`"
+        ]
+    );
+}
+
+#[test]
+fn drtl_unknown_targets_are_fixed_by_name() {
+    let text = "name: t\nnodes:\n  - id: draft\n    type: generate\n    prompt: hi\n  - id: check\n    type: gate\n    condition: \"input.ok\"\n    on_pass: draf\n    on_fail: terminate\nedges:\n  - from: draft\n    to: check\n";
+    let analysis = analyze(
+        text,
+        &Options::lint("t.drtl.yaml").with_path("t.drtl.yaml"),
+        &MemoryLoader::new(),
+    );
+    let diagnostic = analysis
+        .diagnostics
+        .iter()
+        .find(|d| d.help.as_deref() == Some("did you mean `draft`?"))
+        .unwrap_or_else(|| panic!("{:#?}", analysis.diagnostics));
+    let json = analysis.parsed.as_ref().map(|p| p.json());
+    let found = fixes_for(text, json, diagnostic);
+    assert_eq!(
+        found[0].apply(text).unwrap(),
+        text.replace("on_pass: draf", "on_pass: draft")
+    );
+}
