@@ -11,6 +11,7 @@ mod value;
 
 pub use ast::{BinaryOp, Expr, ExprKind, LogicalOp, UnaryOp};
 pub(crate) use eval::evaluate;
+pub use lexer::{tokenize, Lexeme, Token};
 pub use parser::parse_expression;
 pub use template::{Segment, Template};
 pub(crate) use value::JsValue;
@@ -83,7 +84,7 @@ impl std::fmt::Display for ExprError {
 }
 
 /// The methods an expression may call.
-pub(crate) const METHODS: &[&str] = &[
+pub const METHODS: &[&str] = &[
     "includes",
     "contains",
     "every",

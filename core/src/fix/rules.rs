@@ -150,3 +150,49 @@ fn default_branch(json: &Value, code: &str, path: &str) -> Vec<Fix> {
 fn missing_spec_version(diagnostic: &Diagnostic) -> bool {
     diagnostic.path.is_empty() && diagnostic.message.contains("`spec_version`")
 }
+
+/// The fields whose value is a condition, a `{{ }}` expression (spec §4.1.1, §4.1, §6.1, §7,
+/// §8), as JSON Pointer patterns (`*` any key or index).
+pub fn condition_fields() -> &'static [&'static str] {
+    &[
+        "/steps/*/verification/check",
+        "/steps/*/branches/*/if",
+        "/quality_gates/pre_output/*/check",
+        "/quality_gates/post_output/*/check",
+        "/quality_gates/invariants/*/check",
+        "/decision_trees/*/nodes/*/condition",
+        "/fallback/escalation/*/trigger",
+    ]
+}
+
+/// Whether `pointer` names a condition field.
+fn is_condition(pointer: &str) -> bool {
+    let tokens: Vec<&str> = pointer.split('/').collect();
+    condition_fields().iter().any(|pattern| {
+        let parts: Vec<&str> = pattern.split('/').collect();
+        parts.len() == tokens.len() && parts.iter().zip(&tokens).all(|(p, t)| *p == "*" || p == t)
+    })
+}
+
+/// A condition written without `{{ }}` is text, always truthy: wrap it, so it is evaluated.
+/// Safe: a bare condition is a constant nobody means (spec §4.2: expressions use `{{ }}`).
+/// `None` when `pointer` is not a condition field or its value already holds `{{`.
+pub fn wrap_condition(json: &Value, pointer: &str) -> Option<Fix> {
+    if !is_condition(pointer) {
+        return None;
+    }
+    let value = json.pointer(pointer)?.as_str()?;
+    let trimmed = value.trim();
+    if trimmed.is_empty() || value.contains("{{") {
+        return None;
+    }
+    Some(Fix::new(
+        "bare-condition",
+        format!("Wrap `{trimmed}` in `{{{{ }}}}`"),
+        Safety::Safe,
+        vec![Edit::Set {
+            path: pointer.to_owned(),
+            value: json!(format!("{{{{ {trimmed} }}}}")),
+        }],
+    ))
+}

@@ -218,3 +218,21 @@ fn drtl_unknown_targets_are_fixed_by_name() {
         text.replace("on_pass: draf", "on_pass: draft")
     );
 }
+
+#[test]
+fn a_bare_condition_is_wrapped_and_others_are_left() {
+    let text = doc("steps:\n  a:\n    verification:\n      check: output.ok == true # bare\n");
+    let analysis = analyze(&text, &Options::lint("main.logic.md"), &MemoryLoader::new());
+    let json = analysis.parsed.as_ref().map(|p| p.json()).unwrap();
+    let fix = wrap_condition(json, "/steps/a/verification/check").expect("a condition field");
+    assert_eq!(fix.title, "Wrap `output.ok == true` in `{{ }}`");
+    assert_eq!(
+        fix.apply(&text).unwrap(),
+        doc("steps:\n  a:\n    verification:\n      check: \"{{ output.ok == true }}\" # bare\n")
+    );
+    assert!(wrap_condition(json, "/name").is_none());
+    let wrapped = doc("steps:\n  a:\n    verification:\n      check: \"{{ output.ok }}\"\n");
+    let analysis = analyze(&wrapped, &Options::lint("main.logic.md"), &MemoryLoader::new());
+    let json = analysis.parsed.as_ref().map(|p| p.json()).unwrap();
+    assert!(wrap_condition(json, "/steps/a/verification/check").is_none());
+}

@@ -26,8 +26,9 @@ use crate::imports::{resolve, Resolved};
 use crate::loader::Loader;
 
 pub(crate) use context::LintContext;
+pub use expressions::KNOWN_ROOTS;
+pub use structure::FALLBACK_MODES;
 pub use rules::Rule;
-pub(crate) use structure::FALLBACK_MODES;
 
 /// Lints `document` (id `id` for relative imports), loading other files through `loader`.
 /// Schema errors are not repeated here; call [`crate::validate()`] for those.
