@@ -144,7 +144,26 @@ fn related(file: &FileAnalysis, diagnostic: &Diagnostic) -> Vec<Related> {
         }
         _ => {}
     }
-    if let Some(name) = diagnostic.help.as_deref().and_then(logicmd::fix::suggested_name) {
+    if let Some(topology) = file.topology() {
+        found.extend(
+            finding_path(topology, diagnostic)
+                .into_iter()
+                .filter_map(|(node, next)| {
+                    let definition =
+                        symbols.definition(crate::symbols::SymbolKind::DrtlNode, &node)?;
+                    let message = match next {
+                        Some(next) => format!("`{node}` leads to `{next}`"),
+                        None => format!("`{node}` is on the path"),
+                    };
+                    Some(here(definition.span, message))
+                }),
+        );
+    }
+    if let Some(name) = diagnostic
+        .help
+        .as_deref()
+        .and_then(logicmd::fix::suggested_name)
+    {
         if let Some(definition) = symbols.any_definition(name) {
             found.push(here(definition.span, format!("`{name}` is defined here")));
         }
@@ -183,4 +202,23 @@ fn allowed_twin(source: &dyn logicmd::schema::Source, pointer: &str) -> Option<S
         .iter()
         .find(|item| item.as_str() == Some(tool))
         .map(|item| item.span)
+}
+
+/// The node ids along the path of the obligation finding a diagnostic is (each with the next
+/// one), when it is one of `check`'s.
+fn finding_path(
+    topology: &logicmd::drtl::Topology,
+    diagnostic: &Diagnostic,
+) -> Vec<(String, Option<String>)> {
+    let findings = logicmd::check::check_topology(topology);
+    let Some(finding) = findings.iter().find(|f| {
+        f.rule == diagnostic.code && f.message == diagnostic.message && f.pointer == diagnostic.path
+    }) else {
+        return Vec::new();
+    };
+    let path = &finding.path;
+    path.iter()
+        .enumerate()
+        .map(|(i, node)| (node.clone(), path.get(i + 1).cloned()))
+        .collect()
 }

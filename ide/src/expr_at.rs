@@ -57,9 +57,7 @@ pub(crate) fn regions(value: &str) -> Vec<Range<usize>> {
     let mut found = Vec::new();
     let mut at = 0;
     while let Some(open) = value[at..].find("{{").map(|i| at + i + 2) {
-        let close = value[open..]
-            .find("}}")
-            .map_or(value.len(), |i| open + i);
+        let close = value[open..].find("}}").map_or(value.len(), |i| open + i);
         found.push(open..close);
         at = (close + 2).min(value.len());
         if close >= value.len() {

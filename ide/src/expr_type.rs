@@ -128,7 +128,11 @@ pub(crate) fn schema_of_chain(path: &[String], scope: &Scope<'_>) -> Option<Valu
         }
         ["input" | "inputs", rest @ ..] => descend(&inputs_schema(scope.json), rest),
         ["output", rest @ ..] => {
-            let schema = scope.json.get("steps")?.get(scope.step?)?.get("output_schema")?;
+            let schema = scope
+                .json
+                .get("steps")?
+                .get(scope.step?)?
+                .get("output_schema")?;
             descend(schema, rest)
         }
         _ => None,

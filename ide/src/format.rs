@@ -37,10 +37,52 @@ pub fn format_range(id: &str, text: &str, range: Span) -> Result<Vec<TextEdit>, 
     if old.len() > MAX_DIFF_LINES || new.len() > MAX_DIFF_LINES {
         return Ok(Vec::new());
     }
-    Ok(hunks(&old, &new)
+    let inside: Vec<TextEdit> = hunks(&old, &new)
         .into_iter()
         .filter(|edit| edit.span.start >= range.start && edit.span.end <= range.end)
-        .collect())
+        .collect();
+    // Part of a reordering can say something else than the whole (a section moved in but not
+    // out): the range's changes are given only when they keep the document's meaning.
+    Ok(if keeps_meaning(text, &inside) {
+        inside
+    } else {
+        Vec::new()
+    })
+}
+
+/// Whether applying `edits` to `text` leaves the same data and the same comments.
+fn keeps_meaning(text: &str, edits: &[TextEdit]) -> bool {
+    let mut changed = text.to_owned();
+    for edit in edits.iter().rev() {
+        changed.replace_range(edit.span.start..edit.span.end, &edit.text);
+    }
+    let (before, after) = (
+        logicmd::Document::parse(text),
+        logicmd::Document::parse(&changed),
+    );
+    match (before.document, after.document) {
+        (Some(before), Some(after)) => {
+            after.json() == before.json()
+                && !after_has_new_problems(&after)
+                && comments(text) == comments(&changed)
+        }
+        _ => false,
+    }
+}
+
+fn after_has_new_problems(document: &logicmd::Document) -> bool {
+    !document.is_clean()
+}
+
+/// The comment lines' texts, in order (formatting moves comments with their keys).
+fn comments(text: &str) -> Vec<&str> {
+    let mut found: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| line.starts_with('#'))
+        .collect();
+    found.sort_unstable();
+    found
 }
 
 /// The changed runs of lines between `old` and `new` (longest common subsequence), as edits
@@ -91,6 +133,28 @@ fn hunks(old: &[&str], new: &[&str]) -> Vec<TextEdit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_range_gets_the_changes_inside_it_only_when_they_keep_the_meaning() {
+        let text = "---\nname: a\nspec_version: \"1.0\"\nsteps:\n  s:\n      description: x\n---\n";
+        // Re-indenting the step is safe alone.
+        let steps = text.find("steps:").unwrap();
+        let edits = format_range("a.logic.md", text, Span::new(steps, text.len())).unwrap();
+        assert_eq!(edits.len(), 1, "{edits:?}");
+        assert_eq!(edits[0].text, "    description: x\n");
+        // Moving `spec_version` above `name` is a reorder: only the whole range can do it.
+        let head = Span::new(0, text.find("steps:").unwrap());
+        let reorder = format_range("a.logic.md", text, head).unwrap();
+        let mut changed = text.to_owned();
+        for edit in reorder.iter().rev() {
+            changed.replace_range(edit.span.start..edit.span.end, &edit.text);
+        }
+        let parsed = logicmd::Document::parse(&changed).document.unwrap();
+        assert!(
+            parsed.is_clean() && parsed.json()["name"] == "a",
+            "{changed}"
+        );
+    }
 
     #[test]
     fn hunks_rebuild_the_new_text() {

@@ -79,7 +79,17 @@ fn target_hints(file: &FileAnalysis) -> Vec<Hint> {
     symbols
         .references
         .iter()
-        .filter(|r| matches!(r.usage, Usage::Then | Usage::Next | Usage::Root | Usage::Route | Usage::Action | Usage::OnBreach))
+        .filter(|r| {
+            matches!(
+                r.usage,
+                Usage::Then
+                    | Usage::Next
+                    | Usage::Root
+                    | Usage::Route
+                    | Usage::Action
+                    | Usage::OnBreach
+            )
+        })
         .map(|reference| {
             let found = symbols.resolve(reference);
             let noun = match (found, reference.kind) {
@@ -89,7 +99,10 @@ fn target_hints(file: &FileAnalysis) -> Vec<Hint> {
                         .and_then(|j| j.get("nodes"))
                         .and_then(|n| n.as_array())
                         .and_then(|nodes| {
-                            nodes.iter().find(|n| n.get("id").and_then(|i| i.as_str()) == Some(reference.name.as_str()))
+                            nodes.iter().find(|n| {
+                                n.get("id").and_then(|i| i.as_str())
+                                    == Some(reference.name.as_str())
+                            })
                         })
                         .and_then(|n| n.get("type"))
                         .and_then(|t| t.as_str())
@@ -97,8 +110,12 @@ fn target_hints(file: &FileAnalysis) -> Vec<Hint> {
                     format!("{kind} node")
                 }
                 (Some(definition), _) => definition.kind.noun().to_owned(),
-                (None, SymbolKind::DrtlNode) if reference.name == logicmd::drtl::TERMINATE => "ends the run".to_owned(),
-                (None, SymbolKind::Step) if reference.name.contains('.') => "imported step".to_owned(),
+                (None, SymbolKind::DrtlNode) if reference.name == logicmd::drtl::TERMINATE => {
+                    "ends the run".to_owned()
+                }
+                (None, SymbolKind::Step) if reference.name.contains('.') => {
+                    "imported step".to_owned()
+                }
                 (None, _) => "unknown".to_owned(),
             };
             Hint {
@@ -115,7 +132,11 @@ fn tooltip(name: &str, noun: &str) -> String {
         "ends the run" => format!("`{name}` ends (abandons) the run here"),
         "unknown" => format!("`{name}` names nothing defined here"),
         _ => {
-            let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
             format!("`{name}` is {article} {noun}")
         }
     }

@@ -42,7 +42,10 @@ pub fn hover(workspace: &mut Workspace, id: &str, offset: usize) -> Option<Hover
     for diagnostic in workspace.raw_diagnostics(id).iter() {
         let Some(at) = diagnostic.span else { continue };
         if at.start <= offset && offset <= at.end {
-            if let Some(rule) = logicmd::lint::rules::ALL.iter().find(|r| r.code == diagnostic.code) {
+            if let Some(rule) = logicmd::lint::rules::ALL
+                .iter()
+                .find(|r| r.code == diagnostic.code)
+            {
                 parts.push(format!(
                     "**`{}`** ({}) — {}\n\nWhy: {}",
                     rule.code,
@@ -62,7 +65,11 @@ pub fn hover(workspace: &mut Workspace, id: &str, offset: usize) -> Option<Hover
 }
 
 /// On a name that defines or references a step, a node or a tree node: what it is.
-fn symbol_hover(workspace: &mut Workspace, file: &FileAnalysis, offset: usize) -> Option<(String, Span)> {
+fn symbol_hover(
+    workspace: &mut Workspace,
+    file: &FileAnalysis,
+    offset: usize,
+) -> Option<(String, Span)> {
     let symbols = file.symbols();
     if let Some(definition) = symbols.definition_at(offset) {
         return Some((describe(file, definition), definition.span));
@@ -185,7 +192,11 @@ fn schema_summary(schema: &Value) -> String {
     let fields: Vec<String> = properties
         .iter()
         .map(|(name, field)| {
-            let mark = if required.contains(&name.as_str()) { " (required)" } else { "" };
+            let mark = if required.contains(&name.as_str()) {
+                " (required)"
+            } else {
+                ""
+            };
             format!("`{name}`: {}{mark}", crate::completion::json_type(field))
         })
         .collect();
@@ -217,7 +228,8 @@ fn expression_hover(file: &FileAnalysis, offset: usize) -> Option<(String, Span)
     let scope = Scope { json, step };
     let written = &value[node.span.clone()];
     let shown = chain(node).map_or_else(|| written.to_owned(), |c| c.join("."));
-    let kind = type_of(node, &scope).unwrap_or_else(|| "unknown (not declared in the document)".to_owned());
+    let kind = type_of(node, &scope)
+        .unwrap_or_else(|| "unknown (not declared in the document)".to_owned());
     let span = crate::expr_at::file_span(source.text(), at.node, value, &node.span);
     Some((format!("`{shown}`: {kind}"), span))
 }

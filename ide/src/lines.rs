@@ -51,11 +51,43 @@ mod tests {
         let index = LineIndex::new(text);
         let x = text.find('x').unwrap();
         let at = position(text, &index, x);
-        assert_eq!(at, Position { line: 0, character: 6 });
+        assert_eq!(
+            at,
+            Position {
+                line: 0,
+                character: 6
+            }
+        );
         assert_eq!(offset(text, &index, at), x);
         let d = text.find('d').unwrap();
-        assert_eq!(position(text, &index, d), Position { line: 2, character: 0 });
-        assert_eq!(offset(text, &index, Position { line: 1, character: 99 }), text.find('\r').unwrap());
-        assert_eq!(offset(text, &index, Position { line: 9, character: 0 }), text.len());
+        assert_eq!(
+            position(text, &index, d),
+            Position {
+                line: 2,
+                character: 0
+            }
+        );
+        assert_eq!(
+            offset(
+                text,
+                &index,
+                Position {
+                    line: 1,
+                    character: 99
+                }
+            ),
+            text.find('\r').unwrap()
+        );
+        assert_eq!(
+            offset(
+                text,
+                &index,
+                Position {
+                    line: 9,
+                    character: 0
+                }
+            ),
+            text.len()
+        );
     }
 }

@@ -69,7 +69,10 @@ mod tests {
         let text = "---\nspec_version: \"1.0\"\nname: x\nsteps:\n  a:\n    needs: [b]\n---\n";
         let document = logicmd::Document::parse(text).document.unwrap();
         let on_key = place(document.root(), text.find("needs").unwrap() + 1).unwrap();
-        assert_eq!(on_key.key.map(|e| e.key.to_string()).as_deref(), Some("needs"));
+        assert_eq!(
+            on_key.key.map(|e| e.key.to_string()).as_deref(),
+            Some("needs")
+        );
         let on_value = place(document.root(), text.find("[b]").unwrap() + 1).unwrap();
         assert!(on_value.key.is_none());
         assert_eq!(

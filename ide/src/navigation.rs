@@ -12,7 +12,11 @@ use crate::workspace::{FileAnalysis, Workspace};
 use crate::Location;
 
 /// The definition and the file it is in, for the name under the cursor.
-fn target(workspace: &mut Workspace, file: &Arc<FileAnalysis>, offset: usize) -> Option<(Arc<FileAnalysis>, Definition)> {
+fn target(
+    workspace: &mut Workspace,
+    file: &Arc<FileAnalysis>,
+    offset: usize,
+) -> Option<(Arc<FileAnalysis>, Definition)> {
     let symbols = file.symbols();
     if let Some(definition) = symbols.definition_at(offset) {
         return Some((Arc::clone(file), definition.clone()));
@@ -36,8 +40,13 @@ pub(crate) fn imported(
     let mut rest = name;
     for _ in 0..logicmd::imports::MAX_IMPORT_DEPTH {
         let (alias, tail) = rest.split_once('.')?;
-        let import = current_refs.iter().find(|f| f.alias.as_deref() == Some(alias))?;
-        let id = workspace.files().resolve(&current_id, &import.reference).ok()?;
+        let import = current_refs
+            .iter()
+            .find(|f| f.alias.as_deref() == Some(alias))?;
+        let id = workspace
+            .files()
+            .resolve(&current_id, &import.reference)
+            .ok()?;
         let target = workspace.other_analysis(&id)?;
         if let Some(definition) = target.symbols().definition(SymbolKind::Step, tail) {
             return Some((Arc::clone(&target), definition.clone()));
@@ -77,7 +86,12 @@ pub fn definition(workspace: &mut Workspace, id: &str, offset: usize) -> Vec<Loc
 
 /// Every place that names the thing at `offset` of `id` (its definition first when asked),
 /// in this file and in the open files that import it.
-pub fn references(workspace: &mut Workspace, id: &str, offset: usize, include_declaration: bool) -> Vec<Location> {
+pub fn references(
+    workspace: &mut Workspace,
+    id: &str,
+    offset: usize,
+    include_declaration: bool,
+) -> Vec<Location> {
     let Some(file) = workspace.analysis(id) else {
         return Vec::new();
     };
@@ -105,7 +119,13 @@ pub fn references(workspace: &mut Workspace, id: &str, offset: usize, include_de
             };
             for import in &importer.symbols().files {
                 let Some(alias) = &import.alias else { continue };
-                if workspace.files().resolve(&other, &import.reference).ok().as_deref() != Some(home.id.as_str()) {
+                if workspace
+                    .files()
+                    .resolve(&other, &import.reference)
+                    .ok()
+                    .as_deref()
+                    != Some(home.id.as_str())
+                {
                     continue;
                 }
                 let qualified = format!("{alias}.{}", definition.name);

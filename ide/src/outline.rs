@@ -129,7 +129,7 @@ pub fn folding_ranges(file: &FileAnalysis) -> Vec<Fold> {
         let body = document.sections().body;
         let first = index.line_of(body.start) as u32;
         let last = index.line_of(body.end.saturating_sub(1).max(body.start)) as u32;
-        if body.len() > 0 && last > first {
+        if !body.is_empty() && last > first {
             out.push(Fold {
                 start_line: first,
                 end_line: last,

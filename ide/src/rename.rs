@@ -14,7 +14,11 @@ use crate::workspace::{FileAnalysis, Workspace};
 use crate::{TextEdit, WorkspaceEdit};
 
 /// The name's range and text when the thing at `offset` can be renamed, else why not.
-pub fn prepare_rename(workspace: &mut Workspace, id: &str, offset: usize) -> Result<(Span, String), String> {
+pub fn prepare_rename(
+    workspace: &mut Workspace,
+    id: &str,
+    offset: usize,
+) -> Result<(Span, String), String> {
     let file = workspace.analysis(id).ok_or("the file does not parse")?;
     let symbols = file.symbols();
     let (span, definition) = if let Some(definition) = symbols.definition_at(offset) {
@@ -23,13 +27,15 @@ pub fn prepare_rename(workspace: &mut Workspace, id: &str, offset: usize) -> Res
         match symbols.resolve(reference) {
             Some(definition) => (reference.span, definition.clone()),
             None => {
-                return Err(match crate::navigation::imported(workspace, &file, &reference.name) {
-                    Some((home, definition)) => format!(
-                        "`{}` is defined in `{}`: rename `{}` there",
-                        reference.name, home.id, definition.name
-                    ),
-                    None => format!("`{}` names nothing that can be renamed", reference.name),
-                });
+                return Err(
+                    match crate::navigation::imported(workspace, &file, &reference.name) {
+                        Some((home, definition)) => format!(
+                            "`{}` is defined in `{}`: rename `{}` there",
+                            reference.name, home.id, definition.name
+                        ),
+                        None => format!("`{}` names nothing that can be renamed", reference.name),
+                    },
+                );
             }
         }
     } else {
@@ -44,14 +50,24 @@ pub fn prepare_rename(workspace: &mut Workspace, id: &str, offset: usize) -> Res
 
 /// The edits that rename the thing at `offset` of `id` to `new_name`, in this file and in the
 /// open files that import it.
-pub fn rename(workspace: &mut Workspace, id: &str, offset: usize, new_name: &str) -> Result<WorkspaceEdit, String> {
+pub fn rename(
+    workspace: &mut Workspace,
+    id: &str,
+    offset: usize,
+    new_name: &str,
+) -> Result<WorkspaceEdit, String> {
     prepare_rename(workspace, id, offset)?;
     let file = workspace.analysis(id).ok_or("the file does not parse")?;
     let symbols = file.symbols();
     let definition = symbols
         .definition_at(offset)
         .cloned()
-        .or_else(|| symbols.reference_at(offset).and_then(|r| symbols.resolve(r)).cloned())
+        .or_else(|| {
+            symbols
+                .reference_at(offset)
+                .and_then(|r| symbols.resolve(r))
+                .cloned()
+        })
         .ok_or("nothing to rename here")?;
     if new_name == definition.name {
         return Ok(WorkspaceEdit::default());
@@ -65,7 +81,8 @@ pub fn rename(workspace: &mut Workspace, id: &str, offset: usize, new_name: &str
         changes: vec![(id.to_owned(), own)],
     };
     if definition.kind == SymbolKind::Step {
-        edit.changes.extend(importers(workspace, &file, &definition, new_name)?);
+        edit.changes
+            .extend(importers(workspace, &file, &definition, new_name)?);
     }
     Ok(edit)
 }
@@ -73,8 +90,13 @@ pub fn rename(workspace: &mut Workspace, id: &str, offset: usize, new_name: &str
 /// A new name must be a plain name (it is written as a key, in lists and in expressions) not
 /// taken by another thing of its kind.
 fn check_name(file: &FileAnalysis, definition: &Definition, name: &str) -> Result<(), String> {
-    let plain = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let plain = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     if !plain {
         return Err(format!(
             "`{name}` is not a plain name: start with a letter or `_`, go on with letters, digits, `_` or `-`"
@@ -86,7 +108,10 @@ fn check_name(file: &FileAnalysis, definition: &Definition, name: &str) -> Resul
         .iter()
         .any(|d| d.kind == definition.kind && d.scope == definition.scope && d.name == name);
     if taken {
-        return Err(format!("a {} `{name}` already exists", definition.kind.noun()));
+        return Err(format!(
+            "a {} `{name}` already exists",
+            definition.kind.noun()
+        ));
     }
     Ok(())
 }
@@ -102,7 +127,10 @@ fn occurrences(file: &FileAnalysis, definition: &Definition) -> Vec<Span> {
 /// The key of the definition's canvas position (`metadata.logicmd.positions.NAME`).
 fn position_key(file: &FileAnalysis, name: &str) -> Option<Span> {
     let source = file.source()?;
-    let pointer = format!("/metadata/logicmd/positions/{}", crate::symbols::token(name));
+    let pointer = format!(
+        "/metadata/logicmd/positions/{}",
+        crate::symbols::token(name)
+    );
     logicmd::json::entry_at(source.root(), &pointer).map(|entry| entry.key_span)
 }
 
@@ -145,7 +173,11 @@ fn replace_all(text: &str, spans: &[Span], name: &str) -> Result<Vec<TextEdit>, 
 
 /// A step: core's `RenameStep`, then the references it leaves (an invariant's `on_breach`, a
 /// terminal's `action`, a degradation's `fallback_to`) rewritten in place.
-fn rename_step(file: &FileAnalysis, definition: &Definition, name: &str) -> Result<Vec<TextEdit>, String> {
+fn rename_step(
+    file: &FileAnalysis,
+    definition: &Definition,
+    name: &str,
+) -> Result<Vec<TextEdit>, String> {
     let renamed = apply(
         &file.text,
         &Edit::RenameStep {
@@ -154,15 +186,22 @@ fn rename_step(file: &FileAnalysis, definition: &Definition, name: &str) -> Resu
         },
     )
     .map_err(|d| d.message)?;
+    // Core rewrites a whole string holding an expression; the edit an editor gets is only the
+    // characters that change.
     let mut edits: Vec<TextEdit> = renamed
         .patches
         .iter()
-        .map(|p| TextEdit {
-            span: Span::new(p.start, p.end),
-            text: p.text.clone(),
+        .map(|p| {
+            let mut edit = crate::actions::diff(&file.text[p.start..p.end], &p.text);
+            edit.span = Span::new(p.start + edit.span.start, p.start + edit.span.end);
+            edit
         })
         .collect();
-    let covered = |span: Span| edits.iter().any(|e| e.span.start <= span.start && span.end <= e.span.end);
+    let covered = |span: Span| {
+        edits
+            .iter()
+            .any(|e| e.span.start <= span.start && span.end <= e.span.end)
+    };
     let left: Vec<Span> = file
         .symbols()
         .references_to(definition)
@@ -176,7 +215,10 @@ fn rename_step(file: &FileAnalysis, definition: &Definition, name: &str) -> Resu
             .filter(|e| e.span.end <= span.start)
             .map(|e| e.text.len() as isize - e.span.len() as isize)
             .sum();
-        Span::new((span.start as isize + delta) as usize, (span.end as isize + delta) as usize)
+        Span::new(
+            (span.start as isize + delta) as usize,
+            (span.end as isize + delta) as usize,
+        )
     };
     let mut extra = Vec::new();
     for span in left.iter().rev() {
@@ -219,11 +261,22 @@ fn importers(
         let mut spans = Vec::new();
         for import in &importer.symbols().files {
             let Some(alias) = &import.alias else { continue };
-            if workspace.files().resolve(&other, &import.reference).ok().as_deref() != Some(home.id.as_str()) {
+            if workspace
+                .files()
+                .resolve(&other, &import.reference)
+                .ok()
+                .as_deref()
+                != Some(home.id.as_str())
+            {
                 continue;
             }
             let qualified = format!("{alias}.{}", definition.name);
-            for reference in importer.symbols().references.iter().filter(|r| r.kind == SymbolKind::Step && r.name == qualified) {
+            for reference in importer
+                .symbols()
+                .references
+                .iter()
+                .filter(|r| r.kind == SymbolKind::Step && r.name == qualified)
+            {
                 let inner = unquoted(&importer.text, reference.span);
                 // Only the step's part after `alias.` changes.
                 let start = inner.start + alias.len() + 1;

@@ -196,7 +196,10 @@ pub(crate) fn type_name(found: &Found<'_>) -> String {
         }
     }
     if types == ["object"] {
-        if let Some(values) = root_schema.get("additionalProperties").filter(|a| a.is_object()) {
+        if let Some(values) = root_schema
+            .get("additionalProperties")
+            .filter(|a| a.is_object())
+        {
             return format!("map of {}", element_name(values));
         }
     }
@@ -248,7 +251,10 @@ pub(crate) fn section(kind: Kind, definition: Option<&str>) -> Option<&'static s
             ("Gate", "§6.1 Global Quality Gates"),
             ("Invariant", "§6.1 Global Quality Gates (invariants)"),
             ("SelfVerification", "§6.2 Self-Verification Loops"),
-            ("ReflectionConfig", "§6.2 Self-Verification Loops (reflection)"),
+            (
+                "ReflectionConfig",
+                "§6.2 Self-Verification Loops (reflection)",
+            ),
             ("RubricConfig", "§6.2 Self-Verification Loops (rubric)"),
             ("RubricCriterion", "§6.2 Self-Verification Loops (rubric)"),
             ("DecisionTree", "§7 Decision Trees"),
@@ -326,7 +332,12 @@ mod tests {
 
     #[test]
     fn a_step_field_is_found_through_the_map_of_steps() {
-        let found = at(Kind::Logic, &path(&["steps", "gather", "verification", "on_fail"]), None).unwrap();
+        let found = at(
+            Kind::Logic,
+            &path(&["steps", "gather", "verification", "on_fail"]),
+            None,
+        )
+        .unwrap();
         assert_eq!(found.within, Some("Verification"));
         assert_eq!(
             type_name(&found),
@@ -334,18 +345,25 @@ mod tests {
         );
         let steps = at(Kind::Logic, &path(&["steps"]), None).unwrap();
         assert_eq!(type_name(&steps), "map of Step");
-        assert_eq!(description(&steps), Some("Named reasoning steps (Section 4)"));
+        assert_eq!(
+            description(&steps),
+            Some("Named reasoning steps (Section 4)")
+        );
     }
 
     #[test]
     fn a_drtl_node_has_the_properties_of_its_type() {
         let data = serde_json::json!({"nodes": [{"id": "g", "type": "gate"}]});
         let found = at(Kind::Drtl, &path(&["nodes", "0"]), Some(&data)).unwrap();
-        let names: Vec<&str> = properties(root(Kind::Drtl), found.resolved, data.pointer("/nodes/0"))
-            .into_iter()
-            .map(|(n, _)| n)
-            .collect();
-        assert!(names.contains(&"on_pass") && names.contains(&"condition"), "{names:?}");
+        let names: Vec<&str> =
+            properties(root(Kind::Drtl), found.resolved, data.pointer("/nodes/0"))
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect();
+        assert!(
+            names.contains(&"on_pass") && names.contains(&"condition"),
+            "{names:?}"
+        );
         assert!(!names.contains(&"participants"), "{names:?}");
     }
 }

@@ -276,9 +276,7 @@ impl Walk<'_> {
     }
 
     fn logic(&mut self, root: &Node) {
-        let steps: Vec<String> = map(root.get("steps"))
-            .map(|e| e.key.to_string())
-            .collect();
+        let steps: Vec<String> = map(root.get("steps")).map(|e| e.key.to_string()).collect();
         let is_step = |name: &str| steps.iter().any(|s| s == name);
         for entry in map(root.get("steps")) {
             let at = format!("/steps/{}", token(&entry.key));
@@ -305,13 +303,19 @@ impl Walk<'_> {
         }
         self.trees(root, &is_step);
         for (index, invariant) in seq(root.get("quality_gates").and_then(|q| q.get("invariants"))) {
-            if let Some(target) = invariant.get("on_breach").filter(|t| t.as_str().is_some_and(is_step)) {
+            if let Some(target) = invariant
+                .get("on_breach")
+                .filter(|t| t.as_str().is_some_and(is_step))
+            {
                 let pointer = format!("/quality_gates/invariants/{index}/on_breach");
                 self.refer(SymbolKind::Step, target, Usage::OnBreach, pointer);
             }
         }
         for (index, rule) in seq(root.get("fallback").and_then(|f| f.get("degradation"))) {
-            if let Some(target) = rule.get("fallback_to").filter(|t| t.as_str().is_some_and(is_step)) {
+            if let Some(target) = rule
+                .get("fallback_to")
+                .filter(|t| t.as_str().is_some_and(is_step))
+            {
                 let pointer = format!("/fallback/degradation/{index}/fallback_to");
                 self.refer(SymbolKind::Step, target, Usage::FallbackTo, pointer);
             }
@@ -340,8 +344,9 @@ impl Walk<'_> {
             self.define(SymbolKind::Tree, tree_entry, at.clone(), None);
             let value = &tree_entry.value;
             let nodes: Vec<String> = map(value.get("nodes")).map(|e| e.key.to_string()).collect();
-            let terminals: Vec<String> =
-                map(value.get("terminals")).map(|e| e.key.to_string()).collect();
+            let terminals: Vec<String> = map(value.get("terminals"))
+                .map(|e| e.key.to_string())
+                .collect();
             for node in map(value.get("nodes")) {
                 let pointer = format!("{at}/nodes/{}", token(&node.key));
                 self.define(SymbolKind::TreeNode, node, pointer, Some(&tree));
@@ -349,12 +354,24 @@ impl Walk<'_> {
             for terminal in map(value.get("terminals")) {
                 let pointer = format!("{at}/terminals/{}", token(&terminal.key));
                 self.define(SymbolKind::Terminal, terminal, pointer.clone(), Some(&tree));
-                if let Some(action) = terminal.value.get("action").filter(|a| a.as_str().is_some_and(is_step)) {
-                    self.refer(SymbolKind::Step, action, Usage::Action, format!("{pointer}/action"));
+                if let Some(action) = terminal
+                    .value
+                    .get("action")
+                    .filter(|a| a.as_str().is_some_and(is_step))
+                {
+                    self.refer(
+                        SymbolKind::Step,
+                        action,
+                        Usage::Action,
+                        format!("{pointer}/action"),
+                    );
                 }
             }
             if let Some(start) = value.get("root") {
-                let kind = if start.as_str().is_some_and(|s| terminals.iter().any(|t| t == s)) {
+                let kind = if start
+                    .as_str()
+                    .is_some_and(|s| terminals.iter().any(|t| t == s))
+                {
                     SymbolKind::Terminal
                 } else {
                     SymbolKind::TreeNode
@@ -417,7 +434,9 @@ impl Walk<'_> {
 
     fn imports(&mut self, root: &Node) {
         for (index, import) in seq(root.get("imports")) {
-            let alias = import.entry("as").and_then(|e| e.value.as_str().map(|a| (a, e)));
+            let alias = import
+                .entry("as")
+                .and_then(|e| e.value.as_str().map(|a| (a, e)));
             if let Some((name, entry)) = alias {
                 self.out.definitions.push(Definition {
                     kind: SymbolKind::Import,
@@ -464,7 +483,10 @@ impl Walk<'_> {
                 return;
             };
             for expr in &found {
-                for (root, kind) in [("steps", SymbolKind::Step), ("input", SymbolKind::InputField)] {
+                for (root, kind) in [
+                    ("steps", SymbolKind::Step),
+                    ("input", SymbolKind::InputField),
+                ] {
                     for (name, range) in members_of(expr, root) {
                         self.out.references.push(Reference {
                             kind,
@@ -572,7 +594,10 @@ impl Walk<'_> {
             let Some(value) = node.as_str() else {
                 continue;
             };
-            let parsed = if pointer.starts_with("/nodes/") && pointer.ends_with("/condition") && !value.contains("{{") {
+            let parsed = if pointer.starts_with("/nodes/")
+                && pointer.ends_with("/condition")
+                && !value.contains("{{")
+            {
                 logicmd::expr::parse_expression(value, 0, logicmd::expr::ExprLimits::DEFAULT)
                     .ok()
                     .map(|e| vec![e])
@@ -600,7 +625,11 @@ impl Walk<'_> {
 fn collect_strings<'n>(node: &'n Node, pointer: String, out: &mut Vec<(String, &'n Node)>) {
     if let Some(entries) = node.as_map() {
         for entry in entries {
-            collect_strings(&entry.value, format!("{pointer}/{}", token(&entry.key)), out);
+            collect_strings(
+                &entry.value,
+                format!("{pointer}/{}", token(&entry.key)),
+                out,
+            );
         }
     } else if let Some(items) = node.as_seq() {
         for (index, item) in items.iter().enumerate() {

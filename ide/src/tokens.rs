@@ -178,7 +178,13 @@ impl<'a> Places<'a> {
     }
 }
 
-fn expression_tokens(text: &str, node: &Node, value: &str, out: &mut Vec<SemanticToken>, spans: &mut Vec<Span>) {
+fn expression_tokens(
+    text: &str,
+    node: &Node,
+    value: &str,
+    out: &mut Vec<SemanticToken>,
+    spans: &mut Vec<Span>,
+) {
     let places = Places::new(text, node, value);
     for region in regions(value) {
         let open = region.start - 2;
@@ -204,9 +210,15 @@ fn expression_tokens(text: &str, node: &Node, value: &str, out: &mut Vec<Semanti
             let kind = match &lexeme.token {
                 Token::Number(_) => NUMBER,
                 Token::String(_) => STRING,
-                Token::Punct(p) if matches!(*p, "(" | ")" | "[" | "]" | "," | "." | "?.") => continue,
+                Token::Punct(p) if matches!(*p, "(" | ")" | "[" | "]" | "," | "." | "?.") => {
+                    continue
+                }
                 Token::Punct(_) => OPERATOR,
-                Token::Identifier(name) if matches!(name.as_str(), "true" | "false" | "null" | "undefined") => KEYWORD,
+                Token::Identifier(name)
+                    if matches!(name.as_str(), "true" | "false" | "null" | "undefined") =>
+                {
+                    KEYWORD
+                }
                 Token::Identifier(_) if matches!(previous, Some(Token::Punct("." | "?."))) => {
                     if matches!(next, Some(Token::Punct("("))) {
                         METHOD

@@ -40,7 +40,11 @@ impl FileAnalysis {
         let options = options(id);
         let reparsed = previous.and_then(|previous| reparse(previous, &text));
         let (kind, parsed, parse_problems) = match reparsed {
-            Some(document) => (Kind::Logic, Some(Parsed::Logic(Arc::new(document))), Vec::new()),
+            Some(document) => (
+                Kind::Logic,
+                Some(Parsed::Logic(Arc::new(document))),
+                Vec::new(),
+            ),
             None => analysis::parse(&text, &options),
         };
         FileAnalysis {

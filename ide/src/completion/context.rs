@@ -76,7 +76,9 @@ fn key_of(text: &str) -> Option<(&str, &str)> {
         let end = quoted.find('\'')?;
         (&quoted[..end], &quoted[end + 1..])
     } else {
-        let colon = text.find(": ").or_else(|| text.strip_suffix(':').map(|k| k.len()))?;
+        let colon = text
+            .find(": ")
+            .or_else(|| text.strip_suffix(':').map(|k| k.len()))?;
         if text[..colon].contains(['[', '{', '"', '\'', '#']) {
             return None;
         }
@@ -95,7 +97,10 @@ fn key_of(text: &str) -> Option<(&str, &str)> {
 
 /// The context at `cursor` of `text`, whose YAML starts at byte `yaml_start`.
 pub(crate) fn at(text: &str, yaml_start: usize, cursor: usize) -> Option<Context> {
-    let line_start = text[..cursor].rfind('\n').map_or(0, |i| i + 1).max(yaml_start);
+    let line_start = text[..cursor]
+        .rfind('\n')
+        .map_or(0, |i| i + 1)
+        .max(yaml_start);
     let prefix = &text[line_start..cursor];
     let above: Vec<&str> = text[yaml_start..line_start].lines().rev().collect();
     let (path, siblings) = line_path(prefix, &above, text, cursor);
@@ -366,7 +371,8 @@ mod tests {
 
     #[test]
     fn an_expression_in_a_quoted_value() {
-        let c = context("---\nsteps:\n  a:\n    verification:\n      check: \"{{ steps.b.out|\n---\n");
+        let c =
+            context("---\nsteps:\n  a:\n    verification:\n      check: \"{{ steps.b.out|\n---\n");
         assert_eq!(c.slot, Slot::Expression(" steps.b.out".to_owned()));
         assert_eq!(keys(&c.path), ["steps", "a", "verification", "check"]);
         assert_eq!(c.typed_len, 3);

@@ -12,16 +12,44 @@ use crate::workspace::Workspace;
 
 /// The methods (and the `length` property) the expression language evaluates.
 pub(crate) const METHODS: &[(&str, &str, &str)] = &[
-    ("length", "length", "The number of items of an array or characters of a string."),
-    ("includes", "includes(${1})", "Whether an array holds a value (SameValueZero) or a string holds a substring."),
+    (
+        "length",
+        "length",
+        "The number of items of an array or characters of a string.",
+    ),
+    (
+        "includes",
+        "includes(${1})",
+        "Whether an array holds a value (SameValueZero) or a string holds a substring.",
+    ),
     ("contains", "contains(${1})", "The same as `includes`."),
-    ("every", "every(${1})", "Whether every item is truthy, or has a truthy property when a property name is given."),
-    ("some", "some(${1})", "Whether some item is truthy, or has a truthy property when a property name is given."),
-    ("startsWith", "startsWith(${1})", "Whether a string starts with another."),
-    ("endsWith", "endsWith(${1})", "Whether a string ends with another."),
+    (
+        "every",
+        "every(${1})",
+        "Whether every item is truthy, or has a truthy property when a property name is given.",
+    ),
+    (
+        "some",
+        "some(${1})",
+        "Whether some item is truthy, or has a truthy property when a property name is given.",
+    ),
+    (
+        "startsWith",
+        "startsWith(${1})",
+        "Whether a string starts with another.",
+    ),
+    (
+        "endsWith",
+        "endsWith(${1})",
+        "Whether a string ends with another.",
+    ),
     ("toLowerCase", "toLowerCase()", "The string in lower case."),
     ("toUpperCase", "toUpperCase()", "The string in upper case."),
-    ("trim", "trim()", "The string without leading and trailing whitespace."),
+    (
+        "trim",
+        "trim()",
+        "The string without leading and trailing whitespace.",
+    ),
 ];
 
 /// The operators of the expression language (spec §4.2), JavaScript's semantics.
@@ -99,7 +127,12 @@ fn roots(request: &Request<'_>) -> Vec<CompletionItem> {
     match request.kind {
         Kind::Logic => {
             for root in logicmd::lint::KNOWN_ROOTS {
-                items.push(request.item(*root, ItemKind::Variable, Some(root_note(root).to_owned()), None));
+                items.push(request.item(
+                    *root,
+                    ItemKind::Variable,
+                    Some(root_note(root).to_owned()),
+                    None,
+                ));
             }
         }
         Kind::Drtl => {
@@ -107,10 +140,20 @@ fn roots(request: &Request<'_>) -> Vec<CompletionItem> {
                 items.push(request.item(*variable, ItemKind::Variable, None, None));
             }
             if let Some(json) = request.file.and_then(|f| f.json()) {
-                for node in json.get("nodes").and_then(Value::as_array).into_iter().flatten() {
+                for node in json
+                    .get("nodes")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
                     if let Some(id) = node.get("id").and_then(Value::as_str) {
                         let kind = node.get("type").and_then(Value::as_str).unwrap_or("node");
-                        items.push(request.item(id, ItemKind::Reference, Some(format!("{kind} node")), None));
+                        items.push(request.item(
+                            id,
+                            ItemKind::Reference,
+                            Some(format!("{kind} node")),
+                            None,
+                        ));
                     }
                 }
                 for name in json
@@ -119,7 +162,12 @@ fn roots(request: &Request<'_>) -> Vec<CompletionItem> {
                     .into_iter()
                     .flat_map(|d| d.keys())
                 {
-                    items.push(request.item(name, ItemKind::Variable, Some("state default".to_owned()), None));
+                    items.push(request.item(
+                        name,
+                        ItemKind::Variable,
+                        Some("state default".to_owned()),
+                        None,
+                    ));
                 }
             }
         }
@@ -144,7 +192,11 @@ fn root_note(root: &str) -> &'static str {
 }
 
 /// Members of the chain `object` (its segments before the one being typed).
-fn members(request: &Request<'_>, workspace: &mut Workspace, object: &[&str]) -> Vec<CompletionItem> {
+fn members(
+    request: &Request<'_>,
+    workspace: &mut Workspace,
+    object: &[&str],
+) -> Vec<CompletionItem> {
     let Some(file) = request.file else {
         return Vec::new();
     };
@@ -152,10 +204,17 @@ fn members(request: &Request<'_>, workspace: &mut Workspace, object: &[&str]) ->
     let schema = match (request.kind, object) {
         (Kind::Logic, ["steps"]) => return step_names(request, workspace, &json),
         (Kind::Logic, ["steps", _]) => {
-            return vec![request.item("output", ItemKind::Field, Some("the step's output".to_owned()), None)]
+            return vec![request.item(
+                "output",
+                ItemKind::Field,
+                Some("the step's output".to_owned()),
+                None,
+            )]
         }
         (Kind::Logic, ["steps", step, "output", fields @ ..]) => {
-            let own = json.pointer(&format!("/steps/{step}/output_schema")).cloned();
+            let own = json
+                .pointer(&format!("/steps/{step}/output_schema"))
+                .cloned();
             let schema = own.or_else(|| {
                 imported_steps(workspace, request.id, file)
                     .into_iter()
@@ -164,14 +223,20 @@ fn members(request: &Request<'_>, workspace: &mut Workspace, object: &[&str]) ->
             });
             schema.and_then(|s| descend(&s, fields))
         }
-        (Kind::Logic, ["input" | "inputs", fields @ ..]) => {
-            descend(&inputs_schema(&json), fields)
-        }
+        (Kind::Logic, ["input" | "inputs", fields @ ..]) => descend(&inputs_schema(&json), fields),
         (Kind::Logic, ["output", fields @ ..]) => enclosing_step(request)
-            .and_then(|step| json.pointer(&format!("/steps/{step}/output_schema")).cloned())
+            .and_then(|step| {
+                json.pointer(&format!("/steps/{step}/output_schema"))
+                    .cloned()
+            })
             .and_then(|s| descend(&s, fields)),
         (Kind::Drtl, [node]) if drtl_node(&json, node) => {
-            return vec![request.item("output", ItemKind::Field, Some("the node's output".to_owned()), None)]
+            return vec![request.item(
+                "output",
+                ItemKind::Field,
+                Some("the node's output".to_owned()),
+                None,
+            )]
         }
         _ => None,
     };
@@ -187,24 +252,48 @@ fn members(request: &Request<'_>, workspace: &mut Workspace, object: &[&str]) ->
 fn drtl_node(json: &Value, id: &str) -> bool {
     json.get("nodes")
         .and_then(Value::as_array)
-        .is_some_and(|nodes| nodes.iter().any(|n| n.get("id").and_then(Value::as_str) == Some(id)))
+        .is_some_and(|nodes| {
+            nodes
+                .iter()
+                .any(|n| n.get("id").and_then(Value::as_str) == Some(id))
+        })
 }
 
-fn step_names(request: &Request<'_>, workspace: &mut Workspace, json: &Value) -> Vec<CompletionItem> {
+fn step_names(
+    request: &Request<'_>,
+    workspace: &mut Workspace,
+    json: &Value,
+) -> Vec<CompletionItem> {
     let mut items: Vec<CompletionItem> = json
         .get("steps")
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
         .map(|(name, step)| {
-            let description = step.get("description").and_then(Value::as_str).map(str::to_owned);
-            request.item(name, ItemKind::Reference, Some("step".to_owned()), description)
+            let description = step
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            request.item(
+                name,
+                ItemKind::Reference,
+                Some("step".to_owned()),
+                description,
+            )
         })
         .collect();
     if let Some(file) = request.file {
         for (name, step) in imported_steps(workspace, request.id, file) {
-            let description = step.get("description").and_then(Value::as_str).map(str::to_owned);
-            items.push(request.item(name, ItemKind::Reference, Some("imported step".to_owned()), description));
+            let description = step
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            items.push(request.item(
+                name,
+                ItemKind::Reference,
+                Some("imported step".to_owned()),
+                description,
+            ));
         }
     }
     items
@@ -254,10 +343,15 @@ fn fields(request: &Request<'_>, schema: &Value) -> Vec<CompletionItem> {
         .flatten()
         .map(|(name, field)| {
             let mut detail = json_type(field);
-            if required.contains(&name.as_str()) || field.get("required") == Some(&Value::Bool(true)) {
+            if required.contains(&name.as_str())
+                || field.get("required") == Some(&Value::Bool(true))
+            {
                 detail.push_str(", required");
             }
-            let description = field.get("description").and_then(Value::as_str).map(str::to_owned);
+            let description = field
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
             request.item(name, ItemKind::Field, Some(detail), description)
         })
         .collect()
@@ -304,22 +398,36 @@ mod tests {
                 if logicmd::expr::eval_str(&source, &context).is_ok() {
                     break;
                 }
-                assert!(receiver != "a", "`{name}` evaluates on neither a string nor an array");
+                assert!(
+                    receiver != "a",
+                    "`{name}` evaluates on neither a string nor an array"
+                );
             }
         }
     }
 
     #[test]
     fn the_methods_offered_are_exactly_the_languages() {
-        let offered: Vec<&str> = METHODS.iter().map(|(n, _, _)| *n).filter(|n| *n != "length").collect();
+        let offered: Vec<&str> = METHODS
+            .iter()
+            .map(|(n, _, _)| *n)
+            .filter(|n| *n != "length")
+            .collect();
         assert_eq!(offered, logicmd::expr::METHODS);
     }
 
     #[test]
     fn every_operator_offered_parses() {
         for (op, _) in OPERATORS {
-            let source = if *op == "? :" { "1 ? 2 : 3".to_owned() } else { format!("1 {op} 2") };
-            assert!(logicmd::expr::eval_str(&source, &serde_json::json!({})).is_ok(), "{op}");
+            let source = if *op == "? :" {
+                "1 ? 2 : 3".to_owned()
+            } else {
+                format!("1 {op} 2")
+            };
+            assert!(
+                logicmd::expr::eval_str(&source, &serde_json::json!({})).is_ok(),
+                "{op}"
+            );
         }
     }
 

@@ -128,7 +128,11 @@ impl Request<'_> {
 fn matches_typed(label: &str, typed: &str) -> bool {
     let typed = typed.to_lowercase();
     let label = label.to_lowercase();
-    label.starts_with(&typed) || label.rsplit('.').next().is_some_and(|last| last.starts_with(&typed))
+    label.starts_with(&typed)
+        || label
+            .rsplit('.')
+            .next()
+            .is_some_and(|last| last.starts_with(&typed))
 }
 
 /// Where the YAML the cursor may be in starts: the frontmatter of a LOGIC.md file (`None` in
@@ -184,7 +188,13 @@ fn keys(request: &Request<'_>, path: &[Seg]) -> Vec<CompletionItem> {
                     Some(schema_docs::type_name(&found)),
                     key_documentation(request.kind, &found, path.is_empty().then_some(name)),
                 ),
-                None => (None, schema.get("description").and_then(Value::as_str).map(str::to_owned)),
+                None => (
+                    None,
+                    schema
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                ),
             };
             let mut item = request.item(name, ItemKind::Property, detail, documentation);
             item.insert = format!("{name}: ");
@@ -237,13 +247,23 @@ fn values(request: &Request<'_>, workspace: &mut Workspace) -> Vec<CompletionIte
     if let Some(found) = schema_docs::at(request.kind, path, None) {
         for value in schema_docs::enum_values(found.resolved) {
             let label = schema_docs::plain(value);
-            let mut item = request.item(&label, ItemKind::Value, Some(schema_docs::type_name(&found)), None);
+            let mut item = request.item(
+                &label,
+                ItemKind::Value,
+                Some(schema_docs::type_name(&found)),
+                None,
+            );
             item.insert = scalar_text(value);
             items.push(item);
         }
         if found.resolved.get("type").and_then(Value::as_str) == Some("boolean") {
             for literal in ["true", "false"] {
-                items.push(request.item(literal, ItemKind::Value, Some("boolean".to_owned()), None));
+                items.push(request.item(
+                    literal,
+                    ItemKind::Value,
+                    Some("boolean".to_owned()),
+                    None,
+                ));
             }
         }
         let is_object = found.resolved.get("type").and_then(Value::as_str) == Some("object")

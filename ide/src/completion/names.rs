@@ -15,14 +15,38 @@ use crate::workspace::Workspace;
 
 /// The DRTL standard verification library (DRTL §3.4): category and method of each rule.
 const STANDARD_RULE_DOCS: &[(&str, &str, &str)] = &[
-    ("std.check_compute", "Computational", "Deterministic execution (math, dates, hashes)"),
-    ("std.check_existence", "Existence", "Search/index lookup (products, APIs, features)"),
+    (
+        "std.check_compute",
+        "Computational",
+        "Deterministic execution (math, dates, hashes)",
+    ),
+    (
+        "std.check_existence",
+        "Existence",
+        "Search/index lookup (products, APIs, features)",
+    ),
     ("std.check_links", "URLs", "HTTP validation"),
-    ("std.check_citation", "References", "Academic/documentation lookup"),
-    ("std.check_code", "Code Safety", "Static analysis, sandboxed execution"),
-    ("std.check_logic", "Consistency", "Self-consistency sampling"),
+    (
+        "std.check_citation",
+        "References",
+        "Academic/documentation lookup",
+    ),
+    (
+        "std.check_code",
+        "Code Safety",
+        "Static analysis, sandboxed execution",
+    ),
+    (
+        "std.check_logic",
+        "Consistency",
+        "Self-consistency sampling",
+    ),
     ("std.check_protocol", "Format", "Schema/regex validation"),
-    ("std.check_tool_usage", "Meta", "Verify tools were invoked before claims"),
+    (
+        "std.check_tool_usage",
+        "Meta",
+        "Verify tools were invoked before claims",
+    ),
 ];
 
 fn keys(path: &[Seg]) -> Vec<&str> {
@@ -53,7 +77,12 @@ pub(super) fn for_path(
         (Kind::Logic, ["fallback", "degradation", "[]", "fallback_to"]) => {
             let mut items = steps(request, workspace, None);
             for mode in logicmd::lint::FALLBACK_MODES {
-                items.push(request.item(*mode, ItemKind::Value, Some("fallback mode".to_owned()), None));
+                items.push(request.item(
+                    *mode,
+                    ItemKind::Value,
+                    Some("fallback mode".to_owned()),
+                    None,
+                ));
             }
             items
         }
@@ -88,7 +117,11 @@ pub(super) fn for_path(
 }
 
 /// The steps (own, then imported as `alias.step`), without `except`.
-fn steps(request: &Request<'_>, workspace: &mut Workspace, except: Option<&str>) -> Vec<CompletionItem> {
+fn steps(
+    request: &Request<'_>,
+    workspace: &mut Workspace,
+    except: Option<&str>,
+) -> Vec<CompletionItem> {
     let Some(file) = request.file else {
         return Vec::new();
     };
@@ -102,15 +135,31 @@ fn steps(request: &Request<'_>, workspace: &mut Workspace, except: Option<&str>)
         }
     }
     for (name, step) in imported_steps(workspace, request.id, file) {
-        let description = step.get("description").and_then(Value::as_str).map(str::to_owned);
-        items.push(request.item(name, ItemKind::Reference, Some("imported step".to_owned()), description));
+        let description = step
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        items.push(request.item(
+            name,
+            ItemKind::Reference,
+            Some("imported step".to_owned()),
+            description,
+        ));
     }
     items
 }
 
 fn step_item(request: &Request<'_>, name: &str, step: &Node) -> CompletionItem {
-    let description = step.get("description").and_then(Node::as_str).map(str::to_owned);
-    request.item(name, ItemKind::Reference, Some("step".to_owned()), description)
+    let description = step
+        .get("description")
+        .and_then(Node::as_str)
+        .map(str::to_owned);
+    request.item(
+        name,
+        ItemKind::Reference,
+        Some("step".to_owned()),
+        description,
+    )
 }
 
 /// The steps the file's imports bring in, namespaced.
@@ -143,19 +192,41 @@ fn tree_names(request: &Request<'_>, tree: &str, terminals: bool) -> Vec<Complet
     let Some(document) = request.file.and_then(|f| f.document()) else {
         return Vec::new();
     };
-    let Some(tree) = document.root().get("decision_trees").and_then(|t| t.get(tree)) else {
+    let Some(tree) = document
+        .root()
+        .get("decision_trees")
+        .and_then(|t| t.get(tree))
+    else {
         return Vec::new();
     };
     let mut items: Vec<CompletionItem> = map(tree.get("nodes"))
         .map(|node| {
-            let condition = node.value.get("condition").and_then(Node::as_str).map(|c| format!("`{c}`"));
-            request.item(node.key.as_str(), ItemKind::Reference, Some("tree node".to_owned()), condition)
+            let condition = node
+                .value
+                .get("condition")
+                .and_then(Node::as_str)
+                .map(|c| format!("`{c}`"));
+            request.item(
+                node.key.as_str(),
+                ItemKind::Reference,
+                Some("tree node".to_owned()),
+                condition,
+            )
         })
         .collect();
     if terminals {
         items.extend(map(tree.get("terminals")).map(|terminal| {
-            let action = terminal.value.get("action").and_then(Node::as_str).map(|a| format!("action: {a}"));
-            request.item(terminal.key.as_str(), ItemKind::Reference, Some("terminal".to_owned()), action)
+            let action = terminal
+                .value
+                .get("action")
+                .and_then(Node::as_str)
+                .map(|a| format!("action: {a}"));
+            request.item(
+                terminal.key.as_str(),
+                ItemKind::Reference,
+                Some("terminal".to_owned()),
+                action,
+            )
         }));
     }
     items
@@ -168,8 +239,17 @@ fn workflow_nodes(request: &Request<'_>, except: Option<&str>) -> Vec<Completion
     map(document.root().get("nodes"))
         .filter(|entry| Some(entry.key.as_str()) != except)
         .map(|entry| {
-            let reference = entry.value.get("logic_ref").and_then(Node::as_str).map(|r| format!("runs `{r}`"));
-            request.item(entry.key.as_str(), ItemKind::Reference, Some("workflow node".to_owned()), reference)
+            let reference = entry
+                .value
+                .get("logic_ref")
+                .and_then(Node::as_str)
+                .map(|r| format!("runs `{r}`"));
+            request.item(
+                entry.key.as_str(),
+                ItemKind::Reference,
+                Some("workflow node".to_owned()),
+                reference,
+            )
         })
         .collect()
 }
@@ -191,7 +271,9 @@ fn drtl_nodes(request: &Request<'_>, with_terminate: bool) -> Vec<CompletionItem
             logicmd::drtl::TERMINATE,
             ItemKind::Value,
             Some("ends the run".to_owned()),
-            Some("Routing to `terminate` ends (abandons) the run here (DRTL §3.8, §9.3).".to_owned()),
+            Some(
+                "Routing to `terminate` ends (abandons) the run here (DRTL §3.8, §9.3).".to_owned(),
+            ),
         ));
     }
     items
@@ -204,9 +286,7 @@ fn files(request: &Request<'_>, workspace: &mut Workspace) -> Vec<CompletionItem
     // The whole path typed so far: from the value's start (after quotes) to the cursor.
     let line_start = text[..request.replace.end].rfind('\n').map_or(0, |i| i + 1);
     let line = &text[line_start..request.replace.end];
-    let value_start = line
-        .rfind([' ', '"', '\'', '['])
-        .map_or(0, |i| i + 1);
+    let value_start = line.rfind([' ', '"', '\'', '[']).map_or(0, |i| i + 1);
     let typed = &line[value_start..];
     let (directory, _) = typed.rsplit_once('/').unwrap_or(("", typed));
     let directory_prefix = if typed.contains('/') {
@@ -218,7 +298,10 @@ fn files(request: &Request<'_>, workspace: &mut Workspace) -> Vec<CompletionItem
     let Ok(resolved) = workspace.files().resolve(request.id, &probe) else {
         return Vec::new();
     };
-    let listed_directory = resolved.strip_suffix('_').unwrap_or("").trim_end_matches('/');
+    let listed_directory = resolved
+        .strip_suffix('_')
+        .unwrap_or("")
+        .trim_end_matches('/');
     let replace_start = line_start + value_start;
     let _ = typed_start;
     let own = request.id.rsplit('/').next().unwrap_or(request.id);
@@ -226,14 +309,30 @@ fn files(request: &Request<'_>, workspace: &mut Workspace) -> Vec<CompletionItem
         .files()
         .list(listed_directory)
         .into_iter()
-        .filter(|entry| entry.is_dir || (entry.name.ends_with(".md") && (!listed_directory.is_empty() || entry.name != own)))
+        .filter(|entry| {
+            entry.is_dir
+                || (entry.name.ends_with(".md")
+                    && (!listed_directory.is_empty() || entry.name != own))
+        })
         .filter(|entry| !entry.name.starts_with('.') || entry.name == ".logic")
         .map(|DirEntry { name, is_dir }| {
-            let prefix = if directory_prefix.is_empty() { "./".to_owned() } else { directory_prefix.clone() };
-            let insert = if is_dir { format!("{prefix}{name}/") } else { format!("{prefix}{name}") };
+            let prefix = if directory_prefix.is_empty() {
+                "./".to_owned()
+            } else {
+                directory_prefix.clone()
+            };
+            let insert = if is_dir {
+                format!("{prefix}{name}/")
+            } else {
+                format!("{prefix}{name}")
+            };
             let mut item = request.item(
                 name,
-                if is_dir { ItemKind::Folder } else { ItemKind::File },
+                if is_dir {
+                    ItemKind::Folder
+                } else {
+                    ItemKind::File
+                },
                 None,
                 None,
             );

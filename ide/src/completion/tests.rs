@@ -32,13 +32,20 @@ fn step_keys_with_their_descriptions() {
         needs.documentation.as_deref(),
         Some("Step names that must complete before this step runs\n\nSpec: §4.1 Step Schema")
     );
-    assert!(!items.iter().any(|i| i.label == "description"), "written keys are left out");
+    assert!(
+        !items.iter().any(|i| i.label == "description"),
+        "written keys are left out"
+    );
 }
 
 #[test]
 fn step_names_in_needs_then_and_parallel_steps() {
     let body = "steps:\n  gather: {description: Gather sources}\n  check: {}\n";
-    let needs = labels(MemoryFiles::new(), "m.logic.md", &format!("{HEAD}{body}  use:\n    needs: [|]\n---\n"));
+    let needs = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}{body}  use:\n    needs: [|]\n---\n"),
+    );
     assert_eq!(needs, ["gather", "check"]);
     let then = labels(
         MemoryFiles::new(),
@@ -49,15 +56,24 @@ fn step_names_in_needs_then_and_parallel_steps() {
     let parallel = labels(
         MemoryFiles::new(),
         "m.logic.md",
-        &format!("{HEAD}{body}  use:\n    execution: parallel\n    parallel_steps:\n      - |\n---\n"),
+        &format!(
+            "{HEAD}{body}  use:\n    execution: parallel\n    parallel_steps:\n      - |\n---\n"
+        ),
     );
     assert_eq!(parallel, ["gather", "check"]);
 }
 
 #[test]
 fn enum_values_and_booleans() {
-    let strategy = labels(MemoryFiles::new(), "m.logic.md", &format!("{HEAD}reasoning:\n  strategy: |\n---\n"));
-    assert_eq!(strategy, ["cot", "react", "tot", "got", "plan-execute", "custom"]);
+    let strategy = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}reasoning:\n  strategy: |\n---\n"),
+    );
+    assert_eq!(
+        strategy,
+        ["cot", "react", "tot", "got", "plan-execute", "custom"]
+    );
     let on_fail = labels(
         MemoryFiles::new(),
         "m.logic.md",
@@ -73,9 +89,15 @@ fn expressions_complete_steps_outputs_and_inputs() {
         "steps:\n  gather:\n    output_schema:\n      type: object\n      required: [sources]\n",
         "      properties:\n        sources: {type: array, items: {type: string}}\n        confidence: {type: number}\n",
     );
-    let steps = labels(MemoryFiles::new(), "m.logic.md", &format!("{HEAD}{body}  use:\n    verification:\n      check: \"{{{{ steps.|\"\n---\n"));
+    let steps = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}{body}  use:\n    verification:\n      check: \"{{{{ steps.|\"\n---\n"),
+    );
     assert_eq!(steps, ["gather", "use"]);
-    let (text, cursor) = at(&format!("{HEAD}{body}  use:\n    verification:\n      check: \"{{{{ steps.gather.output.|\"\n---\n"));
+    let (text, cursor) = at(&format!(
+        "{HEAD}{body}  use:\n    verification:\n      check: \"{{{{ steps.gather.output.|\"\n---\n"
+    ));
     let mut workspace = Workspace::new(MemoryFiles::new().shared());
     workspace.open("m.logic.md", text);
     let items = completion(&mut workspace, "m.logic.md", cursor);
@@ -86,15 +108,41 @@ fn expressions_complete_steps_outputs_and_inputs() {
         .collect();
     assert_eq!(
         fields,
-        [("sources", Some("array of string, required")), ("confidence", Some("number"))]
+        [
+            ("sources", Some("array of string, required")),
+            ("confidence", Some("number"))
+        ]
     );
-    let input = labels(MemoryFiles::new(), "m.logic.md", &format!("{HEAD}{body}  use:\n    verification:\n      check: \"{{{{ input.q|\"\n---\n"));
+    let input = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}{body}  use:\n    verification:\n      check: \"{{{{ input.q|\"\n---\n"),
+    );
     assert_eq!(input, ["query"]);
-    let own_output = labels(MemoryFiles::new(), "m.logic.md", &format!("{HEAD}{body}    verification:\n      check: \"{{{{ output.conf|\"\n---\n"));
+    let own_output = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}{body}    verification:\n      check: \"{{{{ output.conf|\"\n---\n"),
+    );
     assert_eq!(own_output, ["confidence"]);
-    let operators = labels(MemoryFiles::new(), "m.logic.md", &format!("{HEAD}{body}  use:\n    verification:\n      check: \"{{{{ input.query |\"\n---\n"));
-    assert!(operators.contains(&"&&".to_owned()) && operators.contains(&"===".to_owned()), "{operators:?}");
-    let methods = labels(MemoryFiles::new(), "m.logic.md", &format!("{HEAD}{body}  use:\n    verification:\n      check: \"{{{{ input.query.sta|\"\n---\n"));
+    let operators = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!(
+            "{HEAD}{body}  use:\n    verification:\n      check: \"{{{{ input.query |\"\n---\n"
+        ),
+    );
+    assert!(
+        operators.contains(&"&&".to_owned()) && operators.contains(&"===".to_owned()),
+        "{operators:?}"
+    );
+    let methods = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!(
+            "{HEAD}{body}  use:\n    verification:\n      check: \"{{{{ input.query.sta|\"\n---\n"
+        ),
+    );
     assert_eq!(methods, ["startsWith"]);
 }
 
@@ -104,9 +152,17 @@ fn import_paths_come_from_the_files() {
         .with("shared/retry.logic.md", "x")
         .with("shared/notes.txt", "x")
         .with("other.logic.md", "x");
-    let found = labels(files.clone(), "m.logic.md", &format!("{HEAD}imports:\n  - ref: |\n---\n"));
+    let found = labels(
+        files.clone(),
+        "m.logic.md",
+        &format!("{HEAD}imports:\n  - ref: |\n---\n"),
+    );
     assert_eq!(found, ["./other.logic.md", "./shared/"]);
-    let inside = labels(files, "m.logic.md", &format!("{HEAD}imports:\n  - ref: ./shared/|\n---\n"));
+    let inside = labels(
+        files,
+        "m.logic.md",
+        &format!("{HEAD}imports:\n  - ref: ./shared/|\n---\n"),
+    );
     assert_eq!(inside, ["./shared/retry.logic.md"]);
 }
 
@@ -127,15 +183,34 @@ fn imported_steps_are_offered_namespaced() {
 #[test]
 fn drtl_node_ids_routes_and_rules() {
     let text = "name: t\nnodes:\n  - id: draft\n    type: generate\n  - id: check\n    type: verify\n    rules:\n      - id: std.check_l|\n";
-    assert_eq!(labels(MemoryFiles::new(), "t.drtl.yaml", text), ["std.check_links", "std.check_logic"]);
+    assert_eq!(
+        labels(MemoryFiles::new(), "t.drtl.yaml", text),
+        ["std.check_links", "std.check_logic"]
+    );
     let route = "name: t\nnodes:\n  - id: draft\n    type: generate\n  - id: gate\n    type: gate\n    condition: input.ok\n    on_pass: |\n";
-    assert_eq!(labels(MemoryFiles::new(), "t.drtl.yaml", route), ["draft", "gate", "terminate"]);
+    assert_eq!(
+        labels(MemoryFiles::new(), "t.drtl.yaml", route),
+        ["draft", "gate", "terminate"]
+    );
     let keys = "name: t\nnodes:\n  - id: gate\n    type: gate\n    on_|\n";
-    assert_eq!(labels(MemoryFiles::new(), "t.drtl.yaml", keys), ["on_pass", "on_fail"]);
+    assert_eq!(
+        labels(MemoryFiles::new(), "t.drtl.yaml", keys),
+        ["on_pass", "on_fail"]
+    );
 }
 
 #[test]
 fn nothing_is_offered_in_the_body_or_a_comment() {
-    assert!(labels(MemoryFiles::new(), "m.logic.md", &format!("{HEAD}---\n# Body ne|\n")).is_empty());
-    assert!(labels(MemoryFiles::new(), "m.logic.md", &format!("{HEAD}steps: # ne|\n---\n")).is_empty());
+    assert!(labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}---\n# Body ne|\n")
+    )
+    .is_empty());
+    assert!(labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}steps: # ne|\n---\n")
+    )
+    .is_empty());
 }
