@@ -36,9 +36,17 @@ pub struct FileAnalysis {
 }
 
 impl FileAnalysis {
-    fn new(id: &str, text: Arc<str>, previous: Option<&FileAnalysis>) -> FileAnalysis {
+    /// The analysis of `text`, derived from `previous` (taken back when it was not consumed).
+    fn new(
+        id: &str,
+        text: Arc<str>,
+        previous: Option<Arc<FileAnalysis>>,
+    ) -> (FileAnalysis, Option<Arc<FileAnalysis>>) {
         let options = options(id);
-        let reparsed = previous.and_then(|previous| reparse(previous, &text));
+        let (reparsed, previous) = match previous {
+            Some(previous) => reparse(previous, &text),
+            None => (None, None),
+        };
         let (kind, parsed, parse_problems) = match reparsed {
             Some(document) => (
                 Kind::Logic,
@@ -47,7 +55,7 @@ impl FileAnalysis {
             ),
             None => analysis::parse(&text, &options),
         };
-        FileAnalysis {
+        let made = FileAnalysis {
             id: id.to_owned(),
             text,
             kind,
@@ -55,7 +63,8 @@ impl FileAnalysis {
             parse_problems,
             line_index: OnceLock::new(),
             symbols: OnceLock::new(),
-        }
+        };
+        (made, previous)
     }
 
     /// The LOGIC.md document, when the file is one and parses.
@@ -104,10 +113,38 @@ impl FileAnalysis {
     }
 }
 
-/// The next parse from the previous one without parsing, when the edit stays inside one value.
-fn reparse(previous: &FileAnalysis, text: &str) -> Option<Document> {
-    let document = previous.document()?;
-    document.reparse(text)
+/// The next parse from the previous one without parsing, when the edit stays inside one value:
+/// the previous document changed in place when nothing else holds it (a copy of a large
+/// document's tree and JSON costs more than parsing it again), else copied. The previous
+/// analysis comes back when it was not consumed.
+fn reparse(
+    previous: Arc<FileAnalysis>,
+    text: &str,
+) -> (Option<Document>, Option<Arc<FileAnalysis>>) {
+    let mut owned = match Arc::try_unwrap(previous) {
+        Ok(owned) => owned,
+        Err(shared) => {
+            let document = shared.document().and_then(|d| d.reparse(text));
+            return (document, Some(shared));
+        }
+    };
+    let Some(Parsed::Logic(document)) = owned.parsed.take() else {
+        return (None, Some(Arc::new(owned)));
+    };
+    match Arc::try_unwrap(document) {
+        Ok(document) => match document.reparse_edit_owned(text) {
+            Ok((next, _)) => (Some(next), None),
+            Err(document) => {
+                owned.parsed = Some(Parsed::Logic(Arc::new(document)));
+                (None, Some(Arc::new(owned)))
+            }
+        },
+        Err(shared) => {
+            let next = shared.reparse(text);
+            owned.parsed = Some(Parsed::Logic(shared));
+            (next, Some(Arc::new(owned)))
+        }
+    }
 }
 
 fn options(id: &str) -> Options<'_> {
@@ -133,7 +170,7 @@ struct OpenFile {
     /// The previous analysis, kept while the current one is not made yet: the next parse may be
     /// derived from it.
     previous: Option<Arc<FileAnalysis>>,
-    /// The last analysis whose text parsed: names to complete while the text does not.
+    /// While the text does not parse, the last analysis that did: names to complete from.
     last_good: Option<Arc<FileAnalysis>>,
     checked: Option<Checked>,
 }
@@ -270,16 +307,14 @@ impl Workspace {
     pub fn analysis(&mut self, id: &str) -> Option<Arc<FileAnalysis>> {
         if let Some(file) = self.open.get_mut(id) {
             if file.analysis.is_none() {
-                let previous = file.previous.take();
-                let made = Arc::new(FileAnalysis::new(
-                    id,
-                    Arc::clone(&file.text),
-                    previous.as_deref(),
-                ));
+                let (made, previous) =
+                    FileAnalysis::new(id, Arc::clone(&file.text), file.previous.take());
                 if made.parsed.is_some() {
-                    file.last_good = Some(Arc::clone(&made));
+                    file.last_good = None;
+                } else if let Some(previous) = previous.filter(|p| p.parsed.is_some()) {
+                    file.last_good = Some(previous);
                 }
-                file.analysis = Some(made);
+                file.analysis = Some(Arc::new(made));
             }
             return file.analysis.clone();
         }
@@ -293,7 +328,10 @@ impl Workspace {
         if current.parsed.is_some() {
             return Some(current);
         }
-        self.open.get(id).and_then(|file| file.last_good.clone())
+        self.open
+            .get(id)
+            .and_then(|file| file.last_good.clone())
+            .or(Some(current))
     }
 
     /// The analysis of a file that is not open, kept until it changes on disk.
@@ -302,7 +340,7 @@ impl Workspace {
             return Some(Arc::clone(found));
         }
         let text = self.files.load(id).ok()?;
-        let made = Arc::new(FileAnalysis::new(id, Arc::from(text), None));
+        let made = Arc::new(FileAnalysis::new(id, Arc::from(text), None).0);
         self.closed
             .borrow_mut()
             .insert(id.to_owned(), Arc::clone(&made));

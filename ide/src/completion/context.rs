@@ -102,8 +102,8 @@ pub(crate) fn at(text: &str, yaml_start: usize, cursor: usize) -> Option<Context
         .map_or(0, |i| i + 1)
         .max(yaml_start);
     let prefix = &text[line_start..cursor];
-    let above: Vec<&str> = text[yaml_start..line_start].lines().rev().collect();
-    let (path, siblings) = line_path(prefix, &above, text, cursor);
+    let above = text[yaml_start..line_start].lines().rev();
+    let (path, siblings) = line_path(prefix, above, text, cursor);
     if let Some(expression) = open_expression(prefix) {
         return Some(Context {
             typed_len: member_word(typed_word(&expression)).len(),
@@ -177,9 +177,9 @@ fn open_expression(prefix: &str) -> Option<String> {
 }
 
 /// The path of what the cursor's line writes at the cursor, and the keys of the same mapping.
-fn line_path(
+fn line_path<'t>(
     prefix: &str,
-    above: &[&str],
+    above: impl Iterator<Item = &'t str>,
     text: &str,
     cursor: usize,
 ) -> (Vec<Seg>, Vec<(String, String)>) {
@@ -206,6 +206,12 @@ fn line_path(
     for line_above in above {
         if limit == 0 {
             break;
+        }
+        // Lines indented past the column can neither hold the cursor's place nor be beside it:
+        // told by their indentation alone (a large document has thousands of them).
+        let indent = line_above.len() - line_above.trim_start_matches(' ').len();
+        if indent > column || (limit < column && indent >= limit) {
+            continue;
         }
         let Some(s) = shape(line_above) else { continue };
         if let Some((key, kc)) = s.key {
@@ -237,6 +243,10 @@ fn line_path(
 fn siblings_below(text: &str, cursor: usize, column: usize) -> Vec<(String, String)> {
     let mut found = Vec::new();
     for next in text[cursor..].lines().skip(1) {
+        let indent = next.len() - next.trim_start_matches(' ').len();
+        if indent > column {
+            continue;
+        }
         let Some(s) = shape(next) else { continue };
         let first = s.dashes.first().copied().unwrap_or(s.content);
         if first < column {

@@ -200,9 +200,10 @@ fn members(
     let Some(file) = request.file else {
         return Vec::new();
     };
-    let json = file.json().cloned().unwrap_or(Value::Null);
+    let null = Value::Null;
+    let json = file.json().unwrap_or(&null);
     let schema = match (request.kind, object) {
-        (Kind::Logic, ["steps"]) => return step_names(request, workspace, &json),
+        (Kind::Logic, ["steps"]) => return step_names(request, workspace, json),
         (Kind::Logic, ["steps", _]) => {
             return vec![request.item(
                 "output",
@@ -223,14 +224,14 @@ fn members(
             });
             schema.and_then(|s| descend(&s, fields))
         }
-        (Kind::Logic, ["input" | "inputs", fields @ ..]) => descend(&inputs_schema(&json), fields),
+        (Kind::Logic, ["input" | "inputs", fields @ ..]) => descend(&inputs_schema(json), fields),
         (Kind::Logic, ["output", fields @ ..]) => enclosing_step(request)
             .and_then(|step| {
                 json.pointer(&format!("/steps/{step}/output_schema"))
                     .cloned()
             })
             .and_then(|s| descend(&s, fields)),
-        (Kind::Drtl, [node]) if drtl_node(&json, node) => {
+        (Kind::Drtl, [node]) if drtl_node(json, node) => {
             return vec![request.item(
                 "output",
                 ItemKind::Field,

@@ -69,14 +69,26 @@ pub fn completion(workspace: &mut Workspace, id: &str, offset: usize) -> Vec<Com
         return Vec::new();
     }
     let kind = detect(&text, Some(id));
-    let Some(yaml_start) = yaml_region(&text, kind, offset) else {
+    let file = workspace.last_parsed(id);
+    let sections = file
+        .as_deref()
+        .filter(|f| std::sync::Arc::ptr_eq(&f.text, &text))
+        .and_then(FileAnalysis::document)
+        .map(|d| d.sections());
+    let yaml_start = match sections {
+        Some(sections) if kind == Kind::Logic => {
+            let inside = sections.yaml.start <= offset && offset <= sections.yaml.end;
+            inside.then_some(sections.yaml.start)
+        }
+        _ => yaml_region(&text, kind, offset),
+    };
+    let Some(yaml_start) = yaml_start else {
         return Vec::new();
     };
     let Some(cx) = context::at(&text, yaml_start, offset) else {
         return Vec::new();
     };
     let replace = Span::new(offset - cx.typed_len, offset);
-    let file = workspace.last_parsed(id);
     let request = Request {
         id,
         kind,
@@ -126,6 +138,9 @@ impl Request<'_> {
 /// The label starts with what was typed (ignoring case), or its last dotted part does
 /// (`helper` finds `lib.helper`). Editors filter further as the person types.
 fn matches_typed(label: &str, typed: &str) -> bool {
+    if typed.is_empty() {
+        return true;
+    }
     let typed = typed.to_lowercase();
     let label = label.to_lowercase();
     label.starts_with(&typed)
