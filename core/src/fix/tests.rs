@@ -232,7 +232,11 @@ fn a_bare_condition_is_wrapped_and_others_are_left() {
     );
     assert!(wrap_condition(json, "/name").is_none());
     let wrapped = doc("steps:\n  a:\n    verification:\n      check: \"{{ output.ok }}\"\n");
-    let analysis = analyze(&wrapped, &Options::lint("main.logic.md"), &MemoryLoader::new());
+    let analysis = analyze(
+        &wrapped,
+        &Options::lint("main.logic.md"),
+        &MemoryLoader::new(),
+    );
     let json = analysis.parsed.as_ref().map(|p| p.json()).unwrap();
     assert!(wrap_condition(json, "/steps/a/verification/check").is_none());
 }

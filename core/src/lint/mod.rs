@@ -27,8 +27,8 @@ use crate::loader::Loader;
 
 pub(crate) use context::LintContext;
 pub use expressions::KNOWN_ROOTS;
-pub use structure::FALLBACK_MODES;
 pub use rules::Rule;
+pub use structure::FALLBACK_MODES;
 
 /// Lints `document` (id `id` for relative imports), loading other files through `loader`.
 /// Schema errors are not repeated here; call [`crate::validate()`] for those.
