@@ -16,6 +16,7 @@ pub(super) fn fixes(json: &Value, diagnostic: &Diagnostic) -> Vec<Fix> {
         c if c == rules::DUPLICATE_DEPENDENCY.code => duplicate_dependency(json, code, path),
         c if c == rules::TOOL_ALLOWED_AND_DENIED.code => allowed_and_denied(json, code, path),
         c if c == rules::MISSING_DEFAULT_BRANCH.code => default_branch(json, code, path),
+        c if c == rules::AMBIGUOUS_SCALAR.code => quote(json, diagnostic),
         "schema-missing-property" if missing_spec_version(diagnostic) => {
             vec![Fix::new(
                 code,
@@ -145,6 +146,28 @@ fn default_branch(json: &Value, code: &str, path: &str) -> Vec<Fix> {
             )
         })
         .collect()
+}
+
+/// An unquoted value other YAML readers take for something else than a string: quote it.
+/// Safe: YAML 1.2 reads the same string quoted; the others now read it too.
+fn quote(json: &Value, diagnostic: &Diagnostic) -> Vec<Fix> {
+    let (Some(text), Some(span)) = (
+        json.pointer(&diagnostic.path).and_then(Value::as_str),
+        diagnostic.span,
+    ) else {
+        return Vec::new();
+    };
+    let quoted = Value::String(text.to_owned()).to_string();
+    vec![Fix::new(
+        &diagnostic.code,
+        format!("Quote `{text}`"),
+        Safety::Safe,
+        vec![Edit::ReplaceText {
+            start: span.start,
+            end: span.end,
+            text: quoted,
+        }],
+    )]
 }
 
 fn missing_spec_version(diagnostic: &Diagnostic) -> bool {

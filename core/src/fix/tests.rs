@@ -240,3 +240,36 @@ fn a_bare_condition_is_wrapped_and_others_are_left() {
     let json = analysis.parsed.as_ref().map(|p| p.json()).unwrap();
     assert!(wrap_condition(json, "/steps/a/verification/check").is_none());
 }
+
+#[test]
+fn a_value_other_readers_take_for_a_boolean_number_or_date_is_quoted() {
+    let none = MemoryLoader::new();
+    let text =
+        doc("metadata:\n  enabled: yes\n  created: 2026-03-31\n  mode: 0777\n  plain: fine\n");
+    let analysis = analyze(&text, &Options::lint("main.logic.md"), &none);
+    let found: Vec<(&str, &str)> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "ambiguous-scalar")
+        .map(|d| (d.path.as_str(), d.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            ("/metadata/enabled", "`yes` is the string \"yes\" here, but a boolean to YAML 1.1 readers or js-yaml"),
+            ("/metadata/created", "`2026-03-31` is the string \"2026-03-31\" here, but a date to YAML 1.1 readers or js-yaml"),
+        ],
+        "`0777` is a number in YAML 1.2 too: not this rule's"
+    );
+    let fixed = fix_all(
+        &text,
+        &Options::lint("main.logic.md"),
+        &none,
+        Safety::Safe,
+        10,
+    );
+    assert_eq!(
+        fixed.text,
+        doc("metadata:\n  enabled: \"yes\"\n  created: \"2026-03-31\"\n  mode: 0777\n  plain: fine\n")
+    );
+}

@@ -3,6 +3,7 @@
 //! work with (ranges, vocabularies, empty names, missing parts). Each rule has a stable code, a
 //! severity and a reason ([`rules::ALL`]).
 
+mod ambiguous;
 mod context;
 mod empty;
 mod expressions;
@@ -71,6 +72,7 @@ fn run_rules(cx: &mut LintContext<'_>) {
     strategy_config::check(cx);
     empty::check(cx);
     shapes::check(cx);
+    ambiguous::check(cx);
 }
 
 /// An empty name is one problem: other findings at its place (no step is called `""`, no file
