@@ -63,7 +63,13 @@ pub fn definition(workspace: &mut Workspace, id: &str, offset: usize) -> Vec<Loc
     let Some(file) = workspace.analysis(id) else {
         return Vec::new();
     };
-    if let Some(reference) = file.symbols().file_at(offset) {
+    // A file reference, or a workflow node's own name: the file it names or runs.
+    let named_node = file
+        .symbols()
+        .definition_at(offset)
+        .filter(|d| d.kind == SymbolKind::WorkflowNode)
+        .and_then(|d| file.symbols().files.iter().find(|f| f.node.as_deref() == Some(&d.name)));
+    if let Some(reference) = file.symbols().file_at(offset).or(named_node) {
         let Ok(target) = workspace.files().resolve(id, &reference.reference) else {
             return Vec::new();
         };
