@@ -43,9 +43,16 @@ fn main() {
     let base = LIVE.load(Relaxed) - text.len();
     let row = |what: &str| {
         let live = (LIVE.load(Relaxed) - base) as f64;
-        println!("  {what:<28} {:>6.1} MiB  {:>5.1}x the text", live / 1048576.0, live / size);
+        println!(
+            "  {what:<28} {:>6.1} MiB  {:>5.1}x the text",
+            live / 1048576.0,
+            live / size
+        );
     };
-    println!("ide live heap, 5,000 steps ({:.2} MiB of text):", size / 1048576.0);
+    println!(
+        "ide live heap, 5,000 steps ({:.2} MiB of text):",
+        size / 1048576.0
+    );
     let mut workspace = Workspace::new(Arc::new(MemoryFiles::new()));
     workspace.open(ID, text);
     row("open");

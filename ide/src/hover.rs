@@ -179,13 +179,7 @@ fn code_list(names: &[&str]) -> String {
 
 /// An output schema in one line: `{ findings: array of object (required), confidence: number }`.
 fn schema_summary(schema: &Value) -> String {
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let required = crate::completion::required_fields(schema);
     let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
         return format!("`{}`", crate::completion::json_type(schema));
     };

@@ -68,7 +68,12 @@ pub fn definition(workspace: &mut Workspace, id: &str, offset: usize) -> Vec<Loc
         .symbols()
         .definition_at(offset)
         .filter(|d| d.kind == SymbolKind::WorkflowNode)
-        .and_then(|d| file.symbols().files.iter().find(|f| f.node.as_deref() == Some(&d.name)));
+        .and_then(|d| {
+            file.symbols()
+                .files
+                .iter()
+                .find(|f| f.node.as_deref() == Some(&d.name))
+        });
     if let Some(reference) = file.symbols().file_at(offset).or(named_node) {
         let Ok(target) = workspace.files().resolve(id, &reference.reference) else {
             return Vec::new();
@@ -116,37 +121,45 @@ pub fn references(
         span: r.span,
     }));
     if definition.kind == SymbolKind::Step {
-        for other in workspace.open_files() {
-            if other == home.id {
+        found.extend(
+            importer_uses(workspace, &home.id, &definition.name)
+                .into_iter()
+                .map(|(file, span, _)| Location { file, span }),
+        );
+    }
+    found
+}
+
+/// Where the open files that import `home` name its step `name` (`alias.name`): each file, the
+/// reference's span and the alias's length.
+pub(crate) fn importer_uses(
+    workspace: &mut Workspace,
+    home: &str,
+    name: &str,
+) -> Vec<(String, Span, usize)> {
+    let mut found = Vec::new();
+    for other in workspace.open_files() {
+        if other == home {
+            continue;
+        }
+        let Some(importer) = workspace.analysis(&other) else {
+            continue;
+        };
+        for import in &importer.symbols().files {
+            let Some(alias) = &import.alias else { continue };
+            let target = workspace.files().resolve(&other, &import.reference).ok();
+            if target.as_deref() != Some(home) {
                 continue;
             }
-            let Some(importer) = workspace.analysis(&other) else {
-                continue;
-            };
-            for import in &importer.symbols().files {
-                let Some(alias) = &import.alias else { continue };
-                if workspace
-                    .files()
-                    .resolve(&other, &import.reference)
-                    .ok()
-                    .as_deref()
-                    != Some(home.id.as_str())
-                {
-                    continue;
-                }
-                let qualified = format!("{alias}.{}", definition.name);
-                found.extend(
-                    importer
-                        .symbols()
-                        .references
-                        .iter()
-                        .filter(|r| r.kind == SymbolKind::Step && r.name == qualified)
-                        .map(|r| Location {
-                            file: other.clone(),
-                            span: r.span,
-                        }),
-                );
-            }
+            let qualified = format!("{alias}.{name}");
+            found.extend(
+                importer
+                    .symbols()
+                    .references
+                    .iter()
+                    .filter(|r| r.kind == SymbolKind::Step && r.name == qualified)
+                    .map(|r| (other.clone(), r.span, alias.len())),
+            );
         }
     }
     found

@@ -250,44 +250,27 @@ fn importers(
     definition: &Definition,
     name: &str,
 ) -> Result<Vec<(String, Vec<TextEdit>)>, String> {
-    let mut changes = Vec::new();
-    for other in workspace.open_files() {
-        if other == home.id {
-            continue;
-        }
-        let Some(importer) = workspace.analysis(&other) else {
+    let mut spans: Vec<(String, Vec<Span>)> = Vec::new();
+    for (file, span, alias_len) in
+        crate::navigation::importer_uses(workspace, &home.id, &definition.name)
+    {
+        let Some(text) = workspace.text(&file) else {
             continue;
         };
-        let mut spans = Vec::new();
-        for import in &importer.symbols().files {
-            let Some(alias) = &import.alias else { continue };
-            if workspace
-                .files()
-                .resolve(&other, &import.reference)
-                .ok()
-                .as_deref()
-                != Some(home.id.as_str())
-            {
-                continue;
-            }
-            let qualified = format!("{alias}.{}", definition.name);
-            for reference in importer
-                .symbols()
-                .references
-                .iter()
-                .filter(|r| r.kind == SymbolKind::Step && r.name == qualified)
-            {
-                let inner = unquoted(&importer.text, reference.span);
-                // Only the step's part after `alias.` changes.
-                let start = inner.start + alias.len() + 1;
-                if importer.text.get(inner.start..start) == Some(&format!("{alias}.")[..]) {
-                    spans.push(Span::new(start, inner.end));
-                }
-            }
+        let inner = unquoted(&text, span);
+        // Only the step's part after `alias.` changes.
+        let step = Span::new(inner.start + alias_len + 1, inner.end);
+        match spans.iter_mut().find(|(f, _)| *f == file) {
+            Some((_, list)) => list.push(step),
+            None => spans.push((file, vec![step])),
         }
-        if !spans.is_empty() {
-            changes.push((other.clone(), replace_all(&importer.text, &spans, name)?));
-        }
+    }
+    let mut changes = Vec::new();
+    for (file, list) in spans {
+        let Some(text) = workspace.text(&file) else {
+            continue;
+        };
+        changes.push((file, replace_all(&text, &list, name)?));
     }
     Ok(changes)
 }

@@ -12,7 +12,9 @@ fn at(text: &str, marker: &str, within: usize) -> usize {
 fn workflow_nodes_lead_to_their_files_and_their_uses() {
     let workflow = "---\nspec_version: \"1.0\"\nname: w\nnodes:\n  research:\n    logic_ref: ./agents/r.logic.md\n  write:\n    logic_ref: ./agents/w.logic.md\n    depends_on: [research]\nedges:\n  - from: research\n    to: write\n---\n";
     let agent = "---\nspec_version: \"1.0\"\nname: r\n---\n";
-    let files = MemoryFiles::new().with("agents/r.logic.md", agent).with("agents/w.logic.md", agent);
+    let files = MemoryFiles::new()
+        .with("agents/r.logic.md", agent)
+        .with("agents/w.logic.md", agent);
     let mut workspace = Workspace::new(files.shared());
     workspace.open("w.logic.md", workflow.to_owned());
     let file = |file: &str, start: usize, end: usize| Location {
@@ -27,19 +29,36 @@ fn workflow_nodes_lead_to_their_files_and_their_uses() {
     // A use of the node: the node.
     let key = at(workflow, "  research:", 2);
     assert_eq!(
-        definition(&mut workspace, "w.logic.md", at(workflow, "depends_on: [research", 14)),
+        definition(
+            &mut workspace,
+            "w.logic.md",
+            at(workflow, "depends_on: [research", 14)
+        ),
         vec![file("w.logic.md", key, key + "research".len())]
     );
     let uses: Vec<usize> = references(&mut workspace, "w.logic.md", key, false)
         .into_iter()
         .map(|l| l.span.start)
         .collect();
-    assert_eq!(uses, vec![at(workflow, "[research]", 1), at(workflow, "from: research", 6)]);
+    assert_eq!(
+        uses,
+        vec![
+            at(workflow, "[research]", 1),
+            at(workflow, "from: research", 6)
+        ]
+    );
     let kinds: Vec<HighlightKind> = highlights(&mut workspace, "w.logic.md", key)
         .into_iter()
         .map(|h| h.kind)
         .collect();
-    assert_eq!(kinds, [HighlightKind::Write, HighlightKind::Read, HighlightKind::Read]);
+    assert_eq!(
+        kinds,
+        [
+            HighlightKind::Write,
+            HighlightKind::Read,
+            HighlightKind::Read
+        ]
+    );
 }
 
 #[test]
@@ -48,7 +67,11 @@ fn drtl_routes_edges_and_expressions_lead_to_the_node() {
     let mut workspace = Workspace::new(MemoryFiles::new().shared());
     workspace.open("t.drtl.yaml", topology.to_owned());
     let id = at(topology, "id: draft", 4);
-    for (marker, within) in [("next: draft", 7), ("from: draft", 7), ("\"draft.output", 2)] {
+    for (marker, within) in [
+        ("next: draft", 7),
+        ("from: draft", 7),
+        ("\"draft.output", 2),
+    ] {
         let found = definition(&mut workspace, "t.drtl.yaml", at(topology, marker, within));
         assert_eq!(found.len(), 1, "{marker}");
         assert_eq!(found[0].span.start, id, "{marker}");

@@ -5,7 +5,7 @@
 use logicmd::analysis::Kind;
 use serde_json::Value;
 
-use super::names::imported_steps;
+use super::names::{imported_steps, steps};
 use super::{CompletionItem, ItemKind, Request};
 use crate::schema_docs::Seg;
 use crate::workspace::Workspace;
@@ -203,7 +203,7 @@ fn members(
     let null = Value::Null;
     let json = file.json().unwrap_or(&null);
     let schema = match (request.kind, object) {
-        (Kind::Logic, ["steps"]) => return step_names(request, workspace, json),
+        (Kind::Logic, ["steps"]) => return steps(request, workspace, None),
         (Kind::Logic, ["steps", _]) => {
             return vec![request.item(
                 "output",
@@ -260,46 +260,6 @@ fn drtl_node(json: &Value, id: &str) -> bool {
         })
 }
 
-fn step_names(
-    request: &Request<'_>,
-    workspace: &mut Workspace,
-    json: &Value,
-) -> Vec<CompletionItem> {
-    let mut items: Vec<CompletionItem> = json
-        .get("steps")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .map(|(name, step)| {
-            let description = step
-                .get("description")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            request.item(
-                name,
-                ItemKind::Reference,
-                Some("step".to_owned()),
-                description,
-            )
-        })
-        .collect();
-    if let Some(file) = request.file {
-        for (name, step) in imported_steps(workspace, request.id, file) {
-            let description = step
-                .get("description")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            items.push(request.item(
-                name,
-                ItemKind::Reference,
-                Some("imported step".to_owned()),
-                description,
-            ));
-        }
-    }
-    items
-}
-
 /// `contracts.inputs` as one object schema: each input's name with its schema.
 pub(crate) fn inputs_schema(json: &Value) -> Value {
     let mut properties = serde_json::Map::new();
@@ -329,14 +289,19 @@ pub(crate) fn descend(schema: &Value, fields: &[&str]) -> Option<Value> {
     Some(current.clone())
 }
 
-fn fields(request: &Request<'_>, schema: &Value) -> Vec<CompletionItem> {
-    let required: Vec<&str> = schema
+/// The names an object schema's `required` lists.
+pub(crate) fn required_fields(schema: &Value) -> Vec<&str> {
+    schema
         .get("required")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter_map(Value::as_str)
-        .collect();
+        .collect()
+}
+
+fn fields(request: &Request<'_>, schema: &Value) -> Vec<CompletionItem> {
+    let required = required_fields(schema);
     schema
         .get("properties")
         .and_then(Value::as_object)

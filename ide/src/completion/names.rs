@@ -117,7 +117,7 @@ pub(super) fn for_path(
 }
 
 /// The steps (own, then imported as `alias.step`), without `except`.
-fn steps(
+pub(super) fn steps(
     request: &Request<'_>,
     workspace: &mut Workspace,
     except: Option<&str>,
