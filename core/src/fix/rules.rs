@@ -17,6 +17,7 @@ pub(super) fn fixes(json: &Value, diagnostic: &Diagnostic) -> Vec<Fix> {
         c if c == rules::TOOL_ALLOWED_AND_DENIED.code => allowed_and_denied(json, code, path),
         c if c == rules::MISSING_DEFAULT_BRANCH.code => default_branch(json, code, path),
         c if c == rules::AMBIGUOUS_SCALAR.code => quote(json, diagnostic),
+        c if c == rules::UNWAITED_STEP_READ.code => add_need(json, diagnostic),
         "schema-missing-property" if missing_spec_version(diagnostic) => {
             vec![Fix::new(
                 code,
@@ -167,6 +168,46 @@ fn quote(json: &Value, diagnostic: &Diagnostic) -> Vec<Fix> {
             end: span.end,
             text: quoted,
         }],
+    )]
+}
+
+/// A step reads another it does not wait for: add that one to its `needs`. Safe: reading a
+/// step's output is waiting for it; an addition that would close a cycle is refused by the edit
+/// (the document would become invalid) and then not offered.
+fn add_need(json: &Value, diagnostic: &Diagnostic) -> Vec<Fix> {
+    let (Some(reader), Some(help)) = (
+        diagnostic
+            .path
+            .strip_prefix("/steps/")
+            .and_then(|rest| rest.split('/').next()),
+        diagnostic.help.as_deref(),
+    ) else {
+        return Vec::new();
+    };
+    let Some(step) = help
+        .strip_prefix("add `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(step, _)| step)
+    else {
+        return Vec::new();
+    };
+    let needs = format!("/steps/{reader}/needs");
+    let edit = match json.pointer(&needs) {
+        Some(Value::Array(_)) => Edit::Insert {
+            path: needs,
+            index: None,
+            value: json!(step),
+        },
+        _ => Edit::Set {
+            path: needs,
+            value: json!([step]),
+        },
+    };
+    vec![Fix::new(
+        &diagnostic.code,
+        format!("Add `{step}` to the `needs` of `{reader}`"),
+        Safety::Safe,
+        vec![edit],
     )]
 }
 

@@ -273,3 +273,25 @@ fn a_value_other_readers_take_for_a_boolean_number_or_date_is_quoted() {
         doc("metadata:\n  enabled: \"yes\"\n  created: \"2026-03-31\"\n  mode: 0777\n  plain: fine\n")
     );
 }
+
+#[test]
+fn a_step_reading_a_step_it_does_not_wait_for_gets_the_need_added() {
+    let none = MemoryLoader::new();
+    let text = doc(concat!(
+        "steps:\n  gather: {}\n  check:\n    verification:\n      check: \"{{ steps.gather.output.ok }}\"\n",
+        "  report:\n    needs: [check]\n    verification:\n      check: \"{{ steps.gather.output.ok }}\"\n",
+    ));
+    let found = fixed(&text, "unwaited-step-read", &none);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].0, "Add `gather` to the `needs` of `check`");
+    assert_eq!(found[0].1, Safety::Safe);
+    let after = crate::Document::parse(&found[0].2)
+        .document
+        .expect("parses");
+    assert_eq!(
+        after.json()["steps"]["check"]["needs"],
+        serde_json::json!(["gather"])
+    );
+    // `report` waits for `check`, which now waits for `gather`: nothing is left to report.
+    assert!(!codes_after(&found[0].2, &none).contains(&"unwaited-step-read".to_owned()));
+}

@@ -95,7 +95,7 @@ fn syntax(cx: &mut LintContext<'_>, pointer: &str, text: &str, error: &ExprError
 /// Every string containing `{{` with its pointer (keys of open objects excluded). The path is
 /// kept as tokens on the way down and written as a pointer only for the strings found: most
 /// strings have no expression, and writing a pointer for each cost more than the search.
-fn collect_strings<'v>(
+pub(super) fn collect_strings<'v>(
     value: &'v Value,
     path: &mut Vec<Token<'v>>,
     out: &mut Vec<(String, String)>,
@@ -128,7 +128,13 @@ fn has_expression(text: &str) -> bool {
 }
 
 /// The file span of bytes `offset..offset+len` of the string value at `pointer`.
-fn locate(cx: &LintContext<'_>, pointer: &str, value: &str, offset: usize, len: usize) -> Span {
+pub(super) fn locate(
+    cx: &LintContext<'_>,
+    pointer: &str,
+    value: &str,
+    offset: usize,
+    len: usize,
+) -> Span {
     match node_at(cx.document.root(), pointer) {
         Some(node) => value_span(cx.document.text(), node, value, offset, len),
         None => cx.document.span_at(pointer),

@@ -12,6 +12,7 @@ mod ranges;
 mod references;
 pub mod rules;
 mod shapes;
+mod step_reads;
 mod steps;
 mod strategy_config;
 mod structure;
@@ -73,6 +74,7 @@ fn run_rules(cx: &mut LintContext<'_>) {
     empty::check(cx);
     shapes::check(cx);
     ambiguous::check(cx);
+    step_reads::check(cx);
 }
 
 /// An empty name is one problem: other findings at its place (no step is called `""`, no file
