@@ -295,3 +295,33 @@ fn a_step_reading_a_step_it_does_not_wait_for_gets_the_need_added() {
     // `report` waits for `check`, which now waits for `gather`: nothing is left to report.
     assert!(!codes_after(&found[0].2, &none).contains(&"unwaited-step-read".to_owned()));
 }
+
+#[test]
+fn a_step_that_runs_after_another_by_any_edge_may_read_it() {
+    let none = MemoryLoader::new();
+    let read = |step: &str| {
+        format!("    verification:\n      check: \"{{{{ steps.{step}.output.ok }}}}\"\n")
+    };
+    let cases = [
+        // Through a chain of `needs`.
+        format!("steps:\n  a: {{}}\n  b: {{needs: [a]}}\n  c:\n    needs: [b]\n{}", read("a")),
+        // A parallel step after its members.
+        format!("steps:\n  m: {{}}\n  p:\n    execution: parallel\n    parallel_steps: [m]\n{}", read("m")),
+        // A branch's target after the step that branches.
+        format!("steps:\n  x:\n    branches:\n      - default: true\n        then: s\n  s:\n{}", read("x")),
+        // A step a decision tree routes to, after the steps the tree reads.
+        format!(
+            "steps:\n  a: {{}}\n  s:\n{}decision_trees:\n  t:\n    root: n\n    nodes:\n      n:\n        condition: \"{{{{ steps.a.output.kind }}}}\"\n        branches:\n          - default: true\n            next: s\n",
+            read("a")
+        ),
+    ];
+    for body in cases {
+        let codes = codes_after(&doc(&body), &none);
+        assert!(
+            !codes.contains(&"unwaited-step-read".to_owned()),
+            "{body}\n{codes:?}"
+        );
+    }
+    let unordered = format!("steps:\n  a: {{}}\n  b:\n{}", read("a"));
+    assert!(codes_after(&doc(&unordered), &none).contains(&"unwaited-step-read".to_owned()));
+}

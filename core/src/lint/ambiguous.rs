@@ -10,7 +10,7 @@ use crate::yaml::{Node, NodeValue, ScalarStyle};
 pub fn check(cx: &mut LintContext<'_>) {
     let root = cx.document.root();
     let mut found = Vec::new();
-    walk(root, &mut String::new(), &mut found);
+    walk(root, &mut Vec::new(), &mut found);
     for (pointer, span, text, other) in found {
         cx.report_at(
             rules::AMBIGUOUS_SCALAR,
@@ -22,34 +22,63 @@ pub fn check(cx: &mut LintContext<'_>) {
     }
 }
 
-fn walk(
-    node: &Node,
-    pointer: &mut String,
+/// A place on the way down: a key or an index (the pointer is written only for a finding).
+enum Token<'n> {
+    Key(&'n str),
+    Index(usize),
+}
+
+fn walk<'n>(
+    node: &'n Node,
+    path: &mut Vec<Token<'n>>,
     found: &mut Vec<(String, crate::source::Span, String, &'static str)>,
 ) {
     match &node.value {
         NodeValue::Map(entries) => {
             for entry in entries {
-                let len = pointer.len();
-                push_token(pointer, &entry.key);
-                walk(&entry.value, pointer, found);
-                pointer.truncate(len);
+                path.push(Token::Key(&entry.key));
+                walk(&entry.value, path, found);
+                path.pop();
             }
         }
         NodeValue::Seq(items) => {
             for (index, item) in items.iter().enumerate() {
-                let len = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&index.to_string());
-                walk(item, pointer, found);
-                pointer.truncate(len);
+                path.push(Token::Index(index));
+                walk(item, path, found);
+                path.pop();
             }
         }
-        NodeValue::String(text) if node.style == Some(ScalarStyle::Plain) && !node.from_alias => {
+        NodeValue::String(text)
+            if node.style == Some(ScalarStyle::Plain)
+                && !node.from_alias
+                && may_be_read_otherwise(text) =>
+        {
             if let Some(other) = read_otherwise(text) {
-                found.push((pointer.clone(), node.span, text.to_string(), other));
+                found.push((pointer(path), node.span, text.to_string(), other));
             }
         }
         _ => {}
     }
+}
+
+fn pointer(path: &[Token<'_>]) -> String {
+    let mut pointer = String::new();
+    for token in path {
+        match token {
+            Token::Key(key) => push_token(&mut pointer, key),
+            Token::Index(index) => {
+                pointer.push('/');
+                pointer.push_str(&index.to_string());
+            }
+        }
+    }
+    pointer
+}
+
+/// A first look: every word other readers take for something else starts with a digit, a sign,
+/// a dot or one of the letters of their booleans and nulls (most strings are skipped here).
+fn may_be_read_otherwise(text: &str) -> bool {
+    text.bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_digit() || b"+-.~=<yYnNtTfFoO".contains(&b))
 }
