@@ -75,10 +75,13 @@ fn pointer(path: &[Token<'_>]) -> String {
     pointer
 }
 
-/// A first look: every word other readers take for something else starts with a digit, a sign,
-/// a dot or one of the letters of their booleans and nulls (most strings are skipped here).
+/// A first look: what other readers take for something else is a number or a date (a digit, a
+/// sign or a dot first), `~`, `=`, `<<`, or one of their booleans and nulls (five letters at
+/// most); most strings are skipped here.
 fn may_be_read_otherwise(text: &str) -> bool {
-    text.bytes()
-        .next()
-        .is_some_and(|b| b.is_ascii_digit() || b"+-.~=<yYnNtTfFoO".contains(&b))
+    match text.bytes().next() {
+        Some(b) if b.is_ascii_digit() || b"+-.~=<".contains(&b) => true,
+        Some(b) if b"yYnNtTfFoO".contains(&b) => text.len() <= 5,
+        _ => false,
+    }
 }

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::Value;
 
-use super::context::LintContext;
+use super::context::{LintContext, Token};
 use super::expressions::{collect_strings, locate};
 use super::rules;
 use crate::expr::Template;
@@ -51,13 +51,29 @@ struct Read {
 }
 
 fn step_reads(cx: &LintContext<'_>) -> Vec<Read> {
-    // Most documents read no step's output in a step: one search of the text says so.
+    // Only the steps whose text names `steps` at all are walked (most read no other step).
     let text = cx.document.text();
-    if !text.contains("steps.") && !text.contains("steps[") && !text.contains("steps?.") {
-        return Vec::new();
-    }
+    let own_steps = cx.own().get("steps");
     let mut strings = Vec::new();
-    collect_strings(cx.own(), &mut Vec::new(), &mut strings);
+    for entry in cx
+        .document
+        .root()
+        .get("steps")
+        .and_then(|s| s.as_map())
+        .unwrap_or_default()
+    {
+        let written = text
+            .get(entry.value.span.start..entry.value.span.end)
+            .unwrap_or("");
+        if !written.contains("steps") {
+            continue;
+        }
+        let Some(step) = own_steps.and_then(|s| s.get(entry.key.as_str())) else {
+            continue;
+        };
+        let mut path = vec![Token::Key("steps"), Token::Key(&entry.key)];
+        collect_strings(step, &mut path, &mut strings);
+    }
     let mut reads = Vec::new();
     for (pointer, text) in strings {
         let tokens = pointer_tokens(&pointer);
