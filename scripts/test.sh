@@ -35,8 +35,13 @@ step "JavaScript tests (Mermaid output parses with Mermaid's parser; schema verd
 npm ci --prefix tests/js --silent --no-audit --no-fund
 node --test tests/js/
 
-step "core, the wasm bindings and the studio build for wasm32-unknown-unknown"
-cargo build -p logicmd -p logicmd-wasm -p logicmd-studio --target wasm32-unknown-unknown --locked
+step "VS Code extension: pinned npm install, its client against \`logicmd lsp\`, its grammar, packaged by vsce"
+npm ci --prefix editors/vscode --silent --no-audit --no-fund
+LOGICMD_BIN="$repo/target/debug/logicmd" node --test editors/vscode/test/
+(cd editors/vscode && npx --no-install vsce package --out "$repo/target/logicmd-vscode.vsix")
+
+step "core, the ide layer, the wasm bindings and the studio build for wasm32-unknown-unknown"
+cargo build -p logicmd -p logicmd-ide -p logicmd-wasm -p logicmd-studio --target wasm32-unknown-unknown --locked
 
 step "npm package and studio: build, tsc, Node, browser and studio tests"
 scripts/test-web.sh

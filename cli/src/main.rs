@@ -26,6 +26,7 @@ mod commands;
 mod discover;
 mod fs_loader;
 mod input;
+mod lsp;
 mod output;
 mod providers;
 mod run;
@@ -86,6 +87,8 @@ enum Command {
     NextAction(Box<commands::next_action::Args>),
     /// Check a run's trace against temporal obligations, or export it as OpenTelemetry spans.
     Trace(commands::trace::Args),
+    /// Language server (LSP over standard input/output) for editors.
+    Lsp(lsp::Args),
 }
 
 fn main() -> ExitCode {
@@ -113,6 +116,7 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run::run(&args),
         Command::NextAction(args) => commands::next_action::run(&args),
         Command::Trace(args) => commands::trace::run(&args),
+        Command::Lsp(args) => lsp::run(&args),
     };
     ExitCode::from(status)
 }

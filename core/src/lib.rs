@@ -24,6 +24,7 @@
 //! | [`trace`] | temporal checks on a run's trace, OTLP export | [`trace::check`], [`trace::export`] |
 //! | [`next_action`] | the seed's one-action decision engine | [`next_action::Decision`] |
 //! | [`edit`] | structured, lossless edits as minimal text patches | [`edit::apply`] |
+//! | [`fix`] | quick fixes for diagnostics, safe or unsafe (editors, `lint --fix`) | [`fix::fixes_for`], [`fix::fix_all`] |
 //! | [`format`](mod@format) | canonical formatting that keeps every comment | [`format::format`] |
 //! | [`graph`] | the drawable graph of a document, its layout, DOT/Mermaid/SVG | [`graph::from_document`], [`graph::layout`] |
 //! | [`flow`] | the execution order over every edge kind | [`flow::Flow::of_steps`] |
@@ -65,6 +66,7 @@ pub mod duration;
 pub mod edit;
 pub mod expr;
 mod fieldpath;
+pub mod fix;
 pub mod flow;
 pub mod format;
 pub mod frontmatter;

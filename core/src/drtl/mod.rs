@@ -16,7 +16,8 @@ use crate::source::LineIndex;
 use crate::yaml::{parse_file, Node};
 
 pub(crate) use checks::lint;
-pub(crate) use expressions::VARIABLES;
+pub use checks::STANDARD_RULES;
+pub use expressions::VARIABLES;
 pub use model::{DrtlNode, Route, RouteKind, TERMINATE};
 
 /// The DRTL specification version this implementation follows.

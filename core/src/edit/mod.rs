@@ -30,7 +30,7 @@ use current::Current;
 use ops::Change;
 pub(crate) use ops::Patch;
 pub use patch::TextPatch;
-pub(crate) use plain::plain_is_safe;
+pub(crate) use plain::{plain_is_safe, read_otherwise};
 
 /// The offset of the `-` of a block sequence item.
 pub(crate) fn dash_offset(text: &str, item: &crate::yaml::Node) -> Option<usize> {

@@ -28,6 +28,26 @@ pub fn plain_is_safe(text: &str) -> bool {
         && !timestamp(text)
 }
 
+/// What a YAML 1.1 reader or js-yaml takes a plain scalar for, when YAML 1.2 (this crate)
+/// reads it as a string but they do not: "a boolean", "a number", "a date", "null" or "a key
+/// of its own" (`=`, `<<`). `None` when they all read the string.
+pub fn read_otherwise(text: &str) -> Option<&'static str> {
+    if !matches!(resolve_plain(text), NodeValue::String(_)) {
+        return None;
+    }
+    if special_word(text) {
+        return Some(match text {
+            "=" | "<<" => "a key of its own",
+            "" | "~" | "null" | "Null" | "NULL" => "null",
+            _ => "a boolean",
+        });
+    }
+    if numeric_in_any_reader(text) {
+        return Some("a number");
+    }
+    timestamp(text).then_some("a date")
+}
+
 /// Plain-scalar syntax that reads the same in block and flow context, in YAML 1.1 and 1.2.
 fn plain_syntax(text: &str) -> bool {
     if text.is_empty() || text.trim() != text {

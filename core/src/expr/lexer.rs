@@ -2,20 +2,29 @@
 
 use super::ExprError;
 
+/// One token of an expression.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Token {
+    /// A number literal.
     Number(f64),
+    /// A string literal, escapes resolved.
     String(String),
+    /// A name (also `true`, `false`, `null`, `undefined`).
     Identifier(String),
     /// Operators and punctuation, as written.
     Punct(&'static str),
+    /// The end of the source.
     End,
 }
 
+/// A token and where it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Lexeme {
+    /// The token.
     pub token: Token,
+    /// Byte offset of its first character in the template text.
     pub start: usize,
+    /// Byte offset just past it.
     pub end: usize,
 }
 

@@ -12,6 +12,7 @@ mod value;
 
 pub use ast::{BinaryOp, Expr, ExprKind, LogicalOp, UnaryOp};
 pub(crate) use eval::evaluate;
+pub use lexer::{tokenize, Lexeme, Token};
 pub use parser::parse_expression;
 pub use rename::rename_step_reads;
 pub(crate) use rename::{is_identifier, quoted};
@@ -86,7 +87,7 @@ impl std::fmt::Display for ExprError {
 }
 
 /// The methods an expression may call.
-pub(crate) const METHODS: &[&str] = &[
+pub const METHODS: &[&str] = &[
     "includes",
     "contains",
     "every",

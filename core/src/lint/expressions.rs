@@ -109,7 +109,7 @@ fn syntax(cx: &mut LintContext<'_>, pointer: &str, text: &str, error: &ExprError
 /// Every string containing `{{` with its pointer (keys of open objects excluded). The path is
 /// kept as tokens on the way down and written as a pointer only for the strings found: most
 /// strings have no expression, and writing a pointer for each cost more than the search.
-fn collect_strings<'v>(
+pub(super) fn collect_strings<'v>(
     value: &'v Value,
     path: &mut Vec<Token<'v>>,
     out: &mut Vec<(String, String)>,

@@ -3,6 +3,7 @@
 //! work with (ranges, vocabularies, empty names, missing parts). Each rule has a stable code, a
 //! severity and a reason ([`rules::ALL`]).
 
+mod ambiguous;
 mod branches;
 mod conditions;
 mod context;
@@ -13,6 +14,7 @@ mod ranges;
 mod references;
 pub mod rules;
 mod shapes;
+mod step_reads;
 mod steps;
 mod strategy_config;
 mod structure;
@@ -28,8 +30,9 @@ use crate::imports::{resolve, Resolved};
 use crate::loader::Loader;
 
 pub(crate) use context::LintContext;
+pub use expressions::KNOWN_ROOTS;
 pub use rules::LintRule;
-pub(crate) use structure::FALLBACK_MODES;
+pub use structure::FALLBACK_MODES;
 
 /// Lints `document` (id `id` for relative imports), loading other files through `loader`.
 /// Schema errors are not repeated here; call [`crate::validate()`] for those.
@@ -74,6 +77,8 @@ fn run_rules(cx: &mut LintContext<'_>) {
     strategy_config::check(cx);
     empty::check(cx);
     shapes::check(cx);
+    ambiguous::check(cx);
+    step_reads::check(cx);
 }
 
 /// An empty name is one problem: other findings at its place (no step is called `""`, no file

@@ -228,6 +228,12 @@ rules! {
     MISSING_LOGIC_REF: "missing-logic-ref", Error,
         "a workflow node has no `logic_ref`",
         "A node runs the LOGIC.md file its `logic_ref` names (spec §9.1); without one it has nothing to run.";
+    UNWAITED_STEP_READ: "unwaited-step-read", Warning,
+        "a step's expression reads `steps.X` but the step does not run after X",
+        "A step that does not wait for X (through `needs`, `parallel_steps`, a branch or a decision tree) may run before it, and then reads `undefined`.";
+    AMBIGUOUS_SCALAR: "ambiguous-scalar", Warning,
+        "an unquoted value is a string here (YAML 1.2) but not in YAML 1.1 readers or js-yaml (`yes`, `on`, `0777`, `2026-03-31`)",
+        "Other tools reading the same file (PyYAML, go-yaml v2, the reference implementation's js-yaml) would see a boolean, a number or a date; quoted, every reader sees the same string.";
     DUPLICATE_DEPENDENCY: "duplicate-dependency", Warning,
         "`needs` or `depends_on` names the same step or node twice",
         "The repeat changes nothing, and is often a typo for another name.";

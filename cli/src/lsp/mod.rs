@@ -1,0 +1,326 @@
+//! `logicmd lsp`: a Language Server Protocol server over standard input and output.
+//!
+//! The protocol shell around `logicmd_ide`: one loop on the main thread reads messages in
+//! order, keeps the open texts in the ide's workspace (incremental changes), answers requests
+//! (a request cancelled before it is reached is answered `RequestCancelled`), and publishes
+//! diagnostics after a quiet moment (debounced), for the changed file and the open files that
+//! load it; files changed on disk (`workspace/didChangeWatchedFiles`) re-check their importers.
+
+mod convert;
+mod handlers;
+mod project;
+
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::RecvTimeoutError;
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_types as lsp;
+use serde_json::Value;
+
+use logicmd_ide::Workspace;
+use project::Project;
+
+use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+
+/// How long diagnostics wait after the last change by default.
+const DEFAULT_DELAY: Duration = Duration::from_millis(200);
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The project root (imports resolve inside it); default: the client's workspace folder.
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+    /// Talk over standard input and output (the only transport; accepted for editors that pass it).
+    #[arg(long)]
+    stdio: bool,
+}
+
+pub fn run(args: &Args) -> u8 {
+    let _ = args.stdio;
+    let (connection, io_threads) = Connection::stdio();
+    let status = match serve(&connection, args) {
+        Ok(status) => status,
+        Err(message) => {
+            eprintln!("error: logicmd lsp: {message}");
+            EXIT_USAGE
+        }
+    };
+    drop(connection);
+    let _ = io_threads.join();
+    status
+}
+
+fn serve(connection: &Connection, args: &Args) -> Result<u8, String> {
+    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+    let init: lsp::InitializeParams = serde_json::from_value(params).map_err(|e| e.to_string())?;
+    let root = match &args.root {
+        Some(root) => root.clone(),
+        None => client_root(&init)
+            .ok_or("no project root: the client sent no workspace folder; pass `--root DIR`")?,
+    };
+    let project = Arc::new(
+        Project::new(&root).map_err(|e| format!("cannot open the root {}: {e}", root.display()))?,
+    );
+    let result = lsp::InitializeResult {
+        capabilities: handlers::capabilities(),
+        server_info: Some(lsp::ServerInfo {
+            name: "logicmd".to_owned(),
+            version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+        }),
+    };
+    let result = serde_json::to_value(result).map_err(|e| e.to_string())?;
+    connection
+        .initialize_finish(id, result)
+        .map_err(|e| e.to_string())?;
+    let delay = init
+        .initialization_options
+        .as_ref()
+        .and_then(|o| o.get("diagnosticsDelayMs"))
+        .and_then(Value::as_u64)
+        .map_or(DEFAULT_DELAY, Duration::from_millis);
+    let mut server = Server {
+        connection,
+        workspace: Workspace::new(Arc::clone(&project) as Arc<dyn logicmd_ide::ProjectFiles>),
+        project,
+        versions: HashMap::new(),
+        pending: BTreeSet::new(),
+        deadline: None,
+        delay,
+        cancelled: HashSet::new(),
+        buffer: VecDeque::new(),
+        shutdown: false,
+        next_request: 0,
+    };
+    if watches_files(&init) {
+        server.register_watchers();
+    }
+    Ok(server.main_loop())
+}
+
+/// The first workspace folder, else the root URI the client sent.
+fn client_root(init: &lsp::InitializeParams) -> Option<PathBuf> {
+    if let Some(folder) = init.workspace_folders.as_ref().and_then(|f| f.first()) {
+        return project::path_of_uri(folder.uri.as_str());
+    }
+    #[allow(
+        deprecated,
+        reason = "clients without workspace folders send only `rootUri`"
+    )]
+    let root = init.root_uri.as_ref();
+    root.and_then(|uri| project::path_of_uri(uri.as_str()))
+}
+
+fn watches_files(init: &lsp::InitializeParams) -> bool {
+    init.capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|d| d.dynamic_registration)
+        .unwrap_or(false)
+}
+
+pub(crate) struct Server<'c> {
+    connection: &'c Connection,
+    project: Arc<Project>,
+    workspace: Workspace,
+    /// The client's version of each open document.
+    versions: HashMap<String, i32>,
+    /// Open files whose diagnostics are to be published.
+    pending: BTreeSet<String>,
+    /// When they are.
+    deadline: Option<Instant>,
+    delay: Duration,
+    /// Requests the client cancelled before they were reached.
+    cancelled: HashSet<RequestId>,
+    /// Messages read ahead (to see cancellations).
+    buffer: VecDeque<Message>,
+    shutdown: bool,
+    next_request: i32,
+}
+
+impl Server<'_> {
+    fn main_loop(&mut self) -> u8 {
+        loop {
+            self.read_ahead();
+            let message = match self.buffer.pop_front() {
+                Some(message) => message,
+                None => match self.wait() {
+                    Some(message) => message,
+                    None if self.deadline.is_some() => {
+                        self.publish();
+                        continue;
+                    }
+                    None => return EXIT_INVALID,
+                },
+            };
+            match message {
+                Message::Request(request) => self.request(request),
+                Message::Notification(notification) if notification.method == "exit" => {
+                    return if self.shutdown { EXIT_OK } else { EXIT_INVALID };
+                }
+                Message::Notification(notification) => self.notification(notification),
+                Message::Response(_) => {}
+            }
+        }
+    }
+
+    /// The next message, or `None` when the diagnostics' time has come (or the client left:
+    /// then there is no deadline either).
+    fn wait(&mut self) -> Option<Message> {
+        loop {
+            let received = match self.deadline {
+                Some(deadline) => match self.connection.receiver.recv_deadline(deadline) {
+                    Ok(message) => message,
+                    Err(RecvTimeoutError::Timeout) => return None,
+                    Err(RecvTimeoutError::Disconnected) => {
+                        self.deadline = None;
+                        return None;
+                    }
+                },
+                None => self.connection.receiver.recv().ok()?,
+            };
+            if let Some(message) = self.screen(received) {
+                return Some(message);
+            }
+        }
+    }
+
+    /// Reads what has arrived without waiting, keeping cancellations aside.
+    fn read_ahead(&mut self) {
+        while let Ok(message) = self.connection.receiver.try_recv() {
+            if let Some(message) = self.screen(message) {
+                self.buffer.push_back(message);
+            }
+        }
+    }
+
+    /// A cancellation is noted (and the message dropped); anything else passes.
+    fn screen(&mut self, message: Message) -> Option<Message> {
+        if let Message::Notification(notification) = &message {
+            if notification.method == "$/cancelRequest" {
+                if let Ok(params) =
+                    serde_json::from_value::<lsp::CancelParams>(notification.params.clone())
+                {
+                    let id = match params.id {
+                        lsp::NumberOrString::Number(n) => RequestId::from(n),
+                        lsp::NumberOrString::String(s) => RequestId::from(s),
+                    };
+                    self.cancelled.insert(id);
+                }
+                return None;
+            }
+        }
+        Some(message)
+    }
+
+    fn request(&mut self, request: Request) {
+        if self.cancelled.remove(&request.id) {
+            self.respond(Response::new_err(
+                request.id,
+                ErrorCode::RequestCanceled as i32,
+                "cancelled".to_owned(),
+            ));
+            return;
+        }
+        if request.method == "shutdown" {
+            self.shutdown = true;
+            self.respond(Response::new_ok(request.id, Value::Null));
+            return;
+        }
+        if self.shutdown {
+            self.respond(Response::new_err(
+                request.id,
+                ErrorCode::InvalidRequest as i32,
+                "the server is shutting down".to_owned(),
+            ));
+            return;
+        }
+        let id = request.id.clone();
+        let response = match handlers::request(self, &request) {
+            Ok(value) => Response::new_ok(id, value),
+            Err(handlers::Failure::Unknown) => Response::new_err(
+                id,
+                ErrorCode::MethodNotFound as i32,
+                format!("logicmd does not answer `{}`", request.method),
+            ),
+            Err(handlers::Failure::Params(message)) => {
+                Response::new_err(id, ErrorCode::InvalidParams as i32, message)
+            }
+        };
+        self.respond(response);
+    }
+
+    fn respond(&self, response: Response) {
+        let _ = self.connection.sender.send(Message::Response(response));
+    }
+
+    fn notify(&self, method: &str, params: impl serde::Serialize) {
+        let _ = self
+            .connection
+            .sender
+            .send(Message::Notification(Notification::new(
+                method.to_owned(),
+                params,
+            )));
+    }
+
+    fn notification(&mut self, notification: Notification) {
+        let affected = handlers::notification(self, &notification);
+        if !affected.is_empty() {
+            self.pending.extend(affected);
+            self.deadline = Some(Instant::now() + self.delay);
+        }
+    }
+
+    /// Publishes the pending diagnostics, stopping early (the rest stays pending) when a new
+    /// message arrives: what it changes comes first.
+    fn publish(&mut self) {
+        self.deadline = None;
+        while let Some(id) = self.pending.pop_first() {
+            if !self.versions.contains_key(&id) {
+                continue;
+            }
+            let params = handlers::diagnostics(self, &id);
+            self.notify("textDocument/publishDiagnostics", params);
+            if !self.connection.receiver.is_empty() && !self.pending.is_empty() {
+                self.deadline = Some(Instant::now());
+                return;
+            }
+        }
+    }
+
+    /// Asks the client to report changes to LOGIC.md and DRTL files on disk.
+    fn register_watchers(&mut self) {
+        let watchers = [
+            "**/*.logic.md",
+            "**/LOGIC.md",
+            "**/.logic/**/*.md",
+            "**/*.drtl.yaml",
+            "**/*.drtl.yml",
+        ]
+        .into_iter()
+        .map(|glob| lsp::FileSystemWatcher {
+            glob_pattern: lsp::GlobPattern::String(glob.to_owned()),
+            kind: None,
+        })
+        .collect();
+        let options = lsp::DidChangeWatchedFilesRegistrationOptions { watchers };
+        let registration = lsp::Registration {
+            id: "logicmd-watched-files".to_owned(),
+            method: "workspace/didChangeWatchedFiles".to_owned(),
+            register_options: serde_json::to_value(options).ok(),
+        };
+        self.next_request += 1;
+        let request = Request::new(
+            RequestId::from(format!("logicmd-{}", self.next_request)),
+            "client/registerCapability".to_owned(),
+            lsp::RegistrationParams {
+                registrations: vec![registration],
+            },
+        );
+        let _ = self.connection.sender.send(Message::Request(request));
+    }
+}

@@ -1,0 +1,158 @@
+//! The project on disk behind the language server's workspace: files under the root through the
+//! CLI's bounded, root-confined loader, directory listings for import paths, and the mapping
+//! between `file://` URIs and the workspace's ids (paths relative to the root).
+
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+use logicmd::loader::{LoadError, Loader};
+use logicmd_ide::files::{DirEntry, ProjectFiles};
+
+use crate::fs_loader::FsLoader;
+
+/// The project root and its files.
+pub struct Project {
+    root: PathBuf,
+    loader: FsLoader,
+}
+
+impl Project {
+    /// The project at `root` (canonicalised).
+    pub fn new(root: &Path) -> std::io::Result<Project> {
+        let loader = FsLoader::new(root)?;
+        Ok(Project {
+            root: root.canonicalize()?,
+            loader,
+        })
+    }
+
+    /// The id of the file at `uri`: its path relative to the root, `/`-separated; a file outside
+    /// the root keeps its absolute path (its imports then cannot be read).
+    pub fn id_of(&self, uri: &str) -> Option<String> {
+        let path = path_of_uri(uri)?;
+        let absolute = normalized(&path);
+        Some(match absolute.strip_prefix(&self.root) {
+            Ok(relative) => relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/"),
+            Err(_) => absolute.to_string_lossy().into_owned(),
+        })
+    }
+
+    /// The `file://` URI of the file with `id`.
+    pub fn uri_of(&self, id: &str) -> String {
+        let path = if id.starts_with('/') {
+            PathBuf::from(id)
+        } else {
+            self.root.join(id)
+        };
+        uri_of_path(&path)
+    }
+}
+
+impl Loader for Project {
+    fn resolve(&self, from: &str, reference: &str) -> Result<String, LoadError> {
+        self.loader.resolve(from, reference)
+    }
+
+    fn load(&self, id: &str) -> Result<String, LoadError> {
+        self.loader.load(id)
+    }
+}
+
+impl ProjectFiles for Project {
+    fn list(&self, directory: &str) -> Vec<DirEntry> {
+        let path = self.root.join(directory);
+        let Ok(canonical) = path.canonicalize() else {
+            return Vec::new();
+        };
+        if !canonical.starts_with(&self.root) {
+            return Vec::new();
+        }
+        let mut entries: Vec<DirEntry> = fs::read_dir(&canonical)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name().into_string().ok()?;
+                let is_dir = entry.file_type().ok()?.is_dir();
+                Some(DirEntry { name, is_dir })
+            })
+            .filter(|entry| !matches!(entry.name.as_str(), ".git" | "node_modules" | "target"))
+            .collect();
+        entries.sort();
+        entries
+    }
+}
+
+/// `.` and `..` removed without touching the file system (the file may not exist yet).
+fn normalized(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    // The root is canonical; a file in it is compared after resolving symlinks of its directory.
+    match (
+        out.parent().and_then(|p| p.canonicalize().ok()),
+        out.file_name(),
+    ) {
+        (Some(directory), Some(name)) => directory.join(name),
+        _ => out,
+    }
+}
+
+/// The path of a `file://` URI (percent-decoded), `None` for other schemes.
+pub fn path_of_uri(uri: &str) -> Option<PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
+    let path = rest.strip_prefix("localhost").unwrap_or(rest);
+    let bytes = path.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] == b'%' && at + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[at + 1..at + 3]).ok()?;
+            decoded.push(u8::from_str_radix(hex, 16).ok()?);
+            at += 3;
+        } else {
+            decoded.push(bytes[at]);
+            at += 1;
+        }
+    }
+    String::from_utf8(decoded).ok().map(PathBuf::from)
+}
+
+/// The `file://` URI of an absolute path, percent-encoding what a URI path may not hold.
+pub fn uri_of_path(path: &Path) -> String {
+    let mut out = String::from("file://");
+    for byte in path.to_string_lossy().bytes() {
+        let keep = byte.is_ascii_alphanumeric() || b"/-._~!$&'()*+,;=:@".contains(&byte);
+        if keep {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_and_paths_round_trip() {
+        let path = Path::new("/tmp/a dir/é#1.logic.md");
+        let uri = uri_of_path(path);
+        assert_eq!(uri, "file:///tmp/a%20dir/%C3%A9%231.logic.md");
+        assert_eq!(path_of_uri(&uri).as_deref(), Some(path));
+        assert_eq!(path_of_uri("untitled:Untitled-1"), None);
+    }
+}

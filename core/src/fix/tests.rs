@@ -1,0 +1,327 @@
+use super::*;
+use crate::analysis::{analyze, Options};
+use crate::loader::MemoryLoader;
+
+fn doc(body: &str) -> String {
+    format!("---\nspec_version: \"1.0\"\nname: demo\n{body}---\n")
+}
+
+/// The fixes offered for the first diagnostic with `code`, applied one by one: (title, safety,
+/// text after).
+fn fixed(text: &str, code: &str, loader: &MemoryLoader) -> Vec<(String, Safety, String)> {
+    let analysis = analyze(text, &Options::lint("main.logic.md"), loader);
+    let diagnostic = analysis
+        .diagnostics
+        .iter()
+        .find(|d| d.code == code)
+        .unwrap_or_else(|| panic!("no `{code}` in {:#?}", analysis.diagnostics));
+    let json = analysis.parsed.as_ref().map(|p| p.json());
+    fixes_for(text, json, diagnostic)
+        .into_iter()
+        .map(|fix| {
+            let after = fix.apply(text).expect("offered fixes apply");
+            (fix.title, fix.safety, after)
+        })
+        .collect()
+}
+
+fn codes_after(text: &str, loader: &MemoryLoader) -> Vec<String> {
+    analyze(text, &Options::lint("main.logic.md"), loader)
+        .diagnostics
+        .into_iter()
+        .map(|d| d.code)
+        .collect()
+}
+
+#[test]
+fn did_you_mean_fixes_every_kind_of_unknown_name() {
+    let none = MemoryLoader::new();
+    let cases = [
+        (
+            doc("steps:\n  gather: {}\n  use: {needs: [gathr]}\n"),
+            "unknown-need",
+            doc("steps:\n  gather: {}\n  use: {needs: [gather]}\n"),
+        ),
+        (
+            doc("steps:\n  gather:\n    branches:\n      - if: \"{{ true }}\"\n        then: \"finsh\"\n  finish: {}\n"),
+            "unknown-branch-target",
+            doc("steps:\n  gather:\n    branches:\n      - if: \"{{ true }}\"\n        then: \"finish\"\n  finish: {}\n"),
+        ),
+        (
+            doc("steps:\n  gather: {}\n  use:\n    needs: [gather]\n    verification:\n      check: \"{{ steps.gathr.output.ok }}\"\n"),
+            "unknown-step-reference",
+            doc("steps:\n  gather: {}\n  use:\n    needs: [gather]\n    verification:\n      check: \"{{ steps.gather.output.ok }}\"\n"),
+        ),
+        (
+            doc("steps:\n  a:\n    verification:\n      check: \"{{ outptu.ok }}\"\n"),
+            "unknown-expression-root",
+            doc("steps:\n  a:\n    verification:\n      check: \"{{ output.ok }}\"\n"),
+        ),
+        (
+            doc("reasoning:\n  strategy: reac\n"),
+            "schema-enum",
+            doc("reasoning:\n  strategy: react\n"),
+        ),
+        (
+            doc("reasoning:\n  max_iteratons: 3\n"),
+            "schema-unknown-property",
+            doc("reasoning:\n  max_iterations: 3\n"),
+        ),
+    ];
+    for (before, code, expected) in cases {
+        let found = fixed(&before, code, &none);
+        assert_eq!(found.len(), 1, "{code}: {found:#?}");
+        assert_eq!(found[0].1, Safety::Safe, "{code}");
+        assert_eq!(found[0].2, expected, "{code}");
+        assert!(
+            !codes_after(&found[0].2, &none).contains(&code.to_owned()),
+            "{code} is gone after the fix"
+        );
+    }
+}
+
+#[test]
+fn the_title_names_both_names() {
+    let text = doc("steps:\n  gather: {}\n  use: {needs: [gathr]}\n");
+    let found = fixed(&text, "unknown-need", &MemoryLoader::new());
+    assert_eq!(found[0].0, "Replace `gathr` with `gather`");
+}
+
+#[test]
+fn an_unused_import_is_removed_with_its_entry() {
+    let loader = MemoryLoader::new().with(
+        "lib.logic.md",
+        "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  helper: {}\n---\n",
+    );
+    let text =
+        doc("imports:\n  # shared steps\n  - ref: ./lib.logic.md\n    as: lib\nsteps:\n  a: {}\n");
+    let found = fixed(&text, "unused-import", &loader);
+    assert_eq!(
+        found,
+        vec![(
+            "Remove the unused import `lib`".to_owned(),
+            Safety::Safe,
+            doc("steps:\n  a: {}\n")
+        )]
+    );
+    let two = doc("imports:\n  - ref: ./lib.logic.md\n    as: lib\n  - ref: ./lib.logic.md\n    as: other\nsteps:\n  a: {needs: [other.helper]}\n");
+    let found = fixed(&two, "unused-import", &loader);
+    assert_eq!(
+        found[0].2,
+        doc("imports:\n  - ref: ./lib.logic.md\n    as: other\nsteps:\n  a: {needs: [other.helper]}\n")
+    );
+}
+
+#[test]
+fn repeated_dependencies_and_allowed_denied_tools() {
+    let none = MemoryLoader::new();
+    let text = doc("steps:\n  a: {}\n  b:\n    needs: [a, a, a]\n");
+    assert_eq!(
+        fixed(&text, "duplicate-dependency", &none),
+        vec![(
+            "Remove the repeated `a`".to_owned(),
+            Safety::Safe,
+            doc("steps:\n  a: {}\n  b:\n    needs: [a]\n")
+        )]
+    );
+    let text = doc("steps:\n  a:\n    allowed_tools: [search, shell]\n    denied_tools: [shell]\n");
+    assert_eq!(
+        fixed(&text, "tool-allowed-and-denied", &none),
+        vec![(
+            "Remove `shell` from `allowed_tools` (it is denied)".to_owned(),
+            Safety::Safe,
+            doc("steps:\n  a:\n    allowed_tools: [search]\n    denied_tools: [shell]\n")
+        )]
+    );
+}
+
+#[test]
+fn a_missing_spec_version_is_added() {
+    let text = "---\nname: demo\n---\n";
+    let found = fixed(text, "schema-missing-property", &MemoryLoader::new());
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].1, Safety::Safe);
+    assert!(codes_after(&found[0].2, &MemoryLoader::new()).is_empty());
+}
+
+#[test]
+fn a_missing_default_branch_is_offered_per_terminal_and_unsafe() {
+    let text = doc(concat!(
+        "decision_trees:\n  route:\n    root: kind\n    nodes:\n      kind:\n",
+        "        condition: \"{{ input.kind }}\"\n        branches:\n",
+        "          - value: a\n            next: done\n",
+        "    terminals:\n      done: {action: finish}\n      ask: {action: clarify}\n",
+    ));
+    let found = fixed(&text, "missing-default-branch", &MemoryLoader::new());
+    let titles: Vec<(&str, Safety)> = found.iter().map(|f| (f.0.as_str(), f.1)).collect();
+    assert_eq!(
+        titles,
+        vec![
+            (
+                "Add a default branch to the terminal `done`",
+                Safety::Unsafe
+            ),
+            ("Add a default branch to the terminal `ask`", Safety::Unsafe),
+        ]
+    );
+    assert!(
+        found[1]
+            .2
+            .contains("- default: true\n            next: ask\n"),
+        "{}",
+        found[1].2
+    );
+}
+
+#[test]
+fn fix_all_applies_only_safe_fixes_until_none_is_left() {
+    let none = MemoryLoader::new();
+    let text = doc("steps:\n  gather: {}\n  use: {needs: [gathr, gather, gather]}\n");
+    let fixed = fix_all(
+        &text,
+        &Options::lint("main.logic.md"),
+        &none,
+        Safety::Safe,
+        20,
+    );
+    assert_eq!(
+        fixed.text,
+        doc("steps:\n  gather: {}\n  use: {needs: [gather]}\n")
+    );
+    let titles: Vec<&str> = fixed.applied.iter().map(|f| f.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        vec![
+            "Replace `gathr` with `gather`",
+            "Remove the repeated `gather`"
+        ]
+    );
+}
+
+#[test]
+fn drtl_unknown_targets_are_fixed_by_name() {
+    let text = "name: t\nnodes:\n  - id: draft\n    type: generate\n    prompt: hi\n  - id: check\n    type: gate\n    condition: \"input.ok\"\n    on_pass: draf\n    on_fail: terminate\nedges:\n  - from: draft\n    to: check\n";
+    let analysis = analyze(
+        text,
+        &Options::lint("t.drtl.yaml").with_path("t.drtl.yaml"),
+        &MemoryLoader::new(),
+    );
+    let diagnostic = analysis
+        .diagnostics
+        .iter()
+        .find(|d| d.help.as_deref() == Some("did you mean `draft`?"))
+        .unwrap_or_else(|| panic!("{:#?}", analysis.diagnostics));
+    let json = analysis.parsed.as_ref().map(|p| p.json());
+    let found = fixes_for(text, json, diagnostic);
+    assert_eq!(
+        found[0].apply(text).unwrap(),
+        text.replace("on_pass: draf", "on_pass: draft")
+    );
+}
+
+#[test]
+fn a_bare_condition_is_wrapped_and_others_are_left() {
+    let text = doc("steps:\n  a:\n    verification:\n      check: output.ok == true # bare\n");
+    let analysis = analyze(&text, &Options::lint("main.logic.md"), &MemoryLoader::new());
+    let json = analysis.parsed.as_ref().map(|p| p.json()).unwrap();
+    let fix = wrap_condition(json, "/steps/a/verification/check").expect("a condition field");
+    assert_eq!(fix.title, "Wrap `output.ok == true` in `{{ }}`");
+    assert_eq!(
+        fix.apply(&text).unwrap(),
+        doc("steps:\n  a:\n    verification:\n      check: \"{{ output.ok == true }}\" # bare\n")
+    );
+    assert!(wrap_condition(json, "/name").is_none());
+    let wrapped = doc("steps:\n  a:\n    verification:\n      check: \"{{ output.ok }}\"\n");
+    let analysis = analyze(
+        &wrapped,
+        &Options::lint("main.logic.md"),
+        &MemoryLoader::new(),
+    );
+    let json = analysis.parsed.as_ref().map(|p| p.json()).unwrap();
+    assert!(wrap_condition(json, "/steps/a/verification/check").is_none());
+}
+
+#[test]
+fn a_value_other_readers_take_for_a_boolean_number_or_date_is_quoted() {
+    let none = MemoryLoader::new();
+    let text =
+        doc("metadata:\n  enabled: yes\n  created: 2026-03-31\n  mode: 0777\n  plain: fine\n");
+    let analysis = analyze(&text, &Options::lint("main.logic.md"), &none);
+    let found: Vec<(&str, &str)> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "ambiguous-scalar")
+        .map(|d| (d.path.as_str(), d.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            ("/metadata/enabled", "`yes` is the string \"yes\" here, but some YAML readers (YAML 1.1 ones, or js-yaml) read it as a boolean"),
+            ("/metadata/created", "`2026-03-31` is the string \"2026-03-31\" here, but some YAML readers (YAML 1.1 ones, or js-yaml) read it as a date"),
+        ],
+        "`0777` is a number in YAML 1.2 too: not this rule's"
+    );
+    let fixed = fix_all(
+        &text,
+        &Options::lint("main.logic.md"),
+        &none,
+        Safety::Safe,
+        10,
+    );
+    assert_eq!(
+        fixed.text,
+        doc("metadata:\n  enabled: \"yes\"\n  created: \"2026-03-31\"\n  mode: 0777\n  plain: fine\n")
+    );
+}
+
+#[test]
+fn a_step_reading_a_step_it_does_not_wait_for_gets_the_need_added() {
+    let none = MemoryLoader::new();
+    let text = doc(concat!(
+        "steps:\n  gather: {}\n  check:\n    verification:\n      check: \"{{ steps.gather.output.ok }}\"\n",
+        "  report:\n    needs: [check]\n    verification:\n      check: \"{{ steps.gather.output.ok }}\"\n",
+    ));
+    let found = fixed(&text, "unwaited-step-read", &none);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].0, "Add `gather` to the `needs` of `check`");
+    assert_eq!(found[0].1, Safety::Safe);
+    let after = crate::Document::parse(&found[0].2)
+        .document
+        .expect("parses");
+    assert_eq!(
+        after.json()["steps"]["check"]["needs"],
+        serde_json::json!(["gather"])
+    );
+    // `report` waits for `check`, which now waits for `gather`: nothing is left to report.
+    assert!(!codes_after(&found[0].2, &none).contains(&"unwaited-step-read".to_owned()));
+}
+
+#[test]
+fn a_step_that_runs_after_another_by_any_edge_may_read_it() {
+    let none = MemoryLoader::new();
+    let read = |step: &str| {
+        format!("    verification:\n      check: \"{{{{ steps.{step}.output.ok }}}}\"\n")
+    };
+    let cases = [
+        // Through a chain of `needs`.
+        format!("steps:\n  a: {{}}\n  b: {{needs: [a]}}\n  c:\n    needs: [b]\n{}", read("a")),
+        // A parallel step after its members.
+        format!("steps:\n  m: {{}}\n  p:\n    execution: parallel\n    parallel_steps: [m]\n{}", read("m")),
+        // A branch's target after the step that branches.
+        format!("steps:\n  x:\n    branches:\n      - default: true\n        then: s\n  s:\n{}", read("x")),
+        // A step a decision tree routes to, after the steps the tree reads.
+        format!(
+            "steps:\n  a: {{}}\n  s:\n{}decision_trees:\n  t:\n    root: n\n    nodes:\n      n:\n        condition: \"{{{{ steps.a.output.kind }}}}\"\n        branches:\n          - default: true\n            next: s\n",
+            read("a")
+        ),
+    ];
+    for body in cases {
+        let codes = codes_after(&doc(&body), &none);
+        assert!(
+            !codes.contains(&"unwaited-step-read".to_owned()),
+            "{body}\n{codes:?}"
+        );
+    }
+    let unordered = format!("steps:\n  a: {{}}\n  b:\n{}", read("a"));
+    assert!(codes_after(&doc(&unordered), &none).contains(&"unwaited-step-read".to_owned()));
+}

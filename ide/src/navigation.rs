@@ -1,0 +1,225 @@
+//! Go to definition, find references, document highlights: steps and nodes, decision-tree
+//! `next`, imported names (`alias.step`) into the imported file, workflow nodes' `logic_ref`
+//! and imports' `ref` to the files they name.
+
+use std::sync::Arc;
+
+use logicmd::source::Span;
+use serde::Serialize;
+
+use crate::symbols::{Definition, SymbolKind};
+use crate::workspace::{FileAnalysis, Workspace};
+use crate::Location;
+
+/// The definition and the file it is in, for the name under the cursor.
+fn target(
+    workspace: &mut Workspace,
+    file: &Arc<FileAnalysis>,
+    offset: usize,
+) -> Option<(Arc<FileAnalysis>, Definition)> {
+    let symbols = file.symbols();
+    if let Some(definition) = symbols.definition_at(offset) {
+        return Some((Arc::clone(file), definition.clone()));
+    }
+    let reference = symbols.reference_at(offset)?;
+    if let Some(definition) = symbols.resolve(reference) {
+        return Some((Arc::clone(file), definition.clone()));
+    }
+    imported(workspace, file, &reference.name)
+}
+
+/// The step an imported name (`alias.step`, or `a.b.step` through nested imports) names, in
+/// the file that defines it.
+pub(crate) fn imported(
+    workspace: &mut Workspace,
+    file: &FileAnalysis,
+    name: &str,
+) -> Option<(Arc<FileAnalysis>, Definition)> {
+    let mut current_id = file.id.clone();
+    let mut current_refs = file.symbols().files.clone();
+    let mut rest = name;
+    for _ in 0..logicmd::imports::MAX_IMPORT_DEPTH {
+        let (alias, tail) = rest.split_once('.')?;
+        let import = current_refs
+            .iter()
+            .find(|f| f.alias.as_deref() == Some(alias))?;
+        let id = workspace
+            .files()
+            .resolve(&current_id, &import.reference)
+            .ok()?;
+        let target = workspace.other_analysis(&id)?;
+        if let Some(definition) = target.symbols().definition(SymbolKind::Step, tail) {
+            return Some((Arc::clone(&target), definition.clone()));
+        }
+        current_id = id;
+        current_refs = target.symbols().files.clone();
+        rest = tail;
+    }
+    None
+}
+
+/// Where the name (or file reference) at `offset` of `id` is defined.
+pub fn definition(workspace: &mut Workspace, id: &str, offset: usize) -> Vec<Location> {
+    let Some(file) = workspace.analysis(id) else {
+        return Vec::new();
+    };
+    // A file reference, or a workflow node's own name: the file it names or runs.
+    let named_node = file
+        .symbols()
+        .definition_at(offset)
+        .filter(|d| d.kind == SymbolKind::WorkflowNode)
+        .and_then(|d| {
+            file.symbols()
+                .files
+                .iter()
+                .find(|f| f.node.as_deref() == Some(&d.name))
+        });
+    if let Some(reference) = file.symbols().file_at(offset).or(named_node) {
+        let Ok(target) = workspace.files().resolve(id, &reference.reference) else {
+            return Vec::new();
+        };
+        if workspace.text(&target).is_none() {
+            return Vec::new();
+        }
+        return vec![Location {
+            file: target,
+            span: Span::empty(0),
+        }];
+    }
+    match target(workspace, &file, offset) {
+        Some((file, definition)) => vec![Location {
+            file: file.id.clone(),
+            span: definition.span,
+        }],
+        None => Vec::new(),
+    }
+}
+
+/// Every place that names the thing at `offset` of `id` (its definition first when asked),
+/// in this file and in the open files that import it.
+pub fn references(
+    workspace: &mut Workspace,
+    id: &str,
+    offset: usize,
+    include_declaration: bool,
+) -> Vec<Location> {
+    let Some(file) = workspace.analysis(id) else {
+        return Vec::new();
+    };
+    let Some((home, definition)) = target(workspace, &file, offset) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    if include_declaration {
+        found.push(Location {
+            file: home.id.clone(),
+            span: definition.span,
+        });
+    }
+    found.extend(home.symbols().references_to(&definition).map(|r| Location {
+        file: home.id.clone(),
+        span: r.span,
+    }));
+    if definition.kind == SymbolKind::Step {
+        found.extend(
+            importer_uses(workspace, &home.id, &definition.name)
+                .into_iter()
+                .map(|(file, span, _)| Location { file, span }),
+        );
+    }
+    found
+}
+
+/// Where the open files that import `home` name its step `name` (`alias.name`): each file, the
+/// reference's span and the alias's length.
+pub(crate) fn importer_uses(
+    workspace: &mut Workspace,
+    home: &str,
+    name: &str,
+) -> Vec<(String, Span, usize)> {
+    let mut found = Vec::new();
+    for other in workspace.open_files() {
+        if other == home {
+            continue;
+        }
+        let Some(importer) = workspace.analysis(&other) else {
+            continue;
+        };
+        for import in &importer.symbols().files {
+            let Some(alias) = &import.alias else { continue };
+            let target = workspace.files().resolve(&other, &import.reference).ok();
+            if target.as_deref() != Some(home) {
+                continue;
+            }
+            let qualified = format!("{alias}.{name}");
+            found.extend(
+                importer
+                    .symbols()
+                    .references
+                    .iter()
+                    .filter(|r| r.kind == SymbolKind::Step && r.name == qualified)
+                    .map(|r| (other.clone(), r.span, alias.len())),
+            );
+        }
+    }
+    found
+}
+
+/// How a highlighted place uses the name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HighlightKind {
+    /// It defines the name.
+    Write,
+    /// It reads the name.
+    Read,
+}
+
+/// A place in the current file that names the thing under the cursor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Highlight {
+    /// Where.
+    pub span: Span,
+    /// Definition or use.
+    pub kind: HighlightKind,
+}
+
+/// The places in `id` that name the thing at `offset`.
+pub fn highlights(workspace: &mut Workspace, id: &str, offset: usize) -> Vec<Highlight> {
+    let Some(file) = workspace.analysis(id) else {
+        return Vec::new();
+    };
+    let symbols = file.symbols();
+    let definition = match symbols.definition_at(offset) {
+        Some(definition) => definition.clone(),
+        None => {
+            let Some(reference) = symbols.reference_at(offset) else {
+                return Vec::new();
+            };
+            match symbols.resolve(reference) {
+                Some(definition) => definition.clone(),
+                None => {
+                    // A name defined elsewhere (an import): its uses in this file.
+                    return symbols
+                        .references
+                        .iter()
+                        .filter(|r| r.kind == reference.kind && r.name == reference.name)
+                        .map(|r| Highlight {
+                            span: r.span,
+                            kind: HighlightKind::Read,
+                        })
+                        .collect();
+                }
+            }
+        }
+    };
+    std::iter::once(Highlight {
+        span: definition.span,
+        kind: HighlightKind::Write,
+    })
+    .chain(symbols.references_to(&definition).map(|r| Highlight {
+        span: r.span,
+        kind: HighlightKind::Read,
+    }))
+    .collect()
+}

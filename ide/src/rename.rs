@@ -1,0 +1,276 @@
+//! Renaming a step, a decision-tree node or terminal, a workflow node or a DRTL node, with every
+//! place that names it — through core's edits, so each change is verified by re-parsing and
+//! the patches are minimal. A step goes through `Edit::RenameStep` (what the CLI's
+//! `--rename-step` and the studio do); the places it does not cover, and the other kinds, are
+//! rewritten with `Edit::ReplaceText` at exactly the name's characters.
+
+use std::sync::Arc;
+
+use logicmd::edit::{apply, Edit};
+use logicmd::source::Span;
+
+use crate::symbols::{Definition, SymbolKind};
+use crate::workspace::{FileAnalysis, Workspace};
+use crate::{TextEdit, WorkspaceEdit};
+
+/// The name's range and text when the thing at `offset` can be renamed, else why not.
+pub fn prepare_rename(
+    workspace: &mut Workspace,
+    id: &str,
+    offset: usize,
+) -> Result<(Span, String), String> {
+    let file = workspace.analysis(id).ok_or("the file does not parse")?;
+    let symbols = file.symbols();
+    let (span, definition) = if let Some(definition) = symbols.definition_at(offset) {
+        (definition.span, definition.clone())
+    } else if let Some(reference) = symbols.reference_at(offset) {
+        match symbols.resolve(reference) {
+            Some(definition) => (reference.span, definition.clone()),
+            None => {
+                return Err(
+                    match crate::navigation::imported(workspace, &file, &reference.name) {
+                        Some((home, definition)) => format!(
+                            "`{}` is defined in `{}`: rename `{}` there",
+                            reference.name, home.id, definition.name
+                        ),
+                        None => format!("`{}` names nothing that can be renamed", reference.name),
+                    },
+                );
+            }
+        }
+    } else {
+        return Err("there is no step or node name here".to_owned());
+    };
+    if !definition.kind.renamable() {
+        return Err(format!("a {} is not renamed here", definition.kind.noun()));
+    }
+    let inner = unquoted(&file.text, span);
+    Ok((inner, definition.name))
+}
+
+/// The edits that rename the thing at `offset` of `id` to `new_name`, in this file and in the
+/// open files that import it.
+pub fn rename(
+    workspace: &mut Workspace,
+    id: &str,
+    offset: usize,
+    new_name: &str,
+) -> Result<WorkspaceEdit, String> {
+    prepare_rename(workspace, id, offset)?;
+    let file = workspace.analysis(id).ok_or("the file does not parse")?;
+    let symbols = file.symbols();
+    let definition = symbols
+        .definition_at(offset)
+        .cloned()
+        .or_else(|| {
+            symbols
+                .reference_at(offset)
+                .and_then(|r| symbols.resolve(r))
+                .cloned()
+        })
+        .ok_or("nothing to rename here")?;
+    if new_name == definition.name {
+        return Ok(WorkspaceEdit::default());
+    }
+    check_name(&file, &definition, new_name)?;
+    let own = match definition.kind {
+        SymbolKind::Step => rename_step(&file, &definition, new_name)?,
+        _ => replace_all(&file.text, &occurrences(&file, &definition), new_name)?,
+    };
+    let mut edit = WorkspaceEdit {
+        changes: vec![(id.to_owned(), own)],
+    };
+    if definition.kind == SymbolKind::Step {
+        edit.changes
+            .extend(importers(workspace, &file, &definition, new_name)?);
+    }
+    Ok(edit)
+}
+
+/// A new name must be a plain name (it is written as a key, in lists and in expressions) not
+/// taken by another thing of its kind.
+fn check_name(file: &FileAnalysis, definition: &Definition, name: &str) -> Result<(), String> {
+    let plain = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if !plain {
+        return Err(format!(
+            "`{name}` is not a plain name: start with a letter or `_`, go on with letters, digits, `_` or `-`"
+        ));
+    }
+    let taken = file
+        .symbols()
+        .definitions
+        .iter()
+        .any(|d| d.kind == definition.kind && d.scope == definition.scope && d.name == name);
+    if taken {
+        return Err(format!(
+            "a {} `{name}` already exists",
+            definition.kind.noun()
+        ));
+    }
+    Ok(())
+}
+
+/// The definition's name and every reference to it in its file, and its canvas position key.
+fn occurrences(file: &FileAnalysis, definition: &Definition) -> Vec<Span> {
+    let mut spans = vec![definition.span];
+    spans.extend(file.symbols().references_to(definition).map(|r| r.span));
+    spans.extend(position_key(file, &definition.name));
+    spans
+}
+
+/// The key of the definition's canvas position (`metadata.logicmd.positions.NAME`).
+fn position_key(file: &FileAnalysis, name: &str) -> Option<Span> {
+    let source = file.source()?;
+    let pointer = format!(
+        "/metadata/logicmd/positions/{}",
+        crate::symbols::token(name)
+    );
+    logicmd::json::entry_at(source.root(), &pointer).map(|entry| entry.key_span)
+}
+
+/// A span without the quotes of a quoted scalar.
+fn unquoted(text: &str, span: Span) -> Span {
+    let written = &text[span.start..span.end];
+    let quoted = written.len() >= 2
+        && (written.starts_with('"') && written.ends_with('"')
+            || written.starts_with('\'') && written.ends_with('\''));
+    if quoted {
+        Span::new(span.start + 1, span.end - 1)
+    } else {
+        span
+    }
+}
+
+/// Replaces every span's name (quotes kept) by `name`, each through core's `ReplaceText` (the
+/// text must still parse), from the last to the first; the edits against the original text.
+fn replace_all(text: &str, spans: &[Span], name: &str) -> Result<Vec<TextEdit>, String> {
+    let mut spans: Vec<Span> = spans.iter().map(|s| unquoted(text, *s)).collect();
+    spans.sort_by_key(|s| s.start);
+    spans.dedup();
+    let mut current = text.to_owned();
+    for span in spans.iter().rev() {
+        let edit = Edit::ReplaceText {
+            start: span.start,
+            end: span.end,
+            text: name.to_owned(),
+        };
+        current = apply(&current, &edit).map_err(|d| d.message)?.text;
+    }
+    Ok(spans
+        .into_iter()
+        .map(|span| TextEdit {
+            span,
+            text: name.to_owned(),
+        })
+        .collect())
+}
+
+/// A step: core's `RenameStep`, then the references it leaves (an invariant's `on_breach`, a
+/// terminal's `action`, a degradation's `fallback_to`) rewritten in place.
+fn rename_step(
+    file: &FileAnalysis,
+    definition: &Definition,
+    name: &str,
+) -> Result<Vec<TextEdit>, String> {
+    let renamed = apply(
+        &file.text,
+        &Edit::RenameStep {
+            from: definition.name.clone(),
+            to: name.to_owned(),
+        },
+    )
+    .map_err(|d| d.message)?;
+    // Core rewrites a whole string holding an expression; the edit an editor gets is only the
+    // characters that change.
+    let mut edits: Vec<TextEdit> = renamed
+        .patches
+        .iter()
+        .map(|p| {
+            let mut edit = crate::actions::diff(&file.text[p.start..p.end], &p.text);
+            edit.span = Span::new(p.start + edit.span.start, p.start + edit.span.end);
+            edit
+        })
+        .collect();
+    let covered = |span: Span| {
+        edits
+            .iter()
+            .any(|e| e.span.start <= span.start && span.end <= e.span.end)
+    };
+    let left: Vec<Span> = file
+        .symbols()
+        .references_to(definition)
+        .map(|r| unquoted(&file.text, r.span))
+        .filter(|span| !covered(*span))
+        .collect();
+    let mut after = renamed.text.clone();
+    let shifted = |span: Span| -> Span {
+        let delta: isize = edits
+            .iter()
+            .filter(|e| e.span.end <= span.start)
+            .map(|e| e.text.len() as isize - e.span.len() as isize)
+            .sum();
+        Span::new(
+            (span.start as isize + delta) as usize,
+            (span.end as isize + delta) as usize,
+        )
+    };
+    let mut extra = Vec::new();
+    for span in left.iter().rev() {
+        let at = shifted(*span);
+        after = apply(
+            &after,
+            &Edit::ReplaceText {
+                start: at.start,
+                end: at.end,
+                text: name.to_owned(),
+            },
+        )
+        .map_err(|d| d.message)?
+        .text;
+        extra.push(TextEdit {
+            span: *span,
+            text: name.to_owned(),
+        });
+    }
+    edits.extend(extra);
+    edits.sort_by_key(|e| e.span.start);
+    Ok(edits)
+}
+
+/// In the open files that import the step's file: `alias.OLD` becomes `alias.NEW`.
+fn importers(
+    workspace: &mut Workspace,
+    home: &Arc<FileAnalysis>,
+    definition: &Definition,
+    name: &str,
+) -> Result<Vec<(String, Vec<TextEdit>)>, String> {
+    let mut spans: Vec<(String, Vec<Span>)> = Vec::new();
+    for (file, span, alias_len) in
+        crate::navigation::importer_uses(workspace, &home.id, &definition.name)
+    {
+        let Some(text) = workspace.text(&file) else {
+            continue;
+        };
+        let inner = unquoted(&text, span);
+        // Only the step's part after `alias.` changes.
+        let step = Span::new(inner.start + alias_len + 1, inner.end);
+        match spans.iter_mut().find(|(f, _)| *f == file) {
+            Some((_, list)) => list.push(step),
+            None => spans.push((file, vec![step])),
+        }
+    }
+    let mut changes = Vec::new();
+    for (file, list) in spans {
+        let Some(text) = workspace.text(&file) else {
+            continue;
+        };
+        changes.push((file, replace_all(&text, &list, name)?));
+    }
+    Ok(changes)
+}

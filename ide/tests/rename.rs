@@ -1,0 +1,124 @@
+//! Rename as an editor asks for it (prepare, then rename at a cursor), for every kind of name,
+//! with the text after the edits compared whole.
+
+use logicmd_ide::files::MemoryFiles;
+use logicmd_ide::{rename, Workspace, WorkspaceEdit};
+
+fn apply(text: &str, edit: &WorkspaceEdit, id: &str) -> String {
+    let mut out = text.to_owned();
+    let edits = &edit
+        .changes
+        .iter()
+        .find(|(file, _)| file == id)
+        .expect("edits of the file")
+        .1;
+    for e in edits.iter().rev() {
+        out.replace_range(e.span.start..e.span.end, &e.text);
+    }
+    out
+}
+
+fn renamed(id: &str, text: &str, at: &str, within: usize, to: &str) -> String {
+    let mut workspace = Workspace::new(MemoryFiles::new().shared());
+    workspace.open(id, text.to_owned());
+    let offset = text.find(at).expect("the cursor's marker") + within;
+    let (span, _) = rename::prepare_rename(&mut workspace, id, offset).expect("renamable");
+    assert!(span.start <= offset && offset <= span.end);
+    let edit = rename::rename(&mut workspace, id, offset, to).expect("renamed");
+    apply(text, &edit, id)
+}
+
+#[test]
+fn a_step_everywhere_it_is_named() {
+    let text = concat!(
+        "---\nspec_version: \"1.0\"\nname: r\nsteps:\n",
+        "  gather: {description: G}\n",
+        "  check:\n    needs: [gather]\n    branches:\n      - if: \"{{ steps['gather'].output.n > 1 }}\"\n        then: gather\n",
+        "quality_gates:\n  invariants:\n    - name: budget\n      check: \"{{ true }}\"\n      on_breach: gather\n",
+        "decision_trees:\n  t:\n    root: n\n    nodes:\n      n:\n        condition: \"{{ steps.gather.output.kind }}\"\n",
+        "        branches:\n          - default: true\n            next: gather\n",
+        "    terminals:\n      end: {action: gather}\n---\n",
+    );
+    let after = renamed("r.logic.md", text, "  gather:", 3, "collect");
+    assert_eq!(after, text.replace("gather", "collect"));
+}
+
+#[test]
+fn a_step_in_the_files_that_import_it() {
+    let lib = "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  norm: {}\n---\n";
+    let main = "---\nspec_version: \"1.0\"\nname: m\nimports:\n  - ref: ./lib.logic.md\n    as: lib\nsteps:\n  a:\n    needs: [lib.norm]\n    verification:\n      check: \"{{ steps['lib.norm'].output.ok }}\"\n---\n";
+    let mut workspace = Workspace::new(MemoryFiles::new().with("lib.logic.md", lib).shared());
+    workspace.open("lib.logic.md", lib.to_owned());
+    workspace.open("main.logic.md", main.to_owned());
+    let at = lib.find("norm").unwrap();
+    let edit = rename::rename(&mut workspace, "lib.logic.md", at, "normalize").expect("renamed");
+    assert_eq!(
+        apply(lib, &edit, "lib.logic.md"),
+        lib.replace("norm", "normalize")
+    );
+    assert_eq!(
+        apply(main, &edit, "main.logic.md"),
+        main.replace("lib.norm", "lib.normalize")
+    );
+    // From the importing file, the name is the other file's to rename.
+    let mut refused = Workspace::new(MemoryFiles::new().with("lib.logic.md", lib).shared());
+    refused.open("main.logic.md", main.to_owned());
+    let why = rename::prepare_rename(
+        &mut refused,
+        "main.logic.md",
+        main.find("lib.norm").unwrap() + 5,
+    )
+    .unwrap_err();
+    assert_eq!(
+        why,
+        "`lib.norm` is defined in `lib.logic.md`: rename `norm` there"
+    );
+}
+
+#[test]
+fn a_tree_node_a_workflow_node_and_a_drtl_node() {
+    let tree = "---\nspec_version: \"1.0\"\nname: t\ndecision_trees:\n  route:\n    root: kind\n    nodes:\n      kind:\n        condition: \"{{ input.k }}\"\n        branches:\n          - default: true\n            next: kind\n---\n";
+    assert_eq!(
+        renamed("t.logic.md", tree, "root: kind", 7, "classify"),
+        tree.replace("kind:", "classify:")
+            .replace("root: kind", "root: classify")
+            .replace("next: kind", "next: classify")
+    );
+    let workflow = "---\nspec_version: \"1.0\"\nname: w\nnodes:\n  research:\n    logic_ref: ./r.logic.md\n  write:\n    logic_ref: ./w.logic.md\n    depends_on: [research]\nedges:\n  - from: research\n    to: write\n---\n";
+    assert_eq!(
+        renamed("w.logic.md", workflow, "  research:", 4, "gather"),
+        workflow.replace("research", "gather")
+    );
+    let topology = concat!(
+        "name: t\nnodes:\n",
+        "  - id: draft\n    type: generate\n    prompt: \"{{ input.topic }}\"\n    output_key: d\n",
+        "  - id: gate\n    type: gate\n    input: draft.output\n    condition: \"draft.output != ''\"\n    on_pass: done\n    on_fail:\n      next: draft\n",
+        "  - id: done\n    type: transform\n    operations:\n      - set: state.variables.out\n        value: \"{{ draft.output }}\"\n",
+        "edges:\n  - from: draft\n    to: gate\n",
+    );
+    assert_eq!(
+        renamed("t.drtl.yaml", topology, "id: draft", 5, "compose"),
+        topology.replace("draft", "compose")
+    );
+}
+
+#[test]
+fn names_that_cannot_be_given_are_refused() {
+    let text = "---\nspec_version: \"1.0\"\nname: r\nsteps:\n  a: {}\n  b: {needs: [a]}\n---\n";
+    let mut workspace = Workspace::new(MemoryFiles::new().shared());
+    workspace.open("r.logic.md", text.to_owned());
+    let at = text.find("  a:").unwrap() + 2;
+    assert_eq!(
+        rename::rename(&mut workspace, "r.logic.md", at, "b").unwrap_err(),
+        "a step `b` already exists"
+    );
+    assert_eq!(
+        rename::rename(&mut workspace, "r.logic.md", at, "two words").unwrap_err(),
+        "`two words` is not a plain name: start with a letter or `_`, go on with letters, digits, `_` or `-`"
+    );
+    let on_key = text.find("spec_version").unwrap();
+    assert_eq!(
+        rename::prepare_rename(&mut workspace, "r.logic.md", on_key).unwrap_err(),
+        "there is no step or node name here"
+    );
+}
