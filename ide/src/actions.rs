@@ -74,9 +74,9 @@ pub fn code_actions(workspace: &mut Workspace, id: &str, range: Span) -> Vec<Act
         if let Some(at) = place(source.root(), range.start) {
             if at.key.is_none() {
                 let pointer = pointer_of(&at.path);
-                let already = actions
-                    .iter()
-                    .any(|a| a.code.as_deref() == Some("bare-condition"));
+                let already = actions.iter().any(|a| {
+                    a.code.as_deref() == Some(logicmd::lint::rules::UNBRACED_CONDITION.code)
+                });
                 if let Some(fix) = wrap_condition(json, &pointer).filter(|_| !already) {
                     if let Some(edit) = edit_of(id, text, &fix) {
                         actions.push(Action {

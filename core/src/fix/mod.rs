@@ -19,7 +19,7 @@ use crate::edit::{apply as apply_edit, Edit};
 use crate::loader::Loader;
 
 pub use names::suggested_name;
-pub use rules::{condition_fields, wrap_condition};
+pub use rules::wrap_condition;
 
 /// Whether a fix may be applied without asking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -18,6 +18,9 @@ pub(super) fn fixes(json: &Value, diagnostic: &Diagnostic) -> Vec<Fix> {
         c if c == rules::MISSING_DEFAULT_BRANCH.code => default_branch(json, code, path),
         c if c == rules::AMBIGUOUS_SCALAR.code => quote(json, diagnostic),
         c if c == rules::UNWAITED_STEP_READ.code => add_need(json, diagnostic),
+        c if c == rules::UNBRACED_CONDITION.code => {
+            wrap_condition(json, path).into_iter().collect()
+        }
         "schema-missing-property" if missing_spec_version(diagnostic) => {
             vec![Fix::new(
                 code,
@@ -215,24 +218,10 @@ fn missing_spec_version(diagnostic: &Diagnostic) -> bool {
     diagnostic.path.is_empty() && diagnostic.message.contains("`spec_version`")
 }
 
-/// The fields whose value is a condition, a `{{ }}` expression (spec §4.1.1, §4.1, §6.1, §7,
-/// §8), as JSON Pointer patterns (`*` any key or index).
-pub fn condition_fields() -> &'static [&'static str] {
-    &[
-        "/steps/*/verification/check",
-        "/steps/*/branches/*/if",
-        "/quality_gates/pre_output/*/check",
-        "/quality_gates/post_output/*/check",
-        "/quality_gates/invariants/*/check",
-        "/decision_trees/*/nodes/*/condition",
-        "/fallback/escalation/*/trigger",
-    ]
-}
-
 /// Whether `pointer` names a condition field.
 fn is_condition(pointer: &str) -> bool {
     let tokens: Vec<&str> = pointer.split('/').collect();
-    condition_fields().iter().any(|pattern| {
+    crate::lint::condition_patterns().any(|pattern| {
         let parts: Vec<&str> = pattern.split('/').collect();
         parts.len() == tokens.len() && parts.iter().zip(&tokens).all(|(p, t)| *p == "*" || p == t)
     })
@@ -251,7 +240,7 @@ pub fn wrap_condition(json: &Value, pointer: &str) -> Option<Fix> {
         return None;
     }
     Some(Fix::new(
-        "bare-condition",
+        rules::UNBRACED_CONDITION.code,
         format!("Wrap `{trimmed}` in `{{{{ }}}}`"),
         Safety::Safe,
         vec![Edit::Set {

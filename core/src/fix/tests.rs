@@ -325,3 +325,63 @@ fn a_step_that_runs_after_another_by_any_edge_may_read_it() {
     let unordered = format!("steps:\n  a: {{}}\n  b:\n{}", read("a"));
     assert!(codes_after(&doc(&unordered), &none).contains(&"unwaited-step-read".to_owned()));
 }
+
+#[test]
+fn lint_fix_wraps_a_bare_condition_in_every_condition_field() {
+    let text = doc(concat!(
+        "steps:\n",
+        "  a:\n",
+        "    verification:\n",
+        "      check: output.ok == true\n",
+        "      on_fail: retry\n",
+        "    branches:\n",
+        "      - if: output.score > 3\n",
+        "        then: b\n",
+        "      - default: true\n",
+        "        then: b\n",
+        "  b: {}\n",
+        "quality_gates:\n",
+        "  pre_output:\n",
+        "    - name: enough\n",
+        "      check: output.count >= 1  # kept\n",
+        "      severity: error\n",
+        "decision_trees:\n",
+        "  t:\n",
+        "    root: n1\n",
+        "    nodes:\n",
+        "      n1:\n",
+        "        condition: input.kind\n",
+        "        branches:\n",
+        "          - value: x\n",
+        "            next: done\n",
+        "    terminals:\n",
+        "      done: {action: b}\n",
+    ));
+    let loader = MemoryLoader::new();
+    let before = codes_after(&text, &loader);
+    let bare = before.iter().filter(|c| *c == "unbraced-condition").count();
+    assert_eq!(bare, 4, "{before:?}");
+    let offered = fixed(&text, "unbraced-condition", &loader);
+    assert_eq!(offered.len(), 1);
+    assert_eq!(offered[0].1, Safety::Safe);
+    let all = fix_all(
+        &text,
+        &Options::lint("main.logic.md"),
+        &loader,
+        Safety::Safe,
+        20,
+    );
+    let expected = text
+        .replace(
+            "check: output.ok == true",
+            "check: \"{{ output.ok == true }}\"",
+        )
+        .replace("if: output.score > 3", "if: \"{{ output.score > 3 }}\"")
+        .replace(
+            "check: output.count >= 1",
+            "check: \"{{ output.count >= 1 }}\"",
+        )
+        .replace("condition: input.kind", "condition: \"{{ input.kind }}\"");
+    assert_eq!(all.text, expected);
+    assert_eq!(all.applied.len(), 4);
+}

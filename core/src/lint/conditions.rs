@@ -20,6 +20,12 @@ struct Place {
     when_empty: &'static str,
 }
 
+/// The fields whose value is a condition, as JSON Pointer patterns (`*` any key or index): the
+/// places of this rule, and of its fix (`fix::wrap_condition`).
+pub fn condition_patterns() -> impl Iterator<Item = &'static str> {
+    PLACES.iter().map(|place| place.pattern)
+}
+
 const PLACES: &[Place] = &[
     Place {
         pattern: "/steps/*/verification/check",

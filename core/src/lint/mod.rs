@@ -29,6 +29,7 @@ use crate::document::Document;
 use crate::imports::{resolve, Resolved};
 use crate::loader::Loader;
 
+pub use conditions::condition_patterns;
 pub(crate) use context::LintContext;
 pub use expressions::KNOWN_ROOTS;
 pub use rules::LintRule;
