@@ -171,8 +171,9 @@ fn replace_all(text: &str, spans: &[Span], name: &str) -> Result<Vec<TextEdit>, 
         .collect())
 }
 
-/// A step: core's `RenameStep`, then the references it leaves (an invariant's `on_breach`, a
-/// terminal's `action`, a degradation's `fallback_to`) rewritten in place.
+/// A step: core's `RenameStep` (routes, expressions, `on_breach`, terminal actions,
+/// `fallback_to`, inspector keys), then any reference the symbol index knows that its patches do
+/// not cover, rewritten in place, so the editor's rename and its references agree.
 fn rename_step(
     file: &FileAnalysis,
     definition: &Definition,
