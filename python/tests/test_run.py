@@ -244,5 +244,5 @@ def test_a_snapshot_resumes_a_run_stopped_in_the_middle() -> None:
     resumed = logicmd.resume(snapshot, provider=answers, reviews={"report": "accept"})
     assert resumed.status == "completed"
     straight = logicmd.run(REVIEW, {}, provider=answers, reviews={"report": "accept"}, clock="fixed")
-    strip = lambda events: [{k: v for k, v in e.items() if k not in ("t", "latency_ms")} for e in events]  # noqa: E731
+    strip = lambda events: [{k: v for k, v in e.items() if k not in ("t", "latency_ms", "duration_ms")} for e in events]  # noqa: E731
     assert strip(resumed.trace) == strip(straight.trace)
