@@ -419,7 +419,7 @@ class _Driver:
     def result(self) -> RunResult:
         trace = self.run.trace
         status = self.run.status
-        ending = self.ending or {}
+        ending: Dict[str, Any] = dict(self.ending) if self.ending else {}
         if self.ending is None and status == "paused":
             return RunResult(
                 status="paused",

@@ -50,9 +50,8 @@ class Diagnostic:
             "code": self.code,
             "message": self.message,
             "path": self.pointer,
+            "keyword": self.keyword,
         }
-        if self.keyword is not None:
-            out["keyword"] = self.keyword
         out["line"] = self.line
         out["column"] = self.column
         if self.help is not None:

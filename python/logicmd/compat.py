@@ -74,10 +74,23 @@ def parse(content: str) -> ParseResult:
         raise TypeError(f"content must be a str, got {type(content).__name__}")
     result = json.loads(_logicmd.parse(content, None))
     errors = [d for d in diagnostics_of(result["diagnostics"]) if d.is_error]
+    if [d.code for d in errors] == ["frontmatter-empty"]:
+        # Empty YAML is an empty mapping to the reference's parser; that it lacks `spec_version`
+        # and `name` is for `validate` to say.
+        return ParseResult(ok=True, data={}, content=_after_empty_frontmatter(content))
     if result["frontmatter"] is None or errors:
         return ParseResult(ok=False, errors=[_placed(d) for d in errors])
     body: str = result["body"] or ""
     return ParseResult(ok=True, data=result["frontmatter"], content=body.lstrip("\n"))
+
+
+def _after_empty_frontmatter(content: str) -> str:
+    """The body after a frontmatter the core found empty (its delimiters are known good)."""
+    lines = content.splitlines(keepends=True)
+    for i, line in enumerate(lines[1:], start=1):
+        if line.rstrip() in ("---", "..."):
+            return "".join(lines[i + 1 :]).lstrip("\n")
+    return ""
 
 
 def _dotted(pointer: str) -> str:
