@@ -11,21 +11,9 @@ from typing import Any, List
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from paths import REPO, conformance_dir
 
-
-def conformance_dir() -> Path:
-    """``$LOGICMD_CONFORMANCE_DIR``, else ``shared/conformance`` in the nearest ancestor of the
-    checkout that has one (as the Rust tests find it)."""
-    given = os.environ.get("LOGICMD_CONFORMANCE_DIR")
-    if given:
-        return Path(given)
-    for ancestor in REPO.parents:
-        candidate = ancestor / "shared" / "conformance"
-        if candidate.is_dir():
-            return candidate
-    raise RuntimeError("conformance suite not found (set LOGICMD_CONFORMANCE_DIR)")
-
+__all__ = ["REPO", "conformance_dir", "cli_path", "cli_json"]
 
 def cli_path() -> Path:
     path = Path(os.environ.get("LOGICMD_CLI", REPO / "target" / "debug" / "logicmd"))
