@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List, Tuple
 
-from conftest import REPO, conformance_dir
+from paths import REPO, conformance_dir
 
 
 def corpus(typical: bool = True) -> List[Tuple[Path, str]]:
