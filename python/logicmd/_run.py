@@ -497,7 +497,7 @@ def drive(
     max_parallelism: int = 4,
 ) -> RunResult:
     """:func:`adrive` from synchronous code (not inside a running event loop)."""
-    return _sync(adrive(run, provider, reviews=reviews, tools=tools, max_parallelism=max_parallelism))
+    return _sync(adrive(**locals()))
 
 
 async def arun(
@@ -570,25 +570,7 @@ def run(
     """:func:`arun` from synchronous code (not inside a running event loop: there, ``await
     arun(…)``). Sync providers are called from worker threads, concurrently up to the run's
     parallelism."""
-    return _sync(
-        arun(
-            text,
-            input,
-            provider=provider,
-            reviews=reviews,
-            tools=tools,
-            script=script,
-            synthetic=synthetic,
-            path=path,
-            files=files,
-            facts=facts,
-            max_parallelism=max_parallelism,
-            seed=seed,
-            clock=clock,
-            no_wait=no_wait,
-            pins=pins,
-        )
-    )
+    return _sync(arun(**locals()))
 
 
 async def aresume(
@@ -630,19 +612,7 @@ def resume(
     max_parallelism: int = 4,
 ) -> RunResult:
     """:func:`aresume` from synchronous code."""
-    return _sync(
-        aresume(
-            snapshot,
-            provider=provider,
-            reviews=reviews,
-            tools=tools,
-            script=script,
-            synthetic=synthetic,
-            facts=facts,
-            no_wait=no_wait,
-            max_parallelism=max_parallelism,
-        )
-    )
+    return _sync(aresume(**locals()))
 
 
 def _sync(coroutine: Awaitable[RunResult]) -> RunResult:

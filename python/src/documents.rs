@@ -3,7 +3,7 @@
 
 use logicmd::analysis::{analyze, compile_text, obligations, Kind, Options, Parsed, DEFAULT_ID};
 use logicmd::diagnostic::Diagnostic;
-use logicmd::loader::MemoryLoader;
+use logicmd::loader::{Loader, MemoryLoader};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use serde::Serialize;
@@ -32,12 +32,30 @@ pub fn lint_options(path: Option<&str>) -> Options<'_> {
     }
 }
 
-/// What `validate`, `lint` and `check` share: the front door's verdict.
+/// The options of `validate` and `parse`: the kind the path names, when given.
+fn validate_options(path: Option<&str>) -> Options<'_> {
+    match path {
+        Some(path) => Options::validate().with_path(path),
+        None => Options::validate(),
+    }
+}
+
+/// What `validate` and `lint` return: the front door's verdict.
 #[derive(Serialize)]
 struct Checked<'a> {
     kind: Kind,
     valid: bool,
     diagnostics: &'a [Diagnostic],
+}
+
+/// `text` through the front door with `options`, as `{kind, valid, diagnostics}`.
+fn checked(text: &str, options: &Options<'_>, loader: &dyn Loader) -> PyResult<String> {
+    let analysis = analyze(text, options, loader);
+    to_json(&Checked {
+        kind: analysis.kind,
+        valid: analysis.valid,
+        diagnostics: &analysis.diagnostics,
+    })
 }
 
 /// `{kind, frontmatter, body, diagnostics}`: the data (a LOGIC.md file's frontmatter, or a DRTL
@@ -46,12 +64,8 @@ struct Checked<'a> {
 #[pyo3(signature = (text, path=None))]
 fn parse(py: Python<'_>, text: PyBackedStr, path: Option<PyBackedStr>) -> PyResult<String> {
     py.detach(|| {
-        let options = Options::validate();
-        let options = match path.as_deref() {
-            Some(path) => options.with_path(path),
-            None => options,
-        };
-        let (kind, parsed, diagnostics) = logicmd::analysis::parse(&text, &options);
+        let (kind, parsed, diagnostics) =
+            logicmd::analysis::parse(&text, &validate_options(path.as_deref()));
         let body = match &parsed {
             Some(Parsed::Logic(document)) => Some(document.body()),
             _ => None,
@@ -70,17 +84,11 @@ fn parse(py: Python<'_>, text: PyBackedStr, path: Option<PyBackedStr>) -> PyResu
 #[pyo3(signature = (text, path=None))]
 fn validate(py: Python<'_>, text: PyBackedStr, path: Option<PyBackedStr>) -> PyResult<String> {
     py.detach(|| {
-        let options = Options::validate();
-        let options = match path.as_deref() {
-            Some(path) => options.with_path(path),
-            None => options,
-        };
-        let analysis = analyze(&text, &options, &MemoryLoader::new());
-        to_json(&Checked {
-            kind: analysis.kind,
-            valid: analysis.valid,
-            diagnostics: &analysis.diagnostics,
-        })
+        checked(
+            &text,
+            &validate_options(path.as_deref()),
+            &MemoryLoader::new(),
+        )
     })
 }
 
@@ -94,14 +102,7 @@ fn lint(
     files: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let loader = PyLoader::new(files)?;
-    py.detach(|| {
-        let analysis = analyze(&text, &lint_options(path.as_deref()), &loader);
-        to_json(&Checked {
-            kind: analysis.kind,
-            valid: analysis.valid,
-            diagnostics: &analysis.diagnostics,
-        })
-    })
+    py.detach(|| checked(&text, &lint_options(path.as_deref()), &loader))
 }
 
 /// `{kind, valid, diagnostics, findings}`: the obligation analysis (`logicmd check`).
