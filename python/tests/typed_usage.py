@@ -49,7 +49,7 @@ def everything() -> None:
     resumed: logicmd.RunResult = logicmd.resume(snapshot, provider=model)
     checked: bool = logicmd.check_trace(trace).ok
     decided: logicmd.NextActionResult = logicmd.next_action(
-        {"goal": "g", "tools": [], "history": []}, model
+        {"user_input": "hi", "available_tools": [], "short_term_memory": []}, model
     )
     parsed = compat.parse(TEXT)
     ok: bool = parsed.ok and compat.validate(parsed.data).ok
