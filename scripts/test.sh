@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every check the project has: formatting, lints, all tests (Rust, Node, headless Chromium),
+# Runs every check the project has: formatting, lints, all tests (Rust, Python, Node, headless Chromium),
 # the wasm32 builds, and that the benchmarks compile.
 # Installs what it needs first (scripts/bootstrap.sh is idempotent and pinned).
 set -euo pipefail
@@ -30,6 +30,9 @@ INSTA_UPDATE=no INSTA_FORCE_PASS=0 INSTA_SNAPSHOT_REFERENCES_FILE="$snapshot_ref
 step "no unreferenced or pending snapshot"
 scripts/unreferenced-snapshots.sh "$snapshot_refs"
 rm -f "$snapshot_refs"
+
+step "Python package: dev wheel in a fresh virtualenv, pytest (conformance and examples against the CLI, runs, threads, compat), mypy --strict"
+scripts/test-python.sh
 
 step "JavaScript tests (Mermaid output parses with Mermaid's parser; schema verdicts equal ajv's)"
 npm ci --prefix tests/js --silent --no-audit --no-fund

@@ -128,8 +128,9 @@ impl std::fmt::Display for RunError {
     }
 }
 
-/// What a program (the semantics of one document kind) does with the kernel.
-pub(crate) trait Program {
+/// What a program (the semantics of one document kind) does with the kernel. `Send`, so a run
+/// (and its session) can move between threads: the Python package hands runs to any thread.
+pub(crate) trait Program: Send {
     /// What the run will execute, for the trace's `run_started`: `{"nodes": [{"id", "kind",
     /// "after": [ids that must settle first], "chosen_by": [ids of which one must choose it]}]}`,
     /// so a trace can be checked on its own (`logicmd trace check`).

@@ -382,3 +382,11 @@ fn a_snapshot_keeps_the_answers_given_and_not_yet_fed() {
         "the answer is fed, not asked for"
     );
 }
+
+/// A session moves between threads (the Python package's runs are used from any thread).
+#[test]
+fn a_session_is_send() {
+    fn send<T: Send>() {}
+    send::<Session>();
+    send::<super::super::Run>();
+}
