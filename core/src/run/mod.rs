@@ -23,6 +23,7 @@ mod logic;
 pub mod openai;
 mod output;
 pub mod pins;
+mod preflight;
 mod prepare;
 mod provider;
 mod retry;
@@ -40,6 +41,7 @@ pub use action::{
 };
 pub(crate) use output::{feedback, read as read_output};
 pub use pins::{downstream, rerun_pins};
+pub use preflight::preflight;
 pub use prepare::{does_not_block, prepare, prepare_reporting, Prepared, Source, TOLERATED_ERRORS};
 pub use provider::{Answer, Provider};
 pub use retry::RetryPolicy;
