@@ -49,6 +49,32 @@ pub fn drop_target(graph: &Graph, point: (f64, f64), sideways: bool) -> Option<(
     Some((node.id.clone(), port))
 }
 
+/// Where a wire drawn backwards from an input and let go at `point` starts: the output port of
+/// the node under it nearest the pointer (as [`drop_target`] finds inputs).
+pub fn drop_source(graph: &Graph, point: (f64, f64), sideways: bool) -> Option<(String, String)> {
+    let (x, y) = point;
+    let node = node_under(graph, point, REACH)?;
+    let count = node.outputs.len().max(1);
+    let nearest = (0..count)
+        .min_by(|&a, &b| {
+            let distance = |i| {
+                let (px, py) = port_point(i, count, false, sideways);
+                if sideways {
+                    (node.y + py - y).abs()
+                } else {
+                    (node.x + px - x).abs()
+                }
+            };
+            distance(a).total_cmp(&distance(b))
+        })
+        .unwrap_or(0);
+    let port = node
+        .outputs
+        .get(nearest)
+        .map_or_else(|| "out".to_owned(), |p| p.name.clone());
+    Some((node.id.clone(), port))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,6 +97,17 @@ mod tests {
         assert_eq!(drop_target(&graph, (bx + 10.0, by + 40.0), false), expected);
         assert_eq!(drop_target(&graph, (bx + 110.0, by - 5.0), false), expected);
         assert_eq!(drop_target(&graph, (bx - 500.0, by - 500.0), false), None);
+    }
+
+    #[test]
+    fn a_wire_drawn_backwards_starts_at_the_output_of_the_node_it_is_dropped_on() {
+        let graph = laid_out();
+        let a = graph.node("step:a").unwrap();
+        assert_eq!(
+            drop_source(&graph, (a.x + 10.0, a.y + 40.0), false),
+            Some(("step:a".to_owned(), "out".to_owned()))
+        );
+        assert_eq!(drop_source(&graph, (a.x - 500.0, a.y), false), None);
     }
 
     #[test]

@@ -6,8 +6,8 @@ use logicmd::edit::Edit;
 use logicmd::json::pointer_push;
 use serde_json::{json, Value};
 
+use super::fields::{error_at, settle, step_names};
 use super::form::Control;
-use super::step::{error_at, settle, step_names};
 use super::value::parse;
 use super::write::{edits, value_at, write};
 use crate::state::Studio;

@@ -10,7 +10,6 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::geometry::{NODE_HEIGHT, NODE_WIDTH};
-use crate::select;
 use crate::state::Studio;
 pub use actions::Action;
 
@@ -60,10 +59,7 @@ pub fn open_at(
     };
     let target =
         if let Some(id) = closest("[data-node-id]").and_then(|n| n.get_attribute("data-node-id")) {
-            if !select::ids(studio).contains(&id) {
-                select::select_many(studio, vec![id.clone()]);
-            }
-            studio.selected.set(Some(id.clone()));
+            studio.selection.update(|s| *s = s.pressed(&id));
             Target::Node(id)
         } else if let Some(ends) = closest("[data-edge-from]").and_then(|w| {
             Some((
@@ -71,8 +67,7 @@ pub fn open_at(
                 w.get_attribute("data-edge-to")?,
             ))
         }) {
-            select::select_many(studio, Vec::new());
-            studio.selected_wire.set(Some(ends.clone()));
+            studio.select(crate::selection::Selection::wire(ends.clone()));
             Target::Wire(ends.0, ends.1)
         } else {
             Target::Canvas
@@ -101,7 +96,7 @@ fn open_from_keyboard(studio: Studio, menu: Menu) {
             rect.top() + view.y + y * view.scale,
         )
     };
-    let selected = studio.selected.get_untracked();
+    let selected = studio.selected_untracked();
     let node = selected.and_then(|id| {
         studio.graph.with_untracked(|g| {
             let n = g.as_ref()?.node(&id)?;

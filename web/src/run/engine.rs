@@ -34,7 +34,8 @@ pub trait Session {
     /// Feeds the answer to a model call handed out by [`Halt::Call`].
     fn feed(&mut self, id: &str, observation: Observation) -> Result<(), String>;
     fn answer_tool(&mut self, id: &str, passed: bool, evidence: String) -> Result<(), String>;
-    fn decide(&mut self, id: &str, choice: &str) -> Result<(), String>;
+    /// Answers review `id` with `choice`, and the reviewer's note (the node's next call sees it).
+    fn decide(&mut self, id: &str, choice: &str, note: Option<String>) -> Result<(), String>;
     fn set_auto_answer(&mut self, on: bool);
     /// Whether model calls go to a server (then [`Halt::Call`] hands them out).
     fn calls_server(&self) -> bool;

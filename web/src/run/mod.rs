@@ -9,8 +9,11 @@ mod engine;
 mod input;
 mod mode;
 mod openai;
+mod outcome;
 mod panel;
 mod pin;
+mod review;
+mod setup;
 pub mod states;
 mod tool;
 mod trace;
@@ -26,8 +29,9 @@ pub use driver::ProviderChoice;
 use driver::{Halt, Pins, Review, ToolCheck};
 use engine::{Load, RunMode, Session};
 pub use openai::Endpoint;
-pub use panel::RunPanel;
-use states::RunStates;
+pub use panel::{run_now, RunPanel};
+pub use setup::SetupFields;
+use states::{Mark, RunStates};
 
 use crate::browser;
 
@@ -37,15 +41,30 @@ const SLICE_MS: f64 = 6.0;
 /// How often a running node's elapsed time is redrawn.
 const ELAPSED_TICK_MS: u64 = 200;
 
-/// Where the run is, as the panel shows it.
+/// Where the run is, as the panel shows it: one value, so the buttons, the review form and the
+/// canvas never disagree about what the run waits for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Phase {
     Idle,
     Running,
-    /// Paused by the user, a breakpoint (its node) or a review.
-    Paused(String),
+    Paused(Pause),
     Finished(String),
     Stopped(String),
+}
+
+/// Why a run is paused, and what it waits for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pause {
+    /// The person pressed Pause.
+    ByYou,
+    /// One action was carried out by Step.
+    Stepped,
+    /// A breakpoint, before this node's first model call.
+    Breakpoint(String),
+    /// A review (or an escalation) waits for the person's decision.
+    Review(Review),
+    /// A tool check waits for the person (auto-answer off).
+    Tool(ToolCheck),
 }
 
 impl Phase {
@@ -53,9 +72,50 @@ impl Phase {
         match self {
             Phase::Idle => "idle".to_owned(),
             Phase::Running => "running".to_owned(),
-            Phase::Paused(why) => format!("paused: {why}"),
+            Phase::Paused(pause) => format!("paused: {}", pause.label()),
             Phase::Finished(status) => status.clone(),
             Phase::Stopped(why) => format!("stopped: {why}"),
+        }
+    }
+
+    /// The review waiting for the person, if the run waits for one.
+    pub fn review(&self) -> Option<&Review> {
+        match self {
+            Phase::Paused(Pause::Review(review)) => Some(review),
+            _ => None,
+        }
+    }
+
+    /// The tool check waiting for the person, if the run waits for one.
+    pub fn tool(&self) -> Option<&ToolCheck> {
+        match self {
+            Phase::Paused(Pause::Tool(check)) => Some(check),
+            _ => None,
+        }
+    }
+
+    /// Paused with nothing asked of the person: Continue and Step may go on.
+    pub fn may_go_on(&self) -> bool {
+        matches!(
+            self,
+            Phase::Paused(Pause::ByYou | Pause::Stepped | Pause::Breakpoint(_))
+        )
+    }
+
+    /// Running or paused: the run is not over.
+    pub fn active(&self) -> bool {
+        matches!(self, Phase::Running | Phase::Paused(_))
+    }
+}
+
+impl Pause {
+    fn label(&self) -> String {
+        match self {
+            Pause::ByYou => "by you".to_owned(),
+            Pause::Stepped => "stepped".to_owned(),
+            Pause::Breakpoint(node) => format!("before {node}"),
+            Pause::Review(review) => format!("review at {}", review.node),
+            Pause::Tool(check) => format!("tool check at {}", check.node),
         }
     }
 }
@@ -68,9 +128,9 @@ pub struct RunState {
     /// The node states after the events shown (all of them, or a replay's prefix).
     pub states: RwSignal<RunStates>,
     pub phase: RwSignal<Phase>,
-    pub review: RwSignal<Option<Review>>,
-    /// A tool check waiting for the person (auto-answer off).
-    pub tool: RwSignal<Option<ToolCheck>>,
+    /// What the studio did during the run (breakpoint pauses, Stop), each at the number of
+    /// events there were then: folded into the states with the events.
+    pub marks: RwSignal<Vec<(usize, Mark)>>,
     /// Tool checks the script does not answer are answered "unverifiable" at once.
     pub auto_answer: RwSignal<bool>,
     /// The run's input as the panel holds it (JSON text), for the compiled prompt view.
@@ -107,8 +167,7 @@ impl RunState {
             events: RwSignal::new(Vec::new()),
             states: RwSignal::new(RunStates::default()),
             phase: RwSignal::new(Phase::Idle),
-            review: RwSignal::new(None),
-            tool: RwSignal::new(None),
+            marks: RwSignal::new(Vec::new()),
             auto_answer: RwSignal::new(true),
             input: RwSignal::new("{}".to_owned()),
             breakpoints: RwSignal::new(BTreeSet::new()),
@@ -203,9 +262,8 @@ impl RunState {
         self.running_since.set(BTreeMap::new());
         self.tick();
         self.events.set(Vec::new());
+        self.marks.set(Vec::new());
         self.states.set(RunStates::default());
-        self.review.set(None);
-        self.tool.set(None);
         self.frame_ms.set(Vec::new());
         self.streamed.set(None);
         self.in_flight.set(false);
@@ -225,69 +283,73 @@ impl RunState {
 
     pub fn pause(self) {
         if self.phase.get_untracked() == Phase::Running {
-            self.phase.set(Phase::Paused("by you".to_owned()));
+            self.phase.set(Phase::Paused(Pause::ByYou));
         }
     }
 
-    /// Nothing waits for the person (a review or a tool check): Continue and Step may go on.
-    pub fn nothing_asked(self) -> bool {
-        self.review.with_untracked(Option::is_none) && self.tool.with_untracked(Option::is_none)
+    /// Notes something the studio did at this point of the run, and folds it into the states.
+    fn note(self, mark: Mark) {
+        let at = self.events.with_untracked(Vec::len);
+        self.states.update(|s| s.mark(&mark));
+        self.marks.update(|m| m.push((at, mark)));
+    }
+
+    /// Leaves a pause: a node waiting at its breakpoint runs again (its clock starts again).
+    fn go_on(self) {
+        if let Phase::Paused(Pause::Breakpoint(node)) = self.phase.get_untracked() {
+            self.running_since.update(|r| {
+                r.insert(node, browser::now_ms());
+            });
+            self.note(Mark::Resumed);
+        }
+        self.phase.set(Phase::Running);
     }
 
     pub fn resume(self) {
-        if matches!(self.phase.get_untracked(), Phase::Paused(_)) && self.nothing_asked() {
-            self.phase.set(Phase::Running);
+        if self.phase.with_untracked(Phase::may_go_on) {
+            self.go_on();
             self.schedule();
         }
     }
 
     /// Carries out the next action only, then stays paused.
     pub fn step(self) {
-        if matches!(self.phase.get_untracked(), Phase::Paused(_)) && self.nothing_asked() {
+        if self.phase.with_untracked(Phase::may_go_on) {
             // A step past a breakpoint: the breakpoint has fired, so it does not stop it again.
             // Running for the step's length: a halt in it (a review, the end) says so instead.
-            self.phase.set(Phase::Running);
+            self.go_on();
             self.advance(f64::INFINITY, 1);
             if self.phase.get_untracked() == Phase::Running && !self.in_flight.get_untracked() {
-                self.phase.set(Phase::Paused("stepped".to_owned()));
+                self.phase.set(Phase::Paused(Pause::Stepped));
             }
         }
     }
 
+    /// Stops the run: what was in progress is interrupted, what had not started is cancelled.
     pub fn stop(self) {
-        if self.driver.with_value(Option::is_some)
-            && !matches!(self.phase.get_untracked(), Phase::Finished(_))
-        {
+        if self.driver.with_value(Option::is_some) && self.phase.with_untracked(Phase::active) {
             self.driver.set_value(None);
-            self.review.set(None);
-            self.tool.set(None);
+            self.running_since.set(BTreeMap::new());
+            self.note(Mark::Stopped);
             self.phase.set(Phase::Stopped("by you".to_owned()));
         }
     }
 
-    /// Answers the pending review with `choice` and runs on.
-    pub fn decide(self, choice: &str) {
-        let Some(review) = self.review.get_untracked() else {
+    /// Answers the pending review with `choice` (and the reviewer's note) and runs on.
+    pub fn decide(self, choice: &str, note: Option<String>) {
+        let Some(review) = self.phase.with_untracked(|p| p.review().cloned()) else {
             return;
         };
         let fed = self
             .driver
-            .try_update_value(|d| d.as_mut().map(|d| d.decide(&review.id, choice)))
+            .try_update_value(|d| d.as_mut().map(|d| d.decide(&review.id, choice, note)))
             .flatten();
-        match fed {
-            Some(Ok(())) => {
-                self.review.set(None);
-                self.phase.set(Phase::Running);
-                self.schedule();
-            }
-            Some(Err(reason)) => self.phase.set(Phase::Stopped(reason)),
-            None => {}
-        }
+        self.went_on(fed);
     }
 
     /// Answers the pending tool check as the person did, and runs on.
     pub fn answer_tool(self, passed: bool, evidence: String) {
-        let Some(check) = self.tool.get_untracked() else {
+        let Some(check) = self.phase.with_untracked(|p| p.tool().cloned()) else {
             return;
         };
         let fed = self
@@ -297,9 +359,13 @@ impl RunState {
                     .map(|d| d.answer_tool(&check.id, passed, evidence))
             })
             .flatten();
+        self.went_on(fed);
+    }
+
+    /// After the person's answer was fed: the run goes on, or stops with the engine's reason.
+    fn went_on(self, fed: Option<Result<(), String>>) {
         match fed {
             Some(Ok(())) => {
-                self.tool.set(None);
                 self.phase.set(Phase::Running);
                 self.schedule();
             }
@@ -422,12 +488,11 @@ impl RunState {
         }
         match halt {
             None => {}
-            Some(Halt::Breakpoint(node)) => self.phase.set(Phase::Paused(format!("before {node}"))),
-            Some(Halt::Review(review)) => {
-                self.phase
-                    .set(Phase::Paused(format!("review at {}", review.node)));
-                self.review.set(Some(review));
+            Some(Halt::Breakpoint(node)) => {
+                self.note(Mark::Breakpoint(node.clone()));
+                self.phase.set(Phase::Paused(Pause::Breakpoint(node)));
             }
+            Some(Halt::Review(review)) => self.phase.set(Phase::Paused(Pause::Review(review))),
             Some(Halt::Finished) => {
                 let status = self.states.with_untracked(|s| s.finished.clone());
                 self.phase.set(Phase::Finished(
@@ -436,19 +501,14 @@ impl RunState {
             }
             Some(Halt::Stuck(reason)) => self.phase.set(Phase::Stopped(reason)),
             Some(Halt::Call(action)) => self.send(action),
-            Some(Halt::Tool(check)) => {
-                self.phase
-                    .set(Phase::Paused(format!("tool check at {}", check.node)));
-                self.tool.set(Some(check));
-            }
+            Some(Halt::Tool(check)) => self.phase.set(Phase::Paused(Pause::Tool(check))),
         }
     }
 
     /// Shows a trace (a dropped JSONL file) as if it had just run.
     pub fn replay(self, events: Vec<Value>) {
         self.driver.set_value(None);
-        self.review.set(None);
-        self.tool.set(None);
+        self.marks.set(Vec::new());
         self.states.set(RunStates::after(&events));
         let status = self.states.with_untracked(|s| s.finished.clone());
         self.events.set(events);

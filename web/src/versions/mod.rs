@@ -49,16 +49,14 @@ fn keep_states(studio: Studio) -> RwSignal<Vec<Version>> {
     versions
 }
 
-/// The History button of the toolbar and its dialog.
+/// Keeps the states the text settles in, and shows the History dialog while `open`.
 #[component]
-pub fn HistoryButton() -> impl IntoView {
+pub fn History(open: RwSignal<bool>) -> impl IntoView {
     let studio = expect_context::<Studio>();
     let versions = keep_states(studio);
-    let open = RwSignal::new(false);
-    view! {
-        <button data-testid="history" aria-haspopup="dialog" title="Earlier states: compare and restore"
-            on:click=move |_| open.set(true)>"History"</button>
-        {move || open.get().then(|| view! { <HistoryDialog open=open versions=versions /> })}
+    move || {
+        open.get()
+            .then(|| view! { <HistoryDialog open=open versions=versions /> })
     }
 }
 
