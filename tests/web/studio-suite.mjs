@@ -74,3 +74,11 @@ export async function menu(page, name, testid) {
 export async function openRunPanel(page) {
   if (await page.locator('[data-testid="run-panel"]').isHidden()) await menu(page, "view", "toggle-run-panel");
 }
+
+/** Opens example `id` as a user does (New, then the example), confirming if the studio asks. */
+export async function openExample(page, id) {
+  await page.click('[data-testid="new"]');
+  await page.click(`[data-template="${id}"]`);
+  await page.waitForTimeout(50);
+  if (await page.locator('[data-testid="replace-dialog"]').count()) await page.click('[data-testid="confirm-replace"]');
+}

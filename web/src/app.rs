@@ -135,7 +135,7 @@ pub fn App() -> impl IntoView {
 fn CanvasPane() -> impl IntoView {
     let studio = expect_context::<Studio>();
     view! {
-        <section class="canvas-pane" aria-label="Canvas">
+        <main class="canvas-pane" aria-label="Canvas">
             <crate::canvas::Canvas />
             <crate::welcome::WelcomeCard />
             {move || {
@@ -145,7 +145,7 @@ fn CanvasPane() -> impl IntoView {
                     <div class="stale" role="status">"The text does not parse; showing the last good graph."</div>
                 })
             }}
-        </section>
+        </main>
     }
 }
 
@@ -161,11 +161,13 @@ fn SideTabs() -> impl IntoView {
         }
     };
     view! {
-        <div class="side-tabs" role="tablist" aria-label="Side panels" hidden=move || !room.side_open.get()>
-            {tab(Side::Inspector, "Inspector", "tab-inspector")}
-            {tab(Side::Source, "Source", "tab-source")}
-            {tab(Side::Both, "Both", "tab-both")}
-        </div>
+        <nav class="side-tabs" aria-label="Side panels" hidden=move || !room.side_open.get()>
+            <div role="tablist" aria-label="Show the inspector, the source, or both">
+                {tab(Side::Inspector, "Inspector", "tab-inspector")}
+                {tab(Side::Source, "Source", "tab-source")}
+                {tab(Side::Both, "Both", "tab-both")}
+            </div>
+        </nav>
     }
 }
 

@@ -268,7 +268,7 @@ pub const WIRE_MARGIN: (f64, f64) = (LOOP_SIDE + 20.0, LOOP_REACH);
 pub const FIT_MIN_SCALE: f64 = super::canvas::MIN_SCALE;
 
 /// The box around every node of `graph` (graph units), with room for its loops.
-fn graph_bounds(graph: &Graph) -> Option<NodeBox> {
+pub fn graph_bounds(graph: &Graph) -> Option<NodeBox> {
     if graph.nodes.is_empty() {
         return None;
     }
@@ -313,29 +313,49 @@ pub fn fit(graph: &Graph, width: f64, height: f64) -> Option<Viewport> {
     })
 }
 
-/// The view moved (same zoom, or zoomed out just enough) so that `bounds` (graph units) is in a
-/// canvas of `size` with a margin, or `None` when it is in view already: new and pasted nodes
-/// land where the user can see them.
-pub fn follow(view: Viewport, size: (f64, f64), bounds: NodeBox) -> Option<Viewport> {
-    let margin = 30.0;
-    let (width, height) = size;
-    if width <= 2.0 * margin || height <= 2.0 * margin {
-        return None;
-    }
+/// Whether `bounds` (graph units) lies inside a canvas of `size` seen through `view`.
+pub fn shows(view: Viewport, size: (f64, f64), bounds: NodeBox) -> bool {
     let screen = |x: f64, y: f64| (view.x + x * view.scale, view.y + y * view.scale);
     let (left, top) = screen(bounds.0, bounds.1);
     let (right, bottom) = screen(bounds.2, bounds.3);
-    if left >= 0.0 && top >= 0.0 && right <= width && bottom <= height {
+    left >= -0.5 && top >= -0.5 && right <= size.0 + 0.5 && bottom <= size.1 + 0.5
+}
+
+/// The view moved as little as needed so that `bounds` (graph units) is in a canvas of `size`
+/// with a margin — zoomed out, no further than `floor`, when it is larger than the canvas — or
+/// `None` when it is in view already: new and pasted nodes land where the user can see them.
+pub fn follow(view: Viewport, size: (f64, f64), bounds: NodeBox, floor: f64) -> Option<Viewport> {
+    let margin = 30.0;
+    let (width, height) = size;
+    if width <= 2.0 * margin || height <= 2.0 * margin || shows(view, size, bounds) {
         return None;
     }
     let needed = ((width - 2.0 * margin) / (bounds.2 - bounds.0))
         .min((height - 2.0 * margin) / (bounds.3 - bounds.1));
-    let scale = view.scale.min(needed).max(FIT_MIN_SCALE);
-    let centre = ((bounds.0 + bounds.2) / 2.0, (bounds.1 + bounds.3) / 2.0);
+    if needed < view.scale {
+        let scale = needed.max(floor.min(view.scale));
+        let centre = ((bounds.0 + bounds.2) / 2.0, (bounds.1 + bounds.3) / 2.0);
+        return Some(Viewport {
+            x: width / 2.0 - centre.0 * scale,
+            y: height / 2.0 - centre.1 * scale,
+            scale,
+        });
+    }
+    // It fits at this zoom: the smallest pan that brings it in.
+    let shift = |low: f64, high: f64, room: f64| {
+        if low < margin {
+            margin - low
+        } else if high > room - margin {
+            room - margin - high
+        } else {
+            0.0
+        }
+    };
+    let s = view.scale;
     Some(Viewport {
-        x: width / 2.0 - centre.0 * scale,
-        y: height / 2.0 - centre.1 * scale,
-        scale,
+        x: view.x + shift(view.x + bounds.0 * s, view.x + bounds.2 * s, width),
+        y: view.y + shift(view.y + bounds.1 * s, view.y + bounds.3 * s, height),
+        scale: s,
     })
 }
 
@@ -471,16 +491,19 @@ mod tests {
             scale: 1.0,
         };
         assert_eq!(
-            follow(view, (800.0, 600.0), (10.0, 10.0, 230.0, 82.0)),
+            follow(view, (800.0, 600.0), (10.0, 10.0, 230.0, 82.0), 0.5),
             None
         );
-        let moved = follow(view, (800.0, 600.0), (1000.0, 900.0, 1220.0, 972.0)).unwrap();
+        let moved = follow(view, (800.0, 600.0), (1000.0, 900.0, 1220.0, 972.0), 0.5).unwrap();
         assert_eq!(moved.scale, 1.0);
-        let left = moved.x + 1000.0 * moved.scale;
-        let top = moved.y + 900.0 * moved.scale;
-        assert!(left >= 0.0 && left + 220.0 <= 800.0 && top >= 0.0 && top + 72.0 <= 600.0);
-        // Wider than the canvas: zoomed out to fit.
-        let wide = follow(view, (800.0, 600.0), (0.0, 0.0, 3000.0, 72.0)).unwrap();
-        assert!(wide.scale < 1.0);
+        assert!(shows(moved, (800.0, 600.0), (1000.0, 900.0, 1220.0, 972.0)));
+        // Just past the bottom edge: moved just enough, not re-centred.
+        let below = follow(view, (800.0, 600.0), (100.0, 560.0, 320.0, 632.0), 0.5).unwrap();
+        assert_eq!((below.x, below.y), (0.0, -62.0));
+        // Wider than the canvas: zoomed out to fit, no further than the floor.
+        let wide = follow(view, (800.0, 600.0), (0.0, 0.0, 3000.0, 72.0), 0.02).unwrap();
+        assert!(wide.scale < 1.0 && shows(wide, (800.0, 600.0), (0.0, 0.0, 3000.0, 72.0)));
+        let floored = follow(view, (800.0, 600.0), (0.0, 0.0, 30000.0, 72.0), 0.5).unwrap();
+        assert_eq!(floored.scale, 0.5);
     }
 }

@@ -48,10 +48,12 @@ pub fn size_for(bounds: Bounds) -> (f64, f64) {
     }
 }
 
-/// What the minimap shows: the nodes and the view, cut to [`REACH`] views around the view
-/// along each axis.
+/// What the minimap shows: the nodes (and the middle of the view, when it is away from them, so
+/// the frame is there to drag back), cut to [`REACH`] views around the view along each axis.
+/// Its shape is the graph's, not the screen's: a frame larger than the graph is drawn clipped.
 pub fn shown_bounds(nodes: Bounds, view: Bounds) -> Bounds {
-    let all = union(nodes, view);
+    let middle = ((view.0 + view.2) / 2.0, (view.1 + view.3) / 2.0);
+    let all = union(nodes, (middle.0, middle.1, middle.0, middle.1));
     let cut = |low: f64, high: f64, view_low: f64, view_high: f64| {
         let reach = (view_high - view_low) * REACH;
         if high - low <= reach {
@@ -254,7 +256,12 @@ mod tests {
         let right = (0.0, 0.0, 290.0 * 1000.0, 72.0);
         let shown = shown_bounds(right, view);
         assert_eq!(shown.2 - shown.0, 800.0 * REACH);
-        assert_eq!(size_for(shown).0, LONG);
+        assert_eq!(size_for(shown), (LONG, SHORT_MIN));
+        // A chain laid out downwards is tall in the minimap even when the view is wider.
+        let down = (0.0, 0.0, 220.0, 142.0 * 60.0);
+        let whole = (-5000.0, -200.0, 5000.0, 9000.0);
+        let (w, h) = size_for(shown_bounds(down, whole));
+        assert!(h > w, "{w}×{h}");
         let down = (0.0, 0.0, 220.0, 142.0 * 1000.0);
         let shown = shown_bounds(down, (0.0, 50_000.0, 800.0, 50_600.0));
         assert_eq!(shown.3 - shown.1, 600.0 * REACH);

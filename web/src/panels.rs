@@ -146,10 +146,10 @@ pub fn Diagnostics(source: SourcePane) -> impl IntoView {
             studio.select_node(node.clone());
             studio.reveal_request.set(Some(node));
         }
-        // The field that fixes it, when the inspector shows one; else the line in the text.
-        if !crate::inspector::focus_field(&path) {
-            reveal_line(source, &text, line);
-        }
+        // The line in the text, and the field that fixes it when the inspector shows one (it
+        // then takes the keyboard).
+        reveal_line(source, &text, line);
+        crate::inspector::focus_field(&path);
     };
     let item = move |d: &logicmd::diagnostic::Diagnostic, class: &'static str| {
         let (line, path) = (d.line, d.path.clone());

@@ -108,13 +108,14 @@ fn format(sizes: &[(String, f64)]) -> String {
 
 /// The panel's drawn width, read from the page (it may be the stylesheet's default).
 fn drawn_width(panel: Panel) -> f64 {
+    // The side column's width is its tabs' (always drawn while the column is shown).
+    let drawn = match panel.name {
+        "side" => ".studio > .side-tabs".to_owned(),
+        name => format!(".studio > .{name}"),
+    };
     browser::window()
         .and_then(|w| w.document())
-        .and_then(|d| {
-            d.query_selector(&format!(".workspace > .{}", panel.name))
-                .ok()
-                .flatten()
-        })
+        .and_then(|d| d.query_selector(&drawn).ok().flatten())
         .map_or(panel.min, |e| e.get_bounding_client_rect().width())
 }
 
@@ -164,6 +165,9 @@ pub fn Splitter(panel: Panel, open: Signal<bool>) -> impl IntoView {
     };
     view! {
         <Show when=move || open.get()>
+            // A region of its own (laid out as if it were not there): every part of the page is
+            // in a landmark.
+            <div class="splitter-region" role="region" aria-label=panel.label>
             <div class=format!("splitter splitter-{}", panel.name) role="separator" tabindex="0"
                 aria-orientation="vertical" aria-label=panel.label
                 aria-valuemin=panel.min.to_string() aria-valuemax=panel.max.to_string()
@@ -171,6 +175,7 @@ pub fn Splitter(panel: Panel, open: Signal<bool>) -> impl IntoView {
                 data-splitter=panel.name
                 on:pointerdown=on_down on:pointermove=on_move on:pointerup=on_up on:pointercancel=on_up
                 on:keydown=on_key></div>
+            </div>
         </Show>
     }
 }

@@ -46,6 +46,12 @@ pub fn WelcomeCard() -> impl IntoView {
     let run = expect_context::<RunState>();
     let room = expect_context::<Room>();
     let setup = expect_context::<SetupFields>();
+    // A first visit starts with the keyboard on the first way in.
+    if welcome.0.get_untracked() {
+        request_animation_frame(|| {
+            browser::focus("[data-testid=\"welcome-template\"]");
+        });
+    }
     let empty = move || {
         studio.text.with(|t| t.trim().is_empty())
             || studio

@@ -374,7 +374,16 @@ pub fn wire_view(
         move || studio.selection.with(|s| s.selected_wire() == Some(&ends))
     };
     let aria_selected = selected.clone();
-    let name = format!("{} wire from {} to {}", wire.kind, wire.source, wire.target);
+    // The name holds the label drawn on the wire, as it is drawn (axe's label-content-name-mismatch).
+    let shown_label = wire
+        .label
+        .as_deref()
+        .map(|l| format!(", {}", truncate(l, 28)))
+        .unwrap_or_default();
+    let name = format!(
+        "{} wire from {} to {}{shown_label}",
+        wire.kind, wire.source, wire.target
+    );
     let hit_path = path.clone();
     view! {
         <g
@@ -382,6 +391,7 @@ pub fn wire_view(
             class:carried=carried
             class:selected=selected
             role="option"
+            aria-label=name
             aria-selected=move || aria_selected().to_string()
             class:back=wire.back
             class:incompatible=!wire.compatible
@@ -390,7 +400,7 @@ pub fn wire_view(
             data-edge-kind=wire.kind.clone()
             data-detour=detour.is_some().then_some("true")
         >
-            <title>{name}</title>
+            <title>{name.clone()}</title>
             <path class="wire-hit" d=hit_path></path>
             <path class="wire" d=path marker-end="url(#arrow)"></path>
             {label}

@@ -6,7 +6,13 @@ use std::collections::HashSet;
 
 use leptos::prelude::*;
 
-use crate::geometry::{fit, follow, NodeBox, NODE_HEIGHT, NODE_WIDTH};
+use crate::geometry::{fit, follow, graph_bounds, shows, NodeBox, NODE_HEIGHT, NODE_WIDTH};
+
+/// At most this many new nodes are followed (a whole document replaced in the text is not
+/// "new nodes": it stays where the view is).
+const FOLLOWED: usize = 50;
+/// Following new nodes zooms out no further than this: they stay readable.
+const READABLE: f64 = 0.5;
 use crate::state::Studio;
 
 /// Fits the graph into view when asked (first load, a document opened, Fit).
@@ -70,18 +76,50 @@ pub fn new_nodes_into_view(studio: Studio, size: RwSignal<(f64, f64)>) {
             let ids: HashSet<String> = g.nodes.iter().map(|n| n.id.clone()).collect();
             let fresh = seen_epoch != epoch || before.is_empty();
             seen.set_value((ids, epoch));
-            if fresh {
+            let added: Vec<_> = g.nodes.iter().filter(|n| !before.contains(&n.id)).collect();
+            if fresh || added.len() > FOLLOWED {
                 return None;
             }
-            bounds(g.nodes.iter().filter(|n| !before.contains(&n.id)))
+            bounds(added.into_iter())
         });
         let Some(bounds) = added else {
             return;
         };
         let view = studio.viewport.get_untracked();
-        if let Some(moved) = follow(view, size.get_untracked(), bounds) {
+        if let Some(moved) = follow(view, size.get_untracked(), bounds, READABLE) {
             studio.viewport.set(moved);
         }
+    });
+}
+
+/// When the canvas changes size (the Run panel opens, a side panel is shown), a graph that was
+/// wholly in view is fitted to the new size; otherwise the middle of the view stays the middle.
+pub fn keep_in_view_on_resize(studio: Studio, size: RwSignal<(f64, f64)>) {
+    Effect::new(move |before: Option<(f64, f64)>| {
+        let now = size.get();
+        let Some(before) = before.filter(|b| b.0 > 0.0 && b.1 > 0.0 && *b != now) else {
+            return now;
+        };
+        let view = studio.viewport.get_untracked();
+        let whole = studio
+            .graph
+            .with_untracked(|g| g.as_deref().and_then(graph_bounds))
+            .is_some_and(|b| shows(view, before, b));
+        let refitted = whole
+            .then(|| {
+                studio
+                    .graph
+                    .with_untracked(|g| g.as_deref().and_then(|g| fit(g, now.0, now.1)))
+            })
+            .flatten();
+        studio
+            .viewport
+            .set(refitted.unwrap_or(crate::state::Viewport {
+                x: view.x + (now.0 - before.0) / 2.0,
+                y: view.y + (now.1 - before.1) / 2.0,
+                ..view
+            }));
+        now
     });
 }
 

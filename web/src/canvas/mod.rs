@@ -86,7 +86,13 @@ pub fn Canvas() -> impl IntoView {
     follow::fit_when_asked(studio, svg_ref, size);
     follow::reveal_when_asked(studio, size, FAR_SCALE);
     follow::new_nodes_into_view(studio, size);
+    follow::keep_in_view_on_resize(studio, size);
 
+    let bounds = Memo::new(move |_| {
+        studio
+            .graph
+            .with(|g| g.as_deref().and_then(crate::geometry::graph_bounds))
+    });
     let offset_of = move |id: &str| pointer.offset_of(id);
     let timing = move |pick: fn(&Timings) -> f64| {
         move || format!("{:.2}", studio.analysis.with(|a| pick(&a.timings)))
@@ -112,6 +118,9 @@ pub fn Canvas() -> impl IntoView {
             data-graph-ms=timing(|t| t.graph)
             data-layout-ms=timing(|t| t.layout)
             data-check-ms=move || format!("{:.2}", studio.check_ms.get())
+            // The view and the graph's extent, for measuring what is in view.
+            data-view=move || studio.viewport.with(|v| format!("{:.3} {:.3} {:.6}", v.x, v.y, v.scale))
+            data-bounds=move || bounds.get().map(|(l, t, r, b)| format!("{l:.1} {t:.1} {r:.1} {b:.1}"))
             on:pointerdown=move |ev| pointer.down(ev)
             on:pointermove=move |ev| pointer.moved(ev)
             on:pointerup=move |ev| pointer.up(ev)

@@ -191,7 +191,8 @@ fn one_node(studio: Studio, node: Chosen) -> impl IntoView {
     };
     view! {
         {name}
-        <section class="inspector-section" aria-label="Node fields" data-section="node" data-kind=node.kind.clone()>
+        <section class="inspector-section" aria-label="Node fields"
+            data-section=if node.kind == "step" { "step" } else { "node" } data-kind=node.kind.clone()>
             {form}
         </section>
         <RunSection name=node.name />
@@ -255,13 +256,13 @@ fn RunSection(name: String) -> impl IntoView {
 }
 
 /// Gives the keyboard to the inspector's field at `path` (or the nearest field holding it) once
-/// the form for the selection is drawn; `false` when the inspector is not shown.
-pub fn focus_field(path: &str) -> bool {
+/// the form for the selection is drawn, if the inspector is shown.
+pub fn focus_field(path: &str) {
     let shown = crate::browser::window()
         .and_then(|w| w.document())
         .and_then(|d| d.query_selector(".inspector").ok().flatten())
         .is_some();
-    if shown {
+    if shown && !path.is_empty() {
         let path = path.to_owned();
         request_animation_frame(move || {
             request_animation_frame(move || {
@@ -280,7 +281,6 @@ pub fn focus_field(path: &str) -> bool {
             });
         });
     }
-    shown
 }
 
 /// The document's `visual.inspector` fields, in a section of their own under any selection.

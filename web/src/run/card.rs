@@ -170,6 +170,18 @@ fn CardHeader(node: String, events: Memo<Option<Vec<Value>>>) -> impl IntoView {
         let node = node.clone();
         move || run.breakpoints.with(|b| b.contains(&node))
     };
+    // Measured on this page for a live run; a replayed trace's own figure when its clock ran
+    // (the engine's clock is fixed in the studio: its 0 ms is no measurement).
+    let duration = {
+        let node = node.clone();
+        move || {
+            run.durations.with(|d| d.get(&node).copied()).or_else(|| {
+                finished()
+                    .and_then(|f| f["duration_ms"].as_f64())
+                    .filter(|ms| *ms > 0.0)
+            })
+        }
+    };
     view! {
         <header class="card-header">
             <h3 id="run-card-title">{node}</h3>
@@ -178,8 +190,8 @@ fn CardHeader(node: String, events: Memo<Option<Vec<Value>>>) -> impl IntoView {
             })}
             {move || breakpoint().then(|| view! { <span class="muted">"◉ breakpoint set"</span> })}
             <dl class="card-facts">
-                {move || finished().and_then(|f| f["duration_ms"].as_f64()).map(|ms| view! {
-                    <dt>"Duration"</dt><dd data-testid="card-duration">{format!("{ms:.0} ms")}</dd>
+                {move || duration().map(|ms| view! {
+                    <dt>"Duration"</dt><dd data-testid="card-duration">{seconds(ms)}</dd>
                 })}
                 {move || state.get().filter(|(_, _, calls, _)| *calls > 0).map(|(_, _, calls, retries)| view! {
                     <dt>"Attempts"</dt><dd data-testid="card-attempts">{format!("{calls} call{} · {retries} retr{}", if calls == 1 { "" } else { "s" }, if retries == 1 { "y" } else { "ies" })}</dd>
@@ -189,6 +201,15 @@ fn CardHeader(node: String, events: Memo<Option<Vec<Value>>>) -> impl IntoView {
                 })}
             </dl>
         </header>
+    }
+}
+
+/// Milliseconds as the card says them: `240 ms`, `1.4 s`.
+fn seconds(ms: f64) -> String {
+    if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.1} s", ms / 1000.0)
     }
 }
 
@@ -265,12 +286,12 @@ fn part_view(part: &'static str, value: Value) -> impl IntoView {
             let _ = browser::copy_to_clipboard(text).await;
         });
     };
+    // The Copy button sits in the part, not in its summary (a button in a summary is an
+    // interactive element inside another).
     view! {
         <details class="run-part" open=part != "inputs" data-part=part>
-            <summary>
-                {part}
-                <button class="copy" title=format!("Copy the {part}") on:click=copy>"Copy"</button>
-            </summary>
+            <summary>{part}</summary>
+            <button class="copy" title=format!("Copy the {part}") on:click=copy>"Copy"</button>
             <pre data-testid=format!("card-{part}") tabindex="0">{text}</pre>
         </details>
     }

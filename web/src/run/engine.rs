@@ -76,6 +76,9 @@ pub trait RunMode {
     fn builtin_results(&self, events: &[Value]) -> Vec<(&'static str, Option<String>)>;
     /// A JSON Lines trace's events, or why it is not one.
     fn read_trace(&self, text: &str) -> Result<Vec<Value>, String>;
+    /// The Run panel's body: the outcome, the node card, the setup, the legend and the trace
+    /// (views only run mode needs, so they load with it).
+    fn panel(&self) -> AnyView;
 }
 
 /// Where the run-mode chunk is.

@@ -150,6 +150,9 @@ pub struct RunState {
     pub running_since: RwSignal<BTreeMap<String, f64>>,
     /// The page clock while a run is active, ticked by [`ELAPSED_TICK_MS`].
     pub clock: RwSignal<f64>,
+    /// How long each node that finished ran (ms on the page clock, since it last started or
+    /// went on from a breakpoint): the card's duration. The trace's own clock is fixed.
+    pub durations: RwSignal<BTreeMap<String, f64>>,
     ticker: StoredValue<Option<IntervalHandle>, LocalStorage>,
     /// A model call is in flight (the frame loop waits for it).
     in_flight: RwSignal<bool>,
@@ -177,6 +180,7 @@ impl RunState {
             last: StoredValue::new_local(None),
             running_since: RwSignal::new(BTreeMap::new()),
             clock: RwSignal::new(0.0),
+            durations: RwSignal::new(BTreeMap::new()),
             ticker: StoredValue::new_local(None),
             in_flight: RwSignal::new(false),
             driver: StoredValue::new_local(None),
@@ -260,6 +264,7 @@ impl RunState {
 
     fn launch(self, session: Result<Box<dyn Session>, String>) {
         self.running_since.set(BTreeMap::new());
+        self.durations.set(BTreeMap::new());
         self.tick();
         self.events.set(Vec::new());
         self.marks.set(Vec::new());
@@ -455,18 +460,27 @@ impl RunState {
         let now = browser::now_ms();
         let mut changed = false;
         let mut since = self.running_since.get_untracked();
+        let mut ran = Vec::new();
         for event in events {
             let Some(node) = event.get("node").and_then(Value::as_str) else {
                 continue;
             };
             match event.get("event").and_then(Value::as_str) {
                 Some("node_started") => changed |= since.insert(node.to_owned(), now).is_none(),
-                Some("node_finished" | "node_skipped") => changed |= since.remove(node).is_some(),
+                Some("node_finished" | "node_skipped") => {
+                    if let Some(started) = since.remove(node) {
+                        changed = true;
+                        ran.push((node.to_owned(), now - started));
+                    }
+                }
                 _ => {}
             }
         }
         if changed {
             self.running_since.set(since);
+        }
+        if !ran.is_empty() {
+            self.durations.update(|d| d.extend(ran));
         }
     }
 
@@ -509,6 +523,7 @@ impl RunState {
     pub fn replay(self, events: Vec<Value>) {
         self.driver.set_value(None);
         self.marks.set(Vec::new());
+        self.durations.set(BTreeMap::new());
         self.states.set(RunStates::after(&events));
         let status = self.states.with_untracked(|s| s.finished.clone());
         self.events.set(events);

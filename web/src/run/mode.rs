@@ -102,6 +102,10 @@ impl RunMode for Mode {
             .collect()
     }
 
+    fn panel(&self) -> leptos::prelude::AnyView {
+        super::panel::body()
+    }
+
     fn read_trace(&self, text: &str) -> Result<Vec<Value>, String> {
         read_jsonl(text.as_bytes(), TraceLimits::DEFAULT)
             .map(|trace| trace.events)

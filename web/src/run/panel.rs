@@ -45,22 +45,43 @@ pub fn RunPanel() -> impl IntoView {
     let run = expect_context::<RunState>();
     // Hidden rather than removed, so a run, its input and its endpoint survive hiding the panel.
     let room = expect_context::<Room>();
+    super::input::follow_declared_inputs(expect_context::<Studio>(), run.input);
+    // The panel's body (outcome, node card, setup, legend, trace) is run mode's code, in its
+    // lazily loaded chunk: it is asked for once the panel is first opened (a run opens it), so a
+    // first visit downloads none of it. Once made it stays, hidden with the panel.
+    let opened = Memo::new(move |before: Option<&bool>| {
+        before.copied().unwrap_or(false) || room.run_open.get()
+    });
+    let body = move || {
+        opened
+            .get()
+            .then(|| run.mode_now().map(|mode| mode.panel()))
+            .flatten()
+    };
     view! {
         <section class="run-panel" id="run-panel" data-testid="run-panel" aria-label="Run"
             hidden=move || !room.run_open.get()>
             <RunBar />
-            <Outcome />
-            <div class="run-body">
-                <NodeCard />
-                <div class="run-side">
-                    <Setup />
-                    <Legend />
-                    <TraceView />
-                </div>
-            </div>
+            {body}
         </section>
         {move || run.phase.with(Phase::active).then(|| view! { <RevealPause /> })}
     }
+}
+
+/// The panel's body: run mode's chunk calls this (see [`super::engine::RunMode::panel`]).
+pub fn body() -> AnyView {
+    view! {
+        <Outcome />
+        <div class="run-body">
+            <NodeCard />
+            <div class="run-side">
+                <Setup />
+                <Legend />
+                <TraceView />
+            </div>
+        </div>
+    }
+    .into_any()
 }
 
 /// Pause, Continue, Step and Stop, and where the run is.

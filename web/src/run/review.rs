@@ -22,10 +22,6 @@ pub fn ReviewForm(node: String) -> impl IntoView {
                     <p id="review-title"><strong>{format!("‖ Review at {}", review.node)}</strong>
                         " — the run waits for your decision"</p>
                     {review.message.clone().map(|m| view! { <p class="review-message">{m}</p> })}
-                    <details class="review-input" open>
-                        <summary>"What is under review"</summary>
-                        <pre tabindex="0" data-testid="review-input">{input}</pre>
-                    </details>
                     <label class="field">
                         <span class="field-label">"Note (optional: the node's next model call sees it)"</span>
                         <textarea data-testid="review-note" rows="2"
@@ -45,6 +41,10 @@ pub fn ReviewForm(node: String) -> impl IntoView {
                             }
                         }).collect_view()}
                     </div>
+                    <details class="review-input" open>
+                        <summary>"What is under review"</summary>
+                        <pre tabindex="0" data-testid="review-input">{input}</pre>
+                    </details>
                 </div>
             }
         })

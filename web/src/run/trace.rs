@@ -119,12 +119,14 @@ pub fn TraceView() -> impl IntoView {
             problem.set(Some("The browser did not allow the download.".to_owned()));
         }
     };
+    let room = expect_context::<crate::room::Room>();
     let replay_file = move |file: web_sys::File| {
         spawn_local(async move {
             let text = match browser::read_file(file).await {
                 Ok(text) => text,
                 Err(message) => return problem.set(Some(message)),
             };
+            room.run_open.set(true);
             run.with_mode(move |mode| match mode.read_trace(&text) {
                 Ok(events) => {
                     problem.set(None);
@@ -151,8 +153,11 @@ pub fn TraceView() -> impl IntoView {
         let at = event_target_value(&ev).parse::<usize>().unwrap_or(0);
         position.set(Some(at));
         run.events.with_untracked(|events| {
-            run.states
-                .set(RunStates::after(&events[..at.min(events.len())]));
+            let prefix = &events[..at.min(events.len())];
+            let states = run
+                .marks
+                .with_untracked(|marks| RunStates::after_marked(prefix, marks));
+            run.states.set(states);
         });
     };
     view! {
@@ -194,7 +199,7 @@ pub fn TraceView() -> impl IntoView {
                     }).collect_view()
                 }}
             </ul>
-            <ol class="trace-timeline" data-testid="trace-timeline">
+            <ol class="trace-timeline" data-testid="trace-timeline" tabindex="0" aria-label="The run's events, newest last">
                 {move || {
                     let (rows, hidden) = rows();
                     let note = (hidden > 0).then(|| view! { <li class="muted">{format!("… {hidden} earlier events")}</li> });

@@ -263,7 +263,7 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
     };
 
     view! {
-        <div class="source" style=format!("--line-height: {LINE_HEIGHT}px")>
+        <section class="source" aria-label="Source text" style=format!("--line-height: {LINE_HEIGHT}px")>
             <pre class="gutter" node_ref=gutter aria-hidden="true" style=gutter_width>
                 <div class="lines" style=spacer><div class="drawn" style=offset>{numbers}</div></div>
             </pre>
@@ -311,7 +311,7 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
                     }}
                 </p>
             </div>
-        </div>
+        </section>
     }
 }
 
