@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { centre, openExample, shots, SOURCE, source, studioSuite, waitForText } from "./studio-suite.mjs";
+import { centre, shots, SOURCE, source, studioSuite, waitForText } from "./studio-suite.mjs";
 
 const suite = studioSuite();
 const studio = suite.studio;
@@ -14,6 +14,8 @@ const EXAMPLES = ["competitive-analyst", "spec-complete", "decision-router", "mu
 async function openExample(page, id) {
   await page.click('[data-testid="new"]');
   await page.click(`[data-template="${id}"]`);
+  await page.waitForTimeout(50);
+  if (await page.locator('[data-testid="replace-dialog"]').count()) await page.click('[data-testid="confirm-replace"]');
   await page.waitForFunction(() => document.querySelectorAll("[data-node-id]").length > 0);
   await page.click('[data-testid="fit"]');
   await page.waitForTimeout(150);

@@ -225,7 +225,8 @@ test("a trace dropped on the page replays to the same final canvas, and the scru
   await page.evaluate((text) => {
     const data = new DataTransfer();
     data.items.add(new File([text], "run.trace.jsonl", { type: "application/x-ndjson" }));
-    const target = document.querySelector('[data-testid="run-trace"]');
+    // Dropped anywhere on the page (the canvas here): a trace replays.
+    const target = document.querySelector('[data-testid="canvas"]');
     target.dispatchEvent(new DragEvent("dragover", { dataTransfer: data, bubbles: true, cancelable: true }));
     target.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
   }, bytes);
