@@ -178,7 +178,7 @@ pub fn Canvas() -> impl IntoView {
             })}
         </svg>
         // Right after the SVG: everything else on the canvas pane lies over its picture.
-        <far::FarCanvas size=size far=far kept=kept problems=problems sides=sides />
+        <far::lazy::LazyFarCanvas inputs=far::lazy::Inputs { size, far, kept, problems, sides } />
         <rename::RenameField />
         <zoom::ZoomControls size=size />
         <crate::menu::ContextMenu menu=menu connecting=connecting />

@@ -23,6 +23,9 @@ pub struct Place {
     pub group: Option<(Vec<String>, Vec<FormField>)>,
     /// The node's name, when one node is edited (a step cannot need itself).
     pub node: Option<String>,
+    /// Places not shown in this form (the document's own `visual.inspector` fields, shown in
+    /// their section with their limits).
+    pub hidden: std::sync::Arc<[String]>,
 }
 
 impl Place {

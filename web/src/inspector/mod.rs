@@ -129,6 +129,9 @@ pub fn Inspector() -> impl IntoView {
                 " "
                 <span class="inspector-name">{move || heading().1}</span>
             </h2>
+            // The document's visual.inspector fields: first when nothing is selected, else under
+            // the selection's form (each its own closure: only the form is rebuilt on selection).
+            {move || chosen.with(Vec::is_empty).then(|| document_section(studio, None))}
             {move || {
                 let chosen = chosen.get();
                 match chosen.as_slice() {
@@ -137,7 +140,7 @@ pub fn Inspector() -> impl IntoView {
                     many => several(studio, many.to_vec()).into_any(),
                 }
             }}
-            {move || document_section(studio, chosen.with(|c| c.first().map(|n| n.kind.clone())))}
+            {move || chosen.with(|c| c.first().map(|n| n.kind.clone())).map(|kind| document_section(studio, Some(kind)))}
         </aside>
     }
 }
@@ -173,6 +176,7 @@ fn one_node(studio: Studio, node: Chosen) -> impl IntoView {
             vec![node.pointer.clone()],
             fields,
             Some(node.name.clone()),
+            std::sync::Arc::from([]),
         ),
         None => {
             let id = node.id.clone();
@@ -208,7 +212,7 @@ fn several(studio: Studio, nodes: Vec<Chosen>) -> impl IntoView {
         Some(fields) => view! {
             <p class="muted" data-testid="shared-note">{format!("{count} {} nodes selected: a change applies to each of them.", kind.replace('_', " "))}</p>
             <section class="inspector-section" aria-label="Shared fields" data-section="shared">
-                {node_form::form_view(studio, nodes.iter().map(|n| n.pointer.clone()).collect(), fields, None)}
+                {node_form::form_view(studio, nodes.iter().map(|n| n.pointer.clone()).collect(), fields, None, std::sync::Arc::from([]))}
             </section>
         }
         .into_any(),
@@ -219,12 +223,20 @@ fn several(studio: Studio, nodes: Vec<Chosen>) -> impl IntoView {
     }
 }
 
-/// The document's own fields (gates, fallback, contracts, ...), when no node is selected.
+/// The document's own fields (gates, fallback, contracts, ...), when no node is selected; those
+/// the document's `visual.inspector` declares are shown in that section instead (with the limits
+/// the document gives them).
 fn document_form(studio: Studio) -> impl IntoView {
     let drtl = studio.analysis.with_untracked(|a| a.kind) == crate::analysis::Kind::Drtl;
+    let declared: std::sync::Arc<[String]> = studio.analysis.with_untracked(|a| {
+        a.document_fields
+            .iter()
+            .map(|f| f.pointer.clone())
+            .collect()
+    });
     view! {
         <section class="inspector-section" aria-label="Document fields" data-section="document-form">
-            {node_form::form_view(studio, vec![String::new()], form::document_fields(drtl), None)}
+            {node_form::form_view(studio, vec![String::new()], form::document_fields(drtl), None, declared)}
         </section>
     }
 }

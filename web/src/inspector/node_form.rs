@@ -1,6 +1,8 @@
 //! A node's form: its kind's fields (see [`super::form`]) rendered at the node's place in the
 //! document — one node, or the fields several selected nodes of one kind share.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use logicmd::json::pointer_push;
 
@@ -12,12 +14,13 @@ use super::rows::rows_editor;
 use super::schema_editor::schema_editor;
 use crate::state::Studio;
 
-/// The fields `fields` of the objects at `bases` (one per node edited).
+/// The fields `fields` of the objects at `bases` (one per node edited), but those at `hidden`.
 pub fn form_view(
     studio: Studio,
     bases: Vec<String>,
     fields: Vec<FormField>,
     node: Option<String>,
+    hidden: Arc<[String]>,
 ) -> AnyView {
     fields
         .into_iter()
@@ -28,6 +31,7 @@ pub fn form_view(
                 data: field.key.clone(),
                 group: None,
                 node: node.clone(),
+                hidden: Arc::clone(&hidden),
             };
             field_row(studio, place, field)
         })
@@ -49,9 +53,12 @@ fn shareable(control: &Control) -> bool {
     }
 }
 
-/// One field of a form at `place`, whatever its control.
+/// One field of a form at `place`, whatever its control (nothing when the place is hidden).
 pub fn field_row(studio: Studio, place: Place, field: FormField) -> AnyView {
     let pointer = place.first().to_owned();
+    if place.hidden.contains(&pointer) {
+        return ().into_any();
+    }
     let single = place.pointers.len() == 1;
     match field.control.clone() {
         Control::Group(fields) => {
@@ -68,6 +75,7 @@ pub fn field_row(studio: Studio, place: Place, field: FormField) -> AnyView {
                         data: format!("{}.{}", place.data, f.key),
                         group: Some((place.pointers.clone(), fields.clone())),
                         node: place.node.clone(),
+                        hidden: Arc::clone(&place.hidden),
                     };
                     field_row(studio, inner, f.clone())
                 })

@@ -84,6 +84,7 @@ fn row(
                 data: format!("{data}.{index}.{}", field.key),
                 group: None,
                 node: None,
+                hidden: std::sync::Arc::from([]),
             };
             match &field.control {
                 Control::Group(_) | Control::Rows(_) | Control::Schema | Control::Branches => {

@@ -7,6 +7,7 @@
 //! The canvas lies over the SVG and lets the pointer through: clicks are found geometrically.
 
 mod cache;
+pub mod lazy;
 mod paint;
 mod palette;
 mod scene;
