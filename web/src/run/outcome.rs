@@ -56,7 +56,7 @@ pub fn Outcome() -> impl IntoView {
             }
             (_, Some("completed")) => view! {
                 <div class="run-outcome completed" data-testid="run-outcome" data-outcome="completed" role="status">
-                    <strong>"✓ Completed"</strong> " — every output that left the run passed its checks"
+                    <strong>"✓ Completed"</strong> " — the run reached its end"
                 </div>
             }
             .into_any(),

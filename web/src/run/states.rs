@@ -149,6 +149,8 @@ pub struct NodeRun {
     pub failures: u64,
     /// Skipped because the run never reached it (not a `node_skipped` of the engine).
     pub not_reached: bool,
+    /// Its kind in the run's plan (`step`, or a DRTL node type).
+    pub kind: Option<String>,
 }
 
 impl NodeRun {
@@ -305,13 +307,14 @@ impl RunStates {
             .pointer("/plan/nodes")
             .and_then(Value::as_array)
             .into_iter()
-            .flatten()
-            .filter_map(|n| n.get("id").and_then(Value::as_str));
-        for id in planned {
-            self.nodes
-                .entry(id.to_owned())
-                .or_default()
-                .enter(NodeState::Queued);
+            .flatten();
+        for node in planned {
+            let Some(id) = node.get("id").and_then(Value::as_str) else {
+                continue;
+            };
+            let run = self.nodes.entry(id.to_owned()).or_default();
+            run.kind = node.get("kind").and_then(Value::as_str).map(str::to_owned);
+            run.enter(NodeState::Queued);
         }
     }
 
@@ -366,11 +369,15 @@ impl RunStates {
     }
 }
 
-/// A node's state once `node_finished` says how it ended: a verify node whose report has blocking
-/// failures found them (it is neither crashed nor a success).
+/// A node's state once `node_finished` says how it ended: a verify node (by the plan) whose
+/// report has blocking failures found them (it is neither crashed nor a success). A node that
+/// passes such a report on (a gate) succeeded.
 fn finished_state(event: &Value, run: &mut NodeRun) -> NodeState {
     if event.get("status").and_then(Value::as_str) != Some("succeeded") {
         return NodeState::Failed;
+    }
+    if run.kind.as_deref() != Some("verify") {
+        return NodeState::Succeeded;
     }
     let failures = event
         .pointer("/output/blocking_failures")
@@ -496,12 +503,17 @@ mod tests {
     /// Issue #31: a verify node that found blocking failures is neither crashed nor a success.
     #[test]
     fn a_verify_node_with_blocking_failures_found_them() {
+        let report = json!({"passed": false, "blocking_failures": 2, "warnings": 0, "results": []});
         let events = vec![
+            json!({"event": "run_started", "plan": {"nodes": [
+                {"id": "check", "kind": "verify"}, {"id": "ok", "kind": "verify"}, {"id": "gate", "kind": "gate"}
+            ]}}),
             json!({"event": "node_started", "node": "check"}),
-            json!({"event": "node_finished", "node": "check", "status": "succeeded",
-                "output": {"passed": false, "blocking_failures": 2, "warnings": 0, "results": []}}),
+            json!({"event": "node_finished", "node": "check", "status": "succeeded", "output": report}),
             json!({"event": "node_finished", "node": "ok", "status": "succeeded",
                 "output": {"passed": true, "blocking_failures": 0, "results": []}}),
+            // A gate passing the report on is not the verify node that found the failures.
+            json!({"event": "node_finished", "node": "gate", "status": "succeeded", "output": report}),
         ];
         let states = RunStates::after(&events);
         assert_eq!(
@@ -513,9 +525,13 @@ mod tests {
             "▲ found 2 blocking failures"
         );
         assert_eq!(states.nodes["ok"].state(), Some(NodeState::Succeeded));
+        assert_eq!(states.nodes["gate"].state(), Some(NodeState::Succeeded));
         assert_eq!(
             states.present(),
             vec![NodeState::Succeeded, NodeState::FoundFailures]
         );
+        // Without a plan saying it is a verify node, a report is just an output.
+        let alone = RunStates::after(&events[1..3]);
+        assert_eq!(alone.nodes["check"].state(), Some(NodeState::Succeeded));
     }
 }
