@@ -350,7 +350,7 @@ test("files: open one, download the document, drop one; a file over the limit is
   assert.equal(await waitForText(page, (t, expected) => t === expected, debate), debate);
   await page.waitForSelector('[data-node-id="drtl:council"]');
 
-  const [download] = await Promise.all([page.waitForEvent("download"), page.click("text=Download")]);
+  const [download] = await Promise.all([page.waitForEvent("download"), menu(page, "file", "download")]);
   assert.equal(download.suggestedFilename(), "debate-with-protocol.drtl.yaml");
   const chunks = [];
   for await (const chunk of await download.createReadStream()) chunks.push(chunk);
@@ -366,6 +366,8 @@ test("files: open one, download the document, drop one; a file over the limit is
       [name, text],
     );
   await drop("analyst.logic.md", analyst);
+  // A dropped document asks before it replaces the text (issue #31).
+  await page.click('[data-testid="confirm-replace"]');
   assert.equal(await waitForText(page, (t, expected) => t === expected, analyst), analyst);
   await drop("huge.logic.md", "x".repeat(9 << 20));
   await page.waitForSelector('[data-testid="notice"]');

@@ -22,7 +22,13 @@ const MODEL: &str = "provider/model";
 
 /// `base`, or `base_2`, `base_3`, ... whichever is free among the graph's names.
 pub fn free_name(graph: Option<&Graph>, base: &str) -> String {
-    let taken = |name: &str| graph.is_some_and(|g| g.nodes.iter().any(|n| n.name == name));
+    free(base, |name| {
+        graph.is_some_and(|g| g.nodes.iter().any(|n| n.name == name))
+    })
+}
+
+/// `base`, or `base_2`, `base_3`, ... whichever `taken` does not hold.
+pub fn free(base: &str, taken: impl Fn(&str) -> bool) -> String {
     if !taken(base) {
         return base.to_owned();
     }

@@ -9,6 +9,7 @@ use logicmd::graph::GraphNode;
 use logicmd::json::pointer_push;
 use serde_json::{json, Map, Value};
 
+use crate::defaults::free;
 use crate::state::Studio;
 
 /// The decision tree and member name of a tree node id (`tree:T/N` or `terminal:T/N`).
@@ -103,17 +104,6 @@ pub fn remove_member(trees: &Value, tree: &str, name: &str) -> Vec<Edit> {
         path: pointer_push(&pointer_push(&base, group), name),
     });
     edits
-}
-
-/// `base`, or `base_2`, ... whichever `taken` does not hold.
-fn free(base: &str, taken: impl Fn(&str) -> bool) -> String {
-    if !taken(base) {
-        return base.to_owned();
-    }
-    (2..)
-        .map(|i| format!("{base}_{i}"))
-        .find(|n| !taken(n))
-        .unwrap_or_else(|| base.to_owned())
 }
 
 /// The palette's Decision: a decision node in the tree of the selected tree node, wired from it;

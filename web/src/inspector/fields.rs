@@ -158,8 +158,14 @@ pub fn simple_field(studio: Studio, place: Place, field: &FormField) -> AnyView 
             }
             .into_any()
         }
-        Control::Choice(options) => {
+        // A choice of the schema's values, or of the names a target may take.
+        Control::Choice(_) | Control::Target(_) => {
             let write_raw = write_raw.clone();
+            let options = match control {
+                Control::Choice(options) => options,
+                Control::Target(targets) => target_names(studio, targets, &pointer),
+                _ => Vec::new(),
+            };
             view! {
                 <select data-field=data.clone() data-pointer=pointer.clone() prop:value=shown
                     on:change=move |ev| write_raw(event_target_value(&ev))>
@@ -175,18 +181,6 @@ pub fn simple_field(studio: Studio, place: Place, field: &FormField) -> AnyView 
                 <input type="checkbox" data-field=data.clone() data-pointer=pointer.clone()
                     prop:checked=move || shown() == "true"
                     on:change=move |ev| write_raw(event_target_checked(&ev).to_string()) />
-            }
-            .into_any()
-        }
-        Control::Target(targets) => {
-            let write_raw = write_raw.clone();
-            let options = target_names(studio, targets, &pointer);
-            view! {
-                <select data-field=data.clone() data-pointer=pointer.clone() prop:value=shown
-                    on:change=move |ev| write_raw(event_target_value(&ev))>
-                    <option value="">"—"</option>
-                    {options.into_iter().map(|o| view! { <option value=o.clone()>{o.clone()}</option> }).collect_view()}
-                </select>
             }
             .into_any()
         }

@@ -119,10 +119,7 @@ pub fn actions_editor(
     label: String,
     data: String,
 ) -> impl IntoView {
-    let count = {
-        let pointer = pointer.clone();
-        Memo::new(move |_| value_at(studio, &pointer).as_array().map_or(0, Vec::len))
-    };
+    let count = super::list::length(studio, pointer.clone());
     let rows = {
         let (pointer, data) = (pointer.clone(), data.clone());
         move || {
@@ -181,19 +178,7 @@ fn action_row(studio: Studio, list: &str, data: &str, index: usize) -> impl Into
     };
     let remove = {
         let pointer = pointer.clone();
-        move |_| {
-            settle(
-                studio,
-                &pointer,
-                edits(
-                    studio,
-                    &pointer,
-                    &[Edit::Remove {
-                        path: pointer.clone(),
-                    }],
-                ),
-            )
-        }
+        move |_| super::list::remove(studio, &pointer)
     };
     let (label_of, next_of, keep_next, keep_label) =
         (current.clone(), current.clone(), current.clone(), current);

@@ -4,13 +4,12 @@
 //! change one core edit.
 
 use leptos::prelude::*;
-use logicmd::edit::Edit;
 use logicmd::json::pointer_push;
 use serde_json::{json, Map, Value};
 
-use super::fields::{error_at, settle, simple_field, Place};
+use super::fields::{error_at, simple_field, Place};
 use super::form::{Control, FormField};
-use super::write::{edits, value_at, write};
+use super::write::value_at;
 use crate::state::Studio;
 
 /// The rows of the list at `pointer`.
@@ -21,10 +20,7 @@ pub fn rows_editor(
     data: String,
     fields: Vec<FormField>,
 ) -> impl IntoView {
-    let count = {
-        let pointer = pointer.clone();
-        Memo::new(move |_| value_at(studio, &pointer).as_array().map_or(0, Vec::len))
-    };
+    let count = super::list::length(studio, pointer.clone());
     let item = singular(&label);
     let rows = {
         let (pointer, data, fields, item) =
@@ -37,23 +33,7 @@ pub fn rows_editor(
     };
     let add = {
         let (pointer, fields) = (pointer.clone(), fields.clone());
-        move |_| {
-            let fresh = new_item(studio, &pointer, &fields);
-            let outcome = if count.get_untracked() == 0 {
-                write(studio, &pointer, Some(json!([fresh])))
-            } else {
-                edits(
-                    studio,
-                    &pointer,
-                    &[Edit::Insert {
-                        path: pointer.clone(),
-                        index: None,
-                        value: fresh,
-                    }],
-                )
-            };
-            settle(studio, &pointer, outcome);
-        }
+        move |_| super::list::append(studio, &pointer, new_item(studio, &pointer, &fields))
     };
     let error = error_at(studio, pointer.clone());
     view! {
@@ -96,19 +76,7 @@ fn row(
         .collect_view();
     let remove = {
         let pointer = pointer.clone();
-        move |_| {
-            settle(
-                studio,
-                &pointer,
-                edits(
-                    studio,
-                    &pointer,
-                    &[Edit::Remove {
-                        path: pointer.clone(),
-                    }],
-                ),
-            )
-        }
+        move |_| super::list::remove(studio, &pointer)
     };
     view! {
         <div class="row-item" role="group" aria-label=label.clone() data-row=index>

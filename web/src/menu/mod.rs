@@ -152,6 +152,24 @@ pub fn focus_canvas() {
     }
 }
 
+/// Arrows, Home and End in a menu: the keyboard moves to the item they lead to among `items`
+/// (from the one that has it); `true` when the key was one of them.
+pub fn move_focus(items: &[web_sys::HtmlElement], ev: &web_sys::KeyboardEvent) -> bool {
+    let active = crate::browser::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element());
+    let current = items
+        .iter()
+        .position(|i| active.as_ref().is_some_and(|a| a.is_same_node(Some(i))));
+    let Some(next) = next_index(current, items.len(), &ev.key()) else {
+        return false;
+    };
+    ev.prevent_default();
+    ev.stop_propagation();
+    let _ = items[next].focus();
+    true
+}
+
 /// The index the focus moves to from `current` among `count` items on `key`.
 pub fn next_index(current: Option<usize>, count: usize, key: &str) -> Option<usize> {
     if count == 0 {
@@ -208,18 +226,7 @@ pub fn ContextMenu(menu: Menu, connecting: RwSignal<Option<String>>) -> impl Int
             close();
             return;
         }
-        let all = items();
-        let active = crate::browser::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.active_element());
-        let current = all
-            .iter()
-            .position(|i| active.as_ref().is_some_and(|a| a.is_same_node(Some(i))));
-        if let Some(next) = next_index(current, all.len(), &key) {
-            ev.prevent_default();
-            ev.stop_propagation();
-            let _ = all[next].focus();
-        }
+        move_focus(&items(), &ev);
     };
     move || {
         menu.0.get().map(|open| {

@@ -6,7 +6,7 @@ use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::menu::next_index;
+use crate::menu::move_focus;
 
 /// What an item is.
 #[derive(Clone)]
@@ -111,18 +111,7 @@ pub fn MenuButton(testid: &'static str, label: &'static str, items: Vec<Item>) -
             close(false);
             return;
         }
-        let all = entries();
-        let active = crate::browser::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.active_element());
-        let current = all
-            .iter()
-            .position(|i| active.as_ref().is_some_and(|a| a.is_same_node(Some(i))));
-        if let Some(next) = next_index(current, all.len(), &key) {
-            ev.prevent_default();
-            ev.stop_propagation();
-            let _ = all[next].focus();
-        }
+        move_focus(&entries(), &ev);
     };
     let on_button_key = move |ev: web_sys::KeyboardEvent| {
         if matches!(ev.key().as_str(), "ArrowDown" | "ArrowUp") {
