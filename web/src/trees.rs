@@ -167,7 +167,11 @@ fn add_member(
     } else {
         ("decide".to_owned(), base.to_owned())
     };
-    let mut definition = json!({ "root": root, "nodes": {} });
+    let mut definition = json!({
+        "description": "Picks the path by a condition",
+        "root": root,
+        "nodes": {},
+    });
     if group == "nodes" {
         definition["nodes"][&root] = body;
     } else {
