@@ -50,6 +50,17 @@ pub fn Inspector() -> impl IntoView {
             })
             .unwrap_or_default()
     });
+    // What the document's own form depends on: compared, so typing does not rebuild it.
+    let document = Memo::new(move |_| {
+        studio.analysis.with(|a| {
+            let declared: Vec<String> = a
+                .document_fields
+                .iter()
+                .map(|f| f.pointer.clone())
+                .collect();
+            (a.kind == crate::analysis::Kind::Drtl, declared)
+        })
+    });
     let heading = move || {
         chosen.with(|c| match c.as_slice() {
             [] => ("document".to_owned(), document_name(studio)),
@@ -70,7 +81,11 @@ pub fn Inspector() -> impl IntoView {
             {move || {
                 let chosen = chosen.get();
                 match chosen.as_slice() {
-                    [] => document_form(studio).into_any(),
+                    [] => {
+                        // The document's form follows its kind and its declared fields.
+                        document.track();
+                        document_form(studio).into_any()
+                    }
                     [one] => one_node(studio, one.clone()).into_any(),
                     many => several(studio, many.to_vec()).into_any(),
                 }

@@ -206,7 +206,9 @@ fn CardHeader(node: String, events: Memo<Option<Vec<Value>>>) -> impl IntoView {
 
 /// Milliseconds as the card says them: `240 ms`, `1.4 s`.
 fn seconds(ms: f64) -> String {
-    if ms < 1000.0 {
+    if ms < 1.0 {
+        "< 1 ms".to_owned()
+    } else if ms < 1000.0 {
         format!("{ms:.0} ms")
     } else {
         format!("{:.1} s", ms / 1000.0)
