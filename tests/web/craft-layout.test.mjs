@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { centre, shots, SOURCE, source, studioSuite, waitForText } from "./studio-suite.mjs";
+import { centre, menu, shots, SOURCE, source, studioSuite, waitForText } from "./studio-suite.mjs";
 
 const suite = studioSuite({ viewport: { width: 1024, height: 768 } });
 const studio = suite.studio;
@@ -32,40 +32,40 @@ function written(text, step) {
 
 const height = async (page, selector) => (await page.locator(selector).boundingBox()).height;
 
-test("room: the Run panel hides from the toolbar, the canvas takes its height, and it stays hidden after a reload", async () => {
+test("room: the Run panel opens with a run, hides from the View menu, and the canvas takes its height", async () => {
   const { page, errors, context } = await studio();
-  const toggle = page.locator('[data-testid="toggle-run-panel"]');
   const panel = page.locator('[data-testid="run-panel"]');
-  assert.equal(await toggle.getAttribute("aria-pressed"), "true", "shown the first time");
-  assert.equal(await toggle.getAttribute("aria-controls"), await panel.getAttribute("id"));
-  // Every toolbar button is on screen at 1024 px, the Run toggle (the last) too.
+  const toggle = async () => menu(page, "view", "toggle-run-panel");
+  const checked = async () => {
+    await page.click('[data-testid="view"]');
+    const on = await page.getAttribute('[data-testid="view-menu"] [data-testid="toggle-run-panel"]', "aria-checked");
+    await page.keyboard.press("Escape");
+    return on;
+  };
+  assert.ok(await panel.isHidden(), "closed until a run: the canvas has its room");
+  assert.equal(await checked(), "false");
   const toolbar = await page.evaluate(() => { const t = document.querySelector(".toolbar"); return { scroll: t.scrollWidth, client: t.clientWidth }; });
   assert.ok(toolbar.scroll <= toolbar.client, `the toolbar fits: ${JSON.stringify(toolbar)}`);
-  assert.ok(await toggle.isVisible());
+  const hidden = await height(page, '[data-testid="canvas"]');
+  await page.screenshot({ path: `${shots}/craft-layout-run-hidden.png` });
+
+  await page.click('[data-testid="run"]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="run-status"]').textContent.match(/(\d+) events/)?.[1]) > 0);
+  assert.ok(await panel.isVisible(), "a run opens the panel");
+  assert.equal(await checked(), "true");
   const panelHeight = await height(page, '[data-testid="run-panel"]');
   const shown = await height(page, '[data-testid="canvas"]');
   assert.ok(panelHeight > 100, `the panel takes room: ${panelHeight}px`);
+  assert.ok(Math.abs(hidden - (shown + panelHeight)) <= 1, `the panel's height comes from the canvas: ${shown} + ${panelHeight} vs ${hidden}`);
   await page.screenshot({ path: `${shots}/craft-layout-run-shown.png` });
 
-  await toggle.click();
+  await toggle();
   await panel.waitFor({ state: "hidden" });
-  assert.equal(await toggle.getAttribute("aria-pressed"), "false");
-  const hidden = await height(page, '[data-testid="canvas"]');
-  assert.ok(Math.abs(hidden - (shown + panelHeight)) <= 1, `the canvas grows by the panel's height: ${shown} + ${panelHeight} → ${hidden}`);
-  await page.screenshot({ path: `${shots}/craft-layout-run-hidden.png` });
-
-  await page.reload();
-  await page.waitForSelector("[data-node-id]");
-  assert.equal(await page.locator('[data-testid="run-panel"]').isVisible(), false, "stays hidden after a reload");
-  assert.equal(await toggle.getAttribute("aria-pressed"), "false");
-  assert.ok(Math.abs((await height(page, '[data-testid="canvas"]')) - hidden) <= 1);
-
-  // Shown again, it works as before: Run runs the document.
-  await toggle.click();
+  assert.ok(Math.abs((await height(page, '[data-testid="canvas"]')) - hidden) <= 1, "the canvas gets the room back");
+  // Hidden, the run is kept: shown again, it is there.
+  await toggle();
   await panel.waitFor({ state: "visible" });
-  assert.ok(Math.abs((await height(page, '[data-testid="canvas"]')) - shown) <= 1, "the canvas gives the room back");
-  await page.click('[data-testid="run"]');
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid="run-status"]').textContent.match(/(\d+) events/)?.[1]) > 0);
+  assert.match(await page.textContent('[data-testid="run-status"]'), /completed/);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -73,10 +73,14 @@ test("room: the Run panel hides from the toolbar, the canvas takes its height, a
 test("layout direction: left-right lays a chain along x on one line, remembered after a reload; top-down along y", async () => {
   const { page, errors, context } = await studio();
   await loadChain(page);
-  const direction = page.locator('[data-testid="layout-direction"]');
-  assert.equal(await direction.inputValue(), "top-down", "top-down the first time");
-  await direction.selectOption("left-right");
-  await page.click('[data-testid="layout"]');
+  const direction = async () => {
+    await page.click('[data-testid="view"]');
+    const down = await page.getAttribute('[data-testid="view-menu"] [data-testid="layout-down"]', "aria-checked");
+    await page.keyboard.press("Escape");
+    return down === "true" ? "top-down" : "left-right";
+  };
+  assert.equal(await direction(), "top-down", "top-down the first time");
+  await menu(page, "view", "layout-right");
   await page.waitForFunction(() => {
     const x = (s) => Number(document.querySelector(`[data-node-id="step:${s}"]`).getAttribute("transform").match(/-?[\d.]+/)[0]);
     return x("a") < x("b") && x("b") < x("c");
@@ -90,11 +94,11 @@ test("layout direction: left-right lays a chain along x on one line, remembered 
   await page.waitForTimeout(600); // the autosave keeps the text once typing pauses
   await page.reload();
   await page.waitForFunction(() => document.querySelectorAll("[data-node-id]").length === 3);
-  assert.equal(await direction.inputValue(), "left-right", "remembered");
+  assert.equal(await direction(), "left-right", "remembered");
   [a, b, c] = [await place(page, "a"), await place(page, "b"), await place(page, "c")];
   assert.ok(a.x < b.x && b.x < c.x && a.y === c.y && b.y === c.y, "a document opened is laid out left-right");
 
-  await direction.selectOption("top-down");
+  await menu(page, "view", "layout-down");
   await page.waitForFunction(() => {
     const y = (s) => Number(document.querySelector(`[data-node-id="step:${s}"]`).getAttribute("transform").match(/-?[\d.]+/g)[1]);
     return y("a") < y("b") && y("b") < y("c");
@@ -108,8 +112,7 @@ test("layout direction: left-right lays a chain along x on one line, remembered 
 test("left-right ports: inputs on the left, outputs on the right, wires leave sideways; a step added with a node selected goes to its right", async () => {
   const { page, errors, context } = await studio();
   await loadChain(page);
-  await page.locator('[data-testid="layout-direction"]').selectOption("left-right");
-  await page.click('[data-testid="layout"]');
+  await menu(page, "view", "layout-right");
   await page.waitForFunction(() => {
     const x = (s) => Number(document.querySelector(`[data-node-id="step:${s}"]`).getAttribute("transform").match(/-?[\d.]+/)[0]);
     return x("a") < x("b") && x("b") < x("c");
@@ -128,6 +131,7 @@ test("left-right ports: inputs on the left, outputs on the right, wires leave si
   // A step added from the palette with c selected lands to c's right, wired from it.
   await page.click('[data-node-id="step:c"] .node-body');
   await page.click('[data-add="step"]');
+  await page.keyboard.press("Escape");
   await page.waitForFunction(() => document.querySelectorAll("[data-node-id]").length === 4);
   const added = await page.$eval('[data-node-id][aria-selected="true"]', (n) => n.getAttribute("data-node-id"));
   const c = await place(page, "c");

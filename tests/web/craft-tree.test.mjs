@@ -76,7 +76,8 @@ async function wires(page) {
 }
 
 async function autoLayout(page) {
-  await page.click('[data-testid="layout"]');
+  await page.click('[data-testid="view"]');
+  await page.click('[data-testid="view-menu"] [data-testid="layout"]');
   await page.click('[data-testid="fit"]');
   await page.waitForTimeout(300); // the fit's transition
 }
@@ -119,7 +120,8 @@ test("a decision tree is laid out as a tree above its steps, each step-routing t
 test("the decision-router example: its tree above the steps it routes to, in both themes", async () => {
   for (const colorScheme of ["light", "dark"]) {
     const { page, errors, context } = await studio({ colorScheme });
-    await page.selectOption('[data-testid="examples"]', "decision-router");
+    await page.click('[data-testid="new"]');
+    await page.click('[data-template="decision-router"]');
     await page.waitForSelector('[data-node-id="tree:route_ticket/urgent"]');
     await autoLayout(page);
     const at = await places(page);

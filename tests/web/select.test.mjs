@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { centre, repo, shots, SOURCE, source, studioSuite, waitForText } from "./studio-suite.mjs";
+import { centre, openExample, repo, shots, SOURCE, source, studioSuite, waitForText } from "./studio-suite.mjs";
 
 const suite = studioSuite();
 const studio = suite.studio;
@@ -227,6 +227,8 @@ test("command palette (Ctrl+K): type a node's name, Enter selects it and centres
   await page.keyboard.press("Control+k");
   await input.fill("example decision");
   await page.keyboard.press("Enter");
+  // The text is not saved anywhere: the studio asks before replacing it.
+  await page.click('[data-testid="confirm-replace"]');
   await page.waitForFunction(() => /decision_trees|decision/.test(document.querySelector('[data-testid="source"]').value) && !/name: pipeline/.test(document.querySelector('[data-testid="source"]').value));
   assert.deepEqual(errors, []);
   await context.close();
@@ -301,8 +303,7 @@ test("copy of every kind: DRTL nodes copy as topology text with their edge and p
   await page.waitForFunction(() => /Not pasted: the clipboard holds no DRTL nodes/.test(document.body.textContent));
 
   // A decision tree's node belongs to its tree: copying it says so.
-  await page.click('[data-testid="new"]');
-  await page.click('[data-template="decision-router"]');
+  await openExample(page, "decision-router");
   await page.waitForFunction(() => document.querySelectorAll('[data-kind="decision"]').length > 0);
   await page.click('[data-testid="fit"]');
   await page.waitForTimeout(150);

@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 import { launch, open, serve } from "./support.mjs";
 
 export const repo = fileURLToPath(new URL("../../", import.meta.url));
-export const dist = `${repo}dist`;
+/** The studio built by `trunk build --release`; STUDIO_DIST points the tests at another build. */
+export const dist = process.env.STUDIO_DIST ?? `${repo}dist`;
 export const shots = `${repo}target/screenshots`;
 export const SOURCE = '[data-testid="source"]';
 
@@ -16,6 +17,8 @@ export const SOURCE = '[data-testid="source"]';
  * Registers the file's setup and teardown (dist/ served, one browser) and returns the suite:
  * `suite.url` once started, and `suite.studio(options, path)`, a fresh page (fresh storage) with
  * the studio loaded; `defaults` are the file's page options (viewport 1440×900 unless given).
+ * Pages open as a returning visitor's (the first visit's welcome already seen) unless
+ * `{ firstVisit: true }` is given.
  */
 export function studioSuite(defaults = {}) {
   const suite = { url: undefined };
@@ -33,7 +36,9 @@ export function studioSuite(defaults = {}) {
     await server?.close();
   });
   suite.studio = async (options = {}, path = "/") => {
-    const session = await open(browser, `${server.url}${path}`, { viewport: { width: 1440, height: 900 }, ...defaults, ...options });
+    const { firstVisit, ...rest } = { ...defaults, ...options };
+    const init = firstVisit ? undefined : () => localStorage.setItem("logicmd.studio.welcomed", "1");
+    const session = await open(browser, `${server.url}${path}`, { viewport: { width: 1440, height: 900 }, init, ...rest });
     await session.page.waitForSelector("[data-node-id]");
     return session;
   };
@@ -57,4 +62,23 @@ export async function centre(page, selector) {
   const box = await page.locator(selector).boundingBox();
   assert.ok(box, `${selector} is on screen`);
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** Opens a toolbar menu (`file`, `edit`, `view`) and picks its item `testid`. */
+export async function menu(page, name, testid) {
+  await page.click(`[data-testid="${name}"]`);
+  await page.click(`[data-testid="${name}-menu"] [data-testid="${testid}"]`);
+}
+
+/** Shows the Run panel (it opens by itself when a run starts). */
+export async function openRunPanel(page) {
+  if (await page.locator('[data-testid="run-panel"]').isHidden()) await menu(page, "view", "toggle-run-panel");
+}
+
+/** Opens example `id` as a user does (New, then the example), confirming if the studio asks. */
+export async function openExample(page, id) {
+  await page.click('[data-testid="new"]');
+  await page.click(`[data-template="${id}"]`);
+  await page.waitForTimeout(50);
+  if (await page.locator('[data-testid="replace-dialog"]').count()) await page.click('[data-testid="confirm-replace"]');
 }

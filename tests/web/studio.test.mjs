@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import * as logicmd from "logicmd";
 
-import { centre, repo, shots, SOURCE, source, studioSuite, waitForText } from "./studio-suite.mjs";
+import { centre, menu, openExample, repo, shots, source, SOURCE, studioSuite, waitForText } from "./studio-suite.mjs";
 import { chain, grid, keystroke } from "./typing.mjs";
 
 const suite = studioSuite({ viewport: { width: 1600, height: 900 } });
@@ -143,7 +143,7 @@ test("a share link opened in a fresh page shows the same document", async () => 
   const { page, context } = await studio();
   const edited = analyst.replace("temperature: 0.2", "temperature: 0.3");
   await page.fill(SOURCE, edited);
-  await page.click('[data-testid="share"]');
+  await menu(page, "file", "share");
   const link = await page.inputValue('[data-testid="share-link"]');
   assert.match(link, /#share=lm1\./);
   await context.close();
@@ -178,7 +178,7 @@ test("every example renders in light and dark themes (screenshots in target/scre
   for (const colorScheme of ["light", "dark"]) {
     const { page, errors, context } = await studio("/", { colorScheme });
     for (const id of ids) {
-      await page.selectOption('[data-testid="examples"]', id);
+      await openExample(page, id);
       await page.waitForFunction(() => document.querySelectorAll("[data-node-id]").length > 0);
       const expected = logicmd.graph(await source(page)).graph;
       await drawn(page, expected.nodes.length, expected.edges.length);
@@ -313,7 +313,7 @@ test("performance: text edit to redrawn graph, and pan frame time (figures in ta
 
 test("clicking a problem selects its line in the text and its node on the canvas", async () => {
   const { page, errors, context } = await studio();
-  await page.selectOption('[data-testid="examples"]', "spec-complete");
+  await openExample(page, "spec-complete");
   await page.waitForSelector(".diagnostic");
   const line = Number(await page.getAttribute(".diagnostic", "data-line"));
   await page.click(".diagnostic");
@@ -331,7 +331,7 @@ test("clicking a problem selects its line in the text and its node on the canvas
 
 test("the palette adds a DRTL node of the chosen type, valid, after the selected node", async () => {
   const { page, errors, context } = await studio();
-  await page.selectOption('[data-testid="examples"]', "fact-check");
+  await openExample(page, "fact-check");
   await page.waitForSelector('[data-node-id="drtl:draft"]');
   await page.click('[data-node-id="drtl:draft"] .node-body');
   await page.click('[data-add="verify"]');
@@ -350,7 +350,7 @@ test("files: open one, download the document, drop one; a file over the limit is
   assert.equal(await waitForText(page, (t, expected) => t === expected, debate), debate);
   await page.waitForSelector('[data-node-id="drtl:council"]');
 
-  const [download] = await Promise.all([page.waitForEvent("download"), page.click("text=Download")]);
+  const [download] = await Promise.all([page.waitForEvent("download"), menu(page, "file", "download")]);
   assert.equal(download.suggestedFilename(), "debate-with-protocol.drtl.yaml");
   const chunks = [];
   for await (const chunk of await download.createReadStream()) chunks.push(chunk);
@@ -366,6 +366,8 @@ test("files: open one, download the document, drop one; a file over the limit is
       [name, text],
     );
   await drop("analyst.logic.md", analyst);
+  // A dropped document asks before it replaces the text (issue #31).
+  await page.click('[data-testid="confirm-replace"]');
   assert.equal(await waitForText(page, (t, expected) => t === expected, analyst), analyst);
   await drop("huge.logic.md", "x".repeat(9 << 20));
   await page.waitForSelector('[data-testid="notice"]');

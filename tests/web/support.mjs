@@ -65,9 +65,14 @@ export async function launch() {
   });
 }
 
-/** Opens `url` and collects page errors and console errors, which tests assert are empty. */
+/**
+ * Opens `url` and collects page errors and console errors, which tests assert are empty. `init`,
+ * if given, is a script run before the page's own (e.g. setting storage as an earlier visit left it).
+ */
 export async function open(browser, url, options = {}) {
-  const context = await browser.newContext(options);
+  const { init, ...contextOptions } = options;
+  const context = await browser.newContext(contextOptions);
+  if (init) await context.addInitScript(init);
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (error) => errors.push(error.message));

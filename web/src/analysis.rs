@@ -69,6 +69,10 @@ pub(crate) fn bundled_files() -> MemoryLoader {
             "nodes/synthesizer.logic.md",
             include_str!("../../examples/nodes/synthesizer.logic.md"),
         )
+        .with(
+            "protocols/parley_v1.yaml",
+            include_str!("../../examples/studio/protocols/parley_v1.yaml"),
+        )
 }
 
 /// The front door's options for the edited document.
@@ -201,8 +205,14 @@ fn analyzed(
 
 /// The schema and rule problems of a parsed text, by core's policy (imports resolve to the
 /// bundled files).
-pub fn check(parsed: &Parsed) -> Vec<Diagnostic> {
-    logicmd::analysis::check(&parsed.0, &options(), &bundled_files())
+///
+/// Second, what a run of it needs that the checks do not see (`logicmd::run::preflight`: the
+/// files it reads, nodes that read nothing): the pre-run checklist, listed before Run is pressed.
+pub fn check(parsed: &Parsed) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+    let files = bundled_files();
+    let found = logicmd::analysis::check(&parsed.0, &options(), &files);
+    let needs = logicmd::run::preflight(&parsed.0, DOCUMENT_ID, &files);
+    (found, needs)
 }
 
 /// Every problem of `text`: what parsing found and, when it parsed, the checks.
@@ -252,7 +262,11 @@ mod tests {
     /// Both parts, as the studio shows them once the checks have run.
     fn problems(text: &str) -> (Analysis, Vec<Diagnostic>) {
         let analysis = analyze(text, None, clock);
-        let checked = analysis.parsed.as_ref().map(check).unwrap_or_default();
+        let checked = analysis
+            .parsed
+            .as_ref()
+            .map(|p| check(p).0)
+            .unwrap_or_default();
         let all = diagnostics_of(&analysis, &checked);
         (analysis, all)
     }

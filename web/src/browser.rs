@@ -138,3 +138,31 @@ pub fn file_input(ev: &web_sys::Event) -> Option<web_sys::HtmlInputElement> {
 pub fn chosen_file(ev: &web_sys::Event) -> Option<web_sys::File> {
     file_input(ev)?.files()?.get(0)
 }
+
+/// Scrolls the first element matching `selector` into view (the nearest edge), if there is one.
+pub fn scroll_into_view(selector: &str) {
+    let element = window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(selector).ok().flatten());
+    if let Some(element) = element {
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+        element.scroll_into_view_with_scroll_into_view_options(&options);
+    }
+}
+
+/// Gives the keyboard to the first element matching `selector` (HTML or SVG), if there is one.
+pub fn focus(selector: &str) -> bool {
+    let element = window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(selector).ok().flatten());
+    match element {
+        Some(element) => match element.dyn_into::<web_sys::HtmlElement>() {
+            Ok(html) => html.focus().is_ok(),
+            Err(element) => element
+                .dyn_into::<web_sys::SvgElement>()
+                .is_ok_and(|svg| svg.focus().is_ok()),
+        },
+        None => false,
+    }
+}

@@ -22,7 +22,13 @@ const MODEL: &str = "provider/model";
 
 /// `base`, or `base_2`, `base_3`, ... whichever is free among the graph's names.
 pub fn free_name(graph: Option<&Graph>, base: &str) -> String {
-    let taken = |name: &str| graph.is_some_and(|g| g.nodes.iter().any(|n| n.name == name));
+    free(base, |name| {
+        graph.is_some_and(|g| g.nodes.iter().any(|n| n.name == name))
+    })
+}
+
+/// `base`, or `base_2`, `base_3`, ... whichever `taken` does not hold.
+pub fn free(base: &str, taken: impl Fn(&str) -> bool) -> String {
     if !taken(base) {
         return base.to_owned();
     }
@@ -42,20 +48,30 @@ pub fn add_step(graph: Option<&Graph>, after: Option<String>) -> Edit {
     }
 }
 
-/// A new DRTL node of `node_type` with its required fields filled in.
-pub fn add_node(graph: Option<&Graph>, node_type: &str, after: Option<String>) -> Edit {
+/// A new DRTL node of `node_type` with its required fields filled in; a node that reads gets
+/// `reads` (the output of the node it follows: `node.output_key`) as its input, else an empty
+/// one that the pre-run checklist points at.
+pub fn add_node(
+    graph: Option<&Graph>,
+    node_type: &str,
+    after: Option<String>,
+    reads: Option<String>,
+) -> Edit {
     let id = free_name(graph, node_type);
+    let input = reads.clone().unwrap_or_default();
     let mut node = json!({ "id": id, "type": node_type });
     let fields: Value = match node_type {
         "generate" => {
             json!({ "prompt": "Describe the output", "output_key": format!("{id}_output") })
         }
         "verify" => {
-            json!({ "input": "", "rules": [{ "id": "std.check_links", "target": "urls", "mode": "block" }] })
+            json!({ "input": input, "rules": [{ "id": "std.check_links", "target": "urls", "mode": "block" }] })
         }
         "gate" => json!({ "condition": "input.blocking_failures == 0" }),
-        "review" => json!({ "input": "", "actions": ["acknowledge"] }),
-        "aggregate" => json!({ "input": [], "strategy": "synthesize" }),
+        "review" => json!({ "input": input, "actions": ["acknowledge"] }),
+        "aggregate" => {
+            json!({ "input": reads.into_iter().collect::<Vec<_>>(), "strategy": "synthesize" })
+        }
         "fan_out" => json!({ "participants": [
             { "model": MODEL, "persona": "first" },
             { "model": MODEL, "persona": "second" },
@@ -79,11 +95,12 @@ pub fn palette_edits(
     graph: Option<&Graph>,
     node_type: &str,
     selected: Option<String>,
+    reads: Option<String>,
 ) -> (Vec<Edit>, String) {
     let add = if node_type == "step" {
         add_step(graph, selected.clone())
     } else {
-        add_node(graph, node_type, selected.clone())
+        add_node(graph, node_type, selected.clone(), reads)
     };
     let (name, id) = match &add {
         Edit::AddStep { name, .. } => (name.clone(), format!("step:{name}")),
@@ -114,7 +131,7 @@ mod tests {
     fn every_palette_node_type_validates_when_added() {
         let topology = "name: t\nnodes:\n  - id: source\n    type: generate\n    prompt: p\n    output_key: out\n";
         for node_type in DRTL_TYPES {
-            let edit = add_node(None, node_type, None);
+            let edit = add_node(None, node_type, None, Some("source.out".into()));
             let applied = apply(topology, &edit).unwrap_or_else(|e| panic!("{node_type}: {e:?}"));
             let report = logicmd::drtl::validate(&applied.text);
             let errors: Vec<_> = report
@@ -134,7 +151,7 @@ mod tests {
     fn a_palette_step_follows_the_selected_step_and_needs_it() {
         let doc = "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a: {}\n  b: {}\n---\n";
         let graph = logicmd::graph::from_document(&logicmd::Document::parse(doc).document.unwrap());
-        let (edits, id) = palette_edits(Some(&graph), "step", Some("a".into()));
+        let (edits, id) = palette_edits(Some(&graph), "step", Some("a".into()), None);
         assert_eq!(id, "step:new_step");
         let text = edits.iter().fold(doc.to_owned(), |text, edit| {
             apply(&text, edit).expect("applies").text

@@ -10,15 +10,18 @@ use leptos::prelude::*;
 use logicmd::graph::Graph;
 use wasm_bindgen::JsCast;
 
-use crate::browser;
 use crate::geometry::{NODE_HEIGHT, NODE_WIDTH};
 use crate::state::{Studio, Viewport};
 
-const KEY: &str = "logicmd.studio.minimap";
-/// The minimap's size in pixels, and the room kept around what it shows.
-pub const WIDTH: f64 = 180.0;
-pub const HEIGHT: f64 = 120.0;
+/// The minimap's longest side in pixels, its shortest side's limits, and the room kept around
+/// what it shows.
+pub const LONG: f64 = 200.0;
+const SHORT_MIN: f64 = 90.0;
 const PAD: f64 = 6.0;
+/// At most this many views' extent is shown along each axis, around the view: a graph far longer
+/// than the screen (a long chain laid out either way) shows its neighbourhood readably rather
+/// than as a line of dots.
+const REACH: f64 = 6.0;
 
 /// A rectangle in graph coordinates: (left, top, right, bottom).
 type Bounds = (f64, f64, f64, f64);
@@ -31,17 +34,51 @@ pub struct Frame {
     pub scale: f64,
 }
 
+/// The minimap's size in pixels for `bounds`: its shape follows theirs (wide for a graph laid
+/// out to the right, tall for one laid out downwards), within limits.
+pub fn size_for(bounds: Bounds) -> (f64, f64) {
+    let (width, height) = (
+        (bounds.2 - bounds.0).max(1.0),
+        (bounds.3 - bounds.1).max(1.0),
+    );
+    if width >= height {
+        (LONG, (LONG * height / width).clamp(SHORT_MIN, LONG))
+    } else {
+        ((LONG * width / height).clamp(SHORT_MIN, LONG), LONG)
+    }
+}
+
+/// What the minimap shows: the nodes (and the middle of the view, when it is away from them, so
+/// the frame is there to drag back), cut to [`REACH`] views around the view along each axis.
+/// Its shape is the graph's, not the screen's: a frame larger than the graph is drawn clipped.
+pub fn shown_bounds(nodes: Bounds, view: Bounds) -> Bounds {
+    let middle = ((view.0 + view.2) / 2.0, (view.1 + view.3) / 2.0);
+    let all = union(nodes, (middle.0, middle.1, middle.0, middle.1));
+    let cut = |low: f64, high: f64, view_low: f64, view_high: f64| {
+        let reach = (view_high - view_low) * REACH;
+        if high - low <= reach {
+            return (low, high);
+        }
+        let centre = (view_low + view_high) / 2.0;
+        let start = (centre - reach / 2.0).clamp(low, high - reach);
+        (start, start + reach)
+    };
+    let (left, right) = cut(all.0, all.2, view.0, view.2);
+    let (top, bottom) = cut(all.1, all.3, view.1, view.3);
+    (left, top, right, bottom)
+}
+
 impl Frame {
-    /// The frame showing all of `bounds`, centred, inside the minimap.
-    pub fn of(bounds: Bounds) -> Frame {
+    /// The frame showing all of `bounds`, centred, inside a minimap of `size` pixels.
+    pub fn of(bounds: Bounds, size: (f64, f64)) -> Frame {
         let (width, height) = (
             (bounds.2 - bounds.0).max(1.0),
             (bounds.3 - bounds.1).max(1.0),
         );
-        let scale = ((WIDTH - 2.0 * PAD) / width).min((HEIGHT - 2.0 * PAD) / height);
+        let scale = ((size.0 - 2.0 * PAD) / width).min((size.1 - 2.0 * PAD) / height);
         Frame {
-            left: bounds.0 - (WIDTH / scale - width) / 2.0,
-            top: bounds.1 - (HEIGHT / scale - height) / 2.0,
+            left: bounds.0 - (size.0 / scale - width) / 2.0,
+            top: bounds.1 - (size.1 / scale - height) / 2.0,
             scale,
         }
     }
@@ -98,27 +135,18 @@ fn outline_of(graph: &Graph) -> Option<(Bounds, String)> {
 #[component]
 pub fn Minimap(size: RwSignal<(f64, f64)>) -> impl IntoView {
     let studio = expect_context::<Studio>();
-    let storage = || browser::window().and_then(|w| w.local_storage().ok().flatten());
     // Hidden until asked for: shown, it covers a corner of the canvas that Fit fills.
-    let asked = storage()
-        .and_then(|s| s.get_item(KEY).ok().flatten())
-        .as_deref()
-        == Some("shown");
-    let shown = RwSignal::new(asked);
-    Effect::new(move |_| {
-        let value = if shown.get() { "shown" } else { "hidden" };
-        if let Some(storage) = storage() {
-            let _ = storage.set_item(KEY, value);
-        }
-    });
+    let shown = expect_context::<crate::room::Room>().minimap;
     let outline = Memo::new(move |_| studio.graph.with(|g| g.as_deref().and_then(outline_of)));
-    let frame = Memo::new(move |_| {
+    // The minimap's pixel size and its frame.
+    let layout = Memo::new(move |_| {
         let nodes = outline.with(|o| o.as_ref().map(|(b, _)| *b))?;
-        Some(Frame::of(union(
-            nodes,
-            in_view(studio.viewport.get(), size.get()),
-        )))
+        let shown = shown_bounds(nodes, in_view(studio.viewport.get(), size.get()));
+        let pixels = size_for(shown);
+        Some((pixels, Frame::of(shown, pixels)))
     });
+    let frame = Memo::new(move |_| layout.get().map(|(_, f)| f));
+    let pixels = move || layout.get().map_or((LONG, SHORT_MIN), |(p, _)| p);
     let pressed = StoredValue::new(false);
     let go = move |ev: &web_sys::PointerEvent| {
         let Some(frame) = frame.get_untracked() else {
@@ -174,11 +202,12 @@ pub fn Minimap(size: RwSignal<(f64, f64)>) -> impl IntoView {
         (left, top, right - left, bottom - top)
     };
     view! {
-        <button class="minimap-toggle" class:open=move || shown.get() data-testid="toggle-minimap"
+        <button class="minimap-toggle" data-testid="toggle-minimap"
+            style=move || shown.get().then(|| format!("bottom: {:.0}px", pixels().1 + 16.0))
             aria-pressed=move || shown.get().to_string() title="Show or hide the minimap"
             on:click=move |_| shown.update(|s| *s = !*s)>"Map"</button>
         <Show when=move || shown.get() && outline.with(Option::is_some)>
-            <svg class="minimap" data-testid="minimap" role="img" width=WIDTH height=HEIGHT
+            <svg class="minimap" data-testid="minimap" role="img" width=move || pixels().0 height=move || pixels().1
                 aria-label="Minimap of the graph: click or drag to move the view"
                 on:pointerdown=on_down on:pointermove=on_move on:pointerup=on_up on:pointercancel=on_up>
                 <g transform=transform>
@@ -198,10 +227,14 @@ mod tests {
 
     #[test]
     fn a_point_of_the_minimap_centres_the_view_on_that_graph_point() {
-        let frame = Frame::of((0.0, 0.0, 1000.0, 500.0));
-        // The whole width fits with the padding; the graph is centred vertically.
-        assert!((frame.scale - (WIDTH - 2.0 * PAD) / 1000.0).abs() < 1e-9);
-        let middle = frame.to_graph((WIDTH / 2.0, HEIGHT / 2.0));
+        let bounds = (0.0, 0.0, 1000.0, 500.0);
+        let size = size_for(bounds);
+        assert_eq!(size, (LONG, 100.0));
+        let frame = Frame::of(bounds, size);
+        // The whole graph fits with the padding, centred.
+        let expected = ((LONG - 2.0 * PAD) / 1000.0).min((100.0 - 2.0 * PAD) / 500.0);
+        assert!((frame.scale - expected).abs() < 1e-9);
+        let middle = frame.to_graph((size.0 / 2.0, size.1 / 2.0));
         assert!((middle.0 - 500.0).abs() < 1e-6 && (middle.1 - 250.0).abs() < 1e-6);
         let view = Viewport {
             x: 0.0,
@@ -213,5 +246,31 @@ mod tests {
         assert!(((shown.0 + shown.2) / 2.0 - 500.0).abs() < 1e-6);
         assert!(((shown.1 + shown.3) / 2.0 - 250.0).abs() < 1e-6);
         assert_eq!(moved.scale, 0.5);
+    }
+
+    /// Issue #31: a long chain, laid out down or to the right, shows its neighbourhood around
+    /// the view in a minimap shaped like it, not a line of dots.
+    #[test]
+    fn a_long_graph_shows_the_part_around_the_view_in_either_direction() {
+        let view = (0.0, 0.0, 800.0, 600.0);
+        let right = (0.0, 0.0, 290.0 * 1000.0, 72.0);
+        let shown = shown_bounds(right, view);
+        assert_eq!(shown.2 - shown.0, 800.0 * REACH);
+        assert_eq!(size_for(shown), (LONG, SHORT_MIN));
+        // A chain laid out downwards is tall in the minimap even when the view is wider.
+        let down = (0.0, 0.0, 220.0, 142.0 * 60.0);
+        let whole = (-5000.0, -200.0, 5000.0, 9000.0);
+        let (w, h) = size_for(shown_bounds(down, whole));
+        assert!(h > w, "{w}×{h}");
+        let down = (0.0, 0.0, 220.0, 142.0 * 1000.0);
+        let shown = shown_bounds(down, (0.0, 50_000.0, 800.0, 50_600.0));
+        assert_eq!(shown.3 - shown.1, 600.0 * REACH);
+        assert!(shown.1 <= 50_000.0 && shown.3 >= 50_600.0);
+        let (w, h) = size_for(shown);
+        assert_eq!(h, LONG);
+        assert!(w >= SHORT_MIN);
+        // A node of the chain is at least a couple of pixels in the minimap.
+        let frame = Frame::of(shown, (w, h));
+        assert!(142.0 * frame.scale >= 3.0, "{}", frame.scale);
     }
 }

@@ -1,29 +1,29 @@
-//! The palette (add nodes), the diagnostics list, and the toolbar (examples, files, share,
-//! undo/redo, layout).
+//! The palette (add nodes), the problems list (the document's and what a run needs, each
+//! leading to the field that fixes it) and the status bar.
 
-use leptos::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use logicmd::graph::Direction;
-use wasm_bindgen::JsCast;
 
 use crate::analysis::{node_at_line, Kind};
 use crate::browser;
-use crate::canvas::{auto_layout, glyph};
+use crate::canvas::glyph;
 use crate::defaults::{palette_edits, DRTL_TYPES};
-use crate::examples::{by_id, EXAMPLES};
 use crate::source::{reveal_line, SourcePane};
 use crate::state::{Severity, Studio};
-use crate::templates::{templates, EMPTY_TOPOLOGY, EMPTY_WORKFLOW};
+use crate::templates::{EMPTY_TOPOLOGY, EMPTY_WORKFLOW};
 
 /// Links longer than this are cut by some chat apps and mail clients.
 pub const SHARE_WARN_LENGTH: usize = 8000;
 
 /// What a palette button (or the canvas's A key) does: adds a node of `node_type` after the
-/// selected one and wired from it; a cleared text starts a new document first.
+/// selected one and wired from it; a cleared text starts a new document first. Decision-tree
+/// nodes go into the selected node's tree (wired from it), else into a new tree.
 pub fn add_node_from_palette(studio: Studio, node_type: &'static str) {
+    if matches!(node_type, "decision" | "terminal") {
+        return add_tree_node(studio, node_type);
+    }
     let after = move || {
-        let selected = studio.selected.get_untracked()?;
+        let selected = studio.selected_untracked()?;
         studio
             .graph
             .with_untracked(|g| g.as_ref()?.node(&selected).map(|n| n.name.clone()))
@@ -35,9 +35,12 @@ pub fn add_node_from_palette(studio: Studio, node_type: &'static str) {
         EMPTY_TOPOLOGY
     });
     let selected = if blank { None } else { after() };
+    let reads = selected
+        .as_deref()
+        .and_then(|name| output_reference(studio, name));
     let (edits, id) = studio.graph.with_untracked(|g| {
         let graph = if blank { None } else { g.as_deref() };
-        palette_edits(graph, node_type, selected)
+        palette_edits(graph, node_type, selected, reads)
     });
     let added = match studio.apply_all(base, &edits) {
         Ok(()) => Ok(()),
@@ -49,32 +52,81 @@ pub fn add_node_from_palette(studio: Studio, node_type: &'static str) {
         Err(reason) => Err(reason),
     };
     match added {
-        Ok(()) => studio.selected.set(Some(id)),
+        Ok(()) => {
+            studio.select_node(id.clone());
+            // A new step is named at once: its name box opens, typed into as the node appears.
+            if node_type == "step" {
+                studio.renaming.set(Some(id));
+            }
+        }
         Err(message) => studio.notify(Severity::Error, message),
     }
 }
+
+/// What a DRTL node added after `name` reads: `name.output_key` when it has one.
+fn output_reference(studio: Studio, name: &str) -> Option<String> {
+    let nodes = crate::inspector::value_at(studio, "/nodes");
+    let key = nodes
+        .as_array()?
+        .iter()
+        .find(|n| n.get("id").and_then(|i| i.as_str()) == Some(name))?
+        .get("output_key")?
+        .as_str()?
+        .to_owned();
+    Some(format!("{name}.{key}"))
+}
+
+fn add_tree_node(studio: Studio, kind: &str) {
+    if studio.analysis.with_untracked(|a| a.kind) == Kind::Drtl {
+        return studio.notify(
+            Severity::Error,
+            "Decision trees belong to LOGIC.md documents; a DRTL topology routes with gates",
+        );
+    }
+    let blank = studio.text.with_untracked(|t| t.trim().is_empty());
+    let trees = crate::trees::trees_of(studio);
+    let selected = studio.selected_untracked();
+    let (edits, id) = if kind == "decision" {
+        crate::trees::add_decision(&trees, selected.as_deref())
+    } else {
+        crate::trees::add_terminal(&trees, selected.as_deref())
+    };
+    match studio.apply_all(blank.then_some(EMPTY_WORKFLOW), &edits) {
+        Ok(()) => studio.select_node(id),
+        Err(message) => studio.notify(Severity::Error, message),
+    }
+}
+
+/// What the LOGIC.md palette offers: steps, and decision trees' nodes.
+const LOGIC_TYPES: &[(&str, &str)] = &[
+    ("step", "Step"),
+    ("decision", "Decision"),
+    ("terminal", "Terminal"),
+];
 
 #[component]
 pub fn Palette() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let kind = Memo::new(move |_| studio.analysis.with(|a| a.kind));
     let add = move |node_type: &'static str| add_node_from_palette(studio, node_type);
+    let button = move |node_type: &'static str, label: String| {
+        let title = format!("Add a {label} after the selected node");
+        view! {
+            <button data-add=node_type class=format!("kind-{node_type}") title=title
+                on:click=move |_| add(node_type)>
+                <span class="glyph" aria-hidden="true">{glyph(node_type)}</span>
+                <span class="palette-label">{label}</span>
+            </button>
+        }
+    };
     view! {
         <nav class="palette" aria-label="Node palette">
             <h2>"Add"</h2>
             {move || match kind.get() {
-                Kind::Logic => view! {
-                    <button data-add="step" on:click=move |_| add("step")>
-                        <span class="glyph">{glyph("step")}</span>" Step"
-                    </button>
-                }.into_any(),
-                Kind::Drtl => DRTL_TYPES.iter().map(|&t| view! {
-                    <button data-add=t class=format!("kind-{t}") on:click=move |_| add(t)>
-                        <span class="glyph">{glyph(t)}</span>" "{t.replace('_', " ")}
-                    </button>
-                }).collect_view().into_any(),
+                Kind::Logic => LOGIC_TYPES.iter().map(|&(t, label)| button(t, label.to_owned())).collect_view().into_any(),
+                Kind::Drtl => DRTL_TYPES.iter().map(|&t| button(t, t.replace('_', " "))).collect_view().into_any(),
             }}
-            <p class="hint">"Drag from an output port (bottom, or right in left-right) to an input port (top, or left) to connect. Del removes the selection."</p>
+            <p class="hint">"Drag from a port to another node to connect (from an input, backwards). Del removes the selection."</p>
         </nav>
     }
 }
@@ -85,15 +137,37 @@ const LISTED_PROBLEMS: usize = 500;
 #[component]
 pub fn Diagnostics(source: SourcePane) -> impl IntoView {
     let studio = expect_context::<Studio>();
-    let jump = move |line: u32| {
+    let jump = move |line: u32, path: String| {
         let text = studio.text.get_untracked();
-        reveal_line(source, &text, line);
         let node = studio
             .graph
             .with_untracked(|g| g.as_ref().and_then(|g| node_at_line(g, &text, line)));
-        if node.is_some() {
-            studio.selected.set(node.clone());
-            studio.reveal_request.set(node);
+        if let Some(node) = node {
+            studio.select_node(node.clone());
+            studio.reveal_request.set(Some(node));
+        }
+        // The line in the text, and the field that fixes it when the inspector shows one (it
+        // then takes the keyboard).
+        reveal_line(source, &text, line);
+        crate::inspector::focus_field(&path);
+    };
+    let item = move |d: &logicmd::diagnostic::Diagnostic, class: &'static str| {
+        let (line, path) = (d.line, d.path.clone());
+        let severity = d.severity.as_str();
+        let place = if line > 0 {
+            format!("{}:{}", d.line, d.column)
+        } else {
+            String::new()
+        };
+        view! {
+            <li class=format!("{class} {severity}") data-line=line data-path=d.path.clone() data-code=d.code.clone()>
+                <button class="diagnostic-go" on:click=move |_| jump(line, path.clone())>
+                    <span class="where">{place}</span>
+                    <span class="code">{d.code.clone()}</span>
+                    <span class="message">{d.message.clone()}</span>
+                    {d.help.clone().map(|h| view! { <span class="help">{h}</span> })}
+                </button>
+            </li>
         }
     };
     view! {
@@ -101,23 +175,18 @@ pub fn Diagnostics(source: SourcePane) -> impl IntoView {
             <h2>{move || {
                 let count = studio.diagnostics.with(Vec::len);
                 let checking = if studio.checking.get() { " · checking…" } else { "" };
-                if count == 0 { format!("No problems{checking}") } else { format!("Problems ({count}){checking}") }
+                let needs = studio.run_needs.with(Vec::len);
+                let run = if needs > 0 { format!(" · {needs} before a run") } else { String::new() };
+                if count == 0 { format!("No problems{run}{checking}") } else { format!("Problems ({count}){run}{checking}") }
             }}</h2>
+            {move || (!studio.run_needs.with(Vec::is_empty)).then(|| view! {
+                <h3 class="run-needs-heading">"Before a run: what it needs"</h3>
+                <ul class="run-needs" data-testid="run-needs">
+                    {studio.run_needs.with(|needs| needs.iter().map(|d| item(d, "run-need")).collect_view())}
+                </ul>
+            })}
             <ul>
-                {move || studio.diagnostics.with(|all| all.iter().take(LISTED_PROBLEMS).map(|d| {
-                    let line = d.line;
-                    let severity = d.severity.as_str();
-                    let place = if line > 0 { format!("{}:{}", d.line, d.column) } else { String::new() };
-                    view! {
-                        <li class=format!("diagnostic {severity}") data-line=line
-                            on:click=move |_| jump(line)>
-                            <span class="where">{place}</span>
-                            <span class="code">{d.code.clone()}</span>
-                            <span class="message">{d.message.clone()}</span>
-                            {d.help.clone().map(|h| view! { <span class="help">{h}</span> })}
-                        </li>
-                    }
-                }).collect_view())}
+                {move || studio.diagnostics.with(|all| all.iter().take(LISTED_PROBLEMS).map(|d| item(d, "diagnostic")).collect_view())}
                 {move || {
                     let hidden = studio.diagnostics.with(Vec::len).saturating_sub(LISTED_PROBLEMS);
                     (hidden > 0).then(|| view! {
@@ -126,21 +195,6 @@ pub fn Diagnostics(source: SourcePane) -> impl IntoView {
                 }}
             </ul>
         </section>
-    }
-}
-
-fn file_name(studio: Studio) -> String {
-    let kind = studio.analysis.with_untracked(|a| a.kind);
-    let name = studio.text.with_untracked(|t| {
-        t.lines()
-            .find_map(|l| l.strip_prefix("name:"))
-            .map(|n| n.trim().trim_matches('"').replace([' ', '/', '\\'], "-"))
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| "document".to_owned())
-    });
-    match kind {
-        Kind::Logic => format!("{name}.logic.md"),
-        Kind::Drtl => format!("{name}.drtl.yaml"),
     }
 }
 
@@ -165,146 +219,6 @@ pub fn share(studio: Studio) {
         };
         studio.notify(severity, text);
     });
-}
-
-pub fn load_file(studio: Studio, file: web_sys::File) {
-    spawn_local(async move {
-        match browser::read_file(file).await {
-            Ok(text) => studio.load(text),
-            Err(message) => studio.notify(Severity::Error, message),
-        }
-    });
-}
-
-#[component]
-pub fn Toolbar() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let file_input = NodeRef::<html::Input>::new();
-    let on_open = move |ev: leptos::ev::Event| {
-        let input = browser::file_input(&ev);
-        if let Some(file) = input.as_ref().and_then(|i| i.files()?.get(0)) {
-            load_file(studio, file);
-        }
-        if let Some(input) = input {
-            input.set_value("");
-        }
-    };
-    let on_example = move |ev: leptos::ev::Event| {
-        if let Some(example) = by_id(&event_target_value(&ev)) {
-            studio.load(example.text.to_owned());
-        }
-    };
-    let download = move |_| {
-        let text = studio.text.get_untracked();
-        if browser::download(&file_name(studio), &text).is_err() {
-            studio.notify(Severity::Error, "The browser refused the download");
-        }
-    };
-    let choosing = RwSignal::new(false);
-    let room = expect_context::<crate::room::Room>();
-    view! {
-        <header class="toolbar">
-            <h1 class="brand">"logicmd studio"</h1>
-            <button data-testid="new" aria-haspopup="dialog" on:click=move |_| choosing.set(true)>"New"</button>
-            {move || choosing.get().then(|| view! { <NewDialog choosing=choosing /> })}
-            <select class="examples" data-testid="examples" on:change=on_example aria-label="Examples">
-                <option value="" selected=true disabled=true>"Examples…"</option>
-                {EXAMPLES.iter().map(|e| view! { <option value=e.id>{e.title}</option> }).collect_view()}
-            </select>
-            <button on:click=move |_| { if let Some(input) = file_input.get_untracked() { input.click(); } }>"Open"</button>
-            <input type="file" class="hidden" node_ref=file_input accept=".md,.yaml,.yml,text/*" on:change=on_open />
-            <button on:click=download>"Download"</button>
-            <button data-testid="share" on:click=move |_| share(studio)>"Share"</button>
-            <span class="separator"></span>
-            <button data-testid="undo" title="Undo (Ctrl+Z)" on:click=move |_| studio.undo()
-                disabled=move || !studio.history.with(|h| h.can_undo())>"Undo"</button>
-            <button data-testid="redo" title="Redo (Ctrl+Shift+Z)" on:click=move |_| studio.redo()
-                disabled=move || !studio.history.with(|h| h.can_redo())>"Redo"</button>
-            <crate::versions::HistoryButton />
-            <span class="separator"></span>
-            <button data-testid="layout" on:click=move |_| auto_layout(studio)>"Auto-layout"</button>
-            <DirectionChoice />
-            <button data-testid="fit" on:click=move |_| studio.fit_request.update(|n| *n += 1)>"Fit"</button>
-            <button data-testid="toggle-palette" title="Show or hide the palette"
-                aria-pressed=move || room.palette_open.get().to_string()
-                on:click=move |_| room.palette_open.update(|open| *open = !*open)>"Palette"</button>
-            <button data-testid="toggle-inspector" title="Show or hide the inspector"
-                aria-pressed=move || room.inspector_open.get().to_string()
-                on:click=move |_| room.inspector_open.update(|open| *open = !*open)>"Inspector"</button>
-            <button data-testid="toggle-source" title="Show or hide the source text"
-                aria-pressed=move || studio.source_open.get().to_string()
-                on:click=move |_| studio.source_open.update(|open| *open = !*open)>"Source"</button>
-            <button data-testid="toggle-run-panel" title="Show or hide the Run panel" aria-controls="run-panel"
-                aria-pressed=move || room.run_open.get().to_string()
-                on:click=move |_| room.run_open.update(|open| *open = !*open)>"Run"</button>
-            <span class="stats">{move || studio.graph.with(|g| g.as_ref().map_or_else(String::new, |g| format!("{} nodes · {} wires", g.nodes.len(), g.edges.len())))}</span>
-        </header>
-    }
-}
-
-/// Which way Auto-layout goes; choosing one lays the graph out that way at once (as asking for
-/// it and then pressing Auto-layout would).
-#[component]
-fn DirectionChoice() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let room = expect_context::<crate::room::Room>();
-    let choose = move |ev: leptos::ev::Event| {
-        let direction = match event_target_value(&ev).as_str() {
-            "left-right" => Direction::LeftRight,
-            _ => Direction::TopDown,
-        };
-        room.direction.set(direction);
-        auto_layout(studio);
-    };
-    let chosen = move |d: Direction| move || room.direction.get() == d;
-    view! {
-        <select class="direction" data-testid="layout-direction" aria-label="Layout direction"
-            title="Which way Auto-layout goes: top-down or left-right" on:change=choose>
-            <option value="top-down" selected=chosen(Direction::TopDown)>"↓ Down"</option>
-            <option value="left-right" selected=chosen(Direction::LeftRight)>"→ Right"</option>
-        </select>
-    }
-}
-
-fn focus(selector: &str) {
-    let element = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector(selector).ok().flatten());
-    if let Some(element) = element {
-        if let Ok(html) = element.clone().dyn_into::<web_sys::HtmlElement>() {
-            let _ = html.focus();
-        } else if let Ok(svg) = element.dyn_into::<web_sys::SvgElement>() {
-            let _ = svg.focus();
-        }
-    }
-}
-
-/// The template picker: an empty workflow, an empty topology, or an example.
-#[component]
-fn NewDialog(choosing: RwSignal<bool>) -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let pick = move |text: &'static str| {
-        choosing.set(false);
-        studio.load(text.to_owned());
-        focus(".canvas");
-    };
-    // The first choice takes the keyboard when the dialog opens.
-    request_animation_frame(|| focus(".templates button"));
-    view! {
-        <div class="dialog-backdrop" on:click=move |_| choosing.set(false)>
-            <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="new-title"
-                on:click=|ev| ev.stop_propagation()
-                on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { choosing.set(false) }>
-                <h2 id="new-title">"Start from"</h2>
-                <ul class="templates">
-                    {templates().into_iter().map(|t| view! {
-                        <li><button data-template=t.id on:click=move |_| pick(t.text)>{t.title}</button></li>
-                    }).collect_view()}
-                </ul>
-                <button class="dialog-close" on:click=move |_| choosing.set(false)>"Cancel"</button>
-            </div>
-        </div>
-    }
 }
 
 #[component]

@@ -15,9 +15,9 @@ pub struct NodeProblems {
 }
 
 /// Node id → its problems; nodes without problems are absent.
-pub fn problems_by_node(
+pub fn problems_by_node<'d>(
     graph: &Graph,
-    diagnostics: &[Diagnostic],
+    diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
 ) -> FxHashMap<String, NodeProblems> {
     let by_pointer: FxHashMap<&str, &str> = graph
         .nodes
@@ -26,7 +26,10 @@ pub fn problems_by_node(
         .map(|n| (n.pointer.as_str(), n.id.as_str()))
         .collect();
     let mut found: FxHashMap<String, NodeProblems> = FxHashMap::default();
-    for d in diagnostics.iter().filter(|d| d.severity != Severity::Info) {
+    for d in diagnostics
+        .into_iter()
+        .filter(|d| d.severity != Severity::Info)
+    {
         let Some(id) = owner(&by_pointer, &d.path) else {
             continue;
         };
@@ -59,7 +62,7 @@ mod tests {
         let doc = "---\nspec_version: \"1.0\"\nname: t\nsteps:\n  a: {}\n  b:\n    needs: [nowhere]\n---\n";
         let analysis = crate::analysis::analyze(doc, None, || 0.0);
         let graph = analysis.graph.expect("a graph");
-        let diagnostics = crate::analysis::check(analysis.parsed.as_ref().expect("parsed"));
+        let diagnostics = crate::analysis::check(analysis.parsed.as_ref().expect("parsed")).0;
         let found = problems_by_node(&graph, &diagnostics);
         let b = found.get("step:b").expect("b has a problem");
         assert_eq!(b.errors, 1, "{diagnostics:?}");

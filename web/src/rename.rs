@@ -6,8 +6,8 @@ use logicmd::edit::Edit;
 
 use crate::state::Studio;
 
-/// Renames node `id` to `to`; the refusal's reason otherwise.
-pub fn rename(studio: Studio, id: &str, to: &str) -> Result<(), String> {
+/// Renames node `id` to `to`; its new id, or the refusal's reason.
+pub fn rename(studio: Studio, id: &str, to: &str) -> Result<String, String> {
     let to = to.trim();
     let node = studio.graph.with_untracked(|g| {
         g.as_ref()?
@@ -18,7 +18,7 @@ pub fn rename(studio: Studio, id: &str, to: &str) -> Result<(), String> {
         return Err(format!("there is no node `{id}`"));
     };
     if from == to {
-        return Ok(());
+        return Ok(id.to_owned());
     }
     if kind != "step" {
         return Err(format!("a {kind} node is renamed in the text"));
@@ -36,6 +36,6 @@ pub fn rename(studio: Studio, id: &str, to: &str) -> Result<(), String> {
         studio.renamed.update_value(Vec::clear);
         return Err(reason);
     }
-    studio.selected.set(Some(new_id));
-    Ok(())
+    studio.selection.update(|s| *s = s.renamed(id, &new_id));
+    Ok(new_id)
 }

@@ -29,21 +29,15 @@ pub const PALETTE: Panel = Panel {
     max: 320.0,
     left_edge: false,
 };
-pub const INSPECTOR: Panel = Panel {
-    name: "inspector",
-    label: "Resize the inspector",
-    min: 200.0,
-    max: 640.0,
-    left_edge: true,
-};
-pub const SOURCE: Panel = Panel {
-    name: "source",
-    label: "Resize the source",
+/// The side column: the inspector and the source (tabs, or stacked).
+pub const SIDE: Panel = Panel {
+    name: "side",
+    label: "Resize the inspector and source column",
     min: 220.0,
     max: 900.0,
     left_edge: true,
 };
-const PANELS: [Panel; 3] = [PALETTE, INSPECTOR, SOURCE];
+const PANELS: [Panel; 2] = [PALETTE, SIDE];
 
 /// The widths the user gave the panels (none until a splitter is moved).
 #[derive(Clone, Copy)]
@@ -65,7 +59,7 @@ impl Sizes {
         sizes
     }
 
-    /// CSS custom properties for the workspace: `--inspector-size: 320px; ...`.
+    /// CSS custom properties for the workspace: `--side-size: 320px; ...`.
     pub fn style(self) -> String {
         self.0.with(|sizes| {
             sizes
@@ -91,7 +85,7 @@ fn storage() -> Option<web_sys::Storage> {
     browser::window().and_then(|w| w.local_storage().ok().flatten())
 }
 
-/// `inspector=320;source=480` → sizes of known panels within their limits; the rest ignored.
+/// `palette=120;side=480` → sizes of known panels within their limits; the rest ignored.
 fn parse(saved: &str) -> Vec<(String, f64)> {
     saved
         .split(';')
@@ -114,13 +108,14 @@ fn format(sizes: &[(String, f64)]) -> String {
 
 /// The panel's drawn width, read from the page (it may be the stylesheet's default).
 fn drawn_width(panel: Panel) -> f64 {
+    // The side column's width is its tabs' (always drawn while the column is shown).
+    let drawn = match panel.name {
+        "side" => ".studio > .side-tabs".to_owned(),
+        name => format!(".studio > .{name}"),
+    };
     browser::window()
         .and_then(|w| w.document())
-        .and_then(|d| {
-            d.query_selector(&format!(".workspace > .{}", panel.name))
-                .ok()
-                .flatten()
-        })
+        .and_then(|d| d.query_selector(&drawn).ok().flatten())
         .map_or(panel.min, |e| e.get_bounding_client_rect().width())
 }
 
@@ -170,6 +165,9 @@ pub fn Splitter(panel: Panel, open: Signal<bool>) -> impl IntoView {
     };
     view! {
         <Show when=move || open.get()>
+            // A region of its own (laid out as if it were not there): every part of the page is
+            // in a landmark.
+            <div class="splitter-region" role="region" aria-label=panel.label>
             <div class=format!("splitter splitter-{}", panel.name) role="separator" tabindex="0"
                 aria-orientation="vertical" aria-label=panel.label
                 aria-valuemin=panel.min.to_string() aria-valuemax=panel.max.to_string()
@@ -177,6 +175,7 @@ pub fn Splitter(panel: Panel, open: Signal<bool>) -> impl IntoView {
                 data-splitter=panel.name
                 on:pointerdown=on_down on:pointermove=on_move on:pointerup=on_up on:pointercancel=on_up
                 on:keydown=on_key></div>
+            </div>
         </Show>
     }
 }
@@ -187,18 +186,13 @@ mod tests {
 
     #[test]
     fn sizes_survive_a_round_trip_within_their_limits() {
-        let sizes = vec![
-            ("inspector".to_owned(), 320.0),
-            ("source".to_owned(), 480.0),
-        ];
+        let sizes = vec![("palette".to_owned(), 120.0), ("side".to_owned(), 480.0)];
         assert_eq!(parse(&format(&sizes)), sizes);
         assert_eq!(
-            parse("inspector=5000;palette=10"),
-            vec![
-                ("inspector".to_owned(), 640.0),
-                ("palette".to_owned(), 90.0)
-            ]
+            parse("side=5000;palette=10"),
+            vec![("side".to_owned(), 900.0), ("palette".to_owned(), 90.0)]
         );
-        assert_eq!(parse("garbage;unknown=300;source=x"), vec![]);
+        // Sizes of panels an earlier studio had are ignored.
+        assert_eq!(parse("garbage;inspector=300;side=x"), vec![]);
     }
 }

@@ -12,6 +12,7 @@ use logicmd::graph::{Direction, Graph, LayoutOptions};
 use crate::analysis::{analyze_replacing, check, diagnostics_of, Analysis};
 use crate::browser;
 use crate::history::History;
+use crate::selection::Selection;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Severity {
@@ -54,12 +55,16 @@ pub struct Studio {
     /// Every problem of the text: parse problems at once, schema and rule problems once the
     /// deferred checks of the current text have run (until then, those of the previous text).
     pub diagnostics: Memo<Vec<Diagnostic>>,
+    /// What a run of the text needs that its checks do not see (`logicmd::run::preflight`),
+    /// from the same deferred check: the Problems list's "Before a run".
+    pub run_needs: RwSignal<Vec<Diagnostic>>,
     /// The checks of the current text have not run yet.
     pub checking: RwSignal<bool>,
     /// Milliseconds the last checks took.
     pub check_ms: RwSignal<f64>,
     pub history: RwSignal<History>,
-    pub selected: RwSignal<Option<String>>,
+    /// The selected nodes or wire (see [`Selection`]).
+    pub selection: RwSignal<Selection>,
     pub notice: RwSignal<Option<Notice>>,
     pub viewport: RwSignal<Viewport>,
     /// Bumped to ask the canvas to fit the graph into view.
@@ -70,8 +75,6 @@ pub struct Studio {
     pub field_error: RwSignal<Option<(String, String)>>,
     /// The last share link made, shown for copying by hand.
     pub share_link: RwSignal<Option<String>>,
-    /// The source pane is shown beside the canvas (else the canvas takes its room).
-    pub source_open: RwSignal<bool>,
     /// Bumped to lay the graph out afresh (Auto-layout, a document opened); otherwise nodes
     /// keep their places between edits ([`crate::stable`]).
     pub layout_epoch: RwSignal<u32>,
@@ -79,10 +82,6 @@ pub struct Studio {
     pub renamed: StoredValue<Vec<(String, String)>>,
     /// The node whose name is being edited on the canvas.
     pub renaming: RwSignal<Option<String>>,
-    /// The selected wire: (source id, target id).
-    pub selected_wire: RwSignal<Option<(String, String)>>,
-    /// Multi-select: every selected node id, `selected` among them (see [`crate::select`]).
-    pub group: RwSignal<Vec<String>>,
     /// Where nodes new in the next graph go (graph coordinates), e.g. pasted steps.
     pub place_new: StoredValue<Option<(f64, f64)>>,
 }
@@ -114,9 +113,10 @@ impl Studio {
         };
         let graph = stable_graph(text, analysis, places);
         let checked = RwSignal::new(Vec::<Diagnostic>::new());
+        let run_needs = RwSignal::new(Vec::<Diagnostic>::new());
         let checking = RwSignal::new(false);
         let check_ms = RwSignal::new(0.0);
-        schedule_checks(analysis, checked, checking, check_ms);
+        schedule_checks(analysis, (checked, run_needs), checking, check_ms);
         let diagnostics =
             Memo::new(move |_| analysis.with(|a| checked.with(|c| diagnostics_of(a, c))));
         Studio {
@@ -124,24 +124,42 @@ impl Studio {
             analysis,
             graph,
             diagnostics,
+            run_needs,
             checking,
             check_ms,
             history: RwSignal::new(History::default()),
-            selected: RwSignal::new(None),
+            selection: RwSignal::new(Selection::none()),
             notice: RwSignal::new(None),
             viewport: RwSignal::new(Viewport::default()),
             fit_request: RwSignal::new(0),
             reveal_request: RwSignal::new(None),
             field_error: RwSignal::new(None),
             share_link: RwSignal::new(None),
-            source_open: RwSignal::new(true),
             layout_epoch,
             renamed,
             renaming: RwSignal::new(None),
-            selected_wire: RwSignal::new(None),
-            group: RwSignal::new(Vec::new()),
             place_new,
         }
+    }
+
+    /// The primary selected node (tracked): the one the inspector shows.
+    pub fn selected(&self) -> Option<String> {
+        self.selection.with(|s| s.primary().map(str::to_owned))
+    }
+
+    /// [`Studio::selected`], untracked.
+    pub fn selected_untracked(&self) -> Option<String> {
+        self.selection
+            .with_untracked(|s| s.primary().map(str::to_owned))
+    }
+
+    pub fn select(&self, selection: Selection) {
+        self.selection.set(selection);
+    }
+
+    /// Selects node `id` alone.
+    pub fn select_node(&self, id: impl Into<String>) {
+        self.selection.set(Selection::node(id));
     }
 
     pub fn notify(&self, severity: Severity, text: impl Into<String>) {
@@ -153,17 +171,24 @@ impl Studio {
 
     /// Replaces the whole text as one undoable change (typing, opening, examples).
     pub fn replace_text(&self, new: String) {
+        self.replace_text_in(new, None);
+    }
+
+    /// Replaces the whole text; consecutive changes of one `group` (a field being typed in) are
+    /// one undoable change together.
+    pub fn replace_text_in(&self, new: String, group: Option<&str>) {
         let old = self.text.get_untracked();
         if old == new {
             return;
         }
-        self.history.update(|h| h.record(old));
+        self.history.update(|h| h.record_in(old, group));
         self.text.set(new);
     }
 
     /// Loads a new document: one undoable change, selection cleared, view fitted.
     pub fn load(&self, new: String) {
-        self.selected.set(None);
+        self.selection.set(Selection::none());
+        self.renaming.set(None);
         self.field_error.set(None);
         self.layout_epoch.update(|n| *n += 1);
         self.replace_text(new);
@@ -286,7 +311,7 @@ fn turned(graph: Arc<Graph>, direction: Direction) -> Arc<Graph> {
 /// before its turn is never checked.
 fn schedule_checks(
     analysis: Memo<Analysis>,
-    checked: RwSignal<Vec<Diagnostic>>,
+    (checked, run_needs): (RwSignal<Vec<Diagnostic>>, RwSignal<Vec<Diagnostic>>),
     checking: RwSignal<bool>,
     check_ms: RwSignal<f64>,
 ) {
@@ -297,6 +322,7 @@ fn schedule_checks(
         let mine = generation.fetch_add(1, Ordering::SeqCst) + 1;
         let Some(parsed) = analysis.with(|a| a.parsed.clone()) else {
             checked.set(Vec::new());
+            run_needs.set(Vec::new());
             checking.set(false);
             return;
         };
@@ -309,9 +335,10 @@ fn schedule_checks(
                         return;
                     }
                     let started = browser::now_ms();
-                    let found = check(&parsed);
+                    let (found, needs) = check(&parsed);
                     check_ms.set(browser::now_ms() - started);
                     checked.set(found);
+                    run_needs.set(needs);
                     checking.set(false);
                 },
                 std::time::Duration::ZERO,

@@ -8,6 +8,8 @@ pub struct Template {
     pub id: &'static str,
     pub title: &'static str,
     pub text: &'static str,
+    /// An empty start, not an example.
+    pub blank: bool,
 }
 
 /// An empty LOGIC.md workflow: valid, no steps yet.
@@ -24,11 +26,13 @@ pub fn templates() -> Vec<Template> {
             id: "empty",
             title: "Empty workflow (LOGIC.md)",
             text: EMPTY_WORKFLOW,
+            blank: true,
         },
         Template {
             id: "drtl",
             title: "DRTL topology",
             text: EMPTY_TOPOLOGY,
+            blank: true,
         },
     ];
     blank
@@ -37,6 +41,7 @@ pub fn templates() -> Vec<Template> {
             id: e.id,
             title: e.title,
             text: e.text,
+            blank: false,
         }))
         .collect()
 }
@@ -72,7 +77,12 @@ mod tests {
         );
         let applied = apply(
             EMPTY_TOPOLOGY,
-            &add_node(None, "verify", Some("draft".into())),
+            &add_node(
+                None,
+                "verify",
+                Some("draft".into()),
+                Some("draft.draft".into()),
+            ),
         );
         assert!(applied.is_ok(), "{applied:?}");
     }

@@ -24,6 +24,18 @@ pub fn remove_wire(studio: Studio, ends: &(String, String)) -> Result<(), String
         return Err("that wire is gone".to_owned());
     };
     let drtl = ends.0.starts_with("drtl:");
+    if matches!(kind.as_str(), "decision" | "route") {
+        let target = studio
+            .graph
+            .with_untracked(|g| g.as_ref()?.node(&ends.1).cloned());
+        let edits = target.and_then(|t| {
+            crate::trees::disconnection(&crate::trees::trees_of(studio), &ends.0, &t)
+        });
+        return match edits {
+            Some(edits) => studio.apply_all(None, &edits),
+            None => Err(format!("{}: edit it there", drawn_from(&kind))),
+        };
+    }
     if kind != "needs" && !drtl {
         return Err(format!("{}: edit it there", drawn_from(&kind)));
     }

@@ -28,6 +28,7 @@ mod logic;
 pub mod openai;
 mod output;
 pub mod pins;
+mod preflight;
 mod prepare;
 mod provider;
 mod retry;
@@ -46,6 +47,7 @@ pub use action::{
 };
 pub(crate) use output::{feedback, read as read_output};
 pub use pins::{downstream, rerun_pins};
+pub use preflight::preflight;
 pub use prepare::{prepare, prepare_reporting, Prepared, Source};
 pub use provider::{Answer, Provider};
 pub use retry::RetryPolicy;

@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use leptos::prelude::*;
 use logicmd::graph::{GraphEdge, GraphNode, Port};
 
-use crate::geometry::{port_point, wire_label_point, wire_path, NODE_HEIGHT, NODE_WIDTH};
+use crate::geometry::{
+    port_point, wire_label_point_around, wire_path_around, NodeBox, NODE_HEIGHT, NODE_WIDTH,
+};
 use crate::problems::NodeProblems;
 use crate::run::canvas::{carried, node_run_view, run_state_of};
 use crate::state::Studio;
@@ -69,10 +71,12 @@ pub struct DrawnWire {
     pub compatible: bool,
     pub from: (f64, f64),
     pub to: (f64, f64),
-    /// Which of the wires sharing both ends this is (see [`wire_path`]).
+    /// Which of the wires sharing both ends this is (see [`wire_path_around`]).
     pub lane: f64,
     /// Drawn between side ports (a left-right layout).
     pub sideways: bool,
+    /// The line it runs along to pass the nodes between its ends ([`crate::geometry::detour`]).
+    pub detour: Option<f64>,
 }
 
 /// Where the wire of `port` (the first port when absent or unknown) meets `node`, in graph
@@ -112,7 +116,19 @@ impl DrawnWire {
             to,
             lane: 0.0,
             sideways,
+            detour: None,
         }
+    }
+}
+
+/// Routes every forward wire that would be drawn behind one of `nodes` around them.
+pub fn route_around(wires: &mut [DrawnWire], nodes: &[DrawnNode]) {
+    let boxes: Vec<NodeBox> = nodes
+        .iter()
+        .map(|n| (n.x, n.y, n.x + NODE_WIDTH, n.y + NODE_HEIGHT))
+        .collect();
+    for wire in wires.iter_mut().filter(|w| w.lane == 0.0 && !w.back) {
+        wire.detour = crate::geometry::detour(wire.from, wire.to, wire.sideways, &boxes);
     }
 }
 
@@ -239,7 +255,7 @@ pub fn node_view(
                 view! {
                     <g class=format!("port port-{direction}")>
                         <circle cx=px cy=py r="6" data-port=data data-port-type=port.kind.clone()></circle>
-                        <text class="port-label" x=label_x y=label_y text-anchor=anchor>{caption}</text>
+                        <text class="port-label" x=label_x y=label_y text-anchor=anchor aria-hidden="true">{caption}</text>
                     </g>
                 }
             })
@@ -250,7 +266,16 @@ pub fn node_view(
     let run_state = run_state_of(node.name.clone());
     let run_pill = node_run_view(node.name.clone());
     let aria_selected = selected.clone();
-    let aria_label = format!("{} {}", node.kind.replace('_', " "), node.name);
+    // The accessible name is the SVG title (kind, name, description): an aria-label would not
+    // hold the node's visible text (axe's label-content-name-mismatch).
+    let title_text = match node.label.split_once(": ") {
+        Some((_, description)) => format!(
+            "{} {}: {description}",
+            node.kind.replace('_', " "),
+            node.name
+        ),
+        None => format!("{} {}", node.kind.replace('_', " "), node.label),
+    };
     let mine = {
         let id = id.clone();
         move || problems.with(|p| p.get(&id).cloned())
@@ -278,7 +303,6 @@ pub fn node_view(
             class:selected=selected
             role="option"
             tabindex="-1"
-            aria-label=aria_label
             aria-selected=move || aria_selected().to_string()
             aria-invalid=invalid
             class:pinned=node.pinned
@@ -290,10 +314,10 @@ pub fn node_view(
         >
             <rect class="node-body" width=NODE_WIDTH height=NODE_HEIGHT rx="10"></rect>
             <rect class="node-stripe" width="8" height=NODE_HEIGHT rx="4"></rect>
-            <text class="node-glyph" x="22" y="30">{glyph(&node.kind)}</text>
+            <text class="node-glyph" x="22" y="30" aria-hidden="true">{glyph(&node.kind)}</text>
             <text class="node-title" x="40" y="30" clip-path="url(#node-clip)">{title}</text>
             <text class="node-kind" x="40" y="52">{subtitle}</text>
-            <title>{node.label.clone()}</title>
+            <title>{title_text}</title>
             {inputs}
             {outputs}
             {run_pill}
@@ -308,43 +332,58 @@ pub fn wire_view(
     studio: Studio,
     offset_of: impl Fn(&str) -> (f64, f64) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
-    let (lane, sideways) = (wire.lane, wire.sideways);
+    let (lane, sideways, detour) = (wire.lane, wire.sideways, wire.detour);
+    // The ends, and the detour while neither end is being dragged (it was found at rest).
     let ends = {
         let (source, target) = (wire.source.clone(), wire.target.clone());
         let (from, to) = (wire.from, wire.to);
         move || {
             let (a, b) = (offset_of(&source), offset_of(&target));
-            ((from.0 + a.0, from.1 + a.1), (to.0 + b.0, to.1 + b.1))
+            let still = a == (0.0, 0.0) && b == (0.0, 0.0);
+            (
+                (from.0 + a.0, from.1 + a.1),
+                (to.0 + b.0, to.1 + b.1),
+                detour.filter(|_| still),
+            )
         }
     };
     let path = {
         let ends = ends.clone();
         move || {
-            let (from, to) = ends();
-            wire_path(from, to, lane, sideways)
+            let (from, to, detour) = ends();
+            wire_path_around(from, to, lane, sideways, detour)
         }
     };
     let label = wire.label.clone().map(|text| {
         let short = truncate(&text, 28);
         let (x_of, y_of) = (ends.clone(), ends);
         let x = move || {
-            let (a, b) = x_of();
-            wire_label_point(a, b, lane, sideways).0
+            let (a, b, d) = x_of();
+            wire_label_point_around(a, b, lane, sideways, d).0
         };
         let y = move || {
-            let (a, b) = y_of();
-            wire_label_point(a, b, lane, sideways).1
+            let (a, b, d) = y_of();
+            wire_label_point_around(a, b, lane, sideways, d).1
         };
         view! { <text class="wire-label" x=x y=y text-anchor="middle"><title>{text}</title>{short}</text> }
     });
-    let name = |id: &str| id.split_once(':').map_or(id, |(_, n)| n).to_owned();
-    let carried = carried(name(&wire.source), name(&wire.target));
+    let short = |id: &str| id.split_once(':').map_or(id, |(_, n)| n).to_owned();
+    let carried = carried(short(&wire.source), short(&wire.target));
     let selected = {
         let ends = (wire.source.clone(), wire.target.clone());
-        move || studio.selected_wire.with(|w| w.as_ref() == Some(&ends))
+        move || studio.selection.with(|s| s.selected_wire() == Some(&ends))
     };
     let aria_selected = selected.clone();
-    let aria_label = format!("{} wire from {} to {}", wire.kind, wire.source, wire.target);
+    // The name holds the label drawn on the wire, as it is drawn (axe's label-content-name-mismatch).
+    let shown_label = wire
+        .label
+        .as_deref()
+        .map(|l| format!(", {}", truncate(l, 28)))
+        .unwrap_or_default();
+    let name = format!(
+        "{} wire from {} to {}{shown_label}",
+        wire.kind, wire.source, wire.target
+    );
     let hit_path = path.clone();
     view! {
         <g
@@ -352,14 +391,16 @@ pub fn wire_view(
             class:carried=carried
             class:selected=selected
             role="option"
-            aria-label=aria_label
+            aria-label=name
             aria-selected=move || aria_selected().to_string()
             class:back=wire.back
             class:incompatible=!wire.compatible
             data-edge-from=wire.source.clone()
             data-edge-to=wire.target.clone()
             data-edge-kind=wire.kind.clone()
+            data-detour=detour.is_some().then_some("true")
         >
+            <title>{name.clone()}</title>
             <path class="wire-hit" d=hit_path></path>
             <path class="wire" d=path marker-end="url(#arrow)"></path>
             {label}

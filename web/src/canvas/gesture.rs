@@ -3,9 +3,9 @@
 
 use crate::state::Viewport;
 
-/// Zoom stays within these factors. At 2 % a grid of 10,000 nodes fits a laptop's canvas (the far
-/// canvas paints it within a frame; issue #17).
-pub const MIN_SCALE: f64 = 0.02;
+/// Zoom stays within these factors. At 0.2 % a chain of 5,000 steps fits a laptop's canvas (the
+/// far canvas paints it within a frame; issues #17, #31: Fit fits any document).
+pub const MIN_SCALE: f64 = 0.002;
 pub const MAX_SCALE: f64 = 4.0;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -27,10 +27,13 @@ pub enum Gesture {
         start: (f64, f64),
         end: (f64, f64),
     },
+    /// A wire being drawn from a port: forwards from an output, or backwards from an input
+    /// (its loose end then looks for an output).
     Wire {
         from: String,
-        /// The output port the wire leaves.
+        /// The port the wire leaves.
         port: String,
+        backwards: bool,
         start: (f64, f64),
         end: (f64, f64),
     },

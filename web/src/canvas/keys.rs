@@ -75,13 +75,13 @@ pub fn on_canvas_key(
     match key.as_str() {
         "ArrowDown" | "ArrowUp" | "ArrowLeft" | "ArrowRight" => {
             ev.prevent_default();
-            let selected = studio.selected.get_untracked();
+            let selected = studio.selected_untracked();
             let next = studio.graph.with_untracked(|g| {
                 g.as_ref()
                     .and_then(|g| next_node(g, selected.as_deref(), &key))
             });
             if let Some(id) = next {
-                studio.selected.set(Some(id.clone()));
+                studio.select_node(id.clone());
                 studio.reveal_request.set(Some(id.clone()));
                 focus_node(&id);
                 if let Some(name) = name_of(&id) {
@@ -91,7 +91,7 @@ pub fn on_canvas_key(
         }
         "Enter" => {
             ev.prevent_default();
-            let Some(target) = studio.selected.get_untracked() else {
+            let Some(target) = studio.selected_untracked() else {
                 return;
             };
             match connecting.get_untracked() {
@@ -100,14 +100,14 @@ pub fn on_canvas_key(
                     let (Some(from), Some(to)) = (name_of(&source), name_of(&target)) else {
                         return;
                     };
-                    let edit = logicmd::edit::Edit::Connect {
-                        from: from.clone(),
-                        to: to.clone(),
-                        from_port: None,
-                        to_port: None,
-                    };
-                    match studio.apply(&edit) {
-                        Ok(_) => announcer.say(format!("Connected {from} to {to}")),
+                    let ends = |id: &str, port: &str| (id.to_owned(), port.to_owned());
+                    let outcome = super::commands::connect(
+                        studio,
+                        &ends(&source, &first_port(studio, &source, false)),
+                        &ends(&target, &first_port(studio, &target, true)),
+                    );
+                    match outcome {
+                        Ok(()) => announcer.say(format!("Connected {from} to {to}")),
                         Err(reason) => {
                             studio.notify(Severity::Error, format!("Not connected: {reason}"))
                         }
@@ -117,7 +117,7 @@ pub fn on_canvas_key(
             }
         }
         "c" | "C" if !ev.ctrl_key() && !ev.meta_key() => {
-            if let Some(source) = studio.selected.get_untracked() {
+            if let Some(source) = studio.selected_untracked() {
                 ev.prevent_default();
                 let name = name_of(&source).unwrap_or_default();
                 connecting.set(Some(source));
@@ -131,7 +131,7 @@ pub fn on_canvas_key(
                 crate::analysis::Kind::Drtl => "generate",
             };
             crate::panels::add_node_from_palette(studio, node_type);
-            if let Some(id) = studio.selected.get_untracked() {
+            if let Some(id) = studio.selected_untracked() {
                 announcer.say(format!(
                     "Added {}",
                     id.split_once(':').map_or(id.as_str(), |(_, n)| n)
@@ -145,17 +145,28 @@ pub fn on_canvas_key(
                 connecting.set(None);
                 announcer.say("Connection cancelled");
             } else {
-                studio.selected.set(None);
-                studio.selected_wire.set(None);
+                studio.select(crate::selection::Selection::none());
             }
         }
         _ => {}
     }
 }
 
+/// The first output (or input) port of node `id`: `out`/`in` for a node without declared ports.
+fn first_port(studio: Studio, id: &str, input: bool) -> String {
+    studio
+        .graph
+        .with_untracked(|g| {
+            let node = g.as_ref()?.node(id)?;
+            let ports = if input { &node.inputs } else { &node.outputs };
+            ports.first().map(|p| p.name.clone())
+        })
+        .unwrap_or_else(|| if input { "in" } else { "out" }.to_owned())
+}
+
 /// Focuses the node's element; far out (or off the drawn window) the element is made only when
 /// the selection has been drawn, so a missing one is tried again on the next frame.
-fn focus_node(id: &str) {
+pub fn focus_node(id: &str) {
     if !try_focus_node(id) {
         let id = id.to_owned();
         request_animation_frame(move || {

@@ -8,15 +8,16 @@ use logicmd::edit::Edit;
 use logicmd::graph::Graph;
 use serde_json::json;
 
+use super::control::Hit;
 use super::draw::wire_ends;
-use super::gesture::{Gesture, WireEnd};
+use super::gesture::WireEnd;
 use super::Sides;
 use crate::state::Studio;
 
 /// The handles of the selected wire, in graph coordinates.
 pub fn handles(studio: Studio, sides: Sides) -> impl IntoView {
     move || {
-        let ends = studio.selected_wire.get()?;
+        let ends = studio.selection.with(|s| s.selected_wire().cloned())?;
         let sideways = sides.get();
         let (from, to) = studio
             .graph
@@ -52,19 +53,16 @@ fn ends_of(
     ))
 }
 
-/// The gesture a press on a handle of the selected wire starts, if it was on one.
-pub fn grab(
-    studio: Studio,
-    target: Option<&web_sys::Element>,
-    point: (f64, f64),
-    sides: Sides,
-) -> Option<Gesture> {
+/// What a press on a handle of the selected wire grabbed, if it was on one.
+pub fn grab(studio: Studio, target: Option<&web_sys::Element>, sides: Sides) -> Option<Hit> {
     let moving = match target?.get_attribute("data-handle")?.as_str() {
         "source" => WireEnd::Source,
         "target" => WireEnd::Target,
         _ => return None,
     };
-    let ends = studio.selected_wire.get_untracked()?;
+    let ends = studio
+        .selection
+        .with_untracked(|s| s.selected_wire().cloned())?;
     let (from, to) = studio
         .graph
         .with_untracked(|g| ends_of(g.as_deref()?, &ends, sides.get_untracked()))?;
@@ -72,11 +70,10 @@ pub fn grab(
         WireEnd::Source => to,
         WireEnd::Target => from,
     };
-    Some(Gesture::Reattach {
+    Some(Hit::Handle {
         ends,
         moving,
         fixed,
-        end: point,
     })
 }
 
@@ -115,7 +112,7 @@ pub fn reattach(
             .text;
     }
     studio.apply_all(None, &planned.write)?;
-    studio.selected_wire.set(None);
+    studio.select(crate::selection::Selection::none());
     studio.notice.set(None);
     Ok(())
 }

@@ -26,26 +26,42 @@ pub fn node_under(graph: &Graph, point: (f64, f64), reach: f64) -> Option<&Graph
 /// The node id and input port a wire dropped at `point` enters (`sideways`: the inputs are
 /// down the left side, the nearest by height).
 pub fn drop_target(graph: &Graph, point: (f64, f64), sideways: bool) -> Option<(String, String)> {
+    nearest_port(graph, point, sideways, true)
+}
+
+/// Where a wire drawn backwards from an input and let go at `point` starts: the output port of
+/// the node under it nearest the pointer (as [`drop_target`] finds inputs).
+pub fn drop_source(graph: &Graph, point: (f64, f64), sideways: bool) -> Option<(String, String)> {
+    nearest_port(graph, point, sideways, false)
+}
+
+/// The node under `point` and its input (or output) port nearest the pointer along the side the
+/// ports are on; a node without declared ports has `in` / `out`.
+fn nearest_port(
+    graph: &Graph,
+    point: (f64, f64),
+    sideways: bool,
+    input: bool,
+) -> Option<(String, String)> {
     let (x, y) = point;
     let node = node_under(graph, point, REACH)?;
-    let count = node.inputs.len().max(1);
+    let ports = if input { &node.inputs } else { &node.outputs };
+    let count = ports.len().max(1);
+    let distance = |i| {
+        let (px, py) = port_point(i, count, input, sideways);
+        if sideways {
+            (node.y + py - y).abs()
+        } else {
+            (node.x + px - x).abs()
+        }
+    };
     let nearest = (0..count)
-        .min_by(|&a, &b| {
-            let distance = |i| {
-                let (px, py) = port_point(i, count, true, sideways);
-                if sideways {
-                    (node.y + py - y).abs()
-                } else {
-                    (node.x + px - x).abs()
-                }
-            };
-            distance(a).total_cmp(&distance(b))
-        })
+        .min_by(|&a, &b| distance(a).total_cmp(&distance(b)))
         .unwrap_or(0);
-    let port = node
-        .inputs
-        .get(nearest)
-        .map_or_else(|| "in".to_owned(), |p| p.name.clone());
+    let port = ports.get(nearest).map_or_else(
+        || if input { "in" } else { "out" }.to_owned(),
+        |p| p.name.clone(),
+    );
     Some((node.id.clone(), port))
 }
 
@@ -71,6 +87,17 @@ mod tests {
         assert_eq!(drop_target(&graph, (bx + 10.0, by + 40.0), false), expected);
         assert_eq!(drop_target(&graph, (bx + 110.0, by - 5.0), false), expected);
         assert_eq!(drop_target(&graph, (bx - 500.0, by - 500.0), false), None);
+    }
+
+    #[test]
+    fn a_wire_drawn_backwards_starts_at_the_output_of_the_node_it_is_dropped_on() {
+        let graph = laid_out();
+        let a = graph.node("step:a").unwrap();
+        assert_eq!(
+            drop_source(&graph, (a.x + 10.0, a.y + 40.0), false),
+            Some(("step:a".to_owned(), "out".to_owned()))
+        );
+        assert_eq!(drop_source(&graph, (a.x - 500.0, a.y), false), None);
     }
 
     #[test]

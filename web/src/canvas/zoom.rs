@@ -19,12 +19,14 @@ pub fn ZoomControls(size: RwSignal<(f64, f64)>) -> impl IntoView {
             .update(|view| *view = zoom_at(*view, (width / 2.0, height / 2.0), scale));
     };
     let current = move || studio.viewport.with_untracked(|v| v.scale);
+    let level = move || format!("{:.0}%", studio.viewport.with(|v| v.scale) * 100.0);
     view! {
         <div class="zoom-controls" role="group" aria-label="Zoom">
             <button data-testid="zoom-out" aria-label="Zoom out" on:click=move |_| zoom_to(current() / STEP)>"−"</button>
-            <button data-testid="zoom-level" title="Zoom to 100%" aria-label="Zoom level, click for 100%"
+            <button data-testid="zoom-level" title="Zoom to 100%"
+                aria-label=move || format!("{}: the zoom level, click for 100%", level())
                 on:click=move |_| zoom_to(1.0)>
-                {move || format!("{:.0}%", studio.viewport.with(|v| v.scale) * 100.0)}
+                {level}
             </button>
             <button data-testid="zoom-in" aria-label="Zoom in" on:click=move |_| zoom_to(current() * STEP)>"+"</button>
         </div>

@@ -2,14 +2,13 @@
 //! in place. Each change is one core edit.
 
 use leptos::prelude::*;
-use logicmd::edit::Edit;
 use logicmd::json::pointer_push;
 use serde_json::{json, Value};
 
+use super::fields::{error_at, settle, step_names};
 use super::form::Control;
-use super::step::{error_at, settle, step_names};
 use super::value::parse;
-use super::write::{edits, value_at, write};
+use super::write::{value_at, write};
 use crate::state::Studio;
 
 pub fn branches_editor(
@@ -18,10 +17,7 @@ pub fn branches_editor(
     pointer: String,
     label: String,
 ) -> impl IntoView {
-    let count = {
-        let pointer = pointer.clone();
-        Memo::new(move |_| value_at(studio, &pointer).as_array().map_or(0, Vec::len))
-    };
+    let count = super::list::length(studio, pointer.clone());
     let rows = {
         let (pointer, step) = (pointer.clone(), step.clone());
         move || {
@@ -32,22 +28,7 @@ pub fn branches_editor(
     };
     let add = {
         let pointer = pointer.clone();
-        move |_| {
-            let outcome = if count.get_untracked() == 0 {
-                write(studio, &pointer, Some(json!([{ "default": true }])))
-            } else {
-                edits(
-                    studio,
-                    &pointer,
-                    &[Edit::Insert {
-                        path: pointer.clone(),
-                        index: None,
-                        value: json!({ "default": true }),
-                    }],
-                )
-            };
-            settle(studio, &pointer, outcome);
-        }
+        move |_| super::list::append(studio, &pointer, json!({ "default": true }))
     };
     let error = error_at(studio, pointer.clone());
     view! {
@@ -108,19 +89,7 @@ fn branch_row(studio: Studio, step: &str, branches: &str, index: usize) -> impl 
     };
     let remove = {
         let pointer = pointer.clone();
-        move |_| {
-            settle(
-                studio,
-                &pointer,
-                edits(
-                    studio,
-                    &pointer,
-                    &[Edit::Remove {
-                        path: pointer.clone(),
-                    }],
-                ),
-            )
-        }
+        move |_| super::list::remove(studio, &pointer)
     };
     let if_error = error_at(studio, if_at);
     let then_error = error_at(studio, then_at);

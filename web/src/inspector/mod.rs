@@ -4,121 +4,69 @@
 //! its error is shown at the field.
 
 mod branches;
+mod declared;
+mod fields;
 mod form;
+mod list;
+mod node_form;
+mod route;
+mod rows;
 mod schema_editor;
-mod step;
+mod typing;
 mod value;
 mod write;
 
+use declared::{document_section, field_view};
+
+pub use typing::Typed;
 pub use write::value_at;
 
 use leptos::prelude::*;
-use logicmd::edit::{apply, Edit};
-use logicmd::graph::InspectorField;
-use serde_json::{json, Value};
 
 use crate::state::Studio;
-
-/// The JSON value a raw form value stands for, or why it cannot be one.
-pub fn parse_value(field: &InspectorField, raw: &str) -> Result<Option<Value>, String> {
-    match field.kind.as_str() {
-        "number" | "slider" => {
-            let number: f64 = raw
-                .trim()
-                .parse()
-                .map_err(|_| format!("{} must be a number", field.label))?;
-            if let Some(min) = field.min.filter(|min| number < *min) {
-                return Err(format!("{} must be at least {min}", field.label));
-            }
-            if let Some(max) = field.max.filter(|max| number > *max) {
-                return Err(format!("{} must be at most {max}", field.label));
-            }
-            Ok(Some(if number.fract() == 0.0 && number.abs() < 1e15 {
-                json!(number as i64)
-            } else {
-                json!(number)
-            }))
-        }
-        "boolean" => Ok(Some(json!(raw == "true"))),
-        "select" => field
-            .options
-            .iter()
-            .flatten()
-            .find(|option| display(option) == raw)
-            .cloned()
-            .map(Some)
-            .ok_or_else(|| format!("`{raw}` is not one of the options of {}", field.label)),
-        _ if raw.is_empty() => Ok(None),
-        _ => Ok(Some(json!(raw))),
-    }
-}
-
-pub fn display(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
-}
-
-/// Writes `raw` into the field's place, refusing values the schema rejects there.
-pub fn commit(studio: Studio, field: &InspectorField, raw: &str) -> Result<(), String> {
-    let edit = match parse_value(field, raw)? {
-        Some(value) => Edit::Set {
-            path: field.pointer.clone(),
-            value,
-        },
-        None if field.value.is_null() => return Ok(()),
-        None => Edit::Remove {
-            path: field.pointer.clone(),
-        },
-    };
-    let old = studio.text.get_untracked();
-    let applied = apply(&old, &edit).map_err(|d| d.message)?;
-    let refused = applied.diagnostics.iter().find(|d| {
-        d.severity == logicmd::Severity::Error && d.path.starts_with(field.pointer.as_str())
-    });
-    if let Some(problem) = refused {
-        return Err(problem.message.clone());
-    }
-    studio.replace_text(applied.text);
-    Ok(())
-}
 
 #[component]
 pub fn Inspector() -> impl IntoView {
     let studio = expect_context::<Studio>();
-    let heading = move || {
-        let selected = studio.selected.get();
-        studio.graph.with(|g| {
-            selected
-                .and_then(|id| {
-                    g.as_ref()?
-                        .node(&id)
-                        .map(|n| (n.kind.clone(), n.name.clone()))
-                })
-                .unwrap_or_else(|| ("document".to_owned(), document_name(studio)))
-        })
-    };
-    // The form is rebuilt when another node is selected, not on every edit.
-    let selection = Memo::new(move |_| {
-        let id = studio.selected.get()?;
-        studio.graph.with(|g| {
-            g.as_ref()?.node(&id).map(|n| {
-                (
-                    id.clone(),
-                    n.kind.clone(),
-                    n.name.clone(),
-                    n.pointer.clone(),
-                )
-            })
-        })
-    });
-    let node_fields = move || {
-        let (id, ..) = selection.get()?;
+    // What the form is built for: rebuilt when another node (or several) is selected, not on
+    // every edit.
+    let chosen = Memo::new(move |_| {
+        let ids = studio.selection.with(|s| s.ids().to_vec());
         studio
             .graph
-            .with(|g| g.as_ref()?.node(&id).map(|n| n.inspector.clone()))
+            .with(|g| {
+                let g = g.as_ref()?;
+                Some(
+                    ids.iter()
+                        .filter_map(|id| g.node(id))
+                        .map(|n| Chosen {
+                            id: n.id.clone(),
+                            kind: n.kind.clone(),
+                            name: n.name.clone(),
+                            pointer: n.pointer.clone(),
+                        })
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .unwrap_or_default()
+    });
+    // What the document's own form depends on: compared, so typing does not rebuild it.
+    let document = Memo::new(move |_| {
+        studio.analysis.with(|a| {
+            let declared: Vec<String> = a
+                .document_fields
+                .iter()
+                .map(|f| f.pointer.clone())
+                .collect();
+            (a.kind == crate::analysis::Kind::Drtl, declared)
+        })
+    });
+    let heading = move || {
+        chosen.with(|c| match c.as_slice() {
+            [] => ("document".to_owned(), document_name(studio)),
+            [one] => (one.kind.replace('_', " "), one.name.clone()),
+            many => ("selection".to_owned(), format!("{} nodes", many.len())),
+        })
     };
     view! {
         <aside class="inspector" data-testid="inspector" aria-label="Inspector">
@@ -127,45 +75,174 @@ pub fn Inspector() -> impl IntoView {
                 " "
                 <span class="inspector-name">{move || heading().1}</span>
             </h2>
-            {move || match selection.get() {
-                Some((id, kind, name, pointer)) if kind == "step" => view! {
-                    {name_field(studio, id, name.clone())}
-                    <section class="inspector-section" aria-label="Step fields" data-section="step">
-                        {step::step_form(studio, name, pointer)}
-                    </section>
-                }.into_any(),
-                Some(_) => view! {
-                    <section class="inspector-section" aria-label="Node fields" data-section="node">
-                        {move || node_fields().unwrap_or_default().iter().cloned().map(|f| field_view(studio, f)).collect_view()}
-                    </section>
-                }.into_any(),
-                None => ().into_any(),
+            // The document's visual.inspector fields: first when nothing is selected, else under
+            // the selection's form (each its own closure: only the form is rebuilt on selection).
+            {move || chosen.with(Vec::is_empty).then(|| document_section(studio, None))}
+            {move || {
+                let chosen = chosen.get();
+                match chosen.as_slice() {
+                    [] => {
+                        // The document's form follows its kind and its declared fields.
+                        document.track();
+                        document_form(studio).into_any()
+                    }
+                    [one] => one_node(studio, one.clone()).into_any(),
+                    many => several(studio, many.to_vec()).into_any(),
+                }
             }}
-            {move || document_section(studio, selection.with(|s| s.as_ref().map(|s| s.1.clone())))}
+            {move || chosen.with(|c| c.first().map(|n| n.kind.clone())).map(|kind| document_section(studio, Some(kind)))}
         </aside>
     }
 }
 
-/// The document's `visual.inspector` fields, in a section of their own under any selection.
-fn document_section(studio: Studio, selected_kind: Option<String>) -> impl IntoView {
-    let fields = studio.analysis.with(|a| a.document_fields.clone());
-    if fields.is_empty() {
-        let hint = match (studio.analysis.with(|a| a.kind), selected_kind) {
-            (_, Some(_)) => return ().into_any(),
-            (crate::analysis::Kind::Drtl, None) => "Select a node to edit its fields.",
-            (crate::analysis::Kind::Logic, None) => {
-                "No document fields: declare them under visual.inspector, or select a node."
-            }
-        };
-        return view! { <p class="muted">{hint}</p> }.into_any();
+/// A selected node, as the inspector builds its form.
+#[derive(Debug, Clone, PartialEq)]
+struct Chosen {
+    id: String,
+    kind: String,
+    name: String,
+    pointer: String,
+}
+
+/// The fields of a node of `kind` from its schema, or `None` for kinds edited by their graph
+/// fields (workflow nodes).
+fn fields_of_kind(studio: Studio, kind: &str) -> Option<Vec<form::FormField>> {
+    let drtl = studio.analysis.with_untracked(|a| a.kind) == crate::analysis::Kind::Drtl;
+    match kind {
+        "step" => Some(form::step_fields()),
+        "decision" => Some(form::decision_fields()),
+        "terminal" => Some(form::terminal_fields()),
+        other if drtl => Some(form::drtl_fields(other)).filter(|f| !f.is_empty()),
+        _ => None,
     }
+}
+
+fn one_node(studio: Studio, node: Chosen) -> impl IntoView {
+    let name =
+        (node.kind == "step").then(|| name_field(studio, node.id.clone(), node.name.clone()));
+    let form = match fields_of_kind(studio, &node.kind) {
+        Some(fields) => node_form::form_view(
+            studio,
+            vec![node.pointer.clone()],
+            fields,
+            Some(node.name.clone()),
+            std::sync::Arc::from([]),
+        ),
+        None => {
+            let id = node.id.clone();
+            (move || {
+                studio
+                    .graph
+                    .with(|g| g.as_ref()?.node(&id).map(|n| n.inspector.clone()))
+                    .unwrap_or_default()
+                    .iter()
+                    .cloned()
+                    .map(|f| field_view(studio, f))
+                    .collect_view()
+            })
+            .into_any()
+        }
+    };
     view! {
-        <section class="inspector-section" aria-labelledby="document-fields" data-section="document">
-            <h3 id="document-fields">"Document fields "<span class="muted">"(visual.inspector)"</span></h3>
-            {fields.into_iter().map(|f| field_view(studio, f)).collect_view()}
+        {name}
+        <section class="inspector-section" aria-label="Node fields"
+            data-section=if node.kind == "step" { "step" } else { "node" } data-kind=node.kind.clone()>
+            {form}
+        </section>
+        <RunSection name=node.name />
+    }
+}
+
+/// Several nodes: the fields they share, written to each at once; or how many are selected.
+fn several(studio: Studio, nodes: Vec<Chosen>) -> impl IntoView {
+    let kind = nodes[0].kind.clone();
+    let same = nodes.iter().all(|n| n.kind == kind);
+    let count = nodes.len();
+    match fields_of_kind(studio, &kind).filter(|_| same) {
+        Some(fields) => view! {
+            <p class="muted" data-testid="shared-note">{format!("{count} {} nodes selected: a change applies to each of them.", kind.replace('_', " "))}</p>
+            <section class="inspector-section" aria-label="Shared fields" data-section="shared">
+                {node_form::form_view(studio, nodes.iter().map(|n| n.pointer.clone()).collect(), fields, None, std::sync::Arc::from([]))}
+            </section>
+        }
+        .into_any(),
+        None => view! {
+            <p class="muted" data-testid="shared-note">{format!("{count} nodes selected, of different kinds: they share no fields. Select nodes of one kind to edit them together.")}</p>
+        }
+        .into_any(),
+    }
+}
+
+/// The document's own fields (gates, fallback, contracts, ...), when no node is selected; those
+/// the document's `visual.inspector` declares are shown in that section instead (with the limits
+/// the document gives them).
+fn document_form(studio: Studio) -> impl IntoView {
+    let drtl = studio.analysis.with_untracked(|a| a.kind) == crate::analysis::Kind::Drtl;
+    let declared: std::sync::Arc<[String]> = studio.analysis.with_untracked(|a| {
+        a.document_fields
+            .iter()
+            .map(|f| f.pointer.clone())
+            .collect()
+    });
+    view! {
+        <section class="inspector-section" aria-label="Document fields" data-section="document-form">
+            {node_form::form_view(studio, vec![String::new()], form::document_fields(drtl), None, declared)}
         </section>
     }
-    .into_any()
+}
+
+/// Run settings of a node: pause before it runs.
+#[component]
+fn RunSection(name: String) -> impl IntoView {
+    let run = expect_context::<crate::run::RunState>();
+    let toggle = {
+        let name = name.clone();
+        move |_| {
+            let name = name.clone();
+            run.breakpoints.update(|b| {
+                if !b.remove(&name) {
+                    b.insert(name);
+                }
+            });
+        }
+    };
+    let on = move || run.breakpoints.with(|b| b.contains(&name));
+    view! {
+        <section class="inspector-section" aria-label="Run" data-section="run">
+            <label class="field inline">
+                <input type="checkbox" data-testid="breakpoint" prop:checked=on on:change=toggle />
+                <span class="field-label">"Pause before this node runs (breakpoint)"</span>
+            </label>
+        </section>
+    }
+}
+
+/// Gives the keyboard to the inspector's field at `path` (or the nearest field holding it) once
+/// the form for the selection is drawn, if the inspector is shown.
+pub fn focus_field(path: &str) {
+    let shown = crate::browser::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(".inspector").ok().flatten())
+        .is_some();
+    if shown && !path.is_empty() {
+        let path = path.to_owned();
+        request_animation_frame(move || {
+            request_animation_frame(move || {
+                let mut at = path.as_str();
+                loop {
+                    let selector = format!("[data-pointer=\"{}\"]", at.replace('"', "\\\""));
+                    if crate::browser::focus(&selector) {
+                        crate::browser::scroll_into_view(&selector);
+                        return;
+                    }
+                    match at.rfind('/') {
+                        Some(cut) if cut > 0 => at = &at[..cut],
+                        _ => return,
+                    }
+                }
+            });
+        });
+    }
 }
 
 fn document_name(studio: Studio) -> String {
@@ -180,7 +257,8 @@ fn document_name(studio: Studio) -> String {
 /// Where the name field's inline error is kept in `field_error`.
 const NAME_FIELD: &str = "#name";
 
-/// The step's name: a change renames it and every reference to it.
+/// The step's name: leaving the field (Enter, Tab, a click elsewhere, another node selected)
+/// renames it and every reference to it.
 fn name_field(studio: Studio, id: String, name: String) -> impl IntoView {
     let error = move || {
         studio.field_error.with(|e| {
@@ -189,154 +267,22 @@ fn name_field(studio: Studio, id: String, name: String) -> impl IntoView {
                 .map(|(_, m)| m.clone())
         })
     };
-    let on_change = move |ev: leptos::ev::Event| match crate::rename::rename(
-        studio,
-        &id,
-        &event_target_value(&ev),
-    ) {
-        Ok(()) => studio.field_error.set(None),
+    let typed = Typed::on_leaving(move |raw| match crate::rename::rename(studio, &id, &raw) {
+        Ok(_) => studio.field_error.set(None),
         Err(message) => studio
             .field_error
             .set(Some((NAME_FIELD.to_owned(), message))),
-    };
+    });
+    let (on_input, on_change, on_blur) = (typed.clone(), typed.clone(), typed);
     view! {
         <label class="field" class:invalid=move || error().is_some()>
             <span class="field-label">"Name"</span>
-            <input type="text" data-field="name" value=name on:change=on_change
+            <input type="text" data-field="name" value=name
+                on:input=move |ev| on_input.input(event_target_value(&ev))
+                on:change=move |_| on_change.flush()
+                on:blur=move |_| on_blur.leave()
                 aria-invalid=move || error().is_some().to_string() />
             {move || error().map(|m| view! { <span class="field-error" role="alert">{m}</span> })}
         </label>
-    }
-}
-
-fn field_view(studio: Studio, field: InspectorField) -> impl IntoView {
-    let current = if field.value.is_null() {
-        field.default.as_ref().map(display).unwrap_or_default()
-    } else {
-        display(&field.value)
-    };
-    let pointer = field.pointer.clone();
-    let error = {
-        let pointer = pointer.clone();
-        move || {
-            studio.field_error.with(|e| {
-                e.as_ref()
-                    .filter(|(p, _)| *p == pointer)
-                    .map(|(_, m)| m.clone())
-            })
-        }
-    };
-    let on_change = {
-        let field = field.clone();
-        move |raw: String| match commit(studio, &field, &raw) {
-            Ok(()) => studio.field_error.set(None),
-            Err(message) => studio
-                .field_error
-                .set(Some((field.pointer.clone(), message))),
-        }
-    };
-    let key = field.key.clone();
-    let control = match field.kind.as_str() {
-        "select" => {
-            let options = field.options.clone().unwrap_or_default();
-            view! {
-                <select data-field=key on:change=move |ev| on_change(event_target_value(&ev))>
-                    {options.into_iter().map(|o| {
-                        let label = display(&o);
-                        let chosen = label == current;
-                        view! { <option value=label.clone() selected=chosen>{label.clone()}</option> }
-                    }).collect_view()}
-                </select>
-            }
-            .into_any()
-        }
-        "boolean" => view! {
-            <input type="checkbox" data-field=key checked=current == "true"
-                on:change=move |ev| on_change(event_target_checked(&ev).to_string()) />
-        }
-        .into_any(),
-        "number" | "slider" => {
-            let input_type = if field.kind == "slider" {
-                "range"
-            } else {
-                "number"
-            };
-            let shown = RwSignal::new(current.clone());
-            view! {
-                <span class="field-number">
-                    <input type=input_type data-field=key value=current
-                        min=field.min.map(|v| v.to_string()) max=field.max.map(|v| v.to_string())
-                        step=field.step.map_or_else(|| "any".to_owned(), |v| v.to_string())
-                        on:input=move |ev| shown.set(event_target_value(&ev))
-                        on:change=move |ev| on_change(event_target_value(&ev)) />
-                    <output>{move || shown.get()}</output>
-                </span>
-            }
-            .into_any()
-        }
-        _ => view! {
-            <input type="text" data-field=key value=current
-                on:change=move |ev| on_change(event_target_value(&ev)) />
-        }
-        .into_any(),
-    };
-    let invalid = error.clone();
-    view! {
-        <label class="field" class:invalid=move || invalid().is_some()>
-            <span class="field-label">{field.label.clone()}</span>
-            {control}
-            {move || error().map(|m| view! { <span class="field-error" role="alert">{m}</span> })}
-        </label>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn field(kind: &str) -> InspectorField {
-        InspectorField {
-            key: "reasoning.max_iterations".into(),
-            label: "Max iterations".into(),
-            kind: kind.into(),
-            options: Some(vec![json!("cot"), json!("react")]),
-            min: Some(1.0),
-            max: Some(50.0),
-            step: None,
-            default: None,
-            value: Value::Null,
-            pointer: "/reasoning/max_iterations".into(),
-        }
-    }
-
-    #[test]
-    fn numbers_are_checked_against_min_and_max() {
-        assert_eq!(parse_value(&field("number"), "12"), Ok(Some(json!(12))));
-        assert_eq!(
-            parse_value(&field("slider"), "0.5").unwrap_err(),
-            "Max iterations must be at least 1"
-        );
-        assert_eq!(
-            parse_value(&field("number"), "x").unwrap_err(),
-            "Max iterations must be a number"
-        );
-        assert_eq!(
-            parse_value(&field("number"), "51").unwrap_err(),
-            "Max iterations must be at most 50"
-        );
-    }
-
-    #[test]
-    fn selects_take_their_options_and_text_may_be_cleared() {
-        assert_eq!(
-            parse_value(&field("select"), "react"),
-            Ok(Some(json!("react")))
-        );
-        assert!(parse_value(&field("select"), "nope").is_err());
-        assert_eq!(parse_value(&field("text"), ""), Ok(None));
-        assert_eq!(
-            parse_value(&field("boolean"), "true"),
-            Ok(Some(json!(true)))
-        );
     }
 }

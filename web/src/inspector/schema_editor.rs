@@ -6,7 +6,7 @@ use logicmd::edit::Edit;
 use logicmd::json::pointer_push;
 use serde_json::{json, Value};
 
-use super::step::{error_at, settle};
+use super::fields::{error_at, settle};
 use super::write::{edits, value_at, write};
 use crate::state::Studio;
 

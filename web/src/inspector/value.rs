@@ -27,9 +27,24 @@ pub fn parse(control: &Control, label: &str, raw: &str) -> Result<Option<Value>,
             .ok_or_else(|| format!("{label} must be one of {}", options.join(", "))),
         Control::Toggle => Ok(Some(json!(trimmed == "true"))),
         Control::List => Ok(Some(json!(list(raw)))),
-        Control::Line | Control::Group(_) | Control::Schema | Control::Branches => {
-            Ok(Some(json!(trimmed)))
-        }
+        Control::Json => serde_json::from_str(trimmed)
+            .map(Some)
+            .map_err(|why| format!("{label} must be JSON: {why}")),
+        Control::Any => Ok(Some(
+            serde_json::from_str(trimmed).unwrap_or_else(|_| json!(trimmed)),
+        )),
+        Control::Reference if trimmed.starts_with(['{', '[']) => serde_json::from_str(trimmed)
+            .map(Some)
+            .map_err(|why| format!("{label}: a map of inputs must be JSON: {why}")),
+        Control::Line
+        | Control::Reference
+        | Control::Target(_)
+        | Control::Group(_)
+        | Control::Schema
+        | Control::Branches
+        | Control::Rows(_)
+        | Control::Route
+        | Control::Actions => Ok(Some(json!(trimmed))),
     }
 }
 
@@ -75,8 +90,25 @@ pub fn shown(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
         Value::String(s) => s.clone(),
-        Value::Array(items) => items.iter().map(shown).collect::<Vec<_>>().join("\n"),
+        Value::Array(items) if items.iter().all(|i| !i.is_object() && !i.is_array()) => {
+            items.iter().map(shown).collect::<Vec<_>>().join("\n")
+        }
         other => other.to_string(),
+    }
+}
+
+/// A value as a control shows it: open JSON (objects, lists of them, a reference map) as JSON,
+/// everything else as [`shown`].
+pub fn shown_for(control: &Control, value: &Value) -> String {
+    match (control, value) {
+        (Control::Json | Control::Any | Control::Reference, Value::Object(_) | Value::Array(_)) => {
+            serde_json::to_string(value).unwrap_or_default()
+        }
+        (Control::Any, Value::String(s)) if serde_json::from_str::<Value>(s).is_ok() => {
+            // A string that reads as JSON (`"true"`) is shown quoted, so it stays a string.
+            Value::String(s.clone()).to_string()
+        }
+        _ => shown(value),
     }
 }
 
@@ -121,6 +153,38 @@ mod tests {
         assert_eq!(
             parse(&integer, "Max attempts", "2.5").unwrap_err(),
             "Max attempts must be a whole number"
+        );
+    }
+
+    #[test]
+    fn open_values_read_as_json_when_they_are_and_as_text_otherwise() {
+        assert_eq!(parse(&Control::Any, "Value", "true"), Ok(Some(json!(true))));
+        assert_eq!(
+            parse(&Control::Any, "Value", "billing"),
+            Ok(Some(json!("billing")))
+        );
+        assert_eq!(
+            parse(&Control::Any, "Value", "\"true\""),
+            Ok(Some(json!("true")))
+        );
+        assert_eq!(shown_for(&Control::Any, &json!("true")), "\"true\"");
+        assert_eq!(shown_for(&Control::Any, &json!(3)), "3");
+        assert_eq!(
+            parse(&Control::Json, "Consensus", "{\"type\": \"unanimous\"}"),
+            Ok(Some(json!({"type": "unanimous"})))
+        );
+        assert!(parse(&Control::Json, "Consensus", "{type").is_err());
+        assert_eq!(
+            parse(&Control::Reference, "Input", "draft.article"),
+            Ok(Some(json!("draft.article")))
+        );
+        assert_eq!(
+            parse(&Control::Reference, "Input", "{\"a\": \"x.y\"}"),
+            Ok(Some(json!({"a": "x.y"})))
+        );
+        assert_eq!(
+            shown_for(&Control::Reference, &json!({"a": "x.y"})),
+            "{\"a\":\"x.y\"}"
         );
     }
 

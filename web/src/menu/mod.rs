@@ -10,7 +10,6 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::geometry::{NODE_HEIGHT, NODE_WIDTH};
-use crate::select;
 use crate::state::Studio;
 pub use actions::Action;
 
@@ -60,10 +59,7 @@ pub fn open_at(
     };
     let target =
         if let Some(id) = closest("[data-node-id]").and_then(|n| n.get_attribute("data-node-id")) {
-            if !select::ids(studio).contains(&id) {
-                select::select_many(studio, vec![id.clone()]);
-            }
-            studio.selected.set(Some(id.clone()));
+            studio.selection.update(|s| *s = s.pressed(&id));
             Target::Node(id)
         } else if let Some(ends) = closest("[data-edge-from]").and_then(|w| {
             Some((
@@ -71,8 +67,7 @@ pub fn open_at(
                 w.get_attribute("data-edge-to")?,
             ))
         }) {
-            select::select_many(studio, Vec::new());
-            studio.selected_wire.set(Some(ends.clone()));
+            studio.select(crate::selection::Selection::wire(ends.clone()));
             Target::Wire(ends.0, ends.1)
         } else {
             Target::Canvas
@@ -101,7 +96,7 @@ fn open_from_keyboard(studio: Studio, menu: Menu) {
             rect.top() + view.y + y * view.scale,
         )
     };
-    let selected = studio.selected.get_untracked();
+    let selected = studio.selected_untracked();
     let node = selected.and_then(|id| {
         studio.graph.with_untracked(|g| {
             let n = g.as_ref()?.node(&id)?;
@@ -155,6 +150,24 @@ pub fn focus_canvas() {
     if let Some(canvas) = canvas {
         let _ = canvas.focus();
     }
+}
+
+/// Arrows, Home and End in a menu: the keyboard moves to the item they lead to among `items`
+/// (from the one that has it); `true` when the key was one of them.
+pub fn move_focus(items: &[web_sys::HtmlElement], ev: &web_sys::KeyboardEvent) -> bool {
+    let active = crate::browser::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element());
+    let current = items
+        .iter()
+        .position(|i| active.as_ref().is_some_and(|a| a.is_same_node(Some(i))));
+    let Some(next) = next_index(current, items.len(), &ev.key()) else {
+        return false;
+    };
+    ev.prevent_default();
+    ev.stop_propagation();
+    let _ = items[next].focus();
+    true
 }
 
 /// The index the focus moves to from `current` among `count` items on `key`.
@@ -213,18 +226,7 @@ pub fn ContextMenu(menu: Menu, connecting: RwSignal<Option<String>>) -> impl Int
             close();
             return;
         }
-        let all = items();
-        let active = crate::browser::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.active_element());
-        let current = all
-            .iter()
-            .position(|i| active.as_ref().is_some_and(|a| a.is_same_node(Some(i))));
-        if let Some(next) = next_index(current, all.len(), &key) {
-            ev.prevent_default();
-            ev.stop_propagation();
-            let _ = all[next].focus();
-        }
+        move_focus(&items(), &ev);
     };
     move || {
         menu.0.get().map(|open| {

@@ -11,10 +11,24 @@ use leptos::prelude::*;
 use crate::state::{Severity, Studio};
 use entries::{search, Command, Entry};
 
+/// Formats the text with core's formatter, as one undoable change (or says why not).
+pub fn format_text(studio: Studio) {
+    let formatted = studio.text.with_untracked(|t| logicmd::format::format(t));
+    match formatted {
+        Ok(text) => studio.replace_text(text),
+        Err(problem) => studio.notify(Severity::Error, problem.message),
+    }
+}
+
 #[component]
 pub fn CommandPalette() -> impl IntoView {
     let studio = expect_context::<Studio>();
-    let open = RwSignal::new(false);
+    let open = expect_context::<crate::toolbar::Dialogs>().palette;
+    let to = Reach {
+        studio,
+        replace: expect_context(),
+        room: expect_context(),
+    };
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
         if (ev.ctrl_key() || ev.meta_key()) && ev.key().eq_ignore_ascii_case("k") {
             ev.prevent_default();
@@ -22,14 +36,20 @@ pub fn CommandPalette() -> impl IntoView {
         }
     });
     on_cleanup(move || keys.remove());
-    move || {
-        open.get()
-            .then(|| view! { <Dialog open=open studio=studio /> })
-    }
+    move || open.get().then(|| view! { <Dialog open=open to=to /> })
+}
+
+/// What a picked entry may act on (captured: a key handler has no reactive owner to ask).
+#[derive(Clone, Copy)]
+struct Reach {
+    studio: Studio,
+    replace: crate::replace::Replace,
+    room: crate::room::Room,
 }
 
 #[component]
-fn Dialog(open: RwSignal<bool>, studio: Studio) -> impl IntoView {
+fn Dialog(open: RwSignal<bool>, to: Reach) -> impl IntoView {
+    let studio = to.studio;
     let query = RwSignal::new(String::new());
     let active = RwSignal::new(0usize);
     let found = Memo::new(move |_| {
@@ -51,7 +71,7 @@ fn Dialog(open: RwSignal<bool>, studio: Studio) -> impl IntoView {
             return;
         };
         close();
-        run(studio, entry);
+        run(to, entry);
     };
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let count = found.with_untracked(Vec::len);
@@ -105,7 +125,8 @@ fn Dialog(open: RwSignal<bool>, studio: Studio) -> impl IntoView {
     }
 }
 
-fn run(studio: Studio, entry: Entry) {
+fn run(to: Reach, entry: Entry) {
+    let studio = to.studio;
     match entry {
         Entry::Node { id, .. } => {
             crate::select::select_many(studio, vec![id.clone()]);
@@ -113,29 +134,25 @@ fn run(studio: Studio, entry: Entry) {
         }
         Entry::Example { id, .. } => {
             if let Some(example) = crate::examples::by_id(id) {
-                studio.load(example.text.to_owned());
+                to.replace
+                    .open(studio, example.title, example.text.to_owned());
             }
         }
-        Entry::Command(command) => run_command(studio, command),
+        Entry::Command(command) => run_command(to, command),
     }
 }
 
-fn run_command(studio: Studio, command: Command) {
+fn run_command(to: Reach, command: Command) {
+    let studio = to.studio;
     match command {
         Command::New => click("[data-testid=new]"),
         Command::Fit => studio.fit_request.update(|n| *n += 1),
         Command::AutoLayout => crate::canvas::auto_layout(studio),
-        Command::Format => {
-            let formatted = studio.text.with_untracked(|t| logicmd::format::format(t));
-            match formatted {
-                Ok(text) => studio.replace_text(text),
-                Err(problem) => studio.notify(Severity::Error, problem.message),
-            }
-        }
+        Command::Format => format_text(studio),
         Command::Undo => studio.undo(),
         Command::Redo => studio.redo(),
         Command::Share => crate::panels::share(studio),
-        Command::ToggleSource => studio.source_open.update(|open| *open = !*open),
+        Command::ToggleSource => to.room.toggle(crate::room::Side::Source),
     }
 }
 

@@ -35,7 +35,8 @@ pub trait Session {
     /// order they were handed out).
     fn feed(&mut self, id: &str, observation: Observation) -> Result<(), String>;
     fn answer_tool(&mut self, id: &str, passed: bool, evidence: String) -> Result<(), String>;
-    fn decide(&mut self, id: &str, choice: &str) -> Result<(), String>;
+    /// Answers review `id` with `choice`, and the reviewer's note (the node's next call sees it).
+    fn decide(&mut self, id: &str, choice: &str, note: Option<String>) -> Result<(), String>;
     fn set_auto_answer(&mut self, on: bool);
     /// Whether model calls go to a server (then slices hand them out as calls).
     fn calls_server(&self) -> bool;
@@ -77,6 +78,9 @@ pub trait RunMode {
     fn builtin_results(&self, events: &[Value]) -> Vec<(&'static str, Option<String>)>;
     /// A JSON Lines trace's events, or why it is not one.
     fn read_trace(&self, text: &str) -> Result<Vec<Value>, String>;
+    /// The Run panel's body: the outcome, the node card, the setup, the legend and the trace
+    /// (views only run mode needs, so they load with it).
+    fn panel(&self) -> AnyView;
 }
 
 /// Where the run-mode chunk is.

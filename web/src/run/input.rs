@@ -68,16 +68,21 @@ pub fn declared_inputs(studio: Studio) -> Memo<Contracts> {
     })
 }
 
-/// One text field per declared input; the JSON starts again from the placeholder whenever the
-/// document declares other inputs.
-#[component]
-pub fn InputForm(input: RwSignal<String>) -> impl IntoView {
-    let studio = expect_context::<Studio>();
+/// Keeps the run's input a placeholder of the declared inputs: it starts again from one whenever
+/// the document declares other inputs (before the Run panel's form is ever shown).
+pub fn follow_declared_inputs(studio: Studio, input: RwSignal<String>) {
     let contracts = declared_inputs(studio);
     Effect::new(move |_| {
         let example = contracts.with(example_input);
         input.set(serde_json::to_string_pretty(&example).unwrap_or_else(|_| "{}".to_owned()));
     });
+}
+
+/// One text field per declared input.
+#[component]
+pub fn InputForm(input: RwSignal<String>) -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let contracts = declared_inputs(studio);
     move || {
         contracts
             .with(declared)

@@ -9,8 +9,12 @@ mod engine;
 mod input;
 mod mode;
 mod openai;
+mod outcome;
 mod panel;
+mod phase;
 mod pin;
+mod review;
+mod setup;
 pub mod states;
 mod tool;
 mod trace;
@@ -23,11 +27,13 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 pub use driver::ProviderChoice;
-use driver::{Halt, Pins, Review, Slice, ToolCheck};
+use driver::{Halt, Pins, Slice};
 use engine::{Load, RunMode, Session};
 pub use openai::Endpoint;
-pub use panel::RunPanel;
-use states::RunStates;
+pub use panel::{run_now, RunPanel};
+pub use phase::{Pause, Phase};
+pub use setup::SetupFields;
+use states::{Mark, RunStates};
 
 use crate::browser;
 
@@ -37,29 +43,6 @@ const SLICE_MS: f64 = 6.0;
 /// How often a running node's elapsed time is redrawn.
 const ELAPSED_TICK_MS: u64 = 200;
 
-/// Where the run is, as the panel shows it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Phase {
-    Idle,
-    Running,
-    /// Paused by the user, a breakpoint (its node) or a review.
-    Paused(String),
-    Finished(String),
-    Stopped(String),
-}
-
-impl Phase {
-    pub fn label(&self) -> String {
-        match self {
-            Phase::Idle => "idle".to_owned(),
-            Phase::Running => "running".to_owned(),
-            Phase::Paused(why) => format!("paused: {why}"),
-            Phase::Finished(status) => status.clone(),
-            Phase::Stopped(why) => format!("stopped: {why}"),
-        }
-    }
-}
-
 /// The run's state shared by the panel and the canvas.
 #[derive(Clone, Copy)]
 pub struct RunState {
@@ -68,9 +51,9 @@ pub struct RunState {
     /// The node states after the events shown (all of them, or a replay's prefix).
     pub states: RwSignal<RunStates>,
     pub phase: RwSignal<Phase>,
-    pub review: RwSignal<Option<Review>>,
-    /// A tool check waiting for the person (auto-answer off).
-    pub tool: RwSignal<Option<ToolCheck>>,
+    /// What the studio did during the run (breakpoint pauses, Stop), each at the number of
+    /// events there were then: folded into the states with the events.
+    pub marks: RwSignal<Vec<(usize, Mark)>>,
     /// Tool checks the script does not answer are answered "unverifiable" at once.
     pub auto_answer: RwSignal<bool>,
     /// The run's input as the panel holds it (JSON text), for the compiled prompt view.
@@ -90,6 +73,9 @@ pub struct RunState {
     pub running_since: RwSignal<BTreeMap<String, f64>>,
     /// The page clock while a run is active, ticked by [`ELAPSED_TICK_MS`].
     pub clock: RwSignal<f64>,
+    /// How long each node that finished ran (ms on the page clock, since it last started or
+    /// went on from a breakpoint): the card's duration. The trace's own clock is fixed.
+    pub durations: RwSignal<BTreeMap<String, f64>>,
     ticker: StoredValue<Option<IntervalHandle>, LocalStorage>,
     /// Calls in flight (model calls to the server, waits being slept).
     in_flight: RwSignal<usize>,
@@ -110,8 +96,7 @@ impl RunState {
             events: RwSignal::new(Vec::new()),
             states: RwSignal::new(RunStates::default()),
             phase: RwSignal::new(Phase::Idle),
-            review: RwSignal::new(None),
-            tool: RwSignal::new(None),
+            marks: RwSignal::new(Vec::new()),
             auto_answer: RwSignal::new(true),
             input: RwSignal::new("{}".to_owned()),
             breakpoints: RwSignal::new(BTreeSet::new()),
@@ -121,6 +106,7 @@ impl RunState {
             last: StoredValue::new_local(None),
             running_since: RwSignal::new(BTreeMap::new()),
             clock: RwSignal::new(0.0),
+            durations: RwSignal::new(BTreeMap::new()),
             ticker: StoredValue::new_local(None),
             in_flight: RwSignal::new(0),
             waiting: RwSignal::new(false),
@@ -205,11 +191,11 @@ impl RunState {
 
     fn launch(self, session: Result<Box<dyn Session>, String>) {
         self.running_since.set(BTreeMap::new());
+        self.durations.set(BTreeMap::new());
         self.tick();
         self.events.set(Vec::new());
+        self.marks.set(Vec::new());
         self.states.set(RunStates::default());
-        self.review.set(None);
-        self.tool.set(None);
         self.frame_ms.set(Vec::new());
         self.streamed.set(None);
         self.in_flight.set(0);
@@ -230,69 +216,73 @@ impl RunState {
 
     pub fn pause(self) {
         if self.phase.get_untracked() == Phase::Running {
-            self.phase.set(Phase::Paused("by you".to_owned()));
+            self.phase.set(Phase::Paused(Pause::ByYou));
         }
     }
 
-    /// Nothing waits for the person (a review or a tool check): Continue and Step may go on.
-    pub fn nothing_asked(self) -> bool {
-        self.review.with_untracked(Option::is_none) && self.tool.with_untracked(Option::is_none)
+    /// Notes something the studio did at this point of the run, and folds it into the states.
+    fn note(self, mark: Mark) {
+        let at = self.events.with_untracked(Vec::len);
+        self.states.update(|s| s.mark(&mark));
+        self.marks.update(|m| m.push((at, mark)));
+    }
+
+    /// Leaves a pause: a node waiting at its breakpoint runs again (its clock starts again).
+    fn go_on(self) {
+        if let Phase::Paused(Pause::Breakpoint(node)) = self.phase.get_untracked() {
+            self.running_since.update(|r| {
+                r.insert(node, browser::now_ms());
+            });
+            self.note(Mark::Resumed);
+        }
+        self.phase.set(Phase::Running);
     }
 
     pub fn resume(self) {
-        if matches!(self.phase.get_untracked(), Phase::Paused(_)) && self.nothing_asked() {
-            self.phase.set(Phase::Running);
+        if self.phase.with_untracked(Phase::may_go_on) {
+            self.go_on();
             self.schedule();
         }
     }
 
     /// Carries out the next action only, then stays paused.
     pub fn step(self) {
-        if matches!(self.phase.get_untracked(), Phase::Paused(_)) && self.nothing_asked() {
+        if self.phase.with_untracked(Phase::may_go_on) {
             // A step past a breakpoint: the breakpoint has fired, so it does not stop it again.
             // Running for the step's length: a halt in it (a review, the end) says so instead.
-            self.phase.set(Phase::Running);
+            self.go_on();
             self.advance(f64::INFINITY, 1);
             if self.phase.get_untracked() == Phase::Running && self.in_flight.get_untracked() == 0 {
-                self.phase.set(Phase::Paused("stepped".to_owned()));
+                self.phase.set(Phase::Paused(Pause::Stepped));
             }
         }
     }
 
+    /// Stops the run: what was in progress is interrupted, what had not started is cancelled.
     pub fn stop(self) {
-        if self.driver.with_value(Option::is_some)
-            && !matches!(self.phase.get_untracked(), Phase::Finished(_))
-        {
+        if self.driver.with_value(Option::is_some) && self.phase.with_untracked(Phase::active) {
             self.driver.set_value(None);
-            self.review.set(None);
-            self.tool.set(None);
+            self.running_since.set(BTreeMap::new());
+            self.note(Mark::Stopped);
             self.phase.set(Phase::Stopped("by you".to_owned()));
         }
     }
 
-    /// Answers the pending review with `choice` and runs on.
-    pub fn decide(self, choice: &str) {
-        let Some(review) = self.review.get_untracked() else {
+    /// Answers the pending review with `choice` (and the reviewer's note) and runs on.
+    pub fn decide(self, choice: &str, note: Option<String>) {
+        let Some(review) = self.phase.with_untracked(|p| p.review().cloned()) else {
             return;
         };
         let fed = self
             .driver
-            .try_update_value(|d| d.as_mut().map(|d| d.decide(&review.id, choice)))
+            .try_update_value(|d| d.as_mut().map(|d| d.decide(&review.id, choice, note)))
             .flatten();
-        match fed {
-            Some(Ok(())) => {
-                self.review.set(None);
-                self.phase.set(Phase::Running);
-                self.schedule();
-            }
-            Some(Err(reason)) => self.phase.set(Phase::Stopped(reason)),
-            None => {}
-        }
+        self.went_on(fed);
     }
 
     /// Answers the pending tool check as the person did, and runs on.
     pub fn answer_tool(self, passed: bool, evidence: String) {
-        let Some(check) = self.tool.get_untracked() else {
+        let Some(check) = self.phase.with_untracked(|p| p.tool().cloned()) else {
             return;
         };
         let fed = self
@@ -302,9 +292,13 @@ impl RunState {
                     .map(|d| d.answer_tool(&check.id, passed, evidence))
             })
             .flatten();
+        self.went_on(fed);
+    }
+
+    /// After the person's answer was fed: the run goes on, or stops with the engine's reason.
+    fn went_on(self, fed: Option<Result<(), String>>) {
         match fed {
             Some(Ok(())) => {
-                self.tool.set(None);
                 self.phase.set(Phase::Running);
                 self.schedule();
             }
@@ -408,18 +402,27 @@ impl RunState {
         let now = browser::now_ms();
         let mut changed = false;
         let mut since = self.running_since.get_untracked();
+        let mut ran = Vec::new();
         for event in events {
             let Some(node) = event.get("node").and_then(Value::as_str) else {
                 continue;
             };
             match event.get("event").and_then(Value::as_str) {
                 Some("node_started") => changed |= since.insert(node.to_owned(), now).is_none(),
-                Some("node_finished" | "node_skipped") => changed |= since.remove(node).is_some(),
+                Some("node_finished" | "node_skipped") => {
+                    if let Some(started) = since.remove(node) {
+                        changed = true;
+                        ran.push((node.to_owned(), now - started));
+                    }
+                }
                 _ => {}
             }
         }
         if changed {
             self.running_since.set(since);
+        }
+        if !ran.is_empty() {
+            self.durations.update(|d| d.extend(ran));
         }
     }
 
@@ -449,12 +452,11 @@ impl RunState {
         }
         match halt {
             None => {}
-            Some(Halt::Breakpoint(node)) => self.phase.set(Phase::Paused(format!("before {node}"))),
-            Some(Halt::Review(review)) => {
-                self.phase
-                    .set(Phase::Paused(format!("review at {}", review.node)));
-                self.review.set(Some(review));
+            Some(Halt::Breakpoint(node)) => {
+                self.note(Mark::Breakpoint(node.clone()));
+                self.phase.set(Phase::Paused(Pause::Breakpoint(node)));
             }
+            Some(Halt::Review(review)) => self.phase.set(Phase::Paused(Pause::Review(review))),
             Some(Halt::Finished) => {
                 let status = self.states.with_untracked(|s| s.finished.clone());
                 self.phase.set(Phase::Finished(
@@ -463,19 +465,15 @@ impl RunState {
             }
             Some(Halt::Stuck(reason)) => self.phase.set(Phase::Stopped(reason)),
             Some(Halt::Waiting) => self.waiting.set(true),
-            Some(Halt::Tool(check)) => {
-                self.phase
-                    .set(Phase::Paused(format!("tool check at {}", check.node)));
-                self.tool.set(Some(check));
-            }
+            Some(Halt::Tool(check)) => self.phase.set(Phase::Paused(Pause::Tool(check))),
         }
     }
 
     /// Shows a trace (a dropped JSONL file) as if it had just run.
     pub fn replay(self, events: Vec<Value>) {
         self.driver.set_value(None);
-        self.review.set(None);
-        self.tool.set(None);
+        self.marks.set(Vec::new());
+        self.durations.set(BTreeMap::new());
         self.states.set(RunStates::after(&events));
         let status = self.states.with_untracked(|s| s.finished.clone());
         self.events.set(events);

@@ -102,6 +102,10 @@ impl RunMode for Mode {
             .collect()
     }
 
+    fn panel(&self) -> leptos::prelude::AnyView {
+        super::panel::body()
+    }
+
     fn read_trace(&self, text: &str) -> Result<Vec<Value>, String> {
         read_jsonl(text.as_bytes(), TraceLimits::DEFAULT)
             .map(|trace| trace.events)
@@ -161,8 +165,15 @@ impl Session for DriverSession {
         self.driver.answer_tool(id, passed, evidence)
     }
 
-    fn decide(&mut self, id: &str, choice: &str) -> Result<(), String> {
-        self.driver.decide(id, choice)
+    fn decide(&mut self, id: &str, choice: &str, note: Option<String>) -> Result<(), String> {
+        let note = note.filter(|n| !n.trim().is_empty());
+        self.driver.feed(
+            id,
+            Observation::ReviewAnswer {
+                action: choice.to_owned(),
+                note,
+            },
+        )
     }
 
     fn set_auto_answer(&mut self, on: bool) {

@@ -79,7 +79,7 @@ pub fn PinEditor(node: String) -> impl IntoView {
             .text
             .with_untracked(|text| run.start_from(text, &name));
     };
-    let busy = move || matches!(run.phase.get(), Phase::Running | Phase::Paused(_));
+    let busy = move || run.phase.with(Phase::active);
     let never_ran = move || run.events.with(Vec::is_empty);
     view! {
         <details class="run-part run-pin" data-part="pin" open>

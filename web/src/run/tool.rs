@@ -11,7 +11,10 @@ use super::RunState;
 pub fn ToolCheckBox(node: String) -> impl IntoView {
     let run = expect_context::<RunState>();
     let evidence = RwSignal::new(String::new());
-    let mine = move || run.tool.get().filter(|check| check.node == node);
+    let mine = move || {
+        run.phase
+            .with(|p| p.tool().filter(|check| check.node == node).cloned())
+    };
     let answer = move |passed: bool| {
         run.answer_tool(passed, evidence.get_untracked());
         evidence.set(String::new());

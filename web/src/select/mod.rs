@@ -1,9 +1,6 @@
 //! Multi-select: shift/ctrl-click toggles a node, shift-drag on the empty canvas draws a box,
-//! and the nodes chosen move, delete, copy and duplicate together.
-//!
-//! `Studio::selected` stays the one node the inspector, the keys and the renamer follow;
-//! `Studio::group` holds every selected node when there are several. A group that no longer
-//! holds `selected` (an arrow key, a click in the text) is stale and is dropped.
+//! and the nodes chosen move, delete, copy and duplicate together. What is selected is one
+//! [`Selection`] value (`Studio::selection`).
 
 pub mod keys;
 
@@ -12,67 +9,40 @@ use logicmd::edit::Edit;
 use logicmd::graph::{Graph, GraphNode};
 
 use crate::geometry::{NODE_HEIGHT, NODE_WIDTH};
+use crate::selection::Selection;
 use crate::state::Studio;
 
-/// The selected node ids: the group when it holds the selected node, else that node alone.
+/// The selected node ids, the primary last.
 pub fn ids(studio: Studio) -> Vec<String> {
-    let selected = studio.selected.get_untracked();
-    let group = studio.group.get_untracked();
-    effective(selected.as_deref(), &group)
-}
-
-fn effective(selected: Option<&str>, group: &[String]) -> Vec<String> {
-    match selected {
-        Some(id) if group.iter().any(|g| g == id) => group.to_vec(),
-        Some(id) => vec![id.to_owned()],
-        None => Vec::new(),
-    }
+    studio.selection.with_untracked(|s| s.ids().to_vec())
 }
 
 /// Whether node `id` is selected (tracked: for `aria-selected`).
 pub fn is_selected(studio: Studio, id: &str) -> bool {
-    studio.selected.with(|s| match s.as_deref() {
-        Some(s) if s == id => true,
-        Some(s) => studio
-            .group
-            .with(|g| g.iter().any(|x| x == s) && g.iter().any(|x| x == id)),
-        None => false,
-    })
+    studio.selection.with(|s| s.contains(id))
 }
 
 /// Selects `ids` (the last one becomes the node the inspector shows); none clears.
 pub fn select_many(studio: Studio, ids: Vec<String>) {
-    studio.selected_wire.set(None);
-    studio.selected.set(ids.last().cloned());
-    studio
-        .group
-        .set(if ids.len() > 1 { ids } else { Vec::new() });
+    studio.select(Selection::nodes(ids));
 }
 
 /// Shift/ctrl-click: adds `id` to the selection or takes it out.
 pub fn toggle(studio: Studio, id: &str) {
-    select_many(studio, toggled(&ids(studio), id));
+    studio.selection.update(|s| *s = s.toggled(id));
 }
 
-fn toggled(current: &[String], id: &str) -> Vec<String> {
-    if current.iter().any(|c| c == id) {
-        current.iter().filter(|c| *c != id).cloned().collect()
-    } else {
-        let mut next = current.to_vec();
-        next.push(id.to_owned());
-        next
-    }
-}
-
-/// Drops a stale group (its selected node changed to one outside it).
+/// Drops selected nodes and wires that the graph no longer has (a node removed in the text).
 pub fn watch(studio: Studio) {
     Effect::new(move |_| {
-        let selected = studio.selected.get();
-        let stale = studio
-            .group
-            .with_untracked(|g| !g.is_empty() && !selected.as_ref().is_some_and(|s| g.contains(s)));
-        if stale {
-            studio.group.set(Vec::new());
+        let kept = studio.graph.with(|g| {
+            let g = g.as_ref()?;
+            let current = studio.selection.get_untracked();
+            let kept = current.kept(|id| g.node(id).is_some());
+            (kept != current).then_some(kept)
+        });
+        if let Some(kept) = kept {
+            studio.select(kept);
         }
     });
 }
@@ -177,21 +147,6 @@ mod tests {
 
     fn s(list: &[&str]) -> Vec<String> {
         list.iter().map(|x| (*x).to_owned()).collect()
-    }
-
-    #[test]
-    fn the_group_counts_only_while_it_holds_the_selected_node() {
-        let group = s(&["a", "b"]);
-        assert_eq!(effective(Some("b"), &group), group);
-        assert_eq!(effective(Some("c"), &group), s(&["c"]));
-        assert!(effective(None, &group).is_empty());
-    }
-
-    #[test]
-    fn toggling_adds_and_removes() {
-        assert_eq!(toggled(&s(&["a"]), "b"), s(&["a", "b"]));
-        assert_eq!(toggled(&s(&["a", "b"]), "a"), s(&["b"]));
-        assert!(toggled(&s(&["a"]), "a").is_empty());
     }
 
     #[test]

@@ -89,7 +89,7 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
     });
     // The 1-based lines of the selected node's definition, highlighted.
     let selected_lines = Memo::new(move |_| {
-        let id = studio.selected.get()?;
+        let id = studio.selected()?;
         let span = studio.graph.with(|g| g.as_ref()?.node(&id)?.span)?;
         studio.text.with(|t| {
             let start = t.get(..span.start)?;
@@ -126,8 +126,8 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
                     .and_then(|g| crate::analysis::node_at_offset(g, end))
             })
         });
-        if node.is_some() && node != studio.selected.get_untracked() {
-            studio.selected.set(node);
+        if let Some(node) = node.filter(|n| Some(n) != studio.selected_untracked().as_ref()) {
+            studio.select_node(node);
         }
     };
     let range = Memo::new(move |_| drawn_lines(scroll_top.get(), height.get(), total.get()));
@@ -177,6 +177,7 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
             .text
             .with_untracked(|t| lines_of_text.with_untracked(|index| pane.settle(t, index)));
     };
+    let editing = RwSignal::new(false);
     let on_input = move |ev: leptos::ev::Event| {
         let value = event_target_value(&ev);
         // The browser's editing says what it did (`inputType`); an event without it is a script
@@ -194,6 +195,7 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
         studio.text.with_untracked(|t| {
             lines_of_text.with_untracked(|index| pane.after_typing(t, index, scripted))
         });
+        editing.set(true);
     };
     let released = window_event_listener(leptos::ev::pointerup, move |_| {
         if pane.released() {
@@ -202,9 +204,10 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
     });
     on_cleanup(move || released.remove());
 
-    // Tab indents (YAML is indented with spaces); Escape then Tab leaves the text, so the
-    // keyboard is never trapped in it.
-    let tab_leaves = StoredValue::new(false);
+    // Tab indents (YAML is indented with spaces) once the person is editing the text (typed or
+    // clicked in it); until then, and after Escape, Tab leaves it: arriving with Tab never
+    // changes the text, and the keyboard is never trapped in it. The pane says which.
+    let focused = RwSignal::new(false);
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if !matches!(ev.key().as_str(), "Control" | "Shift" | "Alt" | "Meta") {
             studio.text.with_untracked(|t| {
@@ -214,9 +217,12 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
         if window_keys(studio, pane, lines_of_text, &ev) {
             return;
         }
+        if ev.key() == "Escape" {
+            editing.set(false);
+            return;
+        }
         let plain_tab = ev.key() == "Tab" && !ev.ctrl_key() && !ev.meta_key() && !ev.alt_key();
-        let leaving = std::mem::replace(&mut *tab_leaves.write_value(), ev.key() == "Escape");
-        if !plain_tab || leaving {
+        if !plain_tab || !editing.get_untracked() {
             return;
         }
         let Some(area) = textarea.get_untracked() else {
@@ -257,7 +263,7 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
     };
 
     view! {
-        <div class="source" style=format!("--line-height: {LINE_HEIGHT}px")>
+        <section class="source" aria-label="Source text" style=format!("--line-height: {LINE_HEIGHT}px")>
             <pre class="gutter" node_ref=gutter aria-hidden="true" style=gutter_width>
                 <div class="lines" style=spacer><div class="drawn" style=offset>{numbers}</div></div>
             </pre>
@@ -289,17 +295,23 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
                             on:scroll=sync_scroll
                             on:keyup=move |_| { follow_caret(); settle(); }
                             on:click=move |_| follow_caret()
-                            on:pointerdown=move |_| { pane.unpark(); pane.dragging(true); }
+                            on:pointerdown=move |_| { pane.unpark(); pane.dragging(true); editing.set(true); }
+                            on:focus=move |_| focused.set(true)
+                            on:blur=move |_| { focused.set(false); editing.set(false); }
                             on:compositionstart=move |_| pane.composing(true)
                             on:compositionend=move |_| { pane.composing(false); settle(); }
                         ></textarea>
                     </div>
                 </div>
-                <p id="source-keys" class="sr-only">
-                    "Tab indents by two spaces, Shift+Tab outdents; press Escape, then Tab, to leave the text."
+                <p id="source-keys" class="source-keys" class:shown=move || focused.get() data-testid="source-keys">
+                    {move || if editing.get() {
+                        "Tab indents · Shift+Tab outdents · Esc, then Tab, leaves the text"
+                    } else {
+                        "Tab moves on · type or click in the text to edit, then Tab indents"
+                    }}
                 </p>
             </div>
-        </div>
+        </section>
     }
 }
 

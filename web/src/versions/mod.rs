@@ -4,6 +4,7 @@
 //! restores one as a single undoable change.
 
 mod diff;
+mod lazy;
 mod store;
 
 use std::sync::Arc;
@@ -49,17 +50,42 @@ fn keep_states(studio: Studio) -> RwSignal<Vec<Version>> {
     versions
 }
 
-/// The History button of the toolbar and its dialog.
+/// Keeps the states the text settles in, and shows the History dialog while `open`. The dialog
+/// and its diffs are a chunk of their own ([`lazy`]), fetched when it is first opened.
 #[component]
-pub fn HistoryButton() -> impl IntoView {
+pub fn History(open: RwSignal<bool>) -> impl IntoView {
     let studio = expect_context::<Studio>();
     let versions = keep_states(studio);
-    let open = RwSignal::new(false);
-    view! {
-        <button data-testid="history" aria-haspopup="dialog" title="Earlier states: compare and restore"
-            on:click=move |_| open.set(true)>"History"</button>
-        {move || open.get().then(|| view! { <HistoryDialog open=open versions=versions /> })}
+    let ready = RwSignal::new(lazy::loaded().is_some());
+    Effect::new(move |_| {
+        if open.get() && !ready.get_untracked() {
+            leptos::task::spawn_local(async move {
+                match lazy::load().await {
+                    Ok(dialog) => {
+                        lazy::keep(dialog);
+                        ready.set(true);
+                    }
+                    Err(_) => {
+                        open.set(false);
+                        studio.notify(
+                            Severity::Error,
+                            "History could not be loaded (is the network down?)",
+                        );
+                    }
+                }
+            });
+        }
+    });
+    move || {
+        (open.get() && ready.get())
+            .then(|| lazy::loaded().map(|dialog| dialog.view(open, versions)))
+            .flatten()
     }
+}
+
+/// The dialog, as the History chunk builds it.
+pub(crate) fn dialog(open: RwSignal<bool>, versions: RwSignal<Vec<Version>>) -> AnyView {
+    view! { <HistoryDialog open=open versions=versions /> }.into_any()
 }
 
 /// `hh:mm:ss` of a saved state, in the browser's time zone.

@@ -7,6 +7,7 @@
 //! The canvas lies over the SVG and lets the pointer through: clicks are found geometrically.
 
 mod cache;
+pub mod lazy;
 mod paint;
 mod palette;
 mod scene;
@@ -190,11 +191,7 @@ pub fn FarCanvas(
 
     // The nodes painted selected, compared: a press on the background sets the selection to none
     // even when nothing was selected, and that must not repaint at the start of every pan.
-    let selection = Memo::new(move |_| {
-        studio.selected.track();
-        studio.group.track();
-        crate::select::ids(studio)
-    });
+    let selection = Memo::new(move |_| studio.selection.with(|s| s.ids().to_vec()));
     // What the picture shows: any change paints it again.
     Effect::new(move |_| {
         if !far.get() {
