@@ -19,7 +19,7 @@ use std::path::Path;
 
 use common::{drive, run_scenario, scenarios_dir, start, Answers, Scenario, SCENARIOS};
 use logicmd::run::{Action, ActionKind, Observation, Run, Scripted};
-use logicmd::trace::{check, Builtin, Rule, Violation};
+use logicmd::trace::{check, Builtin, Record, Rule, Violation};
 use serde_json::{json, Value};
 
 fn shown(violations: &[Violation]) -> Vec<String> {
@@ -259,15 +259,12 @@ fn user_formulas_on_a_real_trace() {
     insta::assert_json_snapshot!("user_formulas", shown(&check(&trace, &rules)));
 }
 
-/// The runtime's scenario tests keep whole traces as insta snapshots (`tests/run/*/snapshots`):
-/// every trace found in them satisfies every built-in.
-#[test]
-fn the_runtime_scenario_traces_satisfy_every_builtin() {
-    // Scenarios whose runs the built-ins rightly fault: a degraded output leaves the run unverified.
-    const EXPECTED: &[(&str, &str)] = &[("run/logic/snapshots/timeout.snap", "verified-output")];
+/// Every trace the runtime's scenario tests keep as insta snapshots (`tests/run/*/snapshots`),
+/// with the snapshot's name; `whole` keeps only traces from the run's start (a snapshot may also
+/// hold the part after a resume).
+fn scenario_traces(whole: bool) -> Vec<(String, Vec<Value>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut checked = 0;
-    let mut found: Vec<(String, String)> = Vec::new();
+    let mut traces = Vec::new();
     for dir in ["run/logic/snapshots", "run/drtl/snapshots"] {
         let mut paths: Vec<_> = fs::read_dir(root.join(dir))
             .unwrap()
@@ -283,17 +280,29 @@ fn the_runtime_scenario_traces_satisfy_every_builtin() {
             let Ok(value) = serde_json::from_str::<Value>(body) else {
                 continue;
             };
-            // Whole traces only: a snapshot may also hold the part after a resume.
             for trace in traces_in(&value)
                 .into_iter()
-                .filter(|t| t[0]["event"] == "run_started")
+                .filter(|t| !whole || t[0]["event"] == "run_started")
             {
-                checked += 1;
-                for violation in builtins(&trace) {
-                    let rule = violation.split('@').next().unwrap_or_default().to_owned();
-                    found.push((name.clone(), format!("{rule}: {violation}")));
-                }
+                traces.push((name.clone(), trace));
             }
+        }
+    }
+    traces
+}
+
+/// Every trace found in the scenario snapshots satisfies every built-in.
+#[test]
+fn the_runtime_scenario_traces_satisfy_every_builtin() {
+    // Scenarios whose runs the built-ins rightly fault: a degraded output leaves the run unverified.
+    const EXPECTED: &[(&str, &str)] = &[("run/logic/snapshots/timeout.snap", "verified-output")];
+    let mut checked = 0;
+    let mut found: Vec<(String, String)> = Vec::new();
+    for (name, trace) in scenario_traces(true) {
+        checked += 1;
+        for violation in builtins(&trace) {
+            let rule = violation.split('@').next().unwrap_or_default().to_owned();
+            found.push((name.clone(), format!("{rule}: {violation}")));
         }
     }
     let rules: Vec<(String, String)> = found
@@ -311,6 +320,22 @@ fn the_runtime_scenario_traces_satisfy_every_builtin() {
         .collect();
     assert_eq!(rules, expected, "{found:#?}");
     assert!(checked >= 40, "only {checked} scenario traces found");
+}
+
+/// Every event the runtime wrote in its scenario traces reads as a typed [`Record`] and writes
+/// back as the same text (key order included): the typed events cover every shape emitted.
+#[test]
+fn every_scenario_event_reads_as_a_typed_record_and_writes_back_unchanged() {
+    let mut events = 0;
+    for (name, trace) in scenario_traces(false) {
+        for event in trace {
+            let record =
+                Record::from_value(&event).unwrap_or_else(|e| panic!("{name}: {e}: {event}"));
+            assert_eq!(record.to_value().to_string(), event.to_string(), "{name}");
+            events += 1;
+        }
+    }
+    assert!(events >= 800, "only {events} events found");
 }
 
 /// Arrays of trace events (objects with `event` and `seq`) anywhere in `value`.

@@ -167,16 +167,12 @@ impl Run {
             program,
             history: Vec::new(),
         };
-        let input = run.input.clone();
-        run.kernel.event(
-            "run_started",
-            None,
-            vec![
-                ("kind", run.source.kind().into()),
-                ("input", input),
-                ("plan", plan),
-            ],
-        );
+        let started = crate::trace::Event::RunStarted {
+            kind: run.source.kind().to_owned(),
+            input: run.input.clone(),
+            plan,
+        };
+        run.kernel.event(None, started);
         run.program.start(&mut run.kernel);
         Ok(run)
     }
@@ -212,9 +208,19 @@ impl Run {
         Ok(())
     }
 
-    /// Trace events since the last call: JSON objects with `seq`, `event`, `t` and `node`.
+    /// Trace events since the last call: JSON objects with `seq`, `event`, `t` and `node`
+    /// ([`Record::to_value`](crate::trace::Record::to_value)).
     pub fn take_events(&mut self) -> Vec<Value> {
-        self.kernel.take_events()
+        self.kernel
+            .take_records()
+            .iter()
+            .map(crate::trace::Record::to_value)
+            .collect()
+    }
+
+    /// Trace events since the last call, typed (what [`Run::take_events`] gives as JSON).
+    pub fn take_records(&mut self) -> Vec<crate::trace::Record> {
+        self.kernel.take_records()
     }
 
     /// How many trace events the run has produced.

@@ -18,6 +18,7 @@ use serde_json::{json, Value};
 
 use super::action::{Action, ActionKind, ModelFailure, Observation, Usage, Verdict};
 use super::provider::{Answer, Provider};
+use crate::trace::{Event, Record, Response};
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -134,9 +135,17 @@ impl Scripted {
     }
 }
 
-/// An answer a trace recorded.
-fn from_trace(event: &Value) -> Option<Entry> {
-    let node = event.get("node")?.as_str()?.to_owned();
+/// An answer a trace recorded: a model's answer or error (a self-verification call is
+/// answered as the call it was, by its attempt number), a tool's verdict, a review's decision.
+fn from_trace(line: &Value) -> Option<Entry> {
+    let Record {
+        node: Some(node),
+        event,
+        ..
+    } = Record::from_value(line).ok()?
+    else {
+        return None;
+    };
     let blank = Entry {
         node,
         attempt: None,
@@ -149,35 +158,38 @@ fn from_trace(event: &Value) -> Option<Entry> {
         verdict: None,
         review: None,
     };
-    match event.get("event")?.as_str()? {
-        // A self-verification call is answered as the call it was (its attempt number).
-        "model_responded" if event.get("error").is_some() => Some(Entry {
-            attempt: event
-                .get("attempt")
-                .and_then(Value::as_u64)
-                .map(|a| a as u32),
-            error: serde_json::from_value(event.get("error")?.clone()).ok(),
+    match event {
+        Event::ModelResponded {
+            attempt, response, ..
+        } => Some(match response {
+            Response::Error { error } => Entry {
+                attempt: Some(attempt),
+                error: Some(error),
+                ..blank
+            },
+            Response::Answer {
+                text,
+                usage,
+                latency_ms,
+            } => Entry {
+                attempt: Some(attempt),
+                text: Some(text),
+                usage,
+                latency_ms,
+                ..blank
+            },
+        }),
+        Event::ObligationUpdated {
+            rule,
+            verdict: Some(verdict),
+            ..
+        } => Some(Entry {
+            tool: Some(rule),
+            verdict: Some(verdict),
             ..blank
         }),
-        "model_responded" => Some(Entry {
-            attempt: event
-                .get("attempt")
-                .and_then(Value::as_u64)
-                .map(|a| a as u32),
-            text: Some(event.get("text")?.as_str()?.to_owned()),
-            usage: event
-                .get("usage")
-                .and_then(|u| serde_json::from_value(u.clone()).ok()),
-            latency_ms: event.get("latency_ms").and_then(Value::as_u64),
-            ..blank
-        }),
-        "obligation_updated" if event.get("verdict").is_some() => Some(Entry {
-            tool: event.get("rule").and_then(Value::as_str).map(str::to_owned),
-            verdict: serde_json::from_value(event.get("verdict")?.clone()).ok(),
-            ..blank
-        }),
-        "review_answered" => Some(Entry {
-            review: Some(event.get("action")?.as_str()?.to_owned()),
+        Event::ReviewAnswered { action, .. } => Some(Entry {
+            review: Some(action),
             ..blank
         }),
         _ => None,

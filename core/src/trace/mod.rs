@@ -12,6 +12,7 @@
 mod atoms;
 mod builtins;
 mod check;
+mod event;
 mod ltl;
 mod otlp;
 mod plan;
@@ -20,6 +21,10 @@ mod view;
 
 pub use builtins::{Builtin, TERMINATES};
 pub use check::{check, Rule, Violation};
+pub use event::{
+    Event, EventKind, Gate, NodeStatus, ObligationStatus, Participant, Record, Response, Route,
+    RuleMode, RunStatus, Speaker,
+};
 pub use ltl::{Formula, ParseError, MAX_DEPTH, MAX_FORMULA_BYTES};
 pub use otlp::{export, ExportOptions};
 pub use read::{read_jsonl, ReadError, Trace, TraceLimits};

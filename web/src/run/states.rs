@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use logicmd::trace::{EventKind, NodeStatus};
 use serde_json::Value;
 
 /// What a node is doing (the `data-run-state` values of issue #16).
@@ -120,19 +121,19 @@ impl RunStates {
     pub fn apply(&mut self, event: &Value) {
         let index = self.seen;
         self.seen += 1;
-        let name = event.get("event").and_then(Value::as_str).unwrap_or("");
-        if name == "run_started" {
+        let kind = EventKind::of_value(event);
+        if kind == EventKind::RunStarted {
             self.queue_plan(event);
             return;
         }
-        if name == "run_finished" {
+        if kind == EventKind::RunFinished {
             self.finished = event
                 .get("status")
                 .and_then(Value::as_str)
                 .map(str::to_owned);
             return;
         }
-        if name == "refused" {
+        if kind == EventKind::Refused {
             self.refuse(event);
             return;
         }
@@ -141,19 +142,20 @@ impl RunStates {
         };
         let run = self.nodes.entry(node.to_owned()).or_default();
         run.events.push(index);
-        match name {
-            "node_started" => run.enter(NodeState::Running),
-            "model_requested" => run.calls += 1,
-            "retried" => {
+        match kind {
+            EventKind::NodeStarted => run.enter(NodeState::Running),
+            EventKind::ModelRequested => run.calls += 1,
+            EventKind::Retried => {
                 run.retries += 1;
                 run.enter(NodeState::Retried);
             }
-            "review_requested" => run.enter(NodeState::Review),
-            "node_skipped" => run.enter(NodeState::Skipped),
-            "node_finished" => {
+            EventKind::ReviewRequested => run.enter(NodeState::Review),
+            EventKind::NodeSkipped => run.enter(NodeState::Skipped),
+            EventKind::NodeFinished => {
                 run.pinned = event.get("pinned").and_then(Value::as_bool) == Some(true);
-                match event.get("status").and_then(Value::as_str) {
-                    Some("succeeded") => run.enter(NodeState::Succeeded),
+                let status = event.get("status").cloned().unwrap_or_default();
+                match serde_json::from_value(status) {
+                    Ok(NodeStatus::Succeeded) => run.enter(NodeState::Succeeded),
                     _ => run.enter(NodeState::Failed),
                 }
             }

@@ -11,6 +11,7 @@ use crate::run::action::{ActionKind, Message, ModelRequest, Observation};
 use crate::run::kernel::{Kernel, Purpose, Waiter};
 use crate::run::output;
 use crate::run::retry::RetryPolicy;
+use crate::trace::{Event, Participant, Response, Speaker};
 
 /// What an answer must be.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,8 +62,8 @@ pub(super) struct ModelCall {
     attempt: u32,
     /// The node's call number of the call in flight (what its answer is traced under).
     issued: u32,
-    /// Extra trace fields (the participant, the round).
-    tags: Vec<(&'static str, Value)>,
+    /// The participant and round the trace tags the call's events with.
+    speaker: Speaker,
 }
 
 impl ModelCall {
@@ -75,18 +76,17 @@ impl ModelCall {
             policy: RetryPolicy::default(),
             attempt: 0,
             issued: 0,
-            tags: Vec::new(),
+            speaker: Speaker::default(),
         }
     }
 
-    pub fn tagged(mut self, key: &'static str, value: Value) -> ModelCall {
-        self.tags.push((key, value));
+    /// Tags the call's events with the participant (and the debate round) it is for.
+    pub fn spoken_by(mut self, participant: Participant, round: Option<u64>) -> ModelCall {
+        self.speaker = Speaker {
+            participant: Some(participant),
+            round,
+        };
         self
-    }
-
-    fn fields(&self, mut fields: Vec<(&'static str, Value)>) -> Vec<(&'static str, Value)> {
-        fields.extend(self.tags.iter().cloned());
-        fields
     }
 
     /// Issues the next attempt; `calls` numbers the node's calls (the `attempt` a script and a
@@ -101,16 +101,15 @@ impl ModelCall {
             request: self.request.clone(),
             timeout_ms: None,
         };
-        let id = kernel.issue(kind, self.waiter(Purpose::Model(0)));
-        let fields = self.fields(vec![
-            ("action", id.into()),
-            ("attempt", (*calls).into()),
-            (
-                "request",
-                serde_json::to_value(&self.request).unwrap_or_default(),
-            ),
-        ]);
-        kernel.event("model_requested", Some(&self.node), fields);
+        let action = kernel.issue(kind, self.waiter(Purpose::Model(0)));
+        let requested = Event::ModelRequested {
+            action,
+            attempt: *calls,
+            purpose: None,
+            request: self.request.clone(),
+            speaker: self.speaker.clone(),
+        };
+        kernel.event(Some(&self.node), requested);
     }
 
     fn waiter(&self, purpose: Purpose) -> Waiter {
@@ -140,24 +139,27 @@ impl ModelCall {
                     latency_ms,
                 },
             ) => {
-                let fields = self.fields(vec![
-                    ("attempt", self.issued.into()),
-                    ("text", text.clone().into()),
-                    ("usage", serde_json::to_value(usage).unwrap_or_default()),
-                    (
-                        "latency_ms",
-                        serde_json::to_value(latency_ms).unwrap_or_default(),
-                    ),
-                ]);
-                kernel.event("model_responded", Some(&self.node), fields);
+                let responded = Event::ModelResponded {
+                    attempt: self.issued,
+                    response: Response::Answer {
+                        text: text.clone(),
+                        usage,
+                        latency_ms,
+                    },
+                    speaker: self.speaker.clone(),
+                };
+                kernel.event(Some(&self.node), responded);
                 self.on_answer(kernel, &text, calls)
             }
             (Purpose::Model(_), Observation::ModelError(failure)) => {
-                let fields = self.fields(vec![
-                    ("attempt", self.issued.into()),
-                    ("error", serde_json::to_value(&failure).unwrap_or_default()),
-                ]);
-                kernel.event("model_responded", Some(&self.node), fields);
+                let responded = Event::ModelResponded {
+                    attempt: self.issued,
+                    response: Response::Error {
+                        error: failure.clone(),
+                    },
+                    speaker: self.speaker.clone(),
+                };
+                kernel.event(Some(&self.node), responded);
                 let reason = format!("{}: {}", failure.kind, failure.message);
                 let retryable = self.policy.is_retryable(&failure.kind, failure.retryable);
                 if retryable && self.attempt < self.policy.max_attempts {
@@ -165,12 +167,14 @@ impl ModelCall {
                         .policy
                         .backoff_ms(self.attempt + 1)
                         .max(failure.retry_after_ms.unwrap_or(0));
-                    let fields = self.fields(vec![
-                        ("attempt", (self.attempt + 1).into()),
-                        ("wait_ms", wait.into()),
-                        ("reason", reason.into()),
-                    ]);
-                    kernel.event("retried", Some(&self.node), fields);
+                    let retried = Event::Retried {
+                        attempt: self.attempt + 1,
+                        wait_ms: wait,
+                        reason,
+                        feedback: None,
+                        speaker: self.speaker.clone(),
+                    };
+                    kernel.event(Some(&self.node), retried);
                     kernel.issue(
                         ActionKind::Wait {
                             node: self.node.clone(),
@@ -192,19 +196,22 @@ impl ModelCall {
     fn on_answer(&mut self, kernel: &mut Kernel, text: &str, calls: &mut u32) -> Answered {
         match read(&self.expect, text) {
             Ok(output) => {
-                let fields = self.fields(vec![
-                    ("attempt", self.issued.into()),
-                    ("output", output.clone()),
-                ]);
-                kernel.event("output_validated", Some(&self.node), fields);
+                let validated = Event::OutputValidated {
+                    attempt: self.issued,
+                    output: output.clone(),
+                    contract_warnings: None,
+                    speaker: self.speaker.clone(),
+                };
+                kernel.event(Some(&self.node), validated);
                 Answered::Output(output)
             }
             Err(problems) => {
-                let fields = self.fields(vec![
-                    ("attempt", self.issued.into()),
-                    ("errors", json!(problems)),
-                ]);
-                kernel.event("output_invalid", Some(&self.node), fields);
+                let invalid = Event::OutputInvalid {
+                    attempt: self.issued,
+                    errors: problems.clone(),
+                    speaker: self.speaker.clone(),
+                };
+                kernel.event(Some(&self.node), invalid);
                 if self.attempt >= self.policy.max_attempts {
                     return Answered::Failed(format!(
                         "invalid output after {} attempt(s): {}",
@@ -213,13 +220,14 @@ impl ModelCall {
                     ));
                 }
                 let feedback = output::feedback(&problems);
-                let fields = self.fields(vec![
-                    ("attempt", (self.attempt + 1).into()),
-                    ("wait_ms", 0.into()),
-                    ("reason", "invalid output".into()),
-                    ("feedback", feedback.clone().into()),
-                ]);
-                kernel.event("retried", Some(&self.node), fields);
+                let retried = Event::Retried {
+                    attempt: self.attempt + 1,
+                    wait_ms: 0,
+                    reason: "invalid output".to_owned(),
+                    feedback: Some(feedback.clone()),
+                    speaker: self.speaker.clone(),
+                };
+                kernel.event(Some(&self.node), retried);
                 self.request.messages.push(Message::assistant(text));
                 self.request.messages.push(Message::user(feedback));
                 self.issue(kernel, calls);

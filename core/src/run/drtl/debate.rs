@@ -16,6 +16,7 @@ use super::node::{file_text, task_message, Ctx, Progress};
 use super::state::Local;
 use crate::run::action::{ModelRequest, Observation};
 use crate::run::kernel::{Kernel, Waiter};
+use crate::trace::{self, Event, Gate};
 
 /// What the transcript reads before anyone has spoken (a provider may look for it).
 pub(crate) const TRANSCRIPT_EMPTY: &str = "(no messages yet)";
@@ -217,9 +218,10 @@ impl Debate {
             types: self.types.clone(),
             validate: self.validate,
         };
-        let mut call = ModelCall::new(self.unit, &self.id, request, expect)
-            .tagged("participant", participant.id.clone().into())
-            .tagged("round", self.round.into());
+        let mut call = ModelCall::new(self.unit, &self.id, request, expect).spoken_by(
+            trace::Participant::Id(participant.id.clone()),
+            Some(self.round),
+        );
         call.issue(kernel, &mut self.calls);
         self.call = Some(call);
     }
@@ -298,16 +300,12 @@ impl Debate {
 
     /// The consensus check, in the trace: after the message that reached it, or at a round's end.
     fn judge(&self, kernel: &mut Kernel, passed: bool) {
-        kernel.event(
-            "gate_evaluated",
-            Some(&self.id),
-            vec![
-                ("gate", "consensus".into()),
-                ("round", self.round.into()),
-                ("passed", passed.into()),
-                ("supporters", json!(self.supporter_ids())),
-            ],
-        );
+        let gate = Gate {
+            round: Some(self.round),
+            supporters: Some(self.supporter_ids()),
+            ..Gate::named("consensus", passed)
+        };
+        kernel.event(Some(&self.id), Event::GateEvaluated(gate));
     }
 
     fn outcome(&self, consensus: bool) -> Progress {

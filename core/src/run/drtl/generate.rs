@@ -9,6 +9,7 @@ use super::node::{prompt, task_message, Ctx, Progress};
 use super::state::Local;
 use crate::run::action::{ModelRequest, Observation};
 use crate::run::kernel::{Kernel, Waiter};
+use crate::trace::Participant;
 
 /// What a node's answers must be, by its `output_format`.
 pub(super) fn expect_of(def: &Value) -> Expect {
@@ -134,7 +135,7 @@ impl FanOut {
             let unit = ctx.units.allocate(node);
             lanes.push(
                 ModelCall::new(unit, &definition.id, request, expect.clone())
-                    .tagged("participant", index.into()),
+                    .spoken_by(Participant::Index(index as u64), None),
             );
         }
         let mut run = FanOut {

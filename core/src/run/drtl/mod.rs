@@ -41,6 +41,7 @@ use crate::drtl::TERMINATE;
 use crate::run::action::{Observation, Unmet};
 use crate::run::kernel::{Ending, Kernel, Waiter};
 use crate::run::{Program, RunError, RunOptions};
+use crate::trace::{Event, NodeStatus};
 
 pub(crate) use debate::TRANSCRIPT_EMPTY;
 
@@ -186,7 +187,11 @@ impl DrtlProgram {
             Ok(input) => input,
             Err(error) => {
                 let id = self.id(node).to_owned();
-                kernel.event("node_started", Some(&id), vec![("inputs", Value::Null)]);
+                let started = Event::NodeStarted {
+                    inputs: Value::Null,
+                    injected: None,
+                };
+                kernel.event(Some(&id), started);
                 self.failed(kernel, node, format!("its input cannot be read: {error}"));
                 return;
             }
@@ -195,12 +200,12 @@ impl DrtlProgram {
         self.started_at[node] = kernel.now;
         self.world.store.inputs[node] = Some(input.clone());
         let id = self.id(node).to_owned();
-        let mut fields = vec![("inputs", input.clone())];
         let injected = &self.world.store.injected[node];
-        if !injected.is_null() {
-            fields.push(("injected", injected.clone()));
-        }
-        kernel.event("node_started", Some(&id), fields);
+        let started = Event::NodeStarted {
+            inputs: input.clone(),
+            injected: (!injected.is_null()).then(|| injected.clone()),
+        };
+        kernel.event(Some(&id), started);
         if let Some(pin) = self.world.options.pins.get(&id).cloned() {
             self.settle(kernel, node, Progress::plain(pin), candidates);
             return;
@@ -278,15 +283,8 @@ impl DrtlProgram {
             .state
             .trace
             .push(json!({"node": id, "status": "failed"}));
-        kernel.event(
-            "node_finished",
-            Some(&id),
-            vec![
-                ("status", "failed".into()),
-                ("error", error.clone().into()),
-                ("duration_ms", self.duration(kernel, node).into()),
-            ],
-        );
+        let duration = self.duration(kernel, node);
+        kernel.event(Some(&id), Event::node_failed(error.clone(), Some(duration)));
         kernel.end(Ending::Failed(format!("node `{id}` failed: {error}")));
     }
 
@@ -314,23 +312,24 @@ impl DrtlProgram {
         if let Route::Action(action) = &route {
             self.decide(kernel, node, action, &fired);
         }
-        let next: Vec<Value> = fired
+        let next: Vec<String> = fired
             .iter()
             .map(|&link| match self.world.graph.links[link].to {
-                Target::Node(to) => self.id(to).into(),
-                Target::Terminate => TERMINATE.into(),
+                Target::Node(to) => self.id(to).to_owned(),
+                Target::Terminate => TERMINATE.to_owned(),
             })
             .collect();
-        let mut fields = vec![
-            ("status", "succeeded".into()),
-            ("output", output),
-            ("duration_ms", self.duration(kernel, node).into()),
-            ("next", next.into()),
-        ];
-        if self.world.options.pins.contains_key(&id) {
-            fields.push(("pinned", true.into()));
-        }
-        kernel.event("node_finished", Some(&id), fields);
+        let finished = Event::NodeFinished {
+            status: NodeStatus::Succeeded,
+            output: Some(output),
+            error: None,
+            duration_ms: Some(self.duration(kernel, node)),
+            calls: None,
+            next: Some(next),
+            pinned: self.world.options.pins.contains_key(&id),
+            route: None,
+        };
+        kernel.event(Some(&id), finished);
         self.follow(kernel, node, &route, &fired, candidates);
         self.world.store.injected[node] = Value::Null;
         self.looped_in[node] = None;
@@ -469,11 +468,7 @@ impl DrtlProgram {
                     kernel.cancel_unit(unit);
                 }
                 let id = self.id(node).to_owned();
-                kernel.event(
-                    "node_skipped",
-                    Some(&id),
-                    vec![("reason", reason.clone().into())],
-                );
+                kernel.event(Some(&id), Event::skipped(reason.clone()));
             }
             self.nodes[node] = NodeState::Pending;
             self.activated[node] = false;
@@ -502,7 +497,7 @@ impl DrtlProgram {
             .state
             .trace
             .push(json!({"node": id, "status": "skipped"}));
-        kernel.event("node_skipped", Some(&id), vec![("reason", reason.into())]);
+        kernel.event(Some(&id), Event::skipped(reason));
         for &link in &self.world.graph.outgoing[node] {
             let l = &self.world.graph.links[link];
             if l.is_forward() {

@@ -11,6 +11,7 @@ use super::state::{Obligation, State, Status};
 use super::verify::evidence_text;
 use crate::run::action::Unmet;
 use crate::run::kernel::Kernel;
+use crate::trace::Event;
 
 /// Failed `block` rules nothing has discharged.
 pub(super) fn open(state: &State) -> impl Iterator<Item = &Obligation> {
@@ -83,16 +84,15 @@ pub(super) fn discharge(
             "note": note,
             "failure": obligation.evidence,
         });
-        kernel.event(
-            "obligation_updated",
-            Some(&obligation.node),
-            vec![
-                ("rule", obligation.rule.clone().into()),
-                ("target", obligation.target.clone().into()),
-                ("mode", obligation.mode.name().into()),
-                ("status", obligation.status.name().into()),
-                ("evidence", obligation.evidence.clone()),
-            ],
-        );
+        let updated = Event::ObligationUpdated {
+            rule: obligation.rule.clone(),
+            target: obligation.target.clone(),
+            mode: obligation.mode,
+            status: obligation.status,
+            verdict: None,
+            checked_by: None,
+            evidence: obligation.evidence.clone(),
+        };
+        kernel.event(Some(&obligation.node), updated);
     }
 }

@@ -13,6 +13,7 @@ use super::rules;
 use super::state::{Mode, Obligation, Status};
 use crate::run::action::{ActionKind, Observation, Verdict};
 use crate::run::kernel::{Kernel, Purpose, Waiter};
+use crate::trace::Event;
 
 #[derive(Debug, Clone)]
 struct Rule {
@@ -164,20 +165,16 @@ impl Verify {
                 evidence_text(&evidence)
             ));
         }
-        let mut fields = vec![
-            ("rule", rule.id.clone().into()),
-            ("target", rule.target.clone().into()),
-            ("mode", rule.mode.name().into()),
-            ("status", status.name().into()),
-        ];
-        match verdict {
-            Some(verdict) => {
-                fields.push(("verdict", serde_json::to_value(verdict).unwrap_or_default()))
-            }
-            None => fields.push(("checked_by", "core".into())),
-        }
-        fields.push(("evidence", evidence));
-        kernel.event("obligation_updated", Some(&self.id), fields);
+        let updated = Event::ObligationUpdated {
+            rule: rule.id.clone(),
+            target: rule.target.clone(),
+            mode: rule.mode,
+            status,
+            verdict: verdict.cloned(),
+            checked_by: verdict.is_none().then(|| "core".to_owned()),
+            evidence,
+        };
+        kernel.event(Some(&self.id), updated);
     }
 
     /// The report, once every rule has a result.

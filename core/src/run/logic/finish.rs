@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::context::holds;
 use super::{Outcome, StepsProgram, UnitState};
 use crate::run::kernel::Kernel;
+use crate::trace::{Event, Gate};
 
 /// What an invariant's breach does.
 enum Breach {
@@ -44,17 +45,13 @@ impl StepsProgram {
             if held {
                 continue;
             }
-            kernel.event(
-                "gate_evaluated",
-                Some(&node),
-                vec![
-                    ("gate", invariant.name.clone().into()),
-                    ("kind", "invariant".into()),
-                    ("check", invariant.check.clone().into()),
-                    ("passed", false.into()),
-                    ("on_breach", invariant.on_breach.clone().into()),
-                ],
-            );
+            let gate = Gate {
+                kind: Some("invariant".to_owned()),
+                check: Some(invariant.check.clone()),
+                on_breach: invariant.on_breach.clone(),
+                ..Gate::named(invariant.name.clone(), false)
+            };
+            kernel.event(Some(&node), Event::GateEvaluated(gate));
             match breach(invariant.on_breach.as_deref()) {
                 Breach::Abort if abort.is_none() => abort = Some(invariant),
                 Breach::Conclude => conclude = true,
@@ -78,7 +75,7 @@ impl StepsProgram {
             }
             if !self.states[unit].settled() {
                 let node = self.shared.node_id(self.graph.name(unit));
-                kernel.event("node_skipped", Some(&node), vec![("reason", reason.into())]);
+                kernel.event(Some(&node), Event::skipped(reason));
                 self.set_state(unit, UnitState::Skipped);
             }
         }

@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 use super::context::holds;
 use super::{tree, StepsProgram, UnitState};
 use crate::run::kernel::Kernel;
+use crate::trace::{Event, Gate};
 
 impl StepsProgram {
     /// `chooser` chose `target` (a branch, a tree's route, a loop).
@@ -61,15 +62,11 @@ impl StepsProgram {
             }
             let node = self.shared.node_id(self.graph.name(unit));
             let detail = json!({"loop_to": target, "max_iterations": self.shared.max_iterations});
-            kernel.event(
-                "gate_evaluated",
-                Some(&node),
-                vec![
-                    ("gate", "max_iterations".into()),
-                    ("passed", false.into()),
-                    ("detail", detail),
-                ],
-            );
+            let gate = Gate {
+                detail: Some(detail),
+                ..Gate::named("max_iterations", false)
+            };
+            kernel.event(Some(&node), Event::GateEvaluated(gate));
         }
         None
     }
@@ -98,7 +95,7 @@ impl StepsProgram {
                 kernel.cancel_unit(self.unit_base + unit);
                 let node = self.shared.node_id(self.graph.name(unit));
                 let reason = format!("a loop went back to `{target_name}` before it finished");
-                kernel.event("node_skipped", Some(&node), vec![("reason", reason.into())]);
+                kernel.event(Some(&node), Event::skipped(reason));
             }
             self.set_state(unit, UnitState::Pending);
             self.choices[unit].clear();
@@ -148,30 +145,22 @@ impl StepsProgram {
         let walk = match walked {
             Ok(walk) => walk,
             Err(error) => {
-                kernel.event(
-                    "gate_evaluated",
-                    Some(&node),
-                    vec![
-                        ("gate", "decision_tree".into()),
-                        ("passed", false.into()),
-                        ("error", error.clone().into()),
-                    ],
-                );
+                let gate = Gate {
+                    error: Some(error.clone()),
+                    ..Gate::named("decision_tree", false)
+                };
+                kernel.event(Some(&node), Event::GateEvaluated(gate));
                 self.fail(format!("decision tree `{}`: {error}", definition.name));
                 return;
             }
         };
-        kernel.event(
-            "gate_evaluated",
-            Some(&node),
-            vec![
-                ("gate", "decision_tree".into()),
-                ("path", json!(walk.path)),
-                ("reached", walk.reached.clone().into()),
-                ("action", walk.action.clone().into()),
-                ("passed", true.into()),
-            ],
-        );
+        let gate = Gate {
+            path: Some(walk.path.clone()),
+            reached: Some(walk.reached.clone()),
+            action: Some(walk.action.clone()),
+            ..Gate::named("decision_tree", true)
+        };
+        kernel.event(Some(&node), Event::GateEvaluated(gate));
         if walk.action == "abort" {
             self.fail(format!(
                 "decision tree `{}` reached `{}`, which aborts",

@@ -14,6 +14,7 @@ use super::{StepsProgram, UnitState};
 use crate::flow::EdgeKind;
 use crate::run::action::Observation;
 use crate::run::kernel::{Kernel, Waiter};
+use crate::trace::{Event, Gate, NodeStatus, Route};
 
 impl StepsProgram {
     /// Checks the input against the input contract, then starts what can start.
@@ -35,15 +36,11 @@ impl StepsProgram {
         }
         let problems = contracts::input_problems(contracts, &self.shared.input);
         let node = self.shared.document_node();
-        kernel.event(
-            "gate_evaluated",
-            node.as_deref(),
-            vec![
-                ("gate", "input_contract".into()),
-                ("passed", problems.is_empty().into()),
-                ("errors", json!(problems)),
-            ],
-        );
+        let gate = Gate {
+            errors: Some(problems.clone()),
+            ..Gate::named("input_contract", problems.is_empty())
+        };
+        kernel.event(node.as_deref(), Event::GateEvaluated(gate));
         if problems.is_empty() || enforcement == Enforcement::Record {
             return true;
         }
@@ -165,14 +162,11 @@ impl StepsProgram {
             })
             .collect();
         let node = self.shared.node_id(&self.shared.spec.steps[index].name);
-        kernel.event(
-            "node_started",
-            Some(&node),
-            vec![(
-                "inputs",
-                json!({"input": self.shared.input, "steps": steps}),
-            )],
-        );
+        let started = Event::NodeStarted {
+            inputs: json!({"input": self.shared.input, "steps": steps}),
+            injected: None,
+        };
+        kernel.event(Some(&node), started);
         self.finished(kernel, unit, index, pin, (0, 0), candidates);
     }
 
@@ -191,11 +185,11 @@ impl StepsProgram {
             .iter()
             .filter_map(|m| Some((m.clone(), self.shared.output(m)?.clone())))
             .collect();
-        kernel.event(
-            "node_started",
-            Some(&node),
-            vec![("inputs", json!({ "parallel": joined }))],
-        );
+        let started = Event::NodeStarted {
+            inputs: json!({ "parallel": joined }),
+            injected: None,
+        };
+        kernel.event(Some(&node), started);
         self.finished(
             kernel,
             unit,
@@ -248,15 +242,8 @@ impl StepsProgram {
             Settled::Skipped(reason) => self.skip(kernel, unit, &reason, &mut candidates),
             Settled::Failed(error) => {
                 let node = self.shared.node_id(&self.shared.spec.steps[index].name);
-                kernel.event(
-                    "node_finished",
-                    Some(&node),
-                    vec![
-                        ("status", "failed".into()),
-                        ("error", error.clone().into()),
-                        ("duration_ms", duration.into()),
-                    ],
-                );
+                let finished = Event::node_failed(error.clone(), Some(duration));
+                kernel.event(Some(&node), finished);
                 self.fail(error);
             }
         }
@@ -279,22 +266,21 @@ impl StepsProgram {
         self.last_finished = Some(name.clone());
         let route = self.route(kernel, unit, index, &output);
         let node = self.shared.node_id(&name);
-        let mut fields = vec![
-            ("status", "succeeded".into()),
-            ("output", output),
-            ("duration_ms", duration.into()),
-            ("calls", calls.into()),
-        ];
-        if self.pins.contains_key(&node) {
-            fields.push(("pinned", true.into()));
-        }
-        if let Some((target, is_loop)) = &route {
-            fields.push((
-                "route",
-                json!({"to": target, "loop": is_loop, "iteration": self.shared.iteration}),
-            ));
-        }
-        kernel.event("node_finished", Some(&node), fields);
+        let finished = Event::NodeFinished {
+            status: NodeStatus::Succeeded,
+            output: Some(output),
+            error: None,
+            duration_ms: Some(duration),
+            calls: Some(calls),
+            next: None,
+            pinned: self.pins.contains_key(&node),
+            route: route.as_ref().map(|(target, is_loop)| Route {
+                to: target.clone(),
+                is_loop: *is_loop,
+                iteration: self.shared.iteration,
+            }),
+        };
+        kernel.event(Some(&node), finished);
         self.settle(unit, UnitState::Done, candidates);
         if let Some((target, true)) = route {
             if let Some(target) = self.graph.step_unit(&target) {
@@ -315,7 +301,7 @@ impl StepsProgram {
         let name = self.graph.name(unit).to_owned();
         self.shared.forget(&name);
         let node = self.shared.node_id(&name);
-        kernel.event("node_skipped", Some(&node), vec![("reason", reason.into())]);
+        kernel.event(Some(&node), Event::skipped(reason));
         self.settle(unit, UnitState::Skipped, candidates);
     }
 

@@ -12,6 +12,7 @@ use crate::model::Spec;
 use crate::run::action::Observation;
 use crate::run::kernel::{Ending, Kernel, Waiter};
 use crate::run::{Program, RunError, RunOptions};
+use crate::trace::{Event, Gate, NodeStatus, Speaker};
 
 /// How often a node is run again because its output broke an edge contract (`retry_source`).
 pub(super) const CONTRACT_RETRIES: u32 = 2;
@@ -126,11 +127,8 @@ impl WorkflowProgram {
                     .any(|e| !matches!(self.states[e.from], NodeState::Done(_)));
                 if blocked {
                     let node = self.name(unit).to_owned();
-                    kernel.event(
-                        "node_skipped",
-                        Some(&node),
-                        vec![("reason", "a node it depends on did not finish".into())],
-                    );
+                    let reason = "a node it depends on did not finish";
+                    kernel.event(Some(&node), Event::skipped(reason));
                     self.states[unit] = NodeState::Skipped;
                     continue;
                 }
@@ -144,11 +142,11 @@ impl WorkflowProgram {
         let name = self.name(unit).to_owned();
         let input = self.node_input(unit);
         let document = self.documents.get(&name).cloned().unwrap_or_default();
-        kernel.event(
-            "node_started",
-            Some(&name),
-            vec![("inputs", json!({"input": input}))],
-        );
+        let started = Event::NodeStarted {
+            inputs: json!({ "input": input }),
+            injected: None,
+        };
+        kernel.event(Some(&name), started);
         if let Some(pin) = self.options.pins.get(&name).cloned() {
             self.node_done(kernel, unit, pin);
             return;
@@ -178,59 +176,53 @@ impl WorkflowProgram {
 
     fn node_done(&mut self, kernel: &mut Kernel, unit: usize, output: Value) {
         let name = self.name(unit).to_owned();
-        let mut fields = vec![("status", "succeeded".into()), ("output", output.clone())];
-        if self.options.pins.contains_key(&name) {
-            // Its edges' contracts are still checked below: a pin cannot break one unseen.
-            fields.push(("pinned", true.into()));
-        }
-        kernel.event("node_finished", Some(&name), fields);
+        // A pin's edges' contracts are still checked below: a pin cannot break one unseen.
+        let finished = Event::NodeFinished {
+            status: NodeStatus::Succeeded,
+            output: Some(output.clone()),
+            error: None,
+            duration_ms: None,
+            calls: None,
+            next: None,
+            pinned: self.options.pins.contains_key(&name),
+            route: None,
+        };
+        kernel.event(Some(&name), finished);
         for edge in self.spec.edges.clone().iter().filter(|e| e.from == name) {
             let Some(contract) = &edge.contract else {
                 continue;
             };
             let problems = crate::run::output::problems(contract, &output);
-            kernel.event(
-                "gate_evaluated",
-                Some(&name),
-                vec![
-                    ("gate", "contract".into()),
-                    ("edge", format!("{} -> {}", edge.from, edge.to).into()),
-                    ("passed", problems.is_empty().into()),
-                    ("errors", json!(problems)),
-                ],
-            );
+            let gate = Gate {
+                edge: Some(format!("{} -> {}", edge.from, edge.to)),
+                errors: Some(problems.clone()),
+                ..Gate::named("contract", problems.is_empty())
+            };
+            kernel.event(Some(&name), Event::GateEvaluated(gate));
             if problems.is_empty() {
                 continue;
             }
             match edge.on_contract_violation.as_deref() {
                 Some("retry_source") if self.contract_retries[unit] < CONTRACT_RETRIES => {
                     self.contract_retries[unit] += 1;
-                    kernel.event(
-                        "retried",
-                        Some(&name),
-                        vec![
-                            ("attempt", (self.contract_retries[unit] + 1).into()),
-                            ("wait_ms", 0.into()),
-                            (
-                                "reason",
-                                format!(
-                                    "the output breaks the contract of the edge to `{}`",
-                                    edge.to
-                                )
-                                .into(),
-                            ),
-                        ],
-                    );
+                    let retried = Event::Retried {
+                        attempt: self.contract_retries[unit] + 1,
+                        wait_ms: 0,
+                        reason: format!(
+                            "the output breaks the contract of the edge to `{}`",
+                            edge.to
+                        ),
+                        feedback: None,
+                        speaker: Speaker::default(),
+                    };
+                    kernel.event(Some(&name), retried);
                     self.start(kernel, unit);
                     return;
                 }
                 Some("skip") => {
                     if let Some(target) = self.flow.index(&edge.to, UnitKind::Node) {
-                        kernel.event(
-                            "node_skipped",
-                            Some(&edge.to),
-                            vec![("reason", format!("`{name}` broke the edge contract").into())],
-                        );
+                        let reason = format!("`{name}` broke the edge contract");
+                        kernel.event(Some(&edge.to), Event::skipped(reason));
                         self.states[target] = NodeState::Skipped;
                     }
                 }
@@ -251,11 +243,8 @@ impl WorkflowProgram {
     fn node_failed(&mut self, kernel: &mut Kernel, unit: usize, error: String) {
         self.cancel_node(kernel, unit);
         let name = self.name(unit).to_owned();
-        kernel.event(
-            "node_finished",
-            Some(&name),
-            vec![("status", "failed".into()), ("error", error.clone().into())],
-        );
+        let finished = Event::node_failed(error.clone(), None);
+        kernel.event(Some(&name), finished);
         self.states[unit] = NodeState::Failed(error.clone());
         if self.fail_fast {
             kernel.end(Ending::Failed(format!("node `{name}` failed: {error}")));

@@ -8,6 +8,7 @@ use super::{Progress, Settled, Shared, StepRun};
 use crate::model::{Gate, OnFail, Severity};
 use crate::run::kernel::Kernel;
 use crate::run::logic::context::{confidence_of, holds};
+use crate::trace::{Event, Gate as TraceGate};
 
 impl StepRun {
     /// Confidence, verification and (for the steps that produce the output) pre-output gates,
@@ -95,20 +96,14 @@ impl StepRun {
         for gate in gates {
             let evaluated = holds(&gate.check, context);
             let passed = evaluated.as_ref().is_ok_and(|p| *p);
-            let mut fields = vec![
-                ("gate", gate.name.clone().into()),
-                ("kind", kind.into()),
-                ("check", gate.check.clone().into()),
-                (
-                    "severity",
-                    serde_json::to_value(gate.severity).unwrap_or_default(),
-                ),
-                ("passed", passed.into()),
-            ];
-            if let Err(error) = &evaluated {
-                fields.push(("error", error.clone().into()));
-            }
-            kernel.event("gate_evaluated", Some(&self.node), fields);
+            let evaluated_gate = TraceGate {
+                kind: Some(kind.to_owned()),
+                check: Some(gate.check.clone()),
+                severity: Some(gate.severity),
+                error: evaluated.as_ref().err().cloned(),
+                ..TraceGate::named(gate.name.clone(), passed)
+            };
+            kernel.event(Some(&self.node), Event::GateEvaluated(evaluated_gate));
             if !passed && gate.severity == Severity::Error {
                 let reason = gate
                     .message

@@ -21,6 +21,7 @@ use crate::run::action::{ActionKind, Message, ModelFailure, ModelRequest, Observ
 use crate::run::kernel::{Kernel, Purpose, Waiter};
 use crate::run::output;
 use crate::run::retry::RetryPolicy;
+use crate::trace::{Event, Gate, Response, Speaker};
 
 /// How a step ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,7 +85,11 @@ impl StepRun {
                 .collect::<Map<_, _>>(),
         });
         let node = shared.node_id(&step.name);
-        kernel.event("node_started", Some(&node), vec![("inputs", inputs)]);
+        let started = Event::NodeStarted {
+            inputs,
+            injected: None,
+        };
+        kernel.event(Some(&node), started);
         let mut run = StepRun {
             index,
             name: step.name.clone(),
@@ -160,16 +165,15 @@ impl StepRun {
             request: request.clone(),
             timeout_ms: self.timeout_ms,
         };
-        let id = kernel.issue(kind, self.waiter(purpose));
-        let mut fields = vec![("action", id.into()), ("attempt", self.calls.into())];
-        if let Some(label) = label {
-            fields.push(("purpose", label.into()));
-        }
-        fields.push((
-            "request",
-            serde_json::to_value(&request).unwrap_or_default(),
-        ));
-        kernel.event("model_requested", Some(&self.node), fields);
+        let action = kernel.issue(kind, self.waiter(purpose));
+        let requested = Event::ModelRequested {
+            action,
+            attempt: self.calls,
+            purpose: label,
+            request,
+            speaker: Speaker::default(),
+        };
+        kernel.event(Some(&self.node), requested);
     }
 
     /// Issues the next attempt at the main answer.
@@ -195,15 +199,14 @@ impl StepRun {
             return false;
         }
         let wait = self.policy.backoff_ms(self.attempt + 1).max(at_least_ms);
-        kernel.event(
-            "retried",
-            Some(&self.node),
-            vec![
-                ("attempt", (self.calls + 1).into()),
-                ("wait_ms", wait.into()),
-                ("reason", reason.into()),
-            ],
-        );
+        let retried = Event::Retried {
+            attempt: self.calls + 1,
+            wait_ms: wait,
+            reason: reason.to_owned(),
+            feedback: None,
+            speaker: Speaker::default(),
+        };
+        kernel.event(Some(&self.node), retried);
         self.messages.truncate(1);
         kernel.issue(
             ActionKind::Wait {
@@ -228,16 +231,14 @@ impl StepRun {
         if self.attempt >= self.policy.max_attempts {
             return false;
         }
-        kernel.event(
-            "retried",
-            Some(&self.node),
-            vec![
-                ("attempt", (self.calls + 1).into()),
-                ("wait_ms", 0.into()),
-                ("reason", reason.into()),
-                ("feedback", feedback.clone().into()),
-            ],
-        );
+        let retried = Event::Retried {
+            attempt: self.calls + 1,
+            wait_ms: 0,
+            reason: reason.to_owned(),
+            feedback: Some(feedback.clone()),
+            speaker: Speaker::default(),
+        };
+        kernel.event(Some(&self.node), retried);
         self.messages.push(Message::assistant(answer));
         self.messages.push(Message::user(feedback));
         self.call(shared, kernel);
@@ -287,11 +288,13 @@ impl StepRun {
                 self.on_self_check(shared, kernel, Err(&failure))
             }
             (Purpose::Review, Observation::ReviewAnswer { action, note }) => {
-                kernel.event(
-                    "review_answered",
-                    Some(&self.node),
-                    vec![("action", action.clone().into()), ("note", note.into())],
-                );
+                let answered = Event::ReviewAnswered {
+                    action: action.clone(),
+                    note,
+                    accepted: None,
+                    error: None,
+                };
+                kernel.event(Some(&self.node), answered);
                 self.on_review(shared, kernel, &action)
             }
             (_, other) => Some(Settled::Failed(format!(
@@ -313,30 +316,27 @@ impl StepRun {
         if let Some(usage) = usage {
             shared.tokens_used += usage.input_tokens + usage.output_tokens;
         }
-        kernel.event(
-            "model_responded",
-            Some(&self.node),
-            vec![
-                ("attempt", self.calls.into()),
-                ("text", text.into()),
-                ("usage", serde_json::to_value(usage).unwrap_or_default()),
-                (
-                    "latency_ms",
-                    serde_json::to_value(latency_ms).unwrap_or_default(),
-                ),
-            ],
-        );
+        let responded = Event::ModelResponded {
+            attempt: self.calls,
+            response: Response::Answer {
+                text: text.to_owned(),
+                usage,
+                latency_ms,
+            },
+            speaker: Speaker::default(),
+        };
+        kernel.event(Some(&self.node), responded);
     }
 
     fn failed_call(&self, kernel: &mut Kernel, failure: &ModelFailure) {
-        kernel.event(
-            "model_responded",
-            Some(&self.node),
-            vec![
-                ("attempt", self.calls.into()),
-                ("error", serde_json::to_value(failure).unwrap_or_default()),
-            ],
-        );
+        let responded = Event::ModelResponded {
+            attempt: self.calls,
+            response: Response::Error {
+                error: failure.clone(),
+            },
+            speaker: Speaker::default(),
+        };
+        kernel.event(Some(&self.node), responded);
     }
 
     fn on_model_error(
@@ -361,11 +361,13 @@ impl StepRun {
             Ok(read) => read,
             Err(problems) => return self.invalid(shared, kernel, text, problems),
         };
-        let mut fields = vec![("attempt", self.calls.into()), ("output", output.clone())];
-        if !warnings.is_empty() {
-            fields.push(("contract_warnings", json!(warnings)));
-        }
-        kernel.event("output_validated", Some(&self.node), fields);
+        let validated = Event::OutputValidated {
+            attempt: self.calls,
+            output: output.clone(),
+            contract_warnings: (!warnings.is_empty()).then_some(warnings),
+            speaker: Speaker::default(),
+        };
+        kernel.event(Some(&self.node), validated);
         self.output = Some(output);
         self.check_output(shared, kernel, text)
     }
@@ -391,11 +393,12 @@ impl StepRun {
         text: &str,
         problems: Vec<String>,
     ) -> Progress {
-        kernel.event(
-            "output_invalid",
-            Some(&self.node),
-            vec![("attempt", self.calls.into()), ("errors", json!(problems))],
-        );
+        let invalid = Event::OutputInvalid {
+            attempt: self.calls,
+            errors: problems.clone(),
+            speaker: Speaker::default(),
+        };
+        kernel.event(Some(&self.node), invalid);
         let feedback = output::feedback(&problems);
         if self.ask_again(shared, kernel, text, feedback, "invalid output") {
             return None;
@@ -416,15 +419,12 @@ impl StepRun {
     }
 
     fn gate(&self, kernel: &mut Kernel, gate: &str, check: &str, passed: bool, detail: Value) {
-        let mut fields = vec![
-            ("gate", gate.into()),
-            ("check", check.into()),
-            ("passed", passed.into()),
-        ];
-        if !detail.is_null() {
-            fields.push(("detail", detail));
-        }
-        kernel.event("gate_evaluated", Some(&self.node), fields);
+        let gate = Gate {
+            check: Some(check.to_owned()),
+            detail: (!detail.is_null()).then_some(detail),
+            ..Gate::named(gate, passed)
+        };
+        kernel.event(Some(&self.node), Event::GateEvaluated(gate));
     }
 
     pub fn duration(&self, now: u64) -> u64 {

@@ -11,6 +11,7 @@ use crate::model::Escalation;
 use crate::run::action::ActionKind;
 use crate::run::kernel::{Kernel, Purpose};
 use crate::run::logic::context::holds;
+use crate::trace::Event;
 
 /// What a review of a step can answer.
 const REVIEW_ACTIONS: [&str; 3] = ["accept", "retry", "abort"];
@@ -142,15 +143,12 @@ impl StepRun {
     pub(super) fn ask_review(&mut self, kernel: &mut Kernel, message: &str) -> Progress {
         let actions: Vec<String> = REVIEW_ACTIONS.iter().map(|s| s.to_string()).collect();
         let input = json!({"step": self.name, "output": self.output, "reason": message});
-        kernel.event(
-            "review_requested",
-            Some(&self.node),
-            vec![
-                ("message", message.into()),
-                ("actions", json!(actions)),
-                ("input", input.clone()),
-            ],
-        );
+        let requested = Event::ReviewRequested {
+            message: Some(message.to_owned()),
+            actions: actions.clone(),
+            input: input.clone(),
+        };
+        kernel.event(Some(&self.node), requested);
         kernel.issue(
             ActionKind::AskReview {
                 node: self.node.clone(),

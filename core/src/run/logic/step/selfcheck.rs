@@ -13,6 +13,7 @@ use crate::run::action::{Message, ModelFailure};
 use crate::run::kernel::{Kernel, Purpose};
 use crate::run::logic::context::pretty;
 use crate::run::output;
+use crate::trace::{Event, Gate};
 
 /// Revisions self-verification may ask for.
 pub(super) fn max_revisions(shared: &Shared) -> u64 {
@@ -64,30 +65,23 @@ impl StepRun {
             Ok(text) => text,
             Err(failure) => {
                 // A self-check that could not be made leaves the output as it was checked.
-                kernel.event(
-                    "gate_evaluated",
-                    Some(&self.node),
-                    vec![
-                        ("gate", "self_verification".into()),
-                        ("kind", strategy.into()),
-                        ("passed", Value::Null),
-                        ("error", failure.message.clone().into()),
-                    ],
-                );
+                let gate = Gate {
+                    gate: Some("self_verification".to_owned()),
+                    kind: Some(strategy),
+                    error: Some(failure.message.clone()),
+                    ..Gate::default()
+                };
+                kernel.event(Some(&self.node), Event::GateEvaluated(gate));
                 return self.after_self_verification(shared, kernel);
             }
         };
         let judged = judge(&strategy, &verification, text, self.schema.as_ref());
-        kernel.event(
-            "gate_evaluated",
-            Some(&self.node),
-            vec![
-                ("gate", "self_verification".into()),
-                ("kind", strategy.clone().into()),
-                ("passed", judged.passed.into()),
-                ("detail", judged.detail.clone()),
-            ],
-        );
+        let gate = Gate {
+            kind: Some(strategy.clone()),
+            detail: Some(judged.detail.clone()),
+            ..Gate::named("self_verification", judged.passed)
+        };
+        kernel.event(Some(&self.node), Event::GateEvaluated(gate));
         if let Some(revised) = judged.revised {
             self.output = Some(revised);
         }

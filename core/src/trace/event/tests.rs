@@ -1,0 +1,81 @@
+use serde_json::json;
+
+use super::*;
+
+/// Reads a trace line and writes it again: the same text, key order included.
+fn round_trip(line: Value) {
+    let record = Record::from_value(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    assert_eq!(
+        record.to_value().to_string(),
+        line.to_string(),
+        "{record:?}"
+    );
+}
+
+#[test]
+fn every_shape_reads_and_writes_back_in_its_order() {
+    round_trip(
+        json!({"seq": 0, "event": "run_started", "t": 0, "kind": "logic", "input": {}, "plan": {"nodes": []}}),
+    );
+    round_trip(
+        json!({"seq": 1, "event": "node_started", "t": 0, "node": "a", "inputs": null, "injected": {"x": 1}}),
+    );
+    round_trip(
+        json!({"seq": 2, "event": "model_requested", "t": 0, "node": "d", "action": "a1", "attempt": 1, "request": {"system": "s", "messages": []}, "participant": "pro", "round": 2}),
+    );
+    round_trip(
+        json!({"seq": 3, "event": "model_responded", "t": 5, "node": "f", "attempt": 1, "text": "x", "usage": null, "latency_ms": null, "participant": 0}),
+    );
+    round_trip(
+        json!({"seq": 4, "event": "model_responded", "t": 5, "node": "a", "attempt": 2, "error": {"kind": "Timeout", "message": "slow", "retryable": true}}),
+    );
+    round_trip(
+        json!({"seq": 5, "event": "gate_evaluated", "t": 5, "node": "g", "condition": "input.ok", "passed": false, "error": "no `ok`"}),
+    );
+    round_trip(
+        json!({"seq": 6, "event": "gate_evaluated", "t": 5, "node": "a", "gate": "self_verification", "kind": "rubric", "passed": null, "error": "down"}),
+    );
+    round_trip(
+        json!({"seq": 7, "event": "obligation_updated", "t": 5, "node": "v", "rule": "std.check_links", "target": null, "mode": "block", "status": "failed", "verdict": {"passed": false, "unverifiable": true}, "evidence": "unverifiable"}),
+    );
+    round_trip(
+        json!({"seq": 8, "event": "review_answered", "t": 5, "node": "r", "action": "maybe", "note": null, "accepted": false, "error": "not an action"}),
+    );
+    round_trip(
+        json!({"seq": 9, "event": "node_finished", "t": 5, "node": "a", "status": "succeeded", "output": null, "duration_ms": 5, "calls": 1, "pinned": true, "route": {"to": "b", "loop": true, "iteration": 1}}),
+    );
+    round_trip(
+        json!({"seq": 10, "event": "refused", "t": 5, "unmet": [{"node": "v", "rule": "r", "reason": "failed"}]}),
+    );
+    round_trip(
+        json!({"seq": 11, "event": "run_finished", "t": 5, "status": "failed", "error": "boom"}),
+    );
+}
+
+#[test]
+fn names_and_kinds_agree() {
+    for kind in EventKind::ALL {
+        assert_eq!(EventKind::of(kind.name()), kind);
+    }
+    assert_eq!(EventKind::of("custom"), EventKind::Other);
+    let event = Event::skipped("why");
+    let line = Record {
+        seq: 0,
+        t: 0,
+        node: None,
+        event: event.clone(),
+    }
+    .to_value();
+    assert_eq!(EventKind::of_value(&line), event.kind());
+    assert_eq!(line["event"], event.kind().name());
+}
+
+#[test]
+fn what_does_not_fit_is_an_error_not_a_guess() {
+    assert!(Record::from_value(&json!([1])).is_err());
+    assert!(Record::from_value(&json!({"event": "node_finished", "status": "maybe"})).is_err());
+    assert!(Record::from_value(&json!({"event": "custom"})).is_err());
+    assert!(
+        Record::from_value(&json!({"event": "node_skipped", "node": 3, "reason": "r"})).is_err()
+    );
+}
