@@ -171,13 +171,18 @@ pub struct Unmet {
     pub reason: String,
 }
 
-/// Token counts a provider reports.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Token counts (and the cost, when known) a provider reports.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Usage {
     /// Tokens sent to the model (the prompt).
     pub input_tokens: u64,
     /// Tokens the model produced (the answer).
     pub output_tokens: u64,
+    /// What the call cost, in the unit of the document's `global.max_total_cost` (USD), as the
+    /// provider reports it (OpenRouter's and LiteLLM's `usage.cost`) or the driver prices it;
+    /// `None` when nobody knows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<f64>,
 }
 
 /// Why a model call failed. `kind` names the error class that `retry.non_retryable_errors`

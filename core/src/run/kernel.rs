@@ -79,11 +79,16 @@ impl Kernel {
     pub fn event(&mut self, node: Option<&str>, event: Event) {
         self.events.push(Record {
             seq: self.seq,
-            t: self.now.saturating_sub(self.started_at),
+            t: self.elapsed(),
             node: node.map(str::to_owned),
             event,
         });
         self.seq += 1;
+    }
+
+    /// Milliseconds since the run started, by the driver's clock.
+    pub fn elapsed(&self) -> u64 {
+        self.now.saturating_sub(self.started_at)
     }
 
     pub fn take_records(&mut self) -> Vec<Record> {

@@ -15,7 +15,7 @@ use crate::trace::{Event, Gate};
 
 impl StepsProgram {
     /// `chooser` chose `target` (a branch, a tree's route, a loop).
-    fn choose(&mut self, chooser: usize, target: usize) {
+    pub(super) fn choose(&mut self, chooser: usize, target: usize) {
         self.chosen[target] = true;
         if self.graph.is_step(chooser) {
             self.chooser[target] = Some(chooser);
@@ -91,7 +91,7 @@ impl StepsProgram {
         }
         let target_name = self.graph.name(target).to_owned();
         for &unit in &reset {
-            if matches!(self.states[unit], UnitState::Running(_)) {
+            if self.states[unit].is_active() {
                 kernel.cancel_unit(self.unit_base + unit);
                 let node = self.shared.node_id(self.graph.name(unit));
                 let reason = format!("a loop went back to `{target_name}` before it finished");
@@ -99,6 +99,8 @@ impl StepsProgram {
             }
             self.set_state(unit, UnitState::Pending);
             self.choices[unit].clear();
+            self.decisions[unit] = None;
+            self.join_deadlines[unit] = None;
         }
         for &unit in &reset {
             self.recount_waits(unit);
@@ -131,7 +133,8 @@ impl StepsProgram {
     }
 
     /// Walks decision tree `tree` (unit `unit`) on the outputs so far and chooses the step it
-    /// reaches; a tree that cannot be walked fails the run.
+    /// reaches; a terminal that aborts fails the run, any other action that is not a step asks
+    /// (`terminal`); a tree that cannot be walked fails the run.
     pub(super) fn run_tree(
         &mut self,
         kernel: &mut Kernel,
@@ -168,9 +171,12 @@ impl StepsProgram {
             ));
             return;
         }
-        if let Some(target) = self.graph.step_unit(&walk.action) {
-            self.choose(unit, target);
+        match self.graph.step_unit(&walk.action) {
+            Some(target) => {
+                self.choose(unit, target);
+                self.settle(unit, UnitState::Done, candidates);
+            }
+            None => self.ask_tree(kernel, unit, &definition.name, walk),
         }
-        self.settle(unit, UnitState::Done, candidates);
     }
 }

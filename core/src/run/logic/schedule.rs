@@ -11,7 +11,6 @@ use serde_json::{json, Map, Value};
 use super::contracts::{self, Enforcement};
 use super::step::{Settled, StepRun};
 use super::{StepsProgram, UnitState};
-use crate::flow::EdgeKind;
 use crate::run::action::Observation;
 use crate::run::kernel::{Kernel, Waiter};
 use crate::trace::{Event, Gate, NodeStatus, Route};
@@ -57,7 +56,14 @@ impl StepsProgram {
             if self.outcome.is_some() {
                 return;
             }
-            if !matches!(self.states[unit], UnitState::Pending) || !self.needs_met(unit) {
+            if !matches!(self.states[unit], UnitState::Pending) {
+                continue;
+            }
+            if let Some(error) = self.join_lost(unit) {
+                self.fail(error);
+                return;
+            }
+            if !self.needs_met(unit) {
                 continue;
             }
             if self.has_choosers[unit] && !self.chosen[unit] {
@@ -69,35 +75,7 @@ impl StepsProgram {
             }
             self.start(kernel, unit, &mut candidates);
         }
-        self.finish_if_done();
-    }
-
-    /// Whatever the unit runs after has settled; a parallel step's join is met (§4.3).
-    fn needs_met(&self, unit: usize) -> bool {
-        if self.unsettled[unit] == 0 {
-            return true;
-        }
-        let Some(step) = self.graph.step_of(unit).map(|i| &self.shared.spec.steps[i]) else {
-            return false;
-        };
-        let join = step.join.as_deref().unwrap_or("all");
-        if join == "all" || !step.is_parallel() {
-            return false;
-        }
-        let (mut members, mut done, mut other_unsettled) = (0usize, 0usize, false);
-        for edge in self.graph.incoming(unit).filter(|e| !e.kind.is_choice()) {
-            if edge.kind == EdgeKind::Parallel {
-                members += 1;
-                done += usize::from(matches!(self.states[edge.from], UnitState::Done));
-            } else if !self.states[edge.from].settled() {
-                other_unsettled = true;
-            }
-        }
-        !other_unsettled
-            && match join {
-                "any" => done >= 1,
-                _ => done * 2 > members,
-            }
+        self.finish_if_done(kernel);
     }
 
     fn start(&mut self, kernel: &mut Kernel, unit: usize, candidates: &mut BTreeSet<usize>) {
@@ -114,7 +92,8 @@ impl StepsProgram {
             return;
         }
         let Some(index) = self.graph.step_of(unit) else {
-            self.settle(unit, UnitState::Skipped, candidates);
+            let reason = "it is not a step".to_owned();
+            self.settle(unit, UnitState::Skipped(reason), candidates);
             return;
         };
         let step = &self.shared.spec.steps[index];
@@ -139,7 +118,15 @@ impl StepsProgram {
             .map(|(name, output)| (name.clone(), output.as_ref()))
             .collect();
         let unit_id = self.unit_base + unit;
-        let run = StepRun::begin(&mut self.shared, kernel, index, unit_id, &sources);
+        let decision = self.decisions[unit].take();
+        let deadline = self.deadline_of(kernel, unit);
+        let run = StepRun::begin(
+            &mut self.shared,
+            kernel,
+            (index, unit_id, deadline),
+            &sources,
+            decision,
+        );
         self.set_state(unit, UnitState::Running(Box::new(run)));
     }
 
@@ -225,6 +212,16 @@ impl StepsProgram {
         let Some(unit) = waiter.unit.checked_sub(self.unit_base) else {
             return;
         };
+        if let Some(error) = self.join_timed_out(kernel) {
+            self.fail(error);
+            return;
+        }
+        if matches!(self.states.get(unit), Some(UnitState::Asking(_))) {
+            let mut candidates = BTreeSet::new();
+            self.tree_answered(kernel, unit, observation, &mut candidates);
+            self.pump(kernel, candidates);
+            return;
+        }
         let Some(UnitState::Running(run)) = self.states.get_mut(unit) else {
             return;
         };
@@ -244,7 +241,11 @@ impl StepsProgram {
                 let node = self.shared.node_id(&self.shared.spec.steps[index].name);
                 let finished = Event::node_failed(error.clone(), Some(duration));
                 kernel.event(Some(&node), finished);
-                self.fail(error);
+                if self.tolerates_failure(unit) {
+                    self.settle(unit, UnitState::Failed(error), &mut candidates);
+                } else {
+                    self.fail(error);
+                }
             }
         }
         self.pump(kernel, candidates);
@@ -302,7 +303,7 @@ impl StepsProgram {
         self.shared.forget(&name);
         let node = self.shared.node_id(&name);
         kernel.event(Some(&node), Event::skipped(reason));
-        self.settle(unit, UnitState::Skipped, candidates);
+        self.settle(unit, UnitState::Skipped(reason.to_owned()), candidates);
     }
 
     /// Unit `unit` settled in `state`: what runs after it has one wait less.

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map, Value};
 
+use super::budget::Budget;
 use super::{Outcome, StepsProgram};
 use crate::flow::{Flow, UnitKind};
 use crate::model::Spec;
@@ -21,7 +22,8 @@ enum NodeState {
     Pending,
     Running(Box<StepsProgram>),
     Done(Value),
-    Skipped,
+    /// Skipped, for this reason.
+    Skipped(String),
     Failed(String),
 }
 
@@ -42,6 +44,7 @@ pub(crate) struct WorkflowProgram {
     /// Waiter units are numbered per node run, from here on.
     next_base: usize,
     fail_fast: bool,
+    budget: Budget,
 }
 
 impl WorkflowProgram {
@@ -76,6 +79,7 @@ impl WorkflowProgram {
             states: (0..flow.units.len()).map(|_| NodeState::Pending).collect(),
             contract_retries: vec![0; flow.units.len()],
             fail_fast: typed.global.fail_fast.unwrap_or(true),
+            budget: Budget::of(&typed.global),
             spec: typed,
             flow,
             documents: documents.clone(),
@@ -129,7 +133,7 @@ impl WorkflowProgram {
                     let node = self.name(unit).to_owned();
                     let reason = "a node it depends on did not finish";
                     kernel.event(Some(&node), Event::skipped(reason));
-                    self.states[unit] = NodeState::Skipped;
+                    self.states[unit] = NodeState::Skipped(reason.to_owned());
                     continue;
                 }
                 self.start(kernel, unit);
@@ -154,6 +158,7 @@ impl WorkflowProgram {
         match StepsProgram::new(&document, &input, &self.options, Some(&name)) {
             Ok(mut program) => {
                 program.unit_base = self.next_base;
+                program.run_deadline = self.budget.deadline(kernel);
                 self.next_base += program.units().max(1);
                 program.begin(kernel);
                 self.states[unit] = NodeState::Running(Box::new(program));
@@ -222,8 +227,8 @@ impl WorkflowProgram {
                 Some("skip") => {
                     if let Some(target) = self.flow.index(&edge.to, UnitKind::Node) {
                         let reason = format!("`{name}` broke the edge contract");
-                        kernel.event(Some(&edge.to), Event::skipped(reason));
-                        self.states[target] = NodeState::Skipped;
+                        kernel.event(Some(&edge.to), Event::skipped(reason.clone()));
+                        self.states[target] = NodeState::Skipped(reason);
                     }
                 }
                 _ => {
@@ -289,7 +294,20 @@ impl WorkflowProgram {
             })
             .collect();
         let output = match outputs.len() {
-            0 => Value::Null,
+            0 => {
+                let why: Vec<String> = finals
+                    .iter()
+                    .map(|&u| match &self.states[u] {
+                        NodeState::Skipped(reason) => {
+                            format!("`{}` was skipped ({reason})", self.name(u))
+                        }
+                        _ => format!("`{}` gave no output", self.name(u)),
+                    })
+                    .collect();
+                let error = format!("the workflow produced no output: {}", why.join("; "));
+                kernel.end(Ending::Failed(error));
+                return;
+            }
             1 => outputs
                 .into_iter()
                 .next()
@@ -322,6 +340,10 @@ impl Program for WorkflowProgram {
     }
 
     fn observe(&mut self, kernel: &mut Kernel, waiter: Waiter, observation: Observation) {
+        if let Some(error) = self.budget.spend(kernel, &observation) {
+            kernel.end(Ending::Failed(error));
+            return;
+        }
         let unit = self.states.iter().position(|state| match state {
             NodeState::Running(program) => (program.unit_base
                 ..program.unit_base + program.units().max(1))

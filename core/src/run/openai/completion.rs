@@ -77,14 +77,20 @@ pub fn parse_completion(body: &[u8], secret: Option<&Secret>) -> Result<Completi
 }
 
 /// `usage` in the chat form (`prompt_tokens`, `completion_tokens`) or the newer one
-/// (`input_tokens`, `output_tokens`); `None` when it has neither.
+/// (`input_tokens`, `output_tokens`), with the `cost` servers such as OpenRouter and LiteLLM
+/// report; `None` when it has no token counts.
 pub(crate) fn usage_of(usage: &Value) -> Option<Usage> {
     let count = |names: [&str; 2]| names.iter().find_map(|n| usage.get(*n)?.as_u64());
     let input = count(["prompt_tokens", "input_tokens"]);
     let output = count(["completion_tokens", "output_tokens"]);
-    (input.is_some() || output.is_some()).then(|| Usage {
+    let cost = usage
+        .get("cost")
+        .and_then(Value::as_f64)
+        .filter(|c| c.is_finite() && *c >= 0.0);
+    (input.is_some() || output.is_some()).then_some(Usage {
         input_tokens: input.unwrap_or(0),
         output_tokens: output.unwrap_or(0),
+        cost,
     })
 }
 
@@ -109,14 +115,16 @@ mod tests {
 
     #[test]
     fn content_usage_and_finish_reason_are_read() {
-        let body = br#"{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":"{\"n\": 1}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":5,"total_tokens":17}}"#;
+        let body = br#"{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":"{\"n\": 1}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":5,"total_tokens":17,"cost":0.0021}}"#;
         assert_eq!(
             parse_completion(body, None),
             Ok(Completion {
                 text: "{\"n\": 1}".into(),
                 usage: Some(Usage {
                     input_tokens: 12,
-                    output_tokens: 5
+                    output_tokens: 5,
+                    // OpenRouter's and LiteLLM's `usage.cost`, read for `max_total_cost`.
+                    cost: Some(0.0021),
                 }),
                 finish_reason: Some("stop".into()),
             })

@@ -316,7 +316,8 @@ mod tests {
                 text: "{\"n\": 42}".into(),
                 usage: Some(Usage {
                     input_tokens: 9,
-                    output_tokens: 3
+                    output_tokens: 3,
+                    cost: None,
                 }),
                 finish_reason: Some("stop".into()),
             })

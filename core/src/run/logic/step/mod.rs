@@ -7,6 +7,7 @@
 //! a change of strategy, a review's `retry` or dropping the tools starts a new one. Checks read
 //! `attempts` as every main-answer call of the step run, across series.
 
+mod answer;
 mod checks;
 mod degrade;
 mod recovery;
@@ -15,7 +16,6 @@ mod selfcheck;
 use serde_json::{json, Map, Value};
 
 use super::context::task_message;
-use super::contracts::lenient_about_outputs;
 use super::Shared;
 use crate::run::action::{ActionKind, Message, ModelFailure, ModelRequest, Observation, Usage};
 use crate::run::kernel::{Kernel, Purpose, Waiter};
@@ -53,6 +53,9 @@ pub(crate) struct StepRun {
     started_at: u64,
     /// The latest accepted (schema-valid) output.
     output: Option<Value>,
+    /// The latest output that passed the checks on itself (confidence, verification): all a
+    /// degradation may publish part of.
+    verified: Option<Value>,
     /// Self-verification revisions made, and allowed.
     revisions: u64,
     max_revisions: u64,
@@ -61,29 +64,40 @@ pub(crate) struct StepRun {
     /// `fallback.strategy: retry_different` was used.
     changed_strategy: bool,
     is_final: bool,
-    /// An answer that breaks only the output contract is accepted with a warning.
-    lenient_output: bool,
+    /// What an answer must be to become the step's output.
+    reader: answer::Reader,
+    /// An answer that breaks only the output contract escalates (`on_output_violation:
+    /// escalate`) instead of being asked again.
+    escalate_violations: bool,
     timeout_ms: Option<u64>,
+    /// The clock by which the step must be over (a join's `join_timeout`, the run's
+    /// `max_total_time`): calls end by it, and no retry waits past it.
+    deadline: Option<u64>,
 }
 
 impl StepRun {
-    /// Starts step `index`, whose inputs are the outputs of `sources` (name, output if any).
+    /// Starts step `index` (waiter unit `unit`, over by the clock `deadline` when it has one),
+    /// whose inputs are the outputs of `sources` (name, output if any) and, when a decision
+    /// tree's question chose it, the `decision`.
     pub fn begin(
         shared: &mut Shared,
         kernel: &mut Kernel,
-        index: usize,
-        unit: usize,
+        (index, unit, deadline): (usize, usize, Option<u64>),
         sources: &[(String, Option<&Value>)],
+        decision: Option<Value>,
     ) -> StepRun {
         let step = &shared.spec.steps[index];
         let compiled = shared.compiled.get(&step.name);
-        let inputs = json!({
+        let mut inputs = json!({
             "input": shared.input,
             "steps": sources
                 .iter()
                 .map(|(name, output)| (name.clone(), output.cloned().unwrap_or(Value::Null)))
                 .collect::<Map<_, _>>(),
         });
+        if let Some(decision) = &decision {
+            inputs["decision"] = decision.clone();
+        }
         let node = shared.node_id(&step.name);
         let started = Event::NodeStarted {
             inputs,
@@ -99,23 +113,26 @@ impl StepRun {
             attempt: 0,
             attempts: 0,
             calls: 0,
-            messages: vec![task_message(&shared.input, sources)],
+            messages: vec![task_message(&shared.input, sources, decision.as_ref())],
             system: compiled.map(|c| c.scaffold.clone()).unwrap_or_default(),
             schema: compiled.and_then(|c| c.output_schema.clone()),
             started_at: kernel.now,
             output: None,
+            verified: None,
             revisions: 0,
             max_revisions: selfcheck::max_revisions(shared),
             fired_levels: Vec::new(),
             changed_strategy: false,
             is_final: shared.finals.contains(&step.name),
-            lenient_output: step.output_schema.is_none()
-                && lenient_about_outputs(&shared.spec.contracts),
+            reader: answer::Reader::new(&shared.spec, index, shared.finals.contains(&step.name)),
+            escalate_violations: shared.spec.contracts.on_output_violation.as_deref()
+                == Some("escalate"),
             timeout_ms: step
                 .timeout
                 .as_deref()
                 .and_then(|t| crate::duration::parse_duration(t).ok())
                 .map(|d| d.as_millis().min(u64::MAX as u128) as u64),
+            deadline,
         };
         run.call(shared, kernel);
         run
@@ -159,11 +176,16 @@ impl StepRun {
         label: Option<String>,
     ) {
         self.calls += 1;
+        let left = self.deadline.map(|d| d.saturating_sub(kernel.now));
+        let timeout_ms = match (self.timeout_ms, left) {
+            (Some(own), Some(left)) => Some(own.min(left)),
+            (own, left) => own.or(left),
+        };
         let kind = ActionKind::CallModel {
             node: self.node.clone(),
             attempt: self.calls,
             request: request.clone(),
-            timeout_ms: self.timeout_ms,
+            timeout_ms,
         };
         let action = kernel.issue(kind, self.waiter(purpose));
         let requested = Event::ModelRequested {
@@ -199,6 +221,13 @@ impl StepRun {
             return false;
         }
         let wait = self.policy.backoff_ms(self.attempt + 1).max(at_least_ms);
+        if self
+            .deadline
+            .is_some_and(|deadline| kernel.now.saturating_add(wait) > deadline)
+        {
+            // The retry would come after the step must be over: the fallback decides now.
+            return false;
+        }
         let retried = Event::Retried {
             attempt: self.calls + 1,
             wait_ms: wait,
@@ -357,9 +386,17 @@ impl StepRun {
 
     /// Reads the answer; a valid one goes through the step's checks.
     fn on_answer(&mut self, shared: &mut Shared, kernel: &mut Kernel, text: &str) -> Progress {
-        let (output, warnings) = match self.read_answer(text) {
+        let (output, warnings) = match self.reader.read(text) {
             Ok(read) => read,
-            Err(problems) => return self.invalid(shared, kernel, text, problems),
+            Err(rejected) if rejected.by_contract && self.escalate_violations => {
+                self.record_invalid(kernel, &rejected.problems);
+                let reason = format!(
+                    "the output breaks the output contract: {}",
+                    rejected.problems.join("; ")
+                );
+                return self.escalate(shared, kernel, &reason);
+            }
+            Err(rejected) => return self.invalid(shared, kernel, text, rejected.problems),
         };
         let validated = Event::OutputValidated {
             attempt: self.calls,
@@ -372,17 +409,6 @@ impl StepRun {
         self.check_output(shared, kernel, text)
     }
 
-    /// The answer as output, with the output-contract problems a lenient contract lets through.
-    fn read_answer(&self, text: &str) -> Result<(Value, Vec<String>), Vec<String>> {
-        match output::read(text, self.schema.as_ref()) {
-            Ok(output) => Ok((output, Vec::new())),
-            Err(problems) if self.lenient_output => {
-                output::read(text, None).map(|output| (output, problems))
-            }
-            Err(problems) => Err(problems),
-        }
-    }
-
     /// An answer that is not acceptable output: asked again with the problems as feedback while
     /// the policy allows, then the step's `verification.on_fail` decides (the fallback without
     /// one).
@@ -393,12 +419,7 @@ impl StepRun {
         text: &str,
         problems: Vec<String>,
     ) -> Progress {
-        let invalid = Event::OutputInvalid {
-            attempt: self.calls,
-            errors: problems.clone(),
-            speaker: Speaker::default(),
-        };
-        kernel.event(Some(&self.node), invalid);
+        self.record_invalid(kernel, &problems);
         let feedback = output::feedback(&problems);
         if self.ask_again(shared, kernel, text, feedback, "invalid output") {
             return None;
@@ -409,6 +430,15 @@ impl StepRun {
             .as_ref()
             .map(|v| v.on_fail);
         self.on_check_failed(shared, kernel, on_fail, &reason, text)
+    }
+
+    fn record_invalid(&self, kernel: &mut Kernel, problems: &[String]) {
+        let invalid = Event::OutputInvalid {
+            attempt: self.calls,
+            errors: problems.to_vec(),
+            speaker: Speaker::default(),
+        };
+        kernel.event(Some(&self.node), invalid);
     }
 
     /// The step's accepted output: it finishes.
