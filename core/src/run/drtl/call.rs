@@ -1,18 +1,16 @@
-//! One model call and its retries, for every node that asks a model (a generate node, each
-//! fan-out participant, each debate turn, an aggregation with a model). The answer is read as the
-//! node promises (the runtime's `output::read`); an invalid answer is asked again with the
-//! problems as feedback, a transient error is retried after a backoff (`RetryPolicy`), both
-//! bounded by the policy's attempts; past them the call has failed. Every attempt is in the
-//! trace, so no retry is hidden (§9.1).
+//! One model call, for every node that asks a model (a generate node, each fan-out
+//! participant, each debate turn, an aggregation with a model). The answer is read as the node
+//! promises (the runtime's `output::read`). There is one attempt: a call that fails or answers
+//! in the wrong form fails its node (§9.1: "automatic retry is valid if defined in topology,
+//! hidden retry is not", and a topology has no field to declare retries with; a loop through a
+//! gate is how it asks again).
 
 use serde_json::{json, Value};
 
-use crate::run::action::{ActionKind, Message, ModelRequest, Observation};
+use crate::run::action::{ActionKind, ModelRequest, Observation};
 use crate::run::kernel::{Kernel, Purpose, Waiter};
 use crate::run::output;
-use crate::run::retry::RetryPolicy;
 use crate::trace::{Event, Participant, Response, Speaker};
-
 /// What an answer must be.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Expect {
@@ -44,23 +42,12 @@ impl Expect {
     }
 }
 
-/// How a call stands after an observation.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) enum Answered {
-    Pending,
-    Output(Value),
-    Failed(String),
-}
-
 pub(super) struct ModelCall {
     pub unit: usize,
     node: String,
     request: ModelRequest,
     expect: Expect,
-    policy: RetryPolicy,
-    /// Attempts at this answer, the first included.
-    attempt: u32,
-    /// The node's call number of the call in flight (what its answer is traced under).
+    /// The node's call number of the call (what its answer is traced under).
     issued: u32,
     /// The participant and round the trace tags the call's events with.
     speaker: Speaker,
@@ -73,8 +60,6 @@ impl ModelCall {
             node: node.to_owned(),
             request,
             expect,
-            policy: RetryPolicy::default(),
-            attempt: 0,
             issued: 0,
             speaker: Speaker::default(),
         }
@@ -89,10 +74,9 @@ impl ModelCall {
         self
     }
 
-    /// Issues the next attempt; `calls` numbers the node's calls (the `attempt` a script and a
-    /// trace name).
+    /// Issues the call; `calls` numbers the node's calls (the `attempt` a script and a trace
+    /// name).
     pub fn issue(&mut self, kernel: &mut Kernel, calls: &mut u32) {
-        self.attempt += 1;
         *calls += 1;
         self.issued = *calls;
         let kind = ActionKind::CallModel {
@@ -101,7 +85,11 @@ impl ModelCall {
             request: self.request.clone(),
             timeout_ms: None,
         };
-        let action = kernel.issue(kind, self.waiter(Purpose::Model(0)));
+        let waiter = Waiter {
+            unit: self.unit,
+            purpose: Purpose::Model(0),
+        };
+        let action = kernel.issue(kind, waiter);
         let requested = Event::ModelRequested {
             action,
             attempt: *calls,
@@ -112,33 +100,18 @@ impl ModelCall {
         kernel.event(Some(&self.node), requested);
     }
 
-    fn waiter(&self, purpose: Purpose) -> Waiter {
-        Waiter {
-            unit: self.unit,
-            purpose,
-        }
-    }
-
+    /// The call's output, or why the node fails.
     pub fn observe(
         &mut self,
         kernel: &mut Kernel,
-        purpose: Purpose,
         observation: Observation,
-        calls: &mut u32,
-    ) -> Answered {
-        match (purpose, observation) {
-            (Purpose::Backoff, Observation::Waited) => {
-                self.issue(kernel, calls);
-                Answered::Pending
-            }
-            (
-                Purpose::Model(_),
-                Observation::ModelResponse {
-                    text,
-                    usage,
-                    latency_ms,
-                },
-            ) => {
+    ) -> Result<Value, String> {
+        match observation {
+            Observation::ModelResponse {
+                text,
+                usage,
+                latency_ms,
+            } => {
                 let responded = Event::ModelResponded {
                     attempt: self.issued,
                     response: Response::Answer {
@@ -149,51 +122,26 @@ impl ModelCall {
                     speaker: self.speaker.clone(),
                 };
                 kernel.event(Some(&self.node), responded);
-                self.on_answer(kernel, &text, calls)
+                self.on_answer(kernel, &text)
             }
-            (Purpose::Model(_), Observation::ModelError(failure)) => {
+            Observation::ModelError(failure) => {
+                let reason = format!(
+                    "the model call failed: {}: {}",
+                    failure.kind, failure.message
+                );
                 let responded = Event::ModelResponded {
                     attempt: self.issued,
-                    response: Response::Error {
-                        error: failure.clone(),
-                    },
+                    response: Response::Error { error: failure },
                     speaker: self.speaker.clone(),
                 };
                 kernel.event(Some(&self.node), responded);
-                let reason = format!("{}: {}", failure.kind, failure.message);
-                let retryable = self.policy.is_retryable(&failure.kind, failure.retryable);
-                if retryable && self.attempt < self.policy.max_attempts {
-                    let wait = self
-                        .policy
-                        .backoff_ms(self.attempt + 1)
-                        .max(failure.retry_after_ms.unwrap_or(0));
-                    let retried = Event::Retried {
-                        attempt: self.attempt + 1,
-                        wait_ms: wait,
-                        reason,
-                        feedback: None,
-                        speaker: self.speaker.clone(),
-                    };
-                    kernel.event(Some(&self.node), retried);
-                    kernel.issue(
-                        ActionKind::Wait {
-                            node: self.node.clone(),
-                            ms: wait,
-                        },
-                        self.waiter(Purpose::Backoff),
-                    );
-                    return Answered::Pending;
-                }
-                Answered::Failed(format!(
-                    "the model call failed after {} attempt(s): {reason}",
-                    self.attempt
-                ))
+                Err(reason)
             }
-            (_, other) => Answered::Failed(format!("unexpected observation {other:?}")),
+            other => Err(format!("unexpected observation {other:?}")),
         }
     }
 
-    fn on_answer(&mut self, kernel: &mut Kernel, text: &str, calls: &mut u32) -> Answered {
+    fn on_answer(&mut self, kernel: &mut Kernel, text: &str) -> Result<Value, String> {
         match read(&self.expect, text) {
             Ok(output) => {
                 let validated = Event::OutputValidated {
@@ -203,7 +151,7 @@ impl ModelCall {
                     speaker: self.speaker.clone(),
                 };
                 kernel.event(Some(&self.node), validated);
-                Answered::Output(output)
+                Ok(output)
             }
             Err(problems) => {
                 let invalid = Event::OutputInvalid {
@@ -212,26 +160,7 @@ impl ModelCall {
                     speaker: self.speaker.clone(),
                 };
                 kernel.event(Some(&self.node), invalid);
-                if self.attempt >= self.policy.max_attempts {
-                    return Answered::Failed(format!(
-                        "invalid output after {} attempt(s): {}",
-                        self.attempt,
-                        problems.join("; ")
-                    ));
-                }
-                let feedback = output::feedback(&problems);
-                let retried = Event::Retried {
-                    attempt: self.attempt + 1,
-                    wait_ms: 0,
-                    reason: "invalid output".to_owned(),
-                    feedback: Some(feedback.clone()),
-                    speaker: self.speaker.clone(),
-                };
-                kernel.event(Some(&self.node), retried);
-                self.request.messages.push(Message::assistant(text));
-                self.request.messages.push(Message::user(feedback));
-                self.issue(kernel, calls);
-                Answered::Pending
+                Err(format!("invalid output: {}", problems.join("; ")))
             }
         }
     }

@@ -407,7 +407,13 @@ impl DrtlProgram {
         }
         if let Route::Action(action) = route {
             if fired.is_empty() {
-                self.end_with_decision(kernel, node, action);
+                match self.withholds(node, action, fired) {
+                    Some(why) => {
+                        let unmet = obligations::unmet(&self.world.store.state, &why);
+                        kernel.end(Ending::Refused(unmet));
+                    }
+                    None => self.end_with_decision(kernel, node, action),
+                }
                 return;
             }
         }
@@ -507,25 +513,44 @@ impl DrtlProgram {
         }
     }
 
-    /// A review decided: unless its decision ends the run at `terminate` (a rejection), it
-    /// discharges the open obligations upstream of it.
+    /// A review decided (§3.8, §9.3; it replaces its earlier decision). A route to `terminate`
+    /// ends the run refused. An approval, or any other action the topology routes onward,
+    /// discharges the open obligations upstream of the review. A rejection, or an action routed
+    /// nowhere, is an obligation of its own ([`withheld`](obligations::withheld)): nothing
+    /// downstream runs on the output, and the run is refused unless the output is verified anew
+    /// or a review approves.
     fn decide(&mut self, kernel: &mut Kernel, review: usize, action: &str, fired: &[usize]) {
-        let graph = &self.world.graph;
-        if fired
+        self.world
+            .store
+            .state
+            .obligations
+            .retain(|o| !(o.verify == review && o.rule == obligations::REVIEW_RULE));
+        let terminates = fired
             .iter()
-            .any(|&l| graph.links[l].to == Target::Terminate)
-        {
+            .any(|&l| self.world.graph.links[l].to == Target::Terminate);
+        if terminates {
             return;
         }
+        let withheld = self.withholds(review, action, fired);
         let note = self.note_of(review);
-        obligations::discharge(
-            graph,
-            &mut self.world.store.state,
-            kernel,
-            review,
-            action,
-            &note,
-        );
+        let (graph, state) = (&self.world.graph, &mut self.world.store.state);
+        match withheld {
+            Some(why) => obligations::withheld(graph, state, kernel, review, &why),
+            None => obligations::discharge(graph, state, kernel, review, action, &note),
+        }
+    }
+
+    /// Why review `review`'s `action` does not let the output through, when it does not.
+    fn withholds(&self, review: usize, action: &str, fired: &[usize]) -> Option<String> {
+        let id = self.id(review);
+        match review::Decision::of(action) {
+            review::Decision::Approve => None,
+            review::Decision::Reject => Some(format!("review `{id}` chose `{action}`")),
+            review::Decision::Other if fired.is_empty() => Some(format!(
+                "review `{id}` chose `{action}`, which the topology routes nowhere: nothing was done"
+            )),
+            review::Decision::Other => None,
+        }
     }
 
     /// The note a review's decision came with.
@@ -561,8 +586,8 @@ impl DrtlProgram {
         kernel.end(Ending::Refused(unmet));
     }
 
-    /// A review decision with no route (§3.8: routing handled elsewhere): the run completes
-    /// with the state and the decision, for whoever routes it.
+    /// An approval with no route (§3.8: routing handled elsewhere): the run completes with the
+    /// state and the decision, for whoever routes it.
     fn end_with_decision(&mut self, kernel: &mut Kernel, review: usize, action: &str) {
         let mut output = self.world.store.state.to_json();
         let note = self.note_of(review);
