@@ -190,3 +190,20 @@ fn a_counter_with_an_agree_is_not_consensus() {
         .unwrap();
     assert_eq!(debate["output"]["consensus"], true);
 }
+
+/// An approval decides only on the obligations upstream of its review: one it was not asked
+/// about (a verification on another branch) still refuses the run (found by the property test).
+#[test]
+fn an_approval_does_not_cover_an_obligation_it_was_not_asked_about() {
+    let text = "name: branches\nnodes:\n  - id: check\n    type: verify\n    input: \"{{ input }}\"\n    rules:\n      - {id: std.check_links, target: urls, mode: block}\n  - id: sign_off\n    type: review\n    input: {seen: \"{{ input }}\"}\n    actions: [approve]\n";
+    let outcome = run_with(&source_of(text), "", &["approve"]);
+    assert_eq!(
+        unmet(&outcome),
+        json!([{
+            "node": "check",
+            "rule": "std.check_links",
+            "target": "urls",
+            "reason": "failed (`urls` is not in the input); the run ended at review `sign_off`'s decision `approve`, which did not decide on it"
+        }])
+    );
+}

@@ -588,7 +588,17 @@ impl DrtlProgram {
 
     /// An approval with no route (§3.8: routing handled elsewhere): the run completes with the
     /// state and the decision, for whoever routes it.
+    /// Obligations the review did not decide on (not upstream of it) still stop the run.
     fn end_with_decision(&mut self, kernel: &mut Kernel, review: usize, action: &str) {
+        let why = format!(
+            "the run ended at review `{}`'s decision `{action}`, which did not decide on it",
+            self.id(review)
+        );
+        let unmet = obligations::unmet(&self.world.store.state, &why);
+        if !unmet.is_empty() {
+            kernel.end(Ending::Refused(unmet));
+            return;
+        }
         let mut output = self.world.store.state.to_json();
         let note = self.note_of(review);
         output["decision"] = json!({"review": self.id(review), "action": action, "note": note});
