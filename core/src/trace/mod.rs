@@ -20,7 +20,7 @@ mod read;
 mod view;
 
 pub use builtins::{Builtin, TERMINATES};
-pub use check::{check, Rule, Violation};
+pub use check::{check, not_checked, NotChecked, Rule, Violation};
 pub use event::{
     Event, EventKind, Gate, NodeStatus, ObligationStatus, Participant, Record, Response, Route,
     RuleMode, RunStatus, Speaker,
