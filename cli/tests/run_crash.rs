@@ -247,7 +247,7 @@ fn a_sigkill_at_random_moments_loses_nothing_and_repeats_no_model_call() {
     }
 }
 
-/// Trace events without their times (`t`, `duration_ms`).
+/// Trace events without their times (`t`, `duration_ms`, a wall-clock run's `start_ms`).
 fn untimed(trace: &str) -> Vec<Value> {
     trace
         .lines()
@@ -256,6 +256,7 @@ fn untimed(trace: &str) -> Vec<Value> {
             if let Some(map) = event.as_object_mut() {
                 map.remove("t");
                 map.remove("duration_ms");
+                map.remove("start_ms");
             }
             event
         })

@@ -201,6 +201,36 @@ pub struct ModelFailure {
     pub retry_after_ms: Option<u64>,
 }
 
+/// Who answered a model call, as the driver knows it: what a trace records so an export can
+/// name the provider, the model asked and the model that answered, the response and the server
+/// (OpenTelemetry's `gen_ai.provider.name`, `gen_ai.request.model`, `gen_ai.response.*`,
+/// `server.*`). Every field is optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Served {
+    /// The provider, as OpenTelemetry's well-known `gen_ai.provider.name` values spell it
+    /// (`openai`, `anthropic`, `gcp.gemini`, ...), or a custom name (`ollama`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    /// The model the driver asked for (the document's, or the one the user chose, `--model`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_model: Option<String>,
+    /// The model the server says answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_model: Option<String>,
+    /// The server's id of the response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_id: Option<String>,
+    /// Why the model stopped (`stop`, `length`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+    /// The server's host name or address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_address: Option<String>,
+    /// The server's port.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_port: Option<u16>,
+}
+
 /// A tool's answer to a verification rule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
@@ -228,6 +258,9 @@ pub enum Observation {
         /// How long the call took, in milliseconds, when the driver measured it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         latency_ms: Option<u64>,
+        /// Who answered, when the driver knows (the provider, the model, the server).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        served: Option<Served>,
     },
     /// The model call failed: feeds [`ActionKind::CallModel`]; the engine retries or fails by the
     /// step's policy.
@@ -253,6 +286,7 @@ impl Observation {
             text: text.into(),
             usage: None,
             latency_ms: None,
+            served: None,
         }
     }
 

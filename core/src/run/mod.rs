@@ -36,7 +36,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use action::{
-    Action, ActionKind, Message, ModelFailure, ModelRequest, Observation, Unmet, Usage, Verdict,
+    Action, ActionKind, Message, ModelFailure, ModelRequest, Observation, Served, Unmet, Usage,
+    Verdict,
 };
 pub(crate) use output::{feedback, read as read_output};
 pub use pins::{downstream, rerun_pins};
@@ -169,8 +170,10 @@ impl Run {
         };
         let started = crate::trace::Event::RunStarted {
             kind: run.source.kind().to_owned(),
+            name: run.source.name().map(str::to_owned),
             input: run.input.clone(),
             plan,
+            start_ms: (run.options.start_ms > 0).then_some(run.options.start_ms),
         };
         run.kernel.event(None, started);
         run.program.start(&mut run.kernel);

@@ -16,7 +16,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::action::{Action, ActionKind, ModelFailure, Observation, Usage, Verdict};
+use super::action::{Action, ActionKind, ModelFailure, Observation, Served, Usage, Verdict};
 use super::provider::{Answer, Provider};
 use crate::trace::{Event, Record, Response};
 
@@ -36,6 +36,8 @@ struct Entry {
     usage: Option<Usage>,
     #[serde(default)]
     latency_ms: Option<u64>,
+    #[serde(default)]
+    served: Option<Served>,
     #[serde(default)]
     tool: Option<String>,
     #[serde(default)]
@@ -154,6 +156,7 @@ fn from_trace(line: &Value) -> Option<Entry> {
         error: None,
         usage: None,
         latency_ms: None,
+        served: None,
         tool: None,
         verdict: None,
         review: None,
@@ -171,11 +174,13 @@ fn from_trace(line: &Value) -> Option<Entry> {
                 text,
                 usage,
                 latency_ms,
+                served,
             } => Entry {
                 attempt: Some(attempt),
                 text: Some(text),
                 usage,
                 latency_ms,
+                served,
                 ..blank
             },
         }),
@@ -215,6 +220,7 @@ impl Provider for Scripted {
                             .unwrap_or_default(),
                         usage: entry.usage,
                         latency_ms: entry.latency_ms,
+                        served: entry.served,
                     }),
                     None => Answer::Unanswered(format!(
                         "the script has no answer for `{node}` attempt {attempt}"

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::model::Severity;
-use crate::run::{ModelFailure, ModelRequest, Unmet, Usage, Verdict};
+use crate::run::{ModelFailure, ModelRequest, Served, Unmet, Usage, Verdict};
 
 /// One line of a trace: the event and where it happened in the run.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,15 +97,23 @@ impl<'de> Deserialize<'de> for Record {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
-    /// The run began: what runs (`logic` or `drtl`), on what input, and its plan.
+    /// The run began: what runs, on what input, its plan, and when by the wall clock.
     RunStarted {
-        /// `logic` (a LOGIC.md document or workflow) or `drtl` (a topology).
+        /// `logic`, `workflow` (a LOGIC.md document with `nodes`) or `drtl` (a topology).
         kind: String,
+        /// The document's (or topology's) `name`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
         /// The run's input.
         input: Value,
         /// `{"nodes": [...]}`: what each node runs after and what may choose it
         /// ([`trace::check`](crate::trace::check) reads it).
         plan: Value,
+        /// The clock at the start, in milliseconds since the Unix epoch, when the driver runs
+        /// on the wall clock ([`RunOptions::start_ms`](crate::run::RunOptions)); absent on a
+        /// deterministic clock (which starts at 0), so such a run gives the same bytes again.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        start_ms: Option<u64>,
     },
     /// A node (a step, a workflow node, a topology node) began a run.
     NodeStarted {
@@ -318,6 +326,9 @@ pub enum Response {
         usage: Option<Usage>,
         /// How long the call took, in milliseconds (always written).
         latency_ms: Option<u64>,
+        /// Who answered, when the driver said.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        served: Option<Served>,
     },
     /// The call failed.
     Error {

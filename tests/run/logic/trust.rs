@@ -542,6 +542,7 @@ steps:
             cost: Some(cost),
         }),
         latency_ms: None,
+        served: None,
     };
     let mut run_ = Run::start(
         source(&format!("---\n{text}---\n")),

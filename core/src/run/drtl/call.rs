@@ -111,6 +111,7 @@ impl ModelCall {
                 text,
                 usage,
                 latency_ms,
+                served,
             } => {
                 let responded = Event::ModelResponded {
                     attempt: self.issued,
@@ -118,6 +119,7 @@ impl ModelCall {
                         text: text.clone(),
                         usage,
                         latency_ms,
+                        served,
                     },
                     speaker: self.speaker.clone(),
                 };

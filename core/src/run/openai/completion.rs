@@ -4,10 +4,10 @@ use serde_json::Value;
 
 use super::failure;
 use super::secret::{redact, Secret};
-use crate::run::action::{ModelFailure, Observation, Usage};
+use crate::run::action::{ModelFailure, Observation, Served, Usage};
 
 /// An answer, streamed or not.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Completion {
     /// The answer's text (`content`), whole.
     pub text: String,
@@ -15,15 +15,33 @@ pub struct Completion {
     pub usage: Option<Usage>,
     /// `stop`, `length`, `content_filter`, ... as the server said.
     pub finish_reason: Option<String>,
+    /// The model the server says answered (`model`).
+    pub model: Option<String>,
+    /// The server's id of the response (`id`).
+    pub id: Option<String>,
 }
 
 impl Completion {
-    /// What the engine is fed.
+    /// What the engine is fed, with what the response says about itself (its model, id and
+    /// finish reason).
     pub fn observation(self, latency_ms: u64) -> Observation {
+        self.observation_served(latency_ms, Served::default())
+    }
+
+    /// What the engine is fed: the response's own facts added to what the driver knows of the
+    /// call ([`Client::serving`](super::Client::serving): provider, model asked, server).
+    pub fn observation_served(self, latency_ms: u64, serving: Served) -> Observation {
+        let served = Served {
+            response_model: self.model,
+            response_id: self.id,
+            finish_reason: self.finish_reason,
+            ..serving
+        };
         Observation::ModelResponse {
             text: self.text,
             usage: self.usage,
             latency_ms: Some(latency_ms),
+            served: (served != Served::default()).then_some(served),
         }
     }
 }
@@ -66,6 +84,7 @@ pub fn parse_completion(body: &[u8], secret: Option<&Secret>) -> Result<Completi
                 .and_then(Value::as_str)
         })
         .unwrap_or_default();
+    let field = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
     Ok(Completion {
         text: redact(secret, text),
         usage: value.get("usage").and_then(usage_of),
@@ -73,6 +92,8 @@ pub fn parse_completion(body: &[u8], secret: Option<&Secret>) -> Result<Completi
             .get("finish_reason")
             .and_then(Value::as_str)
             .map(str::to_owned),
+        model: field("model"),
+        id: field("id"),
     })
 }
 
@@ -127,6 +148,8 @@ mod tests {
                     cost: Some(0.0021),
                 }),
                 finish_reason: Some("stop".into()),
+                model: None,
+                id: Some("x".into()),
             })
         );
     }

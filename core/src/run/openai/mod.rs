@@ -19,6 +19,7 @@ mod completion;
 pub mod failure;
 mod http_date;
 mod secret;
+mod serving;
 mod sse;
 mod strict;
 
@@ -29,6 +30,7 @@ pub use completion::{parse_completion, Completion};
 pub use failure::{classify_status, HttpError};
 pub use http_date::{parse_http_date, retry_after_ms, MAX_RETRY_AFTER_MS};
 pub use secret::{Secret, REDACTED};
+pub use serving::{provider_of_host, provider_of_model, serving};
 pub use sse::StreamParser;
 pub use strict::strict_schema;
 
@@ -204,10 +206,12 @@ impl Client {
                 text,
                 usage,
                 latency_ms,
+                served,
             } => Observation::ModelResponse {
                 text: self.redact(&text),
                 usage,
                 latency_ms,
+                served,
             },
             Observation::ModelError(mut failure) => {
                 failure.message = self.redact(&failure.message);

@@ -189,6 +189,7 @@ impl Provider for Synthetic {
                         cost: None,
                     }),
                     latency_ms: Some(0),
+                    served: None,
                     text,
                 })
             }

@@ -18,6 +18,12 @@ fn every_shape_reads_and_writes_back_in_its_order() {
         json!({"seq": 0, "event": "run_started", "t": 0, "kind": "logic", "input": {}, "plan": {"nodes": []}}),
     );
     round_trip(
+        json!({"seq": 0, "event": "run_started", "t": 0, "kind": "drtl", "name": "fact check", "input": {}, "plan": {"nodes": []}, "start_ms": 1_767_225_600_000u64}),
+    );
+    round_trip(
+        json!({"seq": 3, "event": "model_responded", "t": 5, "node": "a", "attempt": 1, "text": "x", "usage": {"input_tokens": 3, "output_tokens": 1, "cost": 0.002}, "latency_ms": 5, "served": {"provider": "openai", "request_model": "gpt-4o-mini", "response_model": "gpt-4o-mini-2024-07-18", "response_id": "chatcmpl-1", "finish_reason": "stop", "server_address": "api.openai.com", "server_port": 443}}),
+    );
+    round_trip(
         json!({"seq": 1, "event": "node_started", "t": 0, "node": "a", "inputs": null, "injected": {"x": 1}}),
     );
     round_trip(

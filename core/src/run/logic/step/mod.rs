@@ -17,7 +17,9 @@ use serde_json::{json, Map, Value};
 
 use super::context::task_message;
 use super::Shared;
-use crate::run::action::{ActionKind, Message, ModelFailure, ModelRequest, Observation, Usage};
+use crate::run::action::{
+    ActionKind, Message, ModelFailure, ModelRequest, Observation, Served, Usage,
+};
 use crate::run::kernel::{Kernel, Purpose, Waiter};
 use crate::run::output;
 use crate::run::retry::RetryPolicy;
@@ -292,9 +294,10 @@ impl StepRun {
                     text,
                     usage,
                     latency_ms,
+                    served,
                 },
             ) => {
-                self.responded(shared, kernel, &text, usage, latency_ms);
+                self.responded(shared, kernel, &text, usage, (latency_ms, served));
                 self.on_answer(shared, kernel, &text)
             }
             (Purpose::Model(_), Observation::ModelError(failure)) => {
@@ -307,9 +310,10 @@ impl StepRun {
                     text,
                     usage,
                     latency_ms,
+                    served,
                 },
             ) => {
-                self.responded(shared, kernel, &text, usage, latency_ms);
+                self.responded(shared, kernel, &text, usage, (latency_ms, served));
                 self.on_self_check(shared, kernel, Ok(&text))
             }
             (Purpose::SelfCheck, Observation::ModelError(failure)) => {
@@ -340,7 +344,7 @@ impl StepRun {
         kernel: &mut Kernel,
         text: &str,
         usage: Option<Usage>,
-        latency_ms: Option<u64>,
+        (latency_ms, served): (Option<u64>, Option<Served>),
     ) {
         if let Some(usage) = usage {
             shared.tokens_used += usage.input_tokens + usage.output_tokens;
@@ -351,6 +355,7 @@ impl StepRun {
                 text: text.to_owned(),
                 usage,
                 latency_ms,
+                served,
             },
             speaker: Speaker::default(),
         };
