@@ -241,6 +241,27 @@ fn export_writes_otlp_json_to_standard_output_or_a_file() {
     assert_eq!(written, exported);
     let out = logicmd(&scratch, &["trace", "export", "run.jsonl"]);
     assert_eq!(out.status.code(), Some(2), "the format is required");
+
+    // The document's name by default; a trace id the caller gives, checked.
+    let base = ["trace", "export", "run.jsonl", "--format", "otlp-json"];
+    let out = logicmd(&scratch, &base);
+    let exported: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let root = &exported["resourceSpans"][0]["scopeSpans"][0]["spans"][0];
+    assert_eq!(root["name"], "invoke_workflow contract-workflow");
+    let id = "0123456789abcdef0123456789abcdef";
+    let out = logicmd(&scratch, &[&base[..], &["--trace-id", id]].concat());
+    let exported: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        exported["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["traceId"],
+        id
+    );
+    let out = logicmd(&scratch, &[&base[..], &["--trace-id", "00"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("`00` is not a trace id: 32 hexadecimal digits, not all zero"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// A paused trace (a review waits) has no end yet: `terminates` is "not checked", never

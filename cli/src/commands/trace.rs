@@ -68,15 +68,36 @@ struct ExportArgs {
     /// Where to write (standard output when absent).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Unix time of the run's start in milliseconds: span times are this plus each event's `t`.
-    #[arg(long, value_name = "UNIX_MS", default_value_t = 0)]
-    base_time: u64,
+    /// Unix time of the run's start in milliseconds: span times are this plus each event's `t`
+    /// (default: the start the trace records — a run on the wall clock — else 0).
+    #[arg(long, value_name = "UNIX_MS")]
+    base_time: Option<u64>,
     /// The resource's `service.name`.
     #[arg(long, default_value = "logicmd")]
     service_name: String,
-    /// `gen_ai.workflow.name` of the run's span (default: the run's kind).
+    /// `gen_ai.workflow.name` of the run's span (default: the document's name).
     #[arg(long)]
     name: Option<String>,
+    /// The trace id, 32 hexadecimal digits (default: derived from the whole trace, so runs
+    /// that differ in any answer or in their start differ).
+    #[arg(long, value_name = "HEX", value_parser = trace_id)]
+    trace_id: Option<[u8; 16]>,
+}
+
+/// A trace id: 32 hexadecimal digits, not all zero.
+fn trace_id(text: &str) -> Result<[u8; 16], String> {
+    let bad = || format!("`{text}` is not a trace id: 32 hexadecimal digits, not all zero");
+    if text.len() != 32 || !text.is_ascii() {
+        return Err(bad());
+    }
+    let mut id = [0u8; 16];
+    for (i, byte) in id.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
+    }
+    if id.iter().all(|b| *b == 0) {
+        return Err(bad());
+    }
+    Ok(id)
 }
 
 pub fn run(args: &Args) -> u8 {
@@ -298,6 +319,7 @@ fn export(args: &ExportArgs) -> u8 {
         base_time_ms: args.base_time,
         service_name: args.service_name.clone(),
         workflow_name: args.name.clone(),
+        trace_id: args.trace_id,
     };
     let exported = trace::export(&trace.events, &options).to_string();
     match &args.output {
