@@ -100,7 +100,7 @@ pub(crate) struct StepsProgram {
     pub run_deadline: Option<u64>,
     /// The clock by which each parallel step's join must be met (`join_timeout`), once its
     /// first member started.
-    join_deadlines: Vec<Option<u64>>,
+    join_deadlines: BTreeMap<usize, u64>,
     pub outcome: Option<Outcome>,
 }
 
@@ -172,7 +172,7 @@ impl StepsProgram {
             max_runs: options.max_node_runs,
             pins: options.pins.clone(),
             run_deadline: None,
-            join_deadlines: vec![None; count],
+            join_deadlines: BTreeMap::new(),
             outcome: None,
         };
         for edge in program.graph.edges() {

@@ -100,7 +100,7 @@ impl StepsProgram {
             self.set_state(unit, UnitState::Pending);
             self.choices[unit].clear();
             self.decisions[unit] = None;
-            self.join_deadlines[unit] = None;
+            self.join_deadlines.remove(&unit);
         }
         for &unit in &reset {
             self.recount_waits(unit);
