@@ -385,6 +385,10 @@ proptest! {
         prop_assert_eq!(seqs, (0..trace.len() as u64).collect::<Vec<_>>());
         check_order(&trace, &routes(&topology))?;
         check_obligations(&trace, &ending)?;
+        for event in &trace {
+            let written = logicmd::trace::Record::from_value(event).map(logicmd::trace::Record::into_value);
+            prop_assert_eq!(written.as_ref(), Ok(event), "a typed event, written back the same");
+        }
         let (again, _) = run_to_end(&source, &choices, Some(resume_after));
         prop_assert_eq!(again, trace, "the same run again, snapshotted and resumed on the way");
     }

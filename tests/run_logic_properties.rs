@@ -700,7 +700,10 @@ proptest! {
             return Err(TestCaseError::fail(format!("{problem}\n{doc:#}\n{:#?}", driven.story())));
         }
         for event in &driven.trace {
-            prop_assert!(Record::from_value(event).is_ok(), "not a typed event: {event}");
+            let record = Record::from_value(event);
+            prop_assert!(record.is_ok(), "not a typed event: {event}");
+            let written = record.map(Record::into_value).unwrap_or_default().to_string();
+            prop_assert_eq!(written, event.to_string(), "read and written back");
         }
         let again = run(source.clone(), json!({"q": "x"}), &mut chaos(), MAX_ROUNDS);
         prop_assert_eq!(&again.trace, &driven.trace, "the same run gave another trace");

@@ -339,7 +339,7 @@ fn every_scenario_event_reads_as_a_typed_record_and_writes_back_unchanged() {
         for event in trace {
             let record =
                 Record::from_value(&event).unwrap_or_else(|e| panic!("{name}: {e}: {event}"));
-            assert_eq!(record.to_value().to_string(), event.to_string(), "{name}");
+            assert_eq!(record.into_value().to_string(), event.to_string(), "{name}");
             events += 1;
         }
     }

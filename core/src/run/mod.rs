@@ -212,12 +212,12 @@ impl Run {
     }
 
     /// Trace events since the last call: JSON objects with `seq`, `event`, `t` and `node`
-    /// ([`Record::to_value`](crate::trace::Record::to_value)).
+    /// ([`Record::into_value`](crate::trace::Record::into_value)).
     pub fn take_events(&mut self) -> Vec<Value> {
         self.kernel
             .take_records()
-            .iter()
-            .map(crate::trace::Record::to_value)
+            .into_iter()
+            .map(crate::trace::Record::into_value)
             .collect()
     }
 

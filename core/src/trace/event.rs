@@ -28,29 +28,10 @@ pub struct Record {
 }
 
 impl Record {
-    /// The record as the trace writes it: `seq`, `event`, `t`, `node`, then the event's fields.
+    /// The record as the trace writes it: `seq`, `event`, `t`, `node`, then the event's fields
+    /// (see [`Record::into_value`], which does not copy).
     pub fn to_value(&self) -> Value {
-        let fields = match serde_json::to_value(&self.event) {
-            Ok(Value::Object(fields)) => fields,
-            // Every variant is a struct: serialising it cannot give anything else.
-            _ => Map::new(),
-        };
-        let mut record = Map::with_capacity(fields.len() + 3);
-        record.insert("seq".into(), self.seq.into());
-        let mut rest = Vec::with_capacity(fields.len());
-        for (key, value) in fields {
-            if key == "event" {
-                record.insert(key, value);
-            } else {
-                rest.push((key, value));
-            }
-        }
-        record.insert("t".into(), self.t.into());
-        if let Some(node) = &self.node {
-            record.insert("node".into(), node.clone().into());
-        }
-        record.extend(rest);
-        Value::Object(record)
+        self.clone().into_value()
     }
 
     /// Reads a trace line written by [`Record::to_value`] (or by another runtime keeping to the
@@ -640,3 +621,4 @@ impl Event {
 
 #[cfg(test)]
 mod tests;
+mod write;
