@@ -89,10 +89,16 @@ impl Fnv {
     }
 }
 
-/// Serialising straight into the hash: no text is built.
-impl std::io::Write for Fnv {
+/// Two hashes of the same bytes (a 128-bit id), fed in one pass.
+struct Fnv128(Fnv, Fnv);
+
+/// Serialising straight into the hashes: no text is built.
+impl std::io::Write for Fnv128 {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.feed(bytes);
+        for &byte in bytes {
+            self.0 .0 = (self.0 .0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+            self.1 .0 = (self.1 .0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
         Ok(bytes.len())
     }
 
@@ -118,14 +124,13 @@ fn nonzero<const N: usize>(mut id: [u8; N]) -> [u8; N] {
 /// The whole trace hashed (every event as JSON): a run that differs in its input, in any
 /// answer, or in its wall-clock start has another id; the same trace has the same one.
 fn trace_id(events: &[Value]) -> [u8; 16] {
-    let (mut high, mut low) = (Fnv::new(0), Fnv::new(1));
+    let mut hash = Fnv128(Fnv::new(0), Fnv::new(1));
     for event in events {
         // Writing into a hash cannot fail.
-        let _ = serde_json::to_writer(&mut high, event);
-        let _ = serde_json::to_writer(&mut low, event);
+        let _ = serde_json::to_writer(&mut hash, event);
     }
     let mut id = [0u8; 16];
-    id[..8].copy_from_slice(&high.finish().to_be_bytes());
-    id[8..].copy_from_slice(&low.finish().to_be_bytes());
+    id[..8].copy_from_slice(&hash.0.finish().to_be_bytes());
+    id[8..].copy_from_slice(&hash.1.finish().to_be_bytes());
     nonzero(id)
 }
