@@ -3,6 +3,7 @@
 //! checked for dangling routes, bad references and unverifiable inputs.
 
 mod checks;
+mod decision;
 mod expressions;
 mod model;
 
@@ -16,6 +17,7 @@ use crate::source::LineIndex;
 use crate::yaml::{parse_file, Node};
 
 pub(crate) use checks::lint;
+pub use decision::ReviewDecision;
 pub(crate) use expressions::VARIABLES;
 pub use model::{DrtlNode, Route, RouteKind, TERMINATE};
 

@@ -37,7 +37,7 @@ use graph::{Graph, Target, Trigger};
 use node::{Ctx, Progress, Route, Running, Started, Units};
 use state::{Local, Store};
 
-use crate::drtl::TERMINATE;
+use crate::drtl::{ReviewDecision, TERMINATE};
 use crate::run::action::{Observation, Unmet};
 use crate::run::kernel::{Ending, Kernel, Waiter};
 use crate::run::{Program, RunError, RunOptions};
@@ -543,13 +543,13 @@ impl DrtlProgram {
     /// Why review `review`'s `action` does not let the output through, when it does not.
     fn withholds(&self, review: usize, action: &str, fired: &[usize]) -> Option<String> {
         let id = self.id(review);
-        match review::Decision::of(action) {
-            review::Decision::Approve => None,
-            review::Decision::Reject => Some(format!("review `{id}` chose `{action}`")),
-            review::Decision::Other if fired.is_empty() => Some(format!(
+        match ReviewDecision::of(action) {
+            ReviewDecision::Approve => None,
+            ReviewDecision::Reject => Some(format!("review `{id}` chose `{action}`")),
+            ReviewDecision::Other if fired.is_empty() => Some(format!(
                 "review `{id}` chose `{action}`, which the topology routes nowhere: nothing was done"
             )),
-            review::Decision::Other => None,
+            ReviewDecision::Other => None,
         }
     }
 

@@ -2,7 +2,8 @@
 //! action labels) and waits; the run is paused while only reviews are outstanding. The answer
 //! routes as its action declares. An answer that is not one of the actions is recorded and the
 //! question asked again. What a decision does to the obligations it is asked about depends on
-//! what it says ([`Decision`]) and whether the topology routes it.
+//! what it says ([`ReviewDecision`](crate::drtl::ReviewDecision)) and whether the topology
+//! routes it.
 
 use serde_json::{json, Value};
 
@@ -101,49 +102,6 @@ impl Review {
         Progress::Finished {
             output: json!({"action": action, "note": note}),
             route: Route::Action(action),
-        }
-    }
-}
-
-/// What a review's action says, read from its label's words (`_`, `-` and spaces separate
-/// them; case does not matter).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Decision {
-    /// `override`, `approve`, `accept`: the reviewer lets the output through; this discharges
-    /// the open obligations it was asked about, routed or not.
-    Approve,
-    /// `reject`, `deny`, `abort`, `decline`, `refuse`, `cancel`: never discharges; it is an
-    /// obligation of its own until the output is verified anew or a review approves.
-    Reject,
-    /// Anything else (`edit`, `retry_with_search`): discharges only when the topology routes
-    /// it onward (the document takes it from there); unrouted, nothing was done.
-    Other,
-}
-
-impl Decision {
-    pub fn of(action: &str) -> Decision {
-        let words: Vec<String> = action
-            .split(|c: char| !c.is_alphanumeric())
-            .map(str::to_lowercase)
-            .collect();
-        let has = |names: &[&str]| words.iter().any(|w| names.contains(&w.as_str()));
-        // A label that says both is held to the safer reading.
-        if has(&[
-            "reject", "rejected", "deny", "denied", "abort", "decline", "declined", "refuse",
-            "refused", "cancel",
-        ]) {
-            Decision::Reject
-        } else if has(&[
-            "override",
-            "overridden",
-            "approve",
-            "approved",
-            "accept",
-            "accepted",
-        ]) {
-            Decision::Approve
-        } else {
-            Decision::Other
         }
     }
 }

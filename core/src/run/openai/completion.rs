@@ -29,7 +29,7 @@ impl Completion {
     }
 
     /// What the engine is fed: the response's own facts added to what the driver knows of the
-    /// call ([`Client::serving`](super::Client::serving): provider, model asked, server).
+    /// call ([`serving`](super::serving): provider, model asked, server).
     pub fn observation_served(self, latency_ms: u64, serving: Served) -> Observation {
         let served = Served {
             response_model: self.model,
