@@ -53,6 +53,18 @@ fn ending(outcome: &Outcome) -> &ActionKind {
         .kind
 }
 
+/// Runs `topology` answered by the YAML `script`: why it failed (it must fail).
+fn failure(topology: &str, script: &str) -> String {
+    let source = source(topology);
+    let mut provider = Scripted::parse(script).unwrap();
+    let mut run = start(&source, json!({}));
+    let outcome = drive(&mut run, &mut provider, &mut VecDeque::new());
+    match ending(&outcome) {
+        ActionKind::Fail { error } => error.clone(),
+        _ => panic!("{}", outcome.verdict()),
+    }
+}
+
 fn events<'t>(outcome: &'t Outcome, name: &'t str) -> impl Iterator<Item = &'t Value> + 't {
     outcome.trace.iter().filter(move |e| e["event"] == name)
 }
@@ -215,13 +227,10 @@ fn invalid_output_fails_the_node_naming_the_problem() {
     assert_eq!(events(&outcome, "model_requested").count(), 1);
     assert_run!("invalid_output", record(&outcome));
 
-    let source = source("tests/run/drtl/block-without-review.drtl.yaml");
-    let mut provider = Scripted::parse("- {node: extract, text: '42'}\n").unwrap();
-    let mut run = start(&source, json!({}));
-    let outcome = drive(&mut run, &mut provider, &mut VecDeque::new());
-    let ActionKind::Fail { error } = ending(&outcome) else {
-        panic!("{}", outcome.verdict());
-    };
+    let error = failure(
+        "tests/run/drtl/block-without-review.drtl.yaml",
+        "- {node: extract, text: '42'}\n",
+    );
     assert_eq!(
         error,
         "node `extract` failed: invalid output: expected an object or an array, found an integer `42`"
@@ -534,16 +543,10 @@ fn a_debate_ends_early_on_consensus() {
 /// one fails the debate, with no hidden retry.
 #[test]
 fn a_protocol_violation_fails_the_debate() {
-    let source = source("tests/run/drtl/debate-rounds.drtl.yaml");
-    let mut provider = Scripted::parse(
+    let error = failure(
+        "tests/run/drtl/debate-rounds.drtl.yaml",
         "- {node: council, attempt: 1, text: 'PROPOSE: one service per bounded context.'}\n- {node: council, attempt: 2, text: I agree with that.}\n",
-    )
-    .unwrap();
-    let mut run = start(&source, json!({}));
-    let outcome = drive(&mut run, &mut provider, &mut VecDeque::new());
-    let ActionKind::Fail { error } = ending(&outcome) else {
-        panic!("{}", outcome.verdict());
-    };
+    );
     assert_eq!(
         error,
         "node `council` failed: participant `security`: invalid output: the message does not start with a message type of the protocol (DISCUSS, PROPOSE, AGREE, COUNTER, QUESTION)"
@@ -758,16 +761,10 @@ fn a_review_label_nothing_routes_refuses_and_says_so() {
 
 #[test]
 fn a_participant_that_fails_fails_the_fan_out() {
-    let source = source("tests/run/drtl/fan-out-vote.drtl.yaml");
-    let mut provider = Scripted::parse(
+    let error = failure(
+        "tests/run/drtl/fan-out-vote.drtl.yaml",
         "- {node: drafts, attempt: 1, text: Rust.}\n- {node: drafts, attempt: 2, error: {kind: AuthenticationError, message: bad key, retryable: false}}\n- {node: drafts, attempt: 3, text: Go.}\n",
-    )
-    .unwrap();
-    let mut run = start(&source, json!({}));
-    let outcome = drive(&mut run, &mut provider, &mut VecDeque::new());
-    let ActionKind::Fail { error } = ending(&outcome) else {
-        panic!("{}", outcome.verdict());
-    };
+    );
     assert_eq!(
         error,
         "node `drafts` failed: participant 2: the model call failed: AuthenticationError: bad key"

@@ -10,6 +10,16 @@ use super::driver::{drive, run, source, Driven, End};
 
 const ROUNDS: usize = 500;
 
+/// A run of the document `text` (frontmatter only) on `{}`, started.
+fn start_inline(text: &str) -> Run {
+    Run::start(
+        source(&format!("---\n{text}---\n")),
+        json!({}),
+        RunOptions::default(),
+    )
+    .unwrap()
+}
+
 /// Runs the document `text` (frontmatter only) on `input`, answered by the YAML `script`.
 fn run_inline(text: &str, script: &str, input: Value) -> Driven {
     let mut provider = Scripted::parse(script).unwrap_or_else(|e| panic!("{e}"));
@@ -453,12 +463,7 @@ fn ending(run_: &mut Run) -> ActionKind {
 #[test]
 fn join_any_takes_the_first_to_finish_and_join_timeout_is_enforced() {
     let text = JOIN.replace("JOIN", "any");
-    let mut run_ = Run::start(
-        source(&format!("---\n{text}---\n")),
-        json!({}),
-        RunOptions::default(),
-    )
-    .unwrap();
+    let mut run_ = start_inline(&text);
     feed_in_order(
         &mut run_,
         &[("c", 10, "C."), ("a", 20, "A."), ("b", 30, "B.")],
@@ -471,12 +476,7 @@ fn join_any_takes_the_first_to_finish_and_join_timeout_is_enforced() {
     );
 
     let text = format!("{}    join_timeout: 2s\n", JOIN.replace("JOIN", "all"));
-    let mut run_ = Run::start(
-        source(&format!("---\n{text}---\n")),
-        json!({}),
-        RunOptions::default(),
-    )
-    .unwrap();
+    let mut run_ = start_inline(&text);
     let first = run_.next();
     let timeouts: Vec<Option<u64>> = first
         .iter()
@@ -514,12 +514,7 @@ steps:
   first: {description: First}
   second: {description: Second, needs: [first]}
 "#;
-    let mut run_ = Run::start(
-        source(&format!("---\n{text}---\n")),
-        json!({}),
-        RunOptions::default(),
-    )
-    .unwrap();
+    let mut run_ = start_inline(text);
     let first = run_.next();
     let ActionKind::CallModel { timeout_ms, .. } = &first[0].kind else {
         panic!("{first:?}")
@@ -544,12 +539,7 @@ steps:
         latency_ms: None,
         served: None,
     };
-    let mut run_ = Run::start(
-        source(&format!("---\n{text}---\n")),
-        json!({}),
-        RunOptions::default(),
-    )
-    .unwrap();
+    let mut run_ = start_inline(text);
     let first = run_.next();
     run_.feed(&first[0].id, costly(0.06)).unwrap();
     let second = run_.next();
