@@ -611,6 +611,21 @@ impl Event {
         }
     }
 
+    /// A `review_answered` for an answer that is not one of `actions` (the question is asked
+    /// again).
+    pub fn answer_not_offered(action: String, note: Option<String>, actions: &[String]) -> Event {
+        let error = format!(
+            "`{action}` is not one of the actions ({}); asked again",
+            actions.join(", ")
+        );
+        Event::ReviewAnswered {
+            action,
+            note,
+            accepted: Some(false),
+            error: Some(error),
+        }
+    }
+
     /// A `node_skipped` for `reason`.
     pub fn skipped(reason: impl Into<String>) -> Event {
         Event::NodeSkipped {

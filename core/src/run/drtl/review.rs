@@ -78,16 +78,7 @@ impl Review {
             return Progress::Failed(format!("unexpected observation {observation:?}"));
         };
         if !self.actions.contains(&action) {
-            let error = format!(
-                "`{action}` is not one of the actions ({}); asked again",
-                self.actions.join(", ")
-            );
-            let answered = Event::ReviewAnswered {
-                action,
-                note,
-                accepted: Some(false),
-                error: Some(error),
-            };
+            let answered = Event::answer_not_offered(action, note, &self.actions);
             kernel.event(Some(&self.id), answered);
             self.ask(kernel);
             return Progress::Pending;

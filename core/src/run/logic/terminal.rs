@@ -129,16 +129,7 @@ impl StepsProgram {
             return;
         };
         if !question.actions.contains(&action) {
-            let error = format!(
-                "`{action}` is not one of the actions ({}); asked again",
-                question.actions.join(", ")
-            );
-            let answered = Event::ReviewAnswered {
-                action,
-                note,
-                accepted: Some(false),
-                error: Some(error),
-            };
+            let answered = Event::answer_not_offered(action, note, &question.actions);
             kernel.event(Some(&node), answered);
             question.ask(kernel, &node, self.waiter(unit));
             self.states[unit] = UnitState::Asking(question);
