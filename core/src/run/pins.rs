@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::{RunError, RunOptions, Source};
-use crate::trace::{Event, NodeStatus, Record};
+use crate::trace::{NodeFinished, NodeStatus, Record};
 
 /// Node kinds that check or route: their result is what a pin must not fake (an obligation,
 /// a gate's branch, a review's decision, a decision tree's route), so they always run.
@@ -159,16 +159,14 @@ pub fn rerun_pins(
     let mut pins = BTreeMap::new();
     for line in previous_trace {
         // Lines that are not the runtime's events pin nothing.
-        let Ok(Record {
-            node: Some(id),
-            event:
-                Event::NodeFinished {
-                    status: NodeStatus::Succeeded,
-                    output: Some(output),
-                    ..
-                },
-            ..
-        }) = Record::from_value(line)
+        let Some((
+            Some(id),
+            NodeFinished {
+                status: NodeStatus::Succeeded,
+                output: Some(output),
+                ..
+            },
+        )) = Record::fields(line)
         else {
             continue;
         };

@@ -18,7 +18,9 @@ use serde_json::{json, Value};
 
 use super::action::{Action, ActionKind, ModelFailure, Observation, Served, Usage, Verdict};
 use super::provider::{Answer, Provider};
-use crate::trace::{Event, Record, Response};
+use crate::trace::{
+    EventKind, ModelResponded, ObligationUpdated, Record, Response, ReviewAnswered,
+};
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -140,15 +142,7 @@ impl Scripted {
 /// An answer a trace recorded: a model's answer or error (a self-verification call is
 /// answered as the call it was, by its attempt number), a tool's verdict, a review's decision.
 fn from_trace(line: &Value) -> Option<Entry> {
-    let Record {
-        node: Some(node),
-        event,
-        ..
-    } = Record::from_value(line).ok()?
-    else {
-        return None;
-    };
-    let blank = Entry {
+    let blank = |node| Entry {
         node,
         attempt: None,
         text: None,
@@ -161,42 +155,65 @@ fn from_trace(line: &Value) -> Option<Entry> {
         verdict: None,
         review: None,
     };
-    match event {
-        Event::ModelResponded {
-            attempt, response, ..
-        } => Some(match response {
-            Response::Error { error } => Entry {
-                attempt: Some(attempt),
-                error: Some(error),
-                ..blank
-            },
-            Response::Answer {
-                text,
-                usage,
-                latency_ms,
-                served,
-            } => Entry {
-                attempt: Some(attempt),
-                text: Some(text),
-                usage,
-                latency_ms,
-                served,
-                ..blank
-            },
-        }),
-        Event::ObligationUpdated {
-            rule,
-            verdict: Some(verdict),
-            ..
-        } => Some(Entry {
-            tool: Some(rule),
-            verdict: Some(verdict),
-            ..blank
-        }),
-        Event::ReviewAnswered { action, .. } => Some(Entry {
-            review: Some(action),
-            ..blank
-        }),
+    match EventKind::of_value(line) {
+        EventKind::ModelResponded => {
+            let (
+                Some(node),
+                ModelResponded {
+                    attempt, response, ..
+                },
+            ) = Record::fields(line)?
+            else {
+                return None;
+            };
+            Some(match response {
+                Response::Error { error } => Entry {
+                    attempt: Some(attempt),
+                    error: Some(error),
+                    ..blank(node)
+                },
+                Response::Answer {
+                    text,
+                    usage,
+                    latency_ms,
+                    served,
+                } => Entry {
+                    attempt: Some(attempt),
+                    text: Some(text),
+                    usage,
+                    latency_ms,
+                    served,
+                    ..blank(node)
+                },
+            })
+        }
+        EventKind::ObligationUpdated => {
+            let (
+                Some(node),
+                ObligationUpdated {
+                    rule,
+                    verdict: Some(verdict),
+                    ..
+                },
+            ) = Record::fields(line)?
+            else {
+                return None;
+            };
+            Some(Entry {
+                tool: Some(rule),
+                verdict: Some(verdict),
+                ..blank(node)
+            })
+        }
+        EventKind::ReviewAnswered => {
+            let (Some(node), ReviewAnswered { action, .. }) = Record::fields(line)? else {
+                return None;
+            };
+            Some(Entry {
+                review: Some(action),
+                ..blank(node)
+            })
+        }
         _ => None,
     }
 }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::model::Severity;
-use crate::run::{ModelFailure, ModelRequest, Served, Unmet, Usage, Verdict};
+use crate::run::{ModelFailure, ModelRequest, Served, Unmet, Usage};
 
 /// One line of a trace: the event and where it happened in the run.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,16 +121,7 @@ pub enum Event {
         speaker: Speaker,
     },
     /// A model call was answered, or failed.
-    ModelResponded {
-        /// The call number it answers.
-        attempt: u32,
-        /// The answer or the error.
-        #[serde(flatten)]
-        response: Response,
-        /// The participant and round of a fan-out or debate call.
-        #[serde(flatten)]
-        speaker: Speaker,
-    },
+    ModelResponded(ModelResponded),
     /// An answer was read as acceptable output (its schema, its format).
     OutputValidated {
         /// The call number it came from.
@@ -172,24 +163,7 @@ pub enum Event {
     /// A check was evaluated (see [`Gate`]).
     GateEvaluated(Gate),
     /// A verification rule's result changed an obligation (DRTL `verify`, a review's decision).
-    ObligationUpdated {
-        /// The rule's id (`review` for a review's own decision).
-        rule: String,
-        /// The key of the input it checked, if the rule names one (always written).
-        target: Option<String>,
-        /// How a failure counts.
-        mode: RuleMode,
-        /// Where the obligation stands now.
-        status: ObligationStatus,
-        /// The tool's verdict, when a tool decided (so a trace replays as a script).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        verdict: Option<Verdict>,
-        /// `core` when the runtime decided without a tool.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        checked_by: Option<String>,
-        /// What the decision rests on.
-        evidence: Value,
-    },
+    ObligationUpdated(ObligationUpdated),
     /// The run asks a person or system to decide.
     ReviewRequested {
         /// What to show the reviewer (always written).
@@ -200,53 +174,14 @@ pub enum Event {
         input: Value,
     },
     /// The reviewer decided.
-    ReviewAnswered {
-        /// The decision.
-        action: String,
-        /// The reviewer's comment (always written).
-        note: Option<String>,
-        /// `false` when the answer was not one of the actions (the question is asked again).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        accepted: Option<bool>,
-        /// Why an answer was not accepted.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        error: Option<String>,
-    },
+    ReviewAnswered(ReviewAnswered),
     /// A node did not run (or a loop cancelled its run).
     NodeSkipped {
         /// Why.
         reason: String,
     },
     /// A node's run ended.
-    NodeFinished {
-        /// `succeeded` or `failed`.
-        status: NodeStatus,
-        /// Its output (a succeeded run; `null` is written).
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "present"
-        )]
-        output: Option<Value>,
-        /// Why it failed.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        error: Option<String>,
-        /// How long it ran, in milliseconds.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        duration_ms: Option<u64>,
-        /// The model calls it made (LOGIC.md steps).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        calls: Option<u32>,
-        /// The nodes (or `terminate`) its routes fired to (DRTL).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        next: Option<Vec<String>>,
-        /// The output was given in advance ([`RunOptions::pins`](crate::run::RunOptions)).
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        pinned: bool,
-        /// The branch it took (LOGIC.md steps with `branches`).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        route: Option<Route>,
-    },
+    NodeFinished(NodeFinished),
     /// The run refuses to give output: these obligations are unmet.
     Refused {
         /// The obligations.
@@ -582,16 +517,16 @@ impl Event {
             Event::RunStarted { .. } => EventKind::RunStarted,
             Event::NodeStarted { .. } => EventKind::NodeStarted,
             Event::ModelRequested { .. } => EventKind::ModelRequested,
-            Event::ModelResponded { .. } => EventKind::ModelResponded,
+            Event::ModelResponded(_) => EventKind::ModelResponded,
             Event::OutputValidated { .. } => EventKind::OutputValidated,
             Event::OutputInvalid { .. } => EventKind::OutputInvalid,
             Event::Retried { .. } => EventKind::Retried,
             Event::GateEvaluated(_) => EventKind::GateEvaluated,
-            Event::ObligationUpdated { .. } => EventKind::ObligationUpdated,
+            Event::ObligationUpdated(_) => EventKind::ObligationUpdated,
             Event::ReviewRequested { .. } => EventKind::ReviewRequested,
-            Event::ReviewAnswered { .. } => EventKind::ReviewAnswered,
+            Event::ReviewAnswered(_) => EventKind::ReviewAnswered,
             Event::NodeSkipped { .. } => EventKind::NodeSkipped,
-            Event::NodeFinished { .. } => EventKind::NodeFinished,
+            Event::NodeFinished(_) => EventKind::NodeFinished,
             Event::Refused { .. } => EventKind::Refused,
             Event::RunFinished { .. } => EventKind::RunFinished,
         }
@@ -599,7 +534,7 @@ impl Event {
 
     /// A `node_finished` that failed with `error` after `duration_ms`.
     pub fn node_failed(error: impl Into<String>, duration_ms: Option<u64>) -> Event {
-        Event::NodeFinished {
+        Event::NodeFinished(NodeFinished {
             status: NodeStatus::Failed,
             output: None,
             error: Some(error.into()),
@@ -608,7 +543,7 @@ impl Event {
             next: None,
             pinned: false,
             route: None,
-        }
+        })
     }
 
     /// A `review_answered` for an answer that is not one of `actions` (the question is asked
@@ -618,12 +553,12 @@ impl Event {
             "`{action}` is not one of the actions ({}); asked again",
             actions.join(", ")
         );
-        Event::ReviewAnswered {
+        Event::ReviewAnswered(ReviewAnswered {
             action,
             note,
             accepted: Some(false),
             error: Some(error),
-        }
+        })
     }
 
     /// A `node_skipped` for `reason`.
@@ -634,6 +569,9 @@ impl Event {
     }
 }
 
+mod fields;
 #[cfg(test)]
 mod tests;
 mod write;
+
+pub use fields::{Fields, ModelResponded, NodeFinished, ObligationUpdated, ReviewAnswered};

@@ -22,8 +22,9 @@ mod view;
 pub use builtins::{Builtin, TERMINATES};
 pub use check::{check, not_checked, NotChecked, Rule, Violation};
 pub use event::{
-    Event, EventKind, Gate, NodeStatus, ObligationStatus, Participant, Record, Response, Route,
-    RuleMode, RunStatus, Speaker,
+    Event, EventKind, Fields, Gate, ModelResponded, NodeFinished, NodeStatus, ObligationStatus,
+    ObligationUpdated, Participant, Record, Response, ReviewAnswered, Route, RuleMode, RunStatus,
+    Speaker,
 };
 pub use ltl::{Formula, ParseError, MAX_DEPTH, MAX_FORMULA_BYTES};
 pub use otlp::{export, ExportOptions};

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use crate::run::action::{ActionKind, ModelRequest, Observation};
 use crate::run::kernel::{Kernel, Purpose, Waiter};
 use crate::run::output;
-use crate::trace::{Event, Participant, Response, Speaker};
+use crate::trace::{Event, ModelResponded, Participant, Response, Speaker};
 /// What an answer must be.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Expect {
@@ -113,7 +113,7 @@ impl ModelCall {
                 latency_ms,
                 served,
             } => {
-                let responded = Event::ModelResponded {
+                let responded = Event::ModelResponded(ModelResponded {
                     attempt: self.issued,
                     response: Response::Answer {
                         text: text.clone(),
@@ -122,7 +122,7 @@ impl ModelCall {
                         served,
                     },
                     speaker: self.speaker.clone(),
-                };
+                });
                 kernel.event(Some(&self.node), responded);
                 self.on_answer(kernel, &text)
             }
@@ -131,11 +131,11 @@ impl ModelCall {
                     "the model call failed: {}: {}",
                     failure.kind, failure.message
                 );
-                let responded = Event::ModelResponded {
+                let responded = Event::ModelResponded(ModelResponded {
                     attempt: self.issued,
                     response: Response::Error { error: failure },
                     speaker: self.speaker.clone(),
-                };
+                });
                 kernel.event(Some(&self.node), responded);
                 Err(reason)
             }

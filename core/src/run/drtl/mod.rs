@@ -41,7 +41,7 @@ use crate::drtl::{ReviewDecision, TERMINATE};
 use crate::run::action::{Observation, Unmet};
 use crate::run::kernel::{Ending, Kernel, Waiter};
 use crate::run::{Program, RunError, RunOptions};
-use crate::trace::{Event, NodeStatus};
+use crate::trace::{Event, NodeFinished, NodeStatus};
 
 pub(crate) use debate::TRANSCRIPT_EMPTY;
 
@@ -319,7 +319,7 @@ impl DrtlProgram {
                 Target::Terminate => TERMINATE.to_owned(),
             })
             .collect();
-        let finished = Event::NodeFinished {
+        let finished = Event::NodeFinished(NodeFinished {
             status: NodeStatus::Succeeded,
             output: Some(output),
             error: None,
@@ -328,7 +328,7 @@ impl DrtlProgram {
             next: Some(next),
             pinned: self.world.options.pins.contains_key(&id),
             route: None,
-        };
+        });
         kernel.event(Some(&id), finished);
         self.follow(kernel, node, &route, &fired, candidates);
         self.world.store.injected[node] = Value::Null;

@@ -11,7 +11,7 @@ use super::state::{Mode, Obligation, State, Status};
 use super::verify::evidence_text;
 use crate::run::action::Unmet;
 use crate::run::kernel::Kernel;
-use crate::trace::Event;
+use crate::trace::{Event, ObligationUpdated};
 
 /// Failed `block` rules nothing has discharged.
 pub(super) fn open(state: &State) -> impl Iterator<Item = &Obligation> {
@@ -62,7 +62,7 @@ pub(super) fn withheld(
         status: Status::Failed,
         evidence: why.into(),
     });
-    let updated = Event::ObligationUpdated {
+    let updated = Event::ObligationUpdated(ObligationUpdated {
         rule: REVIEW_RULE.to_owned(),
         target: None,
         mode: Mode::Block,
@@ -70,7 +70,7 @@ pub(super) fn withheld(
         verdict: None,
         checked_by: None,
         evidence: why.into(),
-    };
+    });
     kernel.event(Some(&id), updated);
 }
 
@@ -137,7 +137,7 @@ pub(super) fn discharge(
             "note": note,
             "failure": obligation.evidence,
         });
-        let updated = Event::ObligationUpdated {
+        let updated = Event::ObligationUpdated(ObligationUpdated {
             rule: obligation.rule.clone(),
             target: obligation.target.clone(),
             mode: obligation.mode,
@@ -145,7 +145,7 @@ pub(super) fn discharge(
             verdict: None,
             checked_by: None,
             evidence: obligation.evidence.clone(),
-        };
+        });
         kernel.event(Some(&obligation.node), updated);
     }
 }

@@ -11,7 +11,7 @@ use super::node::{Ctx, Progress, Route};
 use super::state::Local;
 use crate::run::action::{ActionKind, Observation};
 use crate::run::kernel::{Kernel, Purpose, Waiter};
-use crate::trace::Event;
+use crate::trace::{Event, ReviewAnswered};
 
 pub(super) struct Review {
     unit: usize,
@@ -83,12 +83,12 @@ impl Review {
             self.ask(kernel);
             return Progress::Pending;
         }
-        let answered = Event::ReviewAnswered {
+        let answered = Event::ReviewAnswered(ReviewAnswered {
             action: action.clone(),
             note: note.clone(),
             accepted: None,
             error: None,
-        };
+        });
         kernel.event(Some(&self.id), answered);
         Progress::Finished {
             output: json!({"action": action, "note": note}),

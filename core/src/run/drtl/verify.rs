@@ -14,7 +14,7 @@ use super::rules::{self, Local};
 use super::state::{Mode, Obligation, Status};
 use crate::run::action::{ActionKind, Observation, Verdict};
 use crate::run::kernel::{Kernel, Purpose, Waiter};
-use crate::trace::Event;
+use crate::trace::{Event, ObligationUpdated};
 
 #[derive(Debug, Clone)]
 struct Rule {
@@ -179,7 +179,7 @@ impl Verify {
                 evidence_text(&evidence)
             ));
         }
-        let updated = Event::ObligationUpdated {
+        let updated = Event::ObligationUpdated(ObligationUpdated {
             rule: rule.id.clone(),
             target: rule.target.clone(),
             mode: rule.mode,
@@ -187,7 +187,7 @@ impl Verify {
             verdict: verdict.cloned(),
             checked_by: verdict.is_none().then(|| "core".to_owned()),
             evidence,
-        };
+        });
         kernel.event(Some(&self.id), updated);
     }
 

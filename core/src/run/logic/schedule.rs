@@ -13,7 +13,7 @@ use super::step::{Settled, StepRun};
 use super::{StepsProgram, UnitState};
 use crate::run::action::Observation;
 use crate::run::kernel::{Kernel, Waiter};
-use crate::trace::{Event, Gate, NodeStatus, Route};
+use crate::trace::{Event, Gate, NodeFinished, NodeStatus, Route};
 
 impl StepsProgram {
     /// Checks the input against the input contract, then starts what can start.
@@ -267,7 +267,7 @@ impl StepsProgram {
         self.last_finished = Some(name.clone());
         let route = self.route(kernel, unit, index, &output);
         let node = self.shared.node_id(&name);
-        let finished = Event::NodeFinished {
+        let finished = Event::NodeFinished(NodeFinished {
             status: NodeStatus::Succeeded,
             output: Some(output),
             error: None,
@@ -280,7 +280,7 @@ impl StepsProgram {
                 is_loop: *is_loop,
                 iteration: self.shared.iteration,
             }),
-        };
+        });
         kernel.event(Some(&node), finished);
         self.settle(unit, UnitState::Done, candidates);
         if let Some((target, true)) = route {

@@ -14,7 +14,7 @@ use super::{StepsProgram, UnitState};
 use crate::flow::EdgeKind;
 use crate::run::action::{ActionKind, Observation};
 use crate::run::kernel::{Kernel, Purpose, Waiter};
-use crate::trace::{Event, Gate};
+use crate::trace::{Event, Gate, ReviewAnswered};
 
 /// The answer that ends the run instead of routing.
 const ABORT: &str = "abort";
@@ -135,12 +135,12 @@ impl StepsProgram {
             self.states[unit] = UnitState::Asking(question);
             return;
         }
-        let answered = Event::ReviewAnswered {
+        let answered = Event::ReviewAnswered(ReviewAnswered {
             action: action.clone(),
             note: note.clone(),
             accepted: None,
             error: None,
-        };
+        });
         kernel.event(Some(&node), answered);
         let decided = Gate {
             path: Some(question.walk.path.clone()),

@@ -13,7 +13,7 @@ use crate::model::Spec;
 use crate::run::action::Observation;
 use crate::run::kernel::{Ending, Kernel, Waiter};
 use crate::run::{Program, RunError, RunOptions};
-use crate::trace::{Event, Gate, NodeStatus, Speaker};
+use crate::trace::{Event, Gate, NodeFinished, NodeStatus, Speaker};
 
 /// How often a node is run again because its output broke an edge contract (`retry_source`).
 pub(super) const CONTRACT_RETRIES: u32 = 2;
@@ -182,7 +182,7 @@ impl WorkflowProgram {
     fn node_done(&mut self, kernel: &mut Kernel, unit: usize, output: Value) {
         let name = self.name(unit).to_owned();
         // A pin's edges' contracts are still checked below: a pin cannot break one unseen.
-        let finished = Event::NodeFinished {
+        let finished = Event::NodeFinished(NodeFinished {
             status: NodeStatus::Succeeded,
             output: Some(output.clone()),
             error: None,
@@ -191,7 +191,7 @@ impl WorkflowProgram {
             next: None,
             pinned: self.options.pins.contains_key(&name),
             route: None,
-        };
+        });
         kernel.event(Some(&name), finished);
         for edge in self.spec.edges.clone().iter().filter(|e| e.from == name) {
             let Some(contract) = &edge.contract else {

@@ -23,11 +23,49 @@ fn derived(record: &Record) -> Value {
 /// hand-written writer and by serde's derive alike.
 fn round_trip(line: Value) {
     let record = Record::from_value(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    fields_agree(&line, &record);
     assert_eq!(derived(&record).to_string(), line.to_string(), "{record:?}");
     assert_eq!(
         record.into_value().to_string(),
         line.to_string(),
         "the writer"
+    );
+}
+
+/// The fields read on their own ([`Record::fields`]) are the whole read's, for the kinds that
+/// have them, and nothing for the others.
+fn fields_agree(line: &Value, record: &Record) {
+    fn read<T: Fields>(line: &Value) -> Option<(Option<String>, T)> {
+        Record::fields(line)
+    }
+    let node = record.node.clone();
+    assert_eq!(
+        read::<ModelResponded>(line),
+        match &record.event {
+            Event::ModelResponded(fields) => Some((node.clone(), fields.clone())),
+            _ => None,
+        }
+    );
+    assert_eq!(
+        read::<ObligationUpdated>(line),
+        match &record.event {
+            Event::ObligationUpdated(fields) => Some((node.clone(), fields.clone())),
+            _ => None,
+        }
+    );
+    assert_eq!(
+        read::<ReviewAnswered>(line),
+        match &record.event {
+            Event::ReviewAnswered(fields) => Some((node.clone(), fields.clone())),
+            _ => None,
+        }
+    );
+    assert_eq!(
+        read::<NodeFinished>(line),
+        match &record.event {
+            Event::NodeFinished(fields) => Some((node, fields.clone())),
+            _ => None,
+        }
     );
 }
 
@@ -102,5 +140,41 @@ fn what_does_not_fit_is_an_error_not_a_guess() {
     assert!(Record::from_value(&json!({"event": "custom"})).is_err());
     assert!(
         Record::from_value(&json!({"event": "node_skipped", "node": 3, "reason": "r"})).is_err()
+    );
+}
+
+#[test]
+fn fields_read_alone_refuse_what_the_whole_read_refuses() {
+    let finished = |line: Value| Record::fields::<NodeFinished>(&line);
+    assert_eq!(finished(json!([1])), None);
+    assert_eq!(
+        finished(json!({"event": "node_finished", "status": "maybe"})),
+        None
+    );
+    assert_eq!(
+        finished(json!({"event": "node_finished", "node": 3, "status": "failed"})),
+        None
+    );
+    assert_eq!(
+        finished(json!({"event": "node_skipped", "node": "a", "reason": "r"})),
+        None
+    );
+    assert_eq!(
+        finished(
+            json!({"event": "node_finished", "node": "a", "status": "succeeded", "output": null})
+        ),
+        Some((
+            Some("a".to_owned()),
+            NodeFinished {
+                status: NodeStatus::Succeeded,
+                output: Some(Value::Null),
+                error: None,
+                duration_ms: None,
+                calls: None,
+                next: None,
+                pinned: false,
+                route: None,
+            }
+        ))
     );
 }

@@ -7,7 +7,10 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{Event, Gate, Participant, Record, Response, Speaker};
+use super::{
+    Event, Gate, ModelResponded, NodeFinished, ObligationUpdated, Participant, Record, Response,
+    ReviewAnswered, Speaker,
+};
 use crate::run::ModelRequest;
 
 /// A small typed value (a status, a verdict, usage) as JSON.
@@ -15,9 +18,9 @@ fn json<T: Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-struct Fields(Map<String, Value>);
+struct Line(Map<String, Value>);
 
-impl Fields {
+impl Line {
     fn put(&mut self, key: &str, value: impl Into<Value>) {
         self.0.insert(key.to_owned(), value.into());
     }
@@ -44,7 +47,7 @@ impl Record {
     /// The record as the trace writes it: `seq`, `event`, `t`, `node`, then the event's fields
     /// (what [`Record::to_value`] gives, without copying the event's contents).
     pub fn into_value(self) -> Value {
-        let mut fields = Fields(Map::new());
+        let mut fields = Line(Map::new());
         fields.put("seq", self.seq);
         fields.put("event", self.event.kind().name());
         fields.put("t", self.t);
@@ -54,7 +57,7 @@ impl Record {
     }
 }
 
-fn write(event: Event, out: &mut Fields) {
+fn write(event: Event, out: &mut Line) {
     match event {
         Event::RunStarted {
             kind,
@@ -86,11 +89,11 @@ fn write(event: Event, out: &mut Fields) {
             out.put("request", request_value(request));
             out.speaker(speaker);
         }
-        Event::ModelResponded {
+        Event::ModelResponded(ModelResponded {
             attempt,
             response,
             speaker,
-        } => {
+        }) => {
             out.put("attempt", attempt);
             match response {
                 Response::Answer {
@@ -142,7 +145,7 @@ fn write(event: Event, out: &mut Fields) {
             out.speaker(speaker);
         }
         Event::GateEvaluated(gate) => write_gate(gate, out),
-        Event::ObligationUpdated {
+        Event::ObligationUpdated(ObligationUpdated {
             rule,
             target,
             mode,
@@ -150,7 +153,7 @@ fn write(event: Event, out: &mut Fields) {
             verdict,
             checked_by,
             evidence,
-        } => {
+        }) => {
             out.put("rule", rule);
             out.put("target", target);
             out.put("mode", mode.name());
@@ -168,19 +171,19 @@ fn write(event: Event, out: &mut Fields) {
             out.put("actions", actions);
             out.put("input", input);
         }
-        Event::ReviewAnswered {
+        Event::ReviewAnswered(ReviewAnswered {
             action,
             note,
             accepted,
             error,
-        } => {
+        }) => {
             out.put("action", action);
             out.put("note", note);
             out.some("accepted", accepted);
             out.some("error", error);
         }
         Event::NodeSkipped { reason } => out.put("reason", reason),
-        Event::NodeFinished {
+        Event::NodeFinished(NodeFinished {
             status,
             output,
             error,
@@ -189,7 +192,7 @@ fn write(event: Event, out: &mut Fields) {
             next,
             pinned,
             route,
-        } => {
+        }) => {
             out.put("status", json(&status));
             out.some("output", output);
             out.some("error", error);
@@ -212,7 +215,7 @@ fn write(event: Event, out: &mut Fields) {
     }
 }
 
-fn write_gate(gate: Gate, out: &mut Fields) {
+fn write_gate(gate: Gate, out: &mut Line) {
     out.some("gate", gate.gate);
     out.some("condition", gate.condition);
     out.some("kind", gate.kind);
@@ -233,7 +236,7 @@ fn write_gate(gate: Gate, out: &mut Fields) {
 
 /// A model request as JSON, its texts moved (the serialisation `ModelRequest` derives).
 fn request_value(request: ModelRequest) -> Value {
-    let mut fields = Fields(Map::new());
+    let mut fields = Line(Map::new());
     fields.put("system", request.system);
     let messages: Vec<Value> = request
         .messages

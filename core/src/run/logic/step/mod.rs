@@ -23,7 +23,7 @@ use crate::run::action::{
 use crate::run::kernel::{Kernel, Purpose, Waiter};
 use crate::run::output;
 use crate::run::retry::RetryPolicy;
-use crate::trace::{Event, Gate, Response, Speaker};
+use crate::trace::{Event, Gate, ModelResponded, Response, ReviewAnswered, Speaker};
 
 /// How a step ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -321,12 +321,12 @@ impl StepRun {
                 self.on_self_check(shared, kernel, Err(&failure))
             }
             (Purpose::Review, Observation::ReviewAnswer { action, note }) => {
-                let answered = Event::ReviewAnswered {
+                let answered = Event::ReviewAnswered(ReviewAnswered {
                     action: action.clone(),
                     note,
                     accepted: None,
                     error: None,
-                };
+                });
                 kernel.event(Some(&self.node), answered);
                 self.on_review(shared, kernel, &action)
             }
@@ -349,7 +349,7 @@ impl StepRun {
         if let Some(usage) = usage {
             shared.tokens_used += usage.input_tokens + usage.output_tokens;
         }
-        let responded = Event::ModelResponded {
+        let responded = Event::ModelResponded(ModelResponded {
             attempt: self.calls,
             response: Response::Answer {
                 text: text.to_owned(),
@@ -358,18 +358,18 @@ impl StepRun {
                 served,
             },
             speaker: Speaker::default(),
-        };
+        });
         kernel.event(Some(&self.node), responded);
     }
 
     fn failed_call(&self, kernel: &mut Kernel, failure: &ModelFailure) {
-        let responded = Event::ModelResponded {
+        let responded = Event::ModelResponded(ModelResponded {
             attempt: self.calls,
             response: Response::Error {
                 error: failure.clone(),
             },
             speaker: Speaker::default(),
-        };
+        });
         kernel.event(Some(&self.node), responded);
     }
 
