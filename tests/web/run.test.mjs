@@ -79,13 +79,15 @@ test("a document with errors that stop a run gives its diagnostics and a run tha
   run.free();
 });
 
-test("errors a run can go past are listed, and the run goes on as the CLI's does", () => {
+test("a document lint fails is refused as the CLI refuses it: its errors listed, the run failed before any step", () => {
   const broken = '---\nspec_version: "1.0"\nname: b\nsteps:\n  a:\n    needs: [ghost]\n---\n';
   const run = logicmd.createRun(broken, {}, null);
   assert.deepEqual(run.diagnostics.map((d) => [d.code, d.line, d.column]), [["unknown-need", 6, 13]]);
-  const [call] = run.next();
-  assert.equal(call.action, "call_model");
-  assert.equal(call.node, "a");
+  assert.deepEqual(run.next(), [
+    { id: "a1", action: "fail", error: "the document cannot run: 6:13: `needs` names `ghost`, which is not a step" },
+  ]);
+  assert.equal(run.status(), "failed");
+  assert.deepEqual(run.events(), []);
   run.free();
 });
 

@@ -119,6 +119,7 @@ test("a step whose answer breaks its schema is retried, and its node shows the r
   const { page, errors, context } = await studio();
   await load(page, invalidOutput);
   await page.waitForSelector('[data-node-id="step:extract"]');
+  await openRunPanel(page);
   await page.selectOption('[data-testid="run-provider"]', "scripted");
   await page.fill('[data-testid="run-script"]', notJsonThenValid);
   await page.click('[data-testid="run"]');
@@ -203,7 +204,7 @@ test("a breakpoint pauses before its node; Step and Continue go on", async () =>
 
 test("a running node shows how long it has been running (page clock); the trace's clock stays fixed", async () => {
   // A server that takes about two seconds to answer: the node runs that long.
-  const endpoint = await loopback(Array.from({ length: 18 }, (_, i) => `word${i}`).join(" "));
+  const endpoint = await loopback([Array.from({ length: 18 }, (_, i) => `word${i}`).join(" ")]);
   const { page, errors, context } = await studio();
   try {
     await load(page, hello);
@@ -221,7 +222,11 @@ test("a running node shows how long it has been running (page clock); the trace'
     await phase(page, "completed");
     assert.equal(await page.textContent(caption), "✓ succeeded");
     const trace = await downloadTrace(page);
-    assert.ok(trace.every((e) => e.t === 0), "the trace's clock is the engine's, not the page's");
+    // The studio's clock is the engine's fixed one: it moves only by what an answer reports (its
+    // latency), never by the page's time (docs/decisions.md, "Clock").
+    const answered = trace.find((e) => e.event === "model_responded");
+    assert.ok(answered.latency_ms > 0, JSON.stringify(answered));
+    assert.deepEqual([...new Set(trace.map((e) => e.t))], [0, answered.latency_ms], "the trace's clock is the engine's, not the page's");
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

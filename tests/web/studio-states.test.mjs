@@ -15,9 +15,9 @@ const state = (page, id) => page.getAttribute(`[data-node-id="${id}"]`, "data-ru
 const caption = (page, id) => page.textContent(`[data-node-id="${id}"] .node-run-caption`);
 const factCheck = readFileSync(`${repo}examples/studio/fact-check.drtl.yaml`, "utf8");
 const blockWithoutReview = readFileSync(`${repo}tests/run/drtl/block-without-review.drtl.yaml`, "utf8");
-const retryThenBlock = [
-  "- {node: extract, attempt: 1, text: \"Here are the claims: product_names = Widget Pro\"}",
-  "- {node: extract, attempt: 2, json: {product_names: [Widget Pro, Gizmo 9], urls: []}}",
+// DRTL has no hidden retry (drtl-spec §9.1): `extract` answers once.
+const claimsThenBlock = [
+  "- {node: extract, json: {product_names: [Widget Pro, Gizmo 9], urls: []}}",
   "- {node: verify_claims, tool: std.check_existence, verdict: {passed: false, evidence: \"no product named Gizmo 9\"}}",
   "- {node: verify_claims, tool: std.check_links, verdict: {passed: true}}",
 ].join("\n");
@@ -70,7 +70,7 @@ test("a refused run leaves no node running, says so first with its obligations, 
     await load(page, blockWithoutReview);
     await openRunPanel(page);
     await page.selectOption('[data-testid="run-provider"]', "scripted");
-    await page.fill('[data-testid="run-script"]', retryThenBlock);
+    await page.fill('[data-testid="run-script"]', claimsThenBlock);
     await page.click('[data-testid="run"]');
     await phase(page, "refused");
     const after = await states(page);

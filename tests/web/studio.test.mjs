@@ -6,7 +6,7 @@ import { test } from "node:test";
 import * as logicmd from "logicmd";
 
 import { centre, menu, openExample, repo, shots, source, SOURCE, studioSuite, waitForText } from "./studio-suite.mjs";
-import { chain, grid, keystroke } from "./typing.mjs";
+import { chain, grid, keystroke, loadText } from "./typing.mjs";
 
 const suite = studioSuite({ viewport: { width: 1600, height: 900 } });
 /** A fresh page (fresh storage) with the studio loaded at `path`. */
@@ -313,7 +313,9 @@ test("performance: text edit to redrawn graph, and pan frame time (figures in ta
 
 test("clicking a problem selects its line in the text and its node on the canvas", async () => {
   const { page, errors, context } = await studio();
-  await openExample(page, "spec-complete");
+  // The spec's §11 example as the spec writes it: two branches to steps it never defines.
+  const asWritten = readFileSync(`${repo}examples/studio/spec-complete-example.logic.md`, "utf8");
+  await loadText(page, asWritten, logicmd.graph(asWritten).graph.nodes.length);
   await page.waitForSelector(".diagnostic");
   const line = Number(await page.getAttribute(".diagnostic", "data-line"));
   await page.click(".diagnostic");

@@ -14,8 +14,10 @@ pub const EXAMPLES: &[Example] = &[
     },
     Example {
         id: "spec-complete",
-        title: "Spec §11 complete example",
-        text: include_str!("../../examples/studio/spec-complete-example.logic.md"),
+        // The corrected copy: the spec's text branches to two steps it never defines, which lint
+        // refuses (docs/decisions.md, "The spec's own examples"); every example the studio offers runs.
+        title: "Spec §11 complete example (corrected)",
+        text: include_str!("../../examples/studio/spec-complete-example.corrected.logic.md"),
     },
     Example {
         id: "decision-router",

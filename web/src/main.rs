@@ -34,6 +34,7 @@ mod stable;
 mod state;
 mod templates;
 mod toolbar;
+mod tools;
 mod trees;
 mod versions;
 mod welcome;

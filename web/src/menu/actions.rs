@@ -52,7 +52,7 @@ impl Action {
                 Ok(())
             }
             (Action::Duplicate, _) => {
-                crate::clipboard::duplicate(studio);
+                crate::tools::duplicate(studio);
                 Ok(())
             }
             (Action::ConnectFrom, Target::Node(id)) => {
@@ -68,7 +68,7 @@ impl Action {
             }
             (Action::AddStepHere, _) => add_step_at(studio, open.graph),
             (Action::Paste, _) => {
-                crate::clipboard::paste(studio, Some(open.graph));
+                crate::tools::paste(studio, Some(open.graph));
                 Ok(())
             }
             (Action::Fit, _) => {

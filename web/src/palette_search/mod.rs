@@ -12,7 +12,7 @@ use crate::state::{Severity, Studio};
 use entries::{search, Command, Entry};
 
 /// Formats the text with core's formatter, as one undoable change (or says why not).
-pub fn format_text(studio: Studio) {
+pub(crate) fn format_text(studio: Studio) {
     let formatted = studio.text.with_untracked(|t| logicmd::format::format(t));
     match formatted {
         Ok(text) => studio.replace_text(text),
@@ -36,21 +36,87 @@ pub fn CommandPalette() -> impl IntoView {
         }
     });
     on_cleanup(move || keys.remove());
-    move || open.get().then(|| view! { <Dialog open=open to=to /> })
+    let typed = Typed {
+        query: RwSignal::new(String::new()),
+        enter: RwSignal::new(false),
+    };
+    Effect::new(move |_| {
+        if open.get() {
+            typed.query.set(String::new());
+            typed.enter.set(false);
+        }
+    });
+    crate::tools::palette(
+        open,
+        to,
+        typed,
+        move || view! { <Shell open=open typed=typed /> },
+    )
+}
+
+/// What was typed into the palette before its chunk arrived (the first opening fetches it):
+/// the dialog starts from it, so no keystroke is lost.
+#[derive(Clone, Copy)]
+pub struct Typed {
+    query: RwSignal<String>,
+    /// Enter was pressed: the dialog picks its first match as soon as it is there.
+    enter: RwSignal<bool>,
+}
+
+/// The palette's search box while its chunk loads: it takes the keyboard at once.
+#[component]
+fn Shell(open: RwSignal<bool>, typed: Typed) -> impl IntoView {
+    let input = NodeRef::<html::Input>::new();
+    Effect::new(move |_| {
+        if let Some(input) = input.get() {
+            let _ = input.focus();
+        }
+    });
+    let on_key = move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
+        "Enter" => {
+            ev.prevent_default();
+            typed.enter.set(true);
+        }
+        "Escape" => {
+            ev.prevent_default();
+            ev.stop_propagation();
+            open.set(false);
+            crate::menu::focus_canvas();
+        }
+        _ => {}
+    };
+    view! {
+        <div class="dialog-backdrop">
+            <div class="dialog command-palette" role="dialog" aria-modal="true" aria-label="Command palette"
+                aria-busy="true">
+                <input node_ref=input type="text" role="combobox" aria-expanded="false"
+                    aria-autocomplete="list"
+                    aria-label="Search nodes, commands and examples" placeholder="Search nodes, commands, examples…"
+                    prop:value=move || typed.query.get()
+                    on:input=move |ev| typed.query.set(event_target_value(&ev))
+                    on:keydown=on_key />
+            </div>
+        </div>
+    }
+}
+
+/// The palette's dialog, as the tools' chunk builds it.
+pub(crate) fn dialog(open: RwSignal<bool>, to: Reach, typed: Typed) -> AnyView {
+    view! { <Dialog open=open to=to typed=typed /> }.into_any()
 }
 
 /// What a picked entry may act on (captured: a key handler has no reactive owner to ask).
 #[derive(Clone, Copy)]
-struct Reach {
-    studio: Studio,
+pub struct Reach {
+    pub studio: Studio,
     replace: crate::replace::Replace,
     room: crate::room::Room,
 }
 
 #[component]
-fn Dialog(open: RwSignal<bool>, to: Reach) -> impl IntoView {
+fn Dialog(open: RwSignal<bool>, to: Reach, typed: Typed) -> impl IntoView {
     let studio = to.studio;
-    let query = RwSignal::new(String::new());
+    let query = typed.query;
     let active = RwSignal::new(0usize);
     let found = Memo::new(move |_| {
         let query = query.get();
@@ -73,6 +139,11 @@ fn Dialog(open: RwSignal<bool>, to: Reach) -> impl IntoView {
         close();
         run(to, entry);
     };
+    if typed.enter.get_untracked() {
+        typed.enter.set(false);
+        // Enter pressed while the chunk loaded: picked once the matches are there.
+        request_animation_frame(move || pick(0));
+    }
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let count = found.with_untracked(Vec::len);
         match ev.key().as_str() {

@@ -4,8 +4,8 @@
 
 use leptos::prelude::*;
 
-use crate::clipboard;
 use crate::state::{Severity, Studio};
+use crate::tools;
 
 /// Handles `ev` when it is one of these keys; `true` when it did.
 pub fn on_key(studio: Studio, ev: &web_sys::KeyboardEvent) -> bool {
@@ -13,9 +13,9 @@ pub fn on_key(studio: Studio, ev: &web_sys::KeyboardEvent) -> bool {
     let key = ev.key().to_ascii_lowercase();
     let chosen = super::ids(studio);
     match key.as_str() {
-        "c" if modifier && !chosen.is_empty() => clipboard::copy(studio),
-        "v" if modifier => clipboard::paste(studio, None),
-        "d" if modifier && !chosen.is_empty() => clipboard::duplicate(studio),
+        "c" if modifier && !chosen.is_empty() => tools::copy(studio),
+        "v" if modifier => tools::paste(studio, None),
+        "d" if modifier && !chosen.is_empty() => tools::duplicate(studio),
         "a" if modifier => {
             let all = studio.graph.with_untracked(|g| {
                 g.as_ref()

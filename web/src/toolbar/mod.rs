@@ -108,7 +108,7 @@ fn file_items(studio: Studio, dialogs: Dialogs, replace: Replace) -> Vec<Item> {
         Item::action("open", "Open a file…", move || dialogs.open_file()),
         Item::action("download", "Download", move || download(studio)),
         Item::action("share", "Copy a share link", move || {
-            crate::panels::share(studio);
+            crate::tools::share(studio);
             replace.mark_saved(studio);
         }),
         Item::action("menu-history", "History…", move || {
@@ -125,17 +125,14 @@ fn edit_items(studio: Studio, dialogs: Dialogs) -> Vec<Item> {
         Item::action("menu-redo", "Redo", move || studio.redo())
             .keys("Ctrl+Shift+Z")
             .enabled(move || studio.history.with(|h| h.can_redo())),
-        Item::action("copy", "Copy", move || crate::clipboard::copy(studio)).keys("Ctrl+C"),
-        Item::action("paste", "Paste", move || {
-            crate::clipboard::paste(studio, None)
-        })
-        .keys("Ctrl+V"),
+        Item::action("copy", "Copy", move || crate::tools::copy(studio)).keys("Ctrl+C"),
+        Item::action("paste", "Paste", move || crate::tools::paste(studio, None)).keys("Ctrl+V"),
         Item::action("duplicate", "Duplicate", move || {
-            crate::clipboard::duplicate(studio)
+            crate::tools::duplicate(studio)
         })
         .keys("Ctrl+D"),
         Item::action("format", "Format the text", move || {
-            crate::palette_search::format_text(studio)
+            crate::tools::format(studio)
         }),
         Item::action("command-palette", "Find a node or command…", move || {
             dialogs.palette.set(true)
