@@ -27,6 +27,7 @@ mod discover;
 mod fs_loader;
 mod input;
 mod lsp;
+mod mcp;
 mod output;
 mod providers;
 mod run;
@@ -89,6 +90,8 @@ enum Command {
     Trace(commands::trace::Args),
     /// Language server (LSP over standard input/output) for editors.
     Lsp(lsp::Args),
+    /// MCP server (stdio) for AI agents: every command as a tool, the specs as resources.
+    Mcp(mcp::Args),
 }
 
 fn main() -> ExitCode {
@@ -117,6 +120,7 @@ fn main() -> ExitCode {
         Command::NextAction(args) => commands::next_action::run(&args),
         Command::Trace(args) => commands::trace::run(&args),
         Command::Lsp(args) => lsp::run(&args),
+        Command::Mcp(args) => mcp::run(&args),
     };
     ExitCode::from(status)
 }

@@ -204,7 +204,12 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-fn json_report(file: &str, trace: &Trace, rules: &[Rule], violations: &[Violation]) -> Value {
+pub(crate) fn json_report(
+    file: &str,
+    trace: &Trace,
+    rules: &[Rule],
+    violations: &[Violation],
+) -> Value {
     let rules: Vec<Value> = rules
         .iter()
         .map(|rule| {

@@ -1,0 +1,183 @@
+//! Where the tools may read: the directories given with `--root`, else the client's roots
+//! (`roots/list`), else nowhere (documents then come as `text`). A path is resolved against the
+//! first root, made canonical (`..` and symbolic links resolved) and must then lie inside one of
+//! the roots: an escape is refused, whichever way it is spelled.
+
+use std::path::{Path, PathBuf};
+
+/// A file found inside a root: its canonical path, the root it is in, and its name relative to
+/// that root (for diagnostics and import ids).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Confined {
+    pub file: PathBuf,
+    pub root: PathBuf,
+    pub relative: String,
+}
+
+/// Canonical roots, in the order given.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Roots(pub Vec<PathBuf>);
+
+impl Roots {
+    /// The directories that exist, made canonical (a root that cannot be is left out).
+    pub fn of(directories: impl IntoIterator<Item = PathBuf>) -> Roots {
+        Roots(
+            directories
+                .into_iter()
+                .filter_map(|dir| dir.canonicalize().ok())
+                .filter(|dir| dir.is_dir())
+                .collect(),
+        )
+    }
+
+    /// The client's `roots/list` answer: `file://` URIs; anything else is left out.
+    pub fn of_uris<'a>(uris: impl IntoIterator<Item = &'a str>) -> Roots {
+        Roots::of(uris.into_iter().filter_map(file_uri_path))
+    }
+
+    pub fn first(&self) -> Option<&Path> {
+        self.0.first().map(PathBuf::as_path)
+    }
+
+    /// `path` (relative to the first root, or absolute) as a file inside a root, or why not.
+    pub fn confine(&self, path: &str) -> Result<Confined, String> {
+        let Some(first) = self.first() else {
+            return Err(
+                "no root to read files from: start the server with `--root DIR`, use a client that \
+                 lists roots, or pass the document as `text`"
+                    .to_owned(),
+            );
+        };
+        if path.is_empty() {
+            return Err("`path` is empty".to_owned());
+        }
+        let given = Path::new(path);
+        let joined = if given.is_absolute() {
+            given.to_path_buf()
+        } else {
+            first.join(given)
+        };
+        let file = joined
+            .canonicalize()
+            .map_err(|error| format!("cannot read `{path}`: {error}"))?;
+        let Some(root) = self.0.iter().find(|root| file.starts_with(root)) else {
+            return Err(format!(
+                "`{path}` is outside the roots ({}): refused",
+                self.listed()
+            ));
+        };
+        if !file.is_file() {
+            return Err(format!("`{path}` is not a file"));
+        }
+        let relative = file
+            .strip_prefix(root)
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        Ok(Confined {
+            root: root.clone(),
+            relative,
+            file,
+        })
+    }
+
+    /// The files under the roots a resource template lists: up to `limit` LOGIC.md documents
+    /// and DRTL topologies, hidden directories and symbolic links skipped.
+    pub fn documents(&self, limit: usize) -> Vec<Confined> {
+        let mut found = Vec::new();
+        for root in &self.0 {
+            let walk = ignore::WalkBuilder::new(root).follow_links(false).build();
+            for entry in walk.flatten() {
+                if found.len() >= limit {
+                    return found;
+                }
+                let name = entry.file_name().to_string_lossy();
+                let document = name.ends_with(".logic.md")
+                    || name == "LOGIC.md"
+                    || logicmd::drtl::is_drtl_path(&name);
+                if document && entry.file_type().is_some_and(|t| t.is_file()) {
+                    let relative = entry
+                        .path()
+                        .strip_prefix(root)
+                        .map(|p| p.to_string_lossy().replace('\\', "/"))
+                        .unwrap_or_default();
+                    found.push(Confined {
+                        file: entry.path().to_path_buf(),
+                        root: root.clone(),
+                        relative,
+                    });
+                }
+            }
+        }
+        found
+    }
+
+    fn listed(&self) -> String {
+        self.0
+            .iter()
+            .map(|root| root.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The path of a `file://` URI (percent-decoded); `None` for other schemes.
+pub fn file_uri_path(uri: &str) -> Option<PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
+    // `file:///abs` or `file://localhost/abs`.
+    let path = rest.strip_prefix("localhost").unwrap_or(rest);
+    if !path.starts_with('/') {
+        return None;
+    }
+    percent_decoded(path).map(PathBuf::from)
+}
+
+/// `text` with its `%XX` escapes decoded; `None` when one is malformed or the result is not UTF-8.
+pub fn percent_decoded(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// `segment` with everything but unreserved characters escaped as `%XX` (RFC 3986).
+pub fn percent_encoded(segment: &str) -> String {
+    let mut out = String::with_capacity(segment.len());
+    for byte in segment.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_uris_become_paths() {
+        assert_eq!(
+            file_uri_path("file:///home/a%20b/p"),
+            Some(PathBuf::from("/home/a b/p"))
+        );
+        assert_eq!(
+            file_uri_path("file://localhost/x"),
+            Some(PathBuf::from("/x"))
+        );
+        assert_eq!(file_uri_path("https://example.com/x"), None);
+        assert_eq!(file_uri_path("file://server/share"), None);
+        assert_eq!(file_uri_path("file:///bad%zz"), None);
+    }
+}

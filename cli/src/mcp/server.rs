@@ -1,0 +1,163 @@
+//! The MCP server: tools, resources and prompts over whichever transport carries it. Every
+//! answer comes from core's front door through the tool functions; this file only routes.
+
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+
+use super::resources;
+use super::roots::Roots;
+use super::tools::{self, Context};
+
+const INSTRUCTIONS: &str = "logicmd checks, formats, edits, compiles, draws and runs LOGIC.md \
+reasoning specifications and DRTL topologies. Pass a document as `text`, or as a `path` under the \
+server's roots. A document with problems is not an error: read `diagnostics` (each with line, \
+column, JSON Pointer and a stable `code`; `explain_rule` explains a code, `lint` offers fixes as \
+edits for `edit`). Tools never write files: they return the new text. Resources: \
+`logicmd://spec` (the LOGIC.md specification), `logicmd://schema`, `logicmd://rules`.";
+
+/// One connection's server. `--root` directories are fixed; otherwise the client's roots are
+/// asked for once and again after it says they changed.
+#[derive(Clone)]
+pub struct Server {
+    given: Roots,
+    client_roots: Arc<Mutex<Option<Roots>>>,
+}
+
+impl Server {
+    pub fn new(given: Roots) -> Server {
+        Server {
+            given,
+            client_roots: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// The roots this call may read. (Client roots are deprecated from protocol 2026-07-28 on,
+    /// SEP-2577, but the clients of today list them: asked for while they do.)
+    #[allow(deprecated)]
+    async fn roots(&self, context: &RequestContext<RoleServer>) -> Roots {
+        if !self.given.0.is_empty() {
+            return self.given.clone();
+        }
+        if let Some(known) = self.cached_roots() {
+            return known;
+        }
+        let offers_roots = context
+            .peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.roots.is_some());
+        if !offers_roots {
+            return Roots::default();
+        }
+        let listed = match context.peer.list_roots().await {
+            Ok(listed) => Roots::of_uris(listed.roots.iter().map(|root| root.uri.as_str())),
+            Err(_) => Roots::default(),
+        };
+        if let Ok(mut cache) = self.client_roots.lock() {
+            *cache = Some(listed.clone());
+        }
+        listed
+    }
+
+    fn cached_roots(&self) -> Option<Roots> {
+        self.client_roots
+            .lock()
+            .ok()
+            .and_then(|cache| cache.clone())
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(
+            Implementation::new("logicmd", env!("CARGO_PKG_VERSION")).with_title("logicmd"),
+        )
+        .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(
+            tools::TOOLS.iter().map(|def| def.tool.clone()).collect(),
+        ))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        tools::find(name).map(|def| def.tool.clone())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let Some(def) = tools::find(&request.name) else {
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool `{}`", request.name),
+                None,
+            ));
+        };
+        let roots = self.roots(&context).await;
+        let arguments = request.arguments.unwrap_or_default();
+        // Documents are read and analysed off the async workers.
+        let result = tokio::task::spawn_blocking(move || def.call(&Context { roots }, arguments))
+            .await
+            .map_err(|error| {
+                ErrorData::internal_error(format!("the tool stopped: {error}"), None)
+            })?;
+        Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let roots = self.roots(&context).await;
+        tokio::task::spawn_blocking(move || resources::list(&roots))
+            .await
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(resources::templates())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let roots = self.roots(&context).await;
+        let uri = request.uri;
+        tokio::task::spawn_blocking(move || resources::read(&uri, &roots))
+            .await
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))?
+            .map(Into::into)
+    }
+
+    async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
+        if let Ok(mut cache) = self.client_roots.lock() {
+            *cache = None;
+        }
+    }
+}

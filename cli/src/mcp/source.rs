@@ -1,0 +1,88 @@
+//! A tool's document: `text`, or a `path` under the roots, read within core's size limit, with
+//! the loader its imports and `logic_ref`s resolve through (confined to the root it sits in).
+
+use logicmd::analysis::{Depth, Options, DEFAULT_ID};
+use logicmd::loader::{Loader, MemoryLoader};
+use logicmd::Limits;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::roots::Roots;
+use super::tools::Misuse;
+use crate::fs_loader::FsLoader;
+
+/// Where the document comes from: exactly one of `text` and `path`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Source {
+    /// The document's text (a LOGIC.md file or a DRTL topology). Its imports resolve from the
+    /// first root, as if it sat there. Give this or `path`.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// A file under the server's roots (relative to the first root, or absolute); `..` and
+    /// symbolic links that lead outside the roots are refused. Give this or `text`.
+    #[serde(default)]
+    pub path: Option<String>,
+}
+
+/// A document read, ready for core's front door.
+pub struct Loaded {
+    /// What diagnostics are about: the path relative to its root, or `None` for `text`.
+    pub name: Option<String>,
+    /// The bytes as read (core checks UTF-8 and the size).
+    pub bytes: Vec<u8>,
+    /// The document's id for its imports.
+    pub id: String,
+    pub loader: Box<dyn Loader + Send + Sync>,
+}
+
+impl Loaded {
+    pub fn options(&self, depth: Depth) -> Options<'_> {
+        Options {
+            path: self.name.as_deref(),
+            id: &self.id,
+            depth,
+            limits: Limits::DEFAULT,
+        }
+    }
+
+    /// The text, or core's diagnostic (not UTF-8, too large) as a tool result's problem.
+    pub fn text(&self) -> Result<&str, logicmd::Diagnostic> {
+        logicmd::document::text_of_bytes(&self.bytes, Limits::DEFAULT).map_err(|problem| *problem)
+    }
+}
+
+impl Source {
+    pub fn load(self, roots: &Roots) -> Result<Loaded, Misuse> {
+        match (self.text, self.path) {
+            (Some(text), None) => {
+                let loader: Box<dyn Loader + Send + Sync> = match roots.first().map(FsLoader::new) {
+                    Some(Ok(loader)) => Box::new(loader),
+                    _ => Box::new(MemoryLoader::new()),
+                };
+                Ok(Loaded {
+                    name: None,
+                    bytes: text.into_bytes(),
+                    id: DEFAULT_ID.to_owned(),
+                    loader,
+                })
+            }
+            (None, Some(path)) => {
+                let confined = roots.confine(&path).map_err(Misuse)?;
+                let read = crate::input::read_document(&confined.file, Limits::DEFAULT.max_bytes)
+                    .map_err(|error| Misuse(format!("cannot read `{path}`: {error}")))?;
+                let loader = FsLoader::new(&confined.root)
+                    .map_err(|error| Misuse(format!("cannot open the root: {error}")))?;
+                Ok(Loaded {
+                    name: Some(confined.relative.clone()),
+                    bytes: read.bytes,
+                    id: confined.relative,
+                    loader: Box::new(loader),
+                })
+            }
+            (Some(_), Some(_)) => Err(Misuse("give `text` or `path`, not both".to_owned())),
+            (None, None) => Err(Misuse(
+                "give the document as `text`, or a `path` under the roots".to_owned(),
+            )),
+        }
+    }
+}
