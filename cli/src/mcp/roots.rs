@@ -85,7 +85,10 @@ impl Roots {
     pub fn documents(&self, limit: usize) -> Vec<Confined> {
         let mut found = Vec::new();
         for root in &self.0 {
-            let walk = ignore::WalkBuilder::new(root).follow_links(false).build();
+            let walk = ignore::WalkBuilder::new(root)
+                .follow_links(false)
+                .sort_by_file_path(|a, b| a.cmp(b))
+                .build();
             for entry in walk.flatten() {
                 if found.len() >= limit {
                     return found;
