@@ -5,6 +5,7 @@
 
 mod documents;
 mod edit;
+mod http;
 mod resources;
 mod roots;
 mod rules;
@@ -15,6 +16,7 @@ mod source;
 mod tools;
 mod trace;
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use rmcp::ServiceExt;
@@ -35,7 +37,23 @@ pub struct Args {
     /// documents must come as `text`.
     #[arg(long = "root", value_name = "DIR", value_parser = crate::commands::existing_dir)]
     roots: Vec<PathBuf>,
+    /// Serve Streamable HTTP at ADDR (default 127.0.0.1:8931; port 0 picks a free one) under
+    /// `/mcp`, instead of standard input/output. Requests from browsers (with an `Origin`) are
+    /// refused unless --allow-origin names the origin; a non-loopback ADDR needs --token.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = http::DEFAULT_ADDRESS)]
+    http: Option<SocketAddr>,
+    /// With --http: every request must carry `Authorization: Bearer TOKEN` (else 401). Default:
+    /// the environment variable LOGICMD_MCP_TOKEN, which keeps it out of the process list.
+    #[arg(long, value_name = "TOKEN", requires = "http")]
+    token: Option<String>,
+    /// With --http: a browser origin allowed to call the server (`https://app.example:443`,
+    /// `http://localhost:*`), repeatable. Without it every request with an `Origin` is refused.
+    #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "http")]
+    allowed_origins: Vec<String>,
 }
+
+/// The environment variable `--token` defaults to.
+const TOKEN_VARIABLE: &str = "LOGICMD_MCP_TOKEN";
 
 pub fn run(args: &Args) -> u8 {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -49,18 +67,22 @@ pub fn run(args: &Args) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let server = server::Server::new(roots::Roots::of(args.roots.iter().cloned()));
-    let served = runtime.block_on(async move {
-        let running = server
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(|error| format!("the client did not start a session: {error}"))?;
-        running
-            .waiting()
-            .await
-            .map(|_| ())
-            .map_err(|error| format!("the server stopped: {error}"))
-    });
+    let roots = roots::Roots::of(args.roots.iter().cloned());
+    let served = match args.http {
+        Some(address) => {
+            let http = http::Http {
+                address,
+                token: args.token.clone().or_else(|| {
+                    std::env::var(TOKEN_VARIABLE)
+                        .ok()
+                        .filter(|token| !token.is_empty())
+                }),
+                allowed_origins: args.allowed_origins.clone(),
+            };
+            runtime.block_on(http::serve(http, roots))
+        }
+        None => runtime.block_on(stdio(roots)),
+    };
     // Blocking reads of standard input must not keep the process alive once the client left.
     runtime.shutdown_background();
     match served {
@@ -70,4 +92,16 @@ pub fn run(args: &Args) -> u8 {
             EXIT_USAGE
         }
     }
+}
+
+async fn stdio(roots: roots::Roots) -> Result<(), String> {
+    let running = server::Server::new(roots)
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|error| format!("the client did not start a session: {error}"))?;
+    running
+        .waiting()
+        .await
+        .map(|_| ())
+        .map_err(|error| format!("the server stopped: {error}"))
 }

@@ -182,3 +182,74 @@ fn type_fits(value: &Value, name: &str) -> bool {
         _ => true,
     }
 }
+
+/// `logicmd mcp --http 127.0.0.1:0 ARGS...` running; stopped when dropped.
+pub struct HttpServer {
+    pub url: String,
+    _child: tokio::process::Child,
+}
+
+impl HttpServer {
+    pub async fn start(args: &[&str], token: Option<&str>) -> HttpServer {
+        use tokio::io::AsyncBufReadExt;
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_logicmd"));
+        command
+            .args(["mcp", "--http", "127.0.0.1:0"])
+            .args(args)
+            .env_remove("LOGICMD_MCP_TOKEN")
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true);
+        if let Some(token) = token {
+            command.env("LOGICMD_MCP_TOKEN", token);
+        }
+        let mut child = command.spawn().expect("the server starts");
+        let stderr = child.stderr.take().expect("stderr");
+        let mut lines = tokio::io::BufReader::new(stderr).lines();
+        let first = lines.next_line().await.ok().flatten().unwrap_or_default();
+        let url = first
+            .strip_prefix("logicmd mcp: listening on ")
+            .unwrap_or_else(|| panic!("the server did not say where it listens: {first}"))
+            .to_owned();
+        HttpServer { url, _child: child }
+    }
+
+    /// A client session over Streamable HTTP, with `token` as its bearer token.
+    pub async fn client(&self, token: Option<&str>) -> Client {
+        use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+        use rmcp::transport::StreamableHttpClientTransport;
+        let mut config = StreamableHttpClientTransportConfig::with_uri(self.url.clone());
+        if let Some(token) = token {
+            config = config.auth_header(token);
+        }
+        ().serve(StreamableHttpClientTransport::from_config(config))
+            .await
+            .expect("the session initialises")
+    }
+
+    /// The status of a bare `initialize` POST with these extra headers.
+    pub async fn initialize_status(&self, headers: &[(&str, &str)]) -> u16 {
+        let url = self.url.clone();
+        let headers: Vec<(String, String)> = headers
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        tokio::task::spawn_blocking(move || {
+            let agent: ureq::Agent = ureq::Agent::config_builder()
+                .http_status_as_error(false)
+                .build()
+                .into();
+            let mut request = agent
+                .post(&url)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream");
+            for (name, value) in &headers {
+                request = request.header(name, value);
+            }
+            let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"1"}}}"#;
+            request.send(body).map(|r| r.status().as_u16()).unwrap_or(0)
+        })
+        .await
+        .unwrap()
+    }
+}
