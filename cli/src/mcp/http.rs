@@ -39,7 +39,11 @@ impl Http {
     }
 }
 
-pub async fn serve(http: Http, roots: Roots) -> Result<(), String> {
+pub async fn serve(
+    http: Http,
+    roots: Roots,
+    openai: Option<crate::providers::Settings>,
+) -> Result<(), String> {
     http.check()?;
     let mut config = StreamableHttpServerConfig::default()
         .with_allowed_origins(http.allowed_origins.clone())
@@ -49,7 +53,7 @@ pub async fn serve(http: Http, roots: Roots) -> Result<(), String> {
         config = config.disable_allowed_hosts();
     }
     let service = StreamableHttpService::new(
-        move || Ok(Server::new(roots.clone())),
+        move || Ok(Server::new(roots.clone(), openai.clone())),
         Arc::new(LocalSessionManager::default()),
         config,
     );

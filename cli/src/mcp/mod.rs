@@ -6,9 +6,11 @@
 mod documents;
 mod edit;
 mod http;
+mod paused;
 mod resources;
 mod roots;
 mod rules;
+mod run;
 mod schemas;
 mod server;
 mod shaped;
@@ -26,7 +28,7 @@ use crate::{EXIT_OK, EXIT_USAGE};
 #[derive(clap::Args)]
 #[command(after_help = "\
 Tools: validate, lint, fmt, edit, compile_step, compile_workflow, graph, check, trace_check,
-explain_rule. Resources: logicmd://spec, logicmd://spec/drtl, logicmd://schema,
+explain_rule, run, resume_run, next_action. Resources: logicmd://spec, logicmd://spec/drtl, logicmd://schema,
 logicmd://schema/drtl, logicmd://rules, logicmd://file/{path}. Tools read files only under the
 roots and never write any.
 
@@ -50,6 +52,14 @@ pub struct Args {
     /// `http://localhost:*`), repeatable. Without it every request with an `Origin` is refused.
     #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "http")]
     allowed_origins: Vec<String>,
+    /// Let the `run` and `next_action` tools call an OpenAI-compatible server (`openai`, the
+    /// only one), configured by the options below as for `logicmd run`; its key is read from
+    /// this process's environment and never enters a tool's arguments or results. Without it,
+    /// runs use synthetic or scripted answers only.
+    #[arg(long, value_name = "openai", value_parser = ["openai"])]
+    provider: Option<String>,
+    #[command(flatten)]
+    openai: crate::providers::Settings,
 }
 
 /// The environment variable `--token` defaults to.
@@ -68,6 +78,7 @@ pub fn run(args: &Args) -> u8 {
         }
     };
     let roots = roots::Roots::of(args.roots.iter().cloned());
+    let openai = args.provider.is_some().then(|| args.openai.clone());
     let served = match args.http {
         Some(address) => {
             let http = http::Http {
@@ -79,9 +90,9 @@ pub fn run(args: &Args) -> u8 {
                 }),
                 allowed_origins: args.allowed_origins.clone(),
             };
-            runtime.block_on(http::serve(http, roots))
+            runtime.block_on(http::serve(http, roots, openai))
         }
-        None => runtime.block_on(stdio(roots)),
+        None => runtime.block_on(stdio(roots, openai)),
     };
     // Blocking reads of standard input must not keep the process alive once the client left.
     runtime.shutdown_background();
@@ -94,8 +105,11 @@ pub fn run(args: &Args) -> u8 {
     }
 }
 
-async fn stdio(roots: roots::Roots) -> Result<(), String> {
-    let running = server::Server::new(roots)
+async fn stdio(
+    roots: roots::Roots,
+    openai: Option<crate::providers::Settings>,
+) -> Result<(), String> {
+    let running = server::Server::new(roots, openai)
         .serve(rmcp::transport::stdio())
         .await
         .map_err(|error| format!("the client did not start a session: {error}"))?;

@@ -1,19 +1,23 @@
 //! The MCP server: tools, resources and prompts over whichever transport carries it. Every
 //! answer comes from core's front door through the tool functions; this file only routes.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, Implementation, JsonObject,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::resources;
 use super::roots::Roots;
-use super::tools::{self, Context};
+use super::run::LongContext;
+use super::tools::{self, Context, ToolDef};
+use crate::providers::Settings;
 
 const INSTRUCTIONS: &str = "logicmd checks, formats, edits, compiles, draws and runs LOGIC.md \
 reasoning specifications and DRTL topologies. Pass a document as `text`, or as a `path` under the \
@@ -28,13 +32,58 @@ edits for `edit`). Tools never write files: they return the new text. Resources:
 pub struct Server {
     given: Roots,
     client_roots: Arc<Mutex<Option<Roots>>>,
+    /// The OpenAI-compatible provider runs may use (`--provider openai`), or none.
+    openai: Option<Settings>,
 }
 
 impl Server {
-    pub fn new(given: Roots) -> Server {
+    pub fn new(given: Roots, openai: Option<Settings>) -> Server {
         Server {
             given,
             client_roots: Arc::new(Mutex::new(None)),
+            openai,
+        }
+    }
+
+    /// A run tool: off the async workers, its progress lines as notifications, stopped when the
+    /// request is cancelled (or dropped).
+    async fn call_long(
+        &self,
+        def: &'static ToolDef<LongContext>,
+        arguments: JsonObject,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let (sender, mut lines) = tokio::sync::mpsc::unbounded_channel();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let _stop = StopOnDrop(Arc::clone(&cancel));
+        let long = LongContext {
+            roots: self.roots(&context).await,
+            openai: self.openai.clone(),
+            progress: sender,
+            cancel: Arc::clone(&cancel),
+        };
+        let mut task = tokio::task::spawn_blocking(move || def.call(&long, arguments));
+        let token = context.meta.get_progress_token();
+        let mut sent = 0u32;
+        loop {
+            tokio::select! {
+                finished = &mut task => {
+                    // Lines written before the end still go out, before the result.
+                    while let Ok(line) = lines.try_recv() {
+                        notify(&context, token.as_ref(), &mut sent, line).await;
+                    }
+                    let result = finished.map_err(|error| {
+                        ErrorData::internal_error(format!("the tool stopped: {error}"), None)
+                    })?;
+                    return Ok(result.into());
+                }
+                Some(line) = lines.recv() => notify(&context, token.as_ref(), &mut sent, line).await,
+                () = context.ct.cancelled() => {
+                    cancel.store(true, Ordering::Relaxed);
+                    let _ = task.await;
+                    return Err(ErrorData::internal_error(crate::run::driver::CANCELLED, None));
+                }
+            }
         }
     }
 
@@ -93,12 +142,18 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         Ok(ListToolsResult::with_all_items(
-            tools::TOOLS.iter().map(|def| def.tool.clone()).collect(),
+            tools::TOOLS
+                .iter()
+                .map(|def| def.tool.clone())
+                .chain(tools::LONG_TOOLS.iter().map(|def| def.tool.clone()))
+                .collect(),
         ))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        tools::find(name).map(|def| def.tool.clone())
+        tools::find(name)
+            .map(|def| def.tool.clone())
+            .or_else(|| tools::find_long(name).map(|def| def.tool.clone()))
     }
 
     async fn call_tool(
@@ -106,6 +161,10 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.unwrap_or_default();
+        if let Some(def) = tools::find_long(&request.name) {
+            return self.call_long(def, arguments, context).await;
+        }
         let Some(def) = tools::find(&request.name) else {
             return Err(ErrorData::invalid_params(
                 format!("unknown tool `{}`", request.name),
@@ -113,7 +172,6 @@ impl ServerHandler for Server {
             ));
         };
         let roots = self.roots(&context).await;
-        let arguments = request.arguments.unwrap_or_default();
         // Documents are read and analysed off the async workers.
         let result = tokio::task::spawn_blocking(move || def.call(&Context { roots }, arguments))
             .await
@@ -160,4 +218,32 @@ impl ServerHandler for Server {
             *cache = None;
         }
     }
+}
+
+/// Raises the cancel flag when the request's handler goes away, however it goes.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// One progress line as a notification, when the request asked for progress.
+async fn notify(
+    context: &RequestContext<RoleServer>,
+    token: Option<&ProgressToken>,
+    sent: &mut u32,
+    line: String,
+) {
+    let Some(token) = token else {
+        return;
+    };
+    *sent += 1;
+    let _ = context
+        .peer
+        .notify_progress(
+            ProgressNotificationParam::new(token.clone(), f64::from(*sent)).with_message(line),
+        )
+        .await;
 }

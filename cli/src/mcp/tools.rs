@@ -14,6 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::roots::Roots;
+use super::run::{self, LongContext};
 use super::{documents, edit, rules, trace};
 
 /// A call the tool cannot serve as asked; the message says why and what to give instead.
@@ -25,15 +26,17 @@ pub struct Context {
     pub roots: Roots,
 }
 
-type Call = Box<dyn Fn(&Context, JsonObject) -> Result<Value, Misuse> + Send + Sync>;
+type Call<C> = Box<dyn Fn(&C, JsonObject) -> Result<Value, Misuse> + Send + Sync>;
 
-pub struct ToolDef {
+/// A tool, called with a context of type `C` (`Context` for the document tools, `LongContext`
+/// for runs).
+pub struct ToolDef<C = Context> {
     pub tool: Tool,
-    call: Call,
+    call: Call<C>,
 }
 
-impl ToolDef {
-    pub fn call(&self, context: &Context, arguments: JsonObject) -> CallToolResult {
+impl<C> ToolDef<C> {
+    pub fn call(&self, context: &C, arguments: JsonObject) -> CallToolResult {
         match (self.call)(context, arguments) {
             Ok(value) => CallToolResult::structured(value),
             Err(Misuse(message)) => CallToolResult::error(vec![ContentBlock::text(message)]),
@@ -42,13 +45,14 @@ impl ToolDef {
 }
 
 /// A read-only tool over `I` → `O`.
-pub fn tool<I, O>(
+pub fn tool<C, I, O>(
     name: &'static str,
     title: &'static str,
     description: &'static str,
-    run: fn(&Context, I) -> Result<O, Misuse>,
-) -> ToolDef
+    run: fn(&C, I) -> Result<O, Misuse>,
+) -> ToolDef<C>
 where
+    C: 'static,
     I: DeserializeOwned + JsonSchema + 'static,
     O: Serialize + JsonSchema + 'static,
 {
@@ -62,7 +66,7 @@ where
                 .idempotent(true)
                 .open_world(false),
         );
-    let call: Call = Box::new(move |context, arguments| {
+    let call: Call<C> = Box::new(move |context, arguments| {
         let input: I = serde_json::from_value(Value::Object(arguments))
             .map_err(|error| Misuse(format!("invalid arguments for `{name}`: {error}")))?;
         let output = run(context, input)?;
@@ -90,4 +94,51 @@ pub static TOOLS: LazyLock<Vec<ToolDef>> = LazyLock::new(|| {
 
 pub fn find(name: &str) -> Option<&'static ToolDef> {
     TOOLS.iter().find(|def| def.tool.name == name)
+}
+
+/// The tools that run documents: they take time, report progress and can be cancelled.
+pub static LONG_TOOLS: LazyLock<Vec<ToolDef<LongContext>>> = LazyLock::new(|| {
+    // They call models (the configured server, with `openai`), so they are neither read-only
+    // in spirit nor idempotent; they write no file.
+    let runs = |mut def: ToolDef<LongContext>| {
+        def.tool.annotations = Some(
+            ToolAnnotations::with_title(def.tool.title.clone().unwrap_or_default())
+                .read_only(false)
+                .destructive(false)
+                .idempotent(false)
+                .open_world(true),
+        );
+        def
+    };
+    vec![
+        runs(tool(
+            "run",
+            "Run",
+            "Run a LOGIC.md document or DRTL topology (as `logicmd run`): with `dry_run` \
+             (synthetic answers), `scripted` (your answers), or `openai` (the server's configured \
+             provider). Reports completed, refused (with the unmet obligations), failed, or paused \
+             for a review (answer with `resume_run`). The trace's events come as progress \
+             notifications; cancelling the request stops the run.",
+            run::run,
+        )),
+        runs(tool(
+            "resume_run",
+            "Resume a run",
+            "Answer the review a paused run waits for (one of its `actions`, with a note) and go \
+             on running it.",
+            run::resume,
+        )),
+        runs(tool(
+            "next_action",
+            "Next action",
+            "Decide an agent's next action from its state (as `logicmd next-action`): \
+             `execute_tool`, `ask_user` or `complete_task`, validated, asked again when invalid; \
+             a LOGIC.md `spec` shapes the reasoning.",
+            run::next_action,
+        )),
+    ]
+});
+
+pub fn find_long(name: &str) -> Option<&'static ToolDef<LongContext>> {
+    LONG_TOOLS.iter().find(|def| def.tool.name == name)
 }

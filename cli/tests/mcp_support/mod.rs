@@ -10,6 +10,8 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Map, Value};
 
 pub type Client = RunningService<RoleClient, ()>;
+/// A session whose client handler is `H` (to watch notifications).
+pub type WatchedClient<H> = RunningService<RoleClient, H>;
 
 /// `logicmd mcp ARGS...` over standard input/output, initialised.
 pub async fn stdio(args: &[&str]) -> Client {
@@ -30,7 +32,11 @@ pub fn object(value: Value) -> JsonObject {
 }
 
 /// Calls `name` with `arguments`.
-pub async fn call(client: &Client, name: &str, arguments: Value) -> CallToolResult {
+pub async fn call<H: rmcp::ClientHandler>(
+    client: &WatchedClient<H>,
+    name: &str,
+    arguments: Value,
+) -> CallToolResult {
     client
         .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(object(arguments)))
         .await
@@ -39,7 +45,11 @@ pub async fn call(client: &Client, name: &str, arguments: Value) -> CallToolResu
 
 /// The structured result of a successful call (not `isError`), checked against the tool's
 /// output schema.
-pub async fn structured(client: &Client, name: &str, arguments: Value) -> Value {
+pub async fn structured<H: rmcp::ClientHandler>(
+    client: &WatchedClient<H>,
+    name: &str,
+    arguments: Value,
+) -> Value {
     let result = call(client, name, arguments).await;
     assert_eq!(
         result.is_error,
@@ -59,7 +69,11 @@ pub async fn structured(client: &Client, name: &str, arguments: Value) -> Value 
 }
 
 /// The text of a call that failed as misuse (`isError`).
-pub async fn misuse(client: &Client, name: &str, arguments: Value) -> String {
+pub async fn misuse<H: rmcp::ClientHandler>(
+    client: &WatchedClient<H>,
+    name: &str,
+    arguments: Value,
+) -> String {
     let result = call(client, name, arguments).await;
     assert_eq!(
         result.is_error,
