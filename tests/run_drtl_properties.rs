@@ -1,6 +1,7 @@
 //! Random topologies (every node type, edges, gate branches and review actions to any node or
 //! `terminate`, cycles included) run with the synthetic provider, random verdicts and random
-//! review decisions: every run ends within its bounds, never panics, gives the same bytes again
+//! review decisions: every run ends within its bounds, never panics, completes only with every
+//! `block` obligation met or discharged by an approval or a routed decision, gives the same bytes again
 //! (also when snapshotted and resumed half way), and no node starts while a node before it is running, nor before every node before it has
 //! settled unless a loop sent the run back to it.
 
@@ -87,10 +88,13 @@ fn node(index: usize, spec: &NodeSpec, count: usize) -> Value {
                 .iter()
                 .enumerate()
                 .map(|(i, &t)| {
-                    if (spec.variant as usize + i) % 3 == 0 {
-                        json!(format!("label{i}"))
+                    // Plain labels of every kind (§3.8), and routed actions, some named like
+                    // a rejection.
+                    let name = ["approve", "reject", "edit"][(spec.variant as usize + i) % 3];
+                    if (spec.variant as usize + i) % 2 == 0 {
+                        json!(format!("{name}_{i}"))
                     } else {
-                        json!({ format!("act{i}"): {"next": target(t)} })
+                        json!({ format!("{name}_act{i}"): {"next": target(t)} })
                     }
                 })
                 .collect();
@@ -380,9 +384,60 @@ proptest! {
         let seqs: Vec<u64> = trace.iter().filter_map(|e| e["seq"].as_u64()).collect();
         prop_assert_eq!(seqs, (0..trace.len() as u64).collect::<Vec<_>>());
         check_order(&trace, &routes(&topology))?;
+        check_obligations(&trace, &ending)?;
+        for event in &trace {
+            let written = logicmd::trace::Record::from_value(event).map(logicmd::trace::Record::into_value);
+            prop_assert_eq!(written.as_ref(), Ok(event), "a typed event, written back the same");
+        }
         let (again, _) = run_to_end(&source, &choices, Some(resume_after));
         prop_assert_eq!(again, trace, "the same run again, snapshotted and resumed on the way");
     }
+}
+
+/// The trust invariant (issue #29, DRTL §9.3): a completed run leaves no `block` obligation
+/// failed (a review's own withholding included), and a review discharges only by approving or
+/// by an action the topology routes onward — never by a rejection.
+fn check_obligations(trace: &[Value], ending: &ActionKind) -> Result<(), TestCaseError> {
+    let rejects = |action: &str| {
+        action.split(|c: char| !c.is_alphanumeric()).any(|w| {
+            matches!(
+                w,
+                "reject" | "deny" | "abort" | "decline" | "refuse" | "cancel"
+            )
+        })
+    };
+    for (i, event) in trace.iter().enumerate() {
+        if event["event"] != "obligation_updated" || event["status"] != "discharged" {
+            continue;
+        }
+        let action = event["evidence"]["action"].as_str().unwrap_or_default();
+        prop_assert!(
+            !rejects(action),
+            "`{action}` discharged an obligation: {event}"
+        );
+        let approves = action
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| matches!(w, "approve" | "override" | "accept"));
+        let review = event["evidence"]["review"].as_str().unwrap_or_default();
+        let routed = trace[i..]
+            .iter()
+            .find(|e| e["event"] == "node_finished" && e["node"] == review)
+            .and_then(|e| e["next"].as_array())
+            .is_some_and(|next| !next.is_empty());
+        prop_assert!(
+            approves || routed,
+            "`{action}` discharged without a route: {event}"
+        );
+    }
+    if let ActionKind::Complete { output } = ending {
+        for obligation in output["obligations"].as_array().into_iter().flatten() {
+            prop_assert!(
+                !(obligation["mode"] == "block" && obligation["status"] == "failed"),
+                "completed with an open obligation: {obligation}"
+            );
+        }
+    }
+    Ok(())
 }
 
 fn run_is_over(run: &Run) -> bool {
@@ -392,4 +447,71 @@ fn run_is_over(run: &Run) -> bool {
             | logicmd::run::Status::Refused
             | logicmd::run::Status::Failed
     )
+}
+
+/// A review's action: its name and where it routes (`None`: a plain label).
+fn review_actions() -> impl Strategy<Value = Vec<(usize, Option<usize>)>> {
+    prop::collection::vec(
+        (
+            0..REVIEW_NAMES.len(),
+            prop::option::of(0..ROUTE_TARGETS.len()),
+        ),
+        1..4,
+    )
+}
+
+const REVIEW_NAMES: &[&str] = &[
+    "approve",
+    "override",
+    "accept",
+    "reject",
+    "deny",
+    "abort",
+    "edit",
+    "retry_with_search",
+];
+const ROUTE_TARGETS: &[&str] = &["publish", "draft", "terminate", "notify"];
+
+/// The §9.2 pattern (draft → verify with `block` → gate → review) with a review of random
+/// actions, plain or routed anywhere.
+fn reviewed_topology(actions: &[(usize, Option<usize>)]) -> Value {
+    let mut seen = BTreeSet::new();
+    let actions: Vec<Value> = actions
+        .iter()
+        .filter(|(name, _)| seen.insert(*name))
+        .map(|&(name, route)| match route {
+            None => json!(REVIEW_NAMES[name]),
+            Some(to) => json!({ REVIEW_NAMES[name]: {"next": ROUTE_TARGETS[to]} }),
+        })
+        .collect();
+    json!({
+        "name": "reviewed",
+        "nodes": [
+            {"id": "draft", "type": "generate", "prompt": "Draft.", "output_format": "json", "output_key": "draft"},
+            {"id": "check", "type": "verify", "input": "draft.draft", "rules": [{"id": "std.check_existence", "target": "product_names", "mode": "block"}], "output_key": "report"},
+            {"id": "gate", "type": "gate", "input": "check.report", "condition": "input.blocking_failures == 0", "on_pass": "publish", "on_fail": "review"},
+            {"id": "review", "type": "review", "input": {"report": "check.report"}, "actions": actions},
+            {"id": "publish", "type": "transform", "operations": [{"set": "state.variables.published", "value": true}]},
+            {"id": "notify", "type": "transform", "operations": [{"set": "state.variables.notified", "value": true}]},
+        ],
+        "edges": [{"from": "draft", "to": "check"}, {"from": "check", "to": "gate"}],
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Whatever a review decides on a failed `block` rule, the run completes only if the
+    /// decision approved, or the topology routed it onward (and what follows does not run on
+    /// the output unverified) — never on a rejection or a label nothing routes.
+    #[test]
+    fn a_review_never_lets_a_rejected_or_undecided_output_through(
+        actions in review_actions(),
+        choices in prop::collection::vec(any::<u8>(), 1..16),
+    ) {
+        let topology = reviewed_topology(&actions);
+        let source = Source::Drtl { topology, artifacts: BTreeMap::new() };
+        let (trace, ending) = run_to_end(&source, &choices, None);
+        check_obligations(&trace, &ending)?;
+    }
 }

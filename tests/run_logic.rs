@@ -4,6 +4,8 @@
 
 #[path = "run/logic/driver.rs"]
 mod driver;
+#[path = "run/logic/trust.rs"]
+mod trust;
 
 use std::fs;
 use std::path::PathBuf;
@@ -585,7 +587,11 @@ fn a_contract_violation_skips_the_target_node() {
         "workflow-skip.script.yaml",
         json!({"topic": "energy"}),
     );
-    assert_eq!(completed(&driven), &Value::Null);
+    // The writer gives the workflow's output: without it the workflow has none to give.
+    assert_eq!(
+        failed(&driven),
+        "the workflow produced no output: `writer` was skipped (`collector` broke the edge contract)"
+    );
     assert_eq!(count(&driven, "node_skipped writer"), 1);
     assert_eq!(count(&driven, "node_started writer"), 0);
     snapshot("workflow_skip", &driven);
@@ -657,11 +663,12 @@ fn a_parallel_join_any_goes_on_after_the_first_member() {
 }
 
 #[test]
-fn a_timeout_degrades_to_the_partial_output() {
+fn a_timeout_does_not_degrade_to_an_output_that_failed_its_check() {
     let driven = scenario("timeout.logic.md", "timeout.script.yaml", json!({}));
+    // The only answer failed its verification: `partial_output` has nothing it may publish.
     assert_eq!(
-        completed(&driven),
-        &json!({"summary": "Prices rose.", "confidence": 0.5})
+        failed(&driven),
+        "the run produced no output: `research` was skipped (Timeout: no answer within 20s (degraded by `timeout_exceeded`: no output passed the step's checks))"
     );
     let timeouts: Vec<&ActionKind> = driven
         .batches

@@ -3,7 +3,9 @@
 //! invariants, self-verification, fallback chains and degradation, decision trees, parallel
 //! steps) run against a provider that mixes valid answers, the synthetic provider's, invalid
 //! output, empty answers and errors of every kind, with random review decisions. Every run
-//! ends (in a bounded number of rounds) without a panic, and its trace keeps the ordering rules.
+//! ends (in a bounded number of rounds) without a panic, its trace keeps the ordering rules and
+//! is made of typed events, and any output that leaves a step satisfies its checks (or a person
+//! decided on it), or the run does not complete.
 
 #[path = "run/logic/driver.rs"]
 mod driver;
@@ -16,6 +18,7 @@ use logicmd::model::Spec;
 use logicmd::run::{
     Action, ActionKind, Answer, ModelFailure, Observation, Provider, Source, Synthetic,
 };
+use logicmd::trace::Record;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -88,7 +91,12 @@ struct DocPlan {
     strategy: usize,
     escalation: Vec<(usize, usize)>,
     degradation: Option<(usize, usize)>,
+    /// A strict output contract: `n`, a number of at most [`CONTRACT_MAX`].
+    contract: bool,
 }
+
+/// The output contract's bound on `n`.
+const CONTRACT_MAX: f64 = 6.0;
 
 fn doc_plan() -> impl Strategy<Value = DocPlan> {
     (1usize..8).prop_flat_map(|n| {
@@ -108,7 +116,10 @@ fn doc_plan() -> impl Strategy<Value = DocPlan> {
             proptest::option::weighted(0.3, 0..3usize),
             0..5usize,
             proptest::collection::vec((0..3usize, 0..3usize), 0..3),
-            proptest::option::weighted(0.3, (0..4usize, 0..5usize)),
+            (
+                proptest::option::weighted(0.5, (0..4usize, 0..7usize)),
+                proptest::bool::weighted(0.3),
+            ),
         )
             .prop_map(
                 |(
@@ -120,7 +131,7 @@ fn doc_plan() -> impl Strategy<Value = DocPlan> {
                     self_verification,
                     strategy,
                     escalation,
-                    degradation,
+                    (degradation, contract),
                 )| DocPlan {
                     steps,
                     max_iterations,
@@ -131,6 +142,7 @@ fn doc_plan() -> impl Strategy<Value = DocPlan> {
                     strategy,
                     escalation,
                     degradation,
+                    contract,
                 },
             )
     })
@@ -302,9 +314,16 @@ fn document(plan: &DocPlan) -> Value {
             "degradation".into(),
             json!([{
                 "when": (["tools_unavailable", "timeout_exceeded", "output_rejected", "any"][when]),
-                "fallback_to": (["reasoning_only", "partial_output", "skip", "abort", "human_review"][to]),
+                // `partial_output` the most often: what it may publish is the trust invariant's.
+                "fallback_to": (["reasoning_only", "partial_output", "skip", "abort", "human_review", "partial_output", "partial_output"][to]),
             }]),
         );
+    }
+    if plan.contract {
+        doc["contracts"] = json!({
+            "outputs": [{"name": "n", "type": "number", "required": true, "constraints": {"maximum": CONTRACT_MAX}}],
+            "validation": {"mode": "strict"},
+        });
     }
     if !fallback.is_empty() {
         doc["fallback"] = Value::Object(fallback);
@@ -362,7 +381,7 @@ impl Provider for Chaos {
                 14 => error("ToolUnavailable", false),
                 _ => error("Timeout", true),
             },
-            ActionKind::AskReview { .. } => {
+            ActionKind::AskReview { actions, .. } => {
                 let decision = match choice % 4 {
                     1 if self.review_retries < MAX_REVIEW_RETRIES => {
                         self.review_retries += 1;
@@ -372,8 +391,14 @@ impl Provider for Chaos {
                     2 => "skip",
                     _ => "abort",
                 };
+                // A decision tree's question offers its steps and `abort`.
+                let decision = if actions.iter().any(|a| a == decision) {
+                    decision.to_owned()
+                } else {
+                    actions[usize::from(choice) % actions.len()].clone()
+                };
                 Answer::Observed(Observation::ReviewAnswer {
-                    action: decision.to_owned(),
+                    action: decision,
                     note: None,
                 })
             }
@@ -524,6 +549,118 @@ fn check_trace(source: &Source, driven: &Driven) -> Result<(), String> {
     Ok(())
 }
 
+/// JavaScript truthiness, as the expression language reads a check's value.
+fn truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|n| n != 0.0 && !n.is_nan()),
+        Value::String(text) => !text.is_empty(),
+        _ => true,
+    }
+}
+
+/// Whether `check` holds on `output` (a check that cannot be evaluated fails, as in the engine).
+fn holds(check: &str, output: &Value) -> bool {
+    logicmd::expr::Template::parse(check)
+        .and_then(|t| {
+            t.evaluate(&json!({"output": output, "confidence": output.get("confidence")}))
+        })
+        .is_ok_and(|v| truthy(&v))
+}
+
+/// The trust invariant (issue #29): any output that leaves a step satisfies its checks — its
+/// confidence floor, its verification, and for a final step the error gates — unless a person
+/// decided on it (a review answered for that step run); a completed run gives back only what
+/// its final steps produced. The checks the generator writes read only `output`, so they are
+/// judged here on their own, apart from the engine.
+fn check_outputs(doc: &Value, driven: &Driven) -> Result<(), String> {
+    let typed = Spec::read(doc);
+    let finals = {
+        let flow = Flow::of_steps(&typed).map_err(|_| "a needs cycle".to_owned())?;
+        flow.finals(UnitKind::Step)
+            .into_iter()
+            .map(|u| flow.units[u].name.clone())
+            .collect::<BTreeSet<_>>()
+    };
+    let gates: Vec<String> = doc
+        .pointer("/quality_gates/pre_output")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|g| g["severity"] == "error")
+        .filter_map(|g| g["check"].as_str().map(str::to_owned))
+        .collect();
+    let mut reviewed: BTreeSet<String> = BTreeSet::new();
+    let mut left: BTreeMap<String, Value> = BTreeMap::new();
+    for event in &driven.trace {
+        let node = event["node"].as_str().unwrap_or_default().to_owned();
+        match event["event"].as_str().unwrap_or_default() {
+            "node_started" => {
+                reviewed.remove(&node);
+            }
+            "review_answered" => {
+                reviewed.insert(node);
+            }
+            "node_finished" if event["status"] == "succeeded" => {
+                let Some(step) = typed.step(&node) else {
+                    continue;
+                };
+                let output = &event["output"];
+                left.insert(node.clone(), output.clone());
+                if reviewed.contains(&node) || (step.is_parallel() && step.instructions.is_none()) {
+                    continue;
+                }
+                let mut owed: Vec<String> =
+                    step.verification.iter().map(|v| v.check.clone()).collect();
+                if let Some(minimum) = step.confidence.minimum {
+                    owed.push(format!("{{{{ !(output.confidence < {minimum}) }}}}"));
+                }
+                if let Some(floor) = step.confidence.escalate_below {
+                    owed.push(format!("{{{{ !(output.confidence < {floor}) }}}}"));
+                }
+                if finals.contains(&node) {
+                    owed.extend(gates.iter().cloned());
+                }
+                if let Some(failed) = owed.iter().find(|c| !holds(c, output)) {
+                    return Err(format!(
+                        "`{node}` left with {output}, which fails `{failed}`"
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let End::Completed(output) = &driven.end {
+        let produced = finals.iter().any(|f| left.contains_key(f));
+        // An invariant's `force_output` gives what the run has: an output that left a step.
+        let forced = driven.trace.iter().any(|e| {
+            e["event"] == "gate_evaluated"
+                && e["kind"] == "invariant"
+                && e["on_breach"] == "force_output"
+        }) && left.values().any(|v| v == output);
+        if !produced && !forced {
+            return Err(format!(
+                "completed with {output} though no final step produced output"
+            ));
+        }
+        // A strict output contract holds what the run gives back, whoever decided on it.
+        if doc.get("contracts").is_some() {
+            let given: Vec<&Value> = match output {
+                Value::Object(by_step) if finals.len() > 1 => by_step.values().collect(),
+                one => vec![one],
+            };
+            let meets = |v: &Value| v["n"].as_f64().is_some_and(|n| n <= CONTRACT_MAX);
+            if let Some(broken) = given.into_iter().find(|v| !meets(v)) {
+                return Err(format!(
+                    "completed with {broken}, which breaks the output contract"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn text_of(doc: &Value) -> String {
     format!(
         "---\n{}\n---\n",
@@ -558,6 +695,15 @@ proptest! {
         );
         if let Err(problem) = check_trace(&source, &driven) {
             return Err(TestCaseError::fail(format!("{problem}\n{doc:#}\n{:#?}", driven.story())));
+        }
+        if let Err(problem) = check_outputs(&doc, &driven) {
+            return Err(TestCaseError::fail(format!("{problem}\n{doc:#}\n{:#?}", driven.story())));
+        }
+        for event in &driven.trace {
+            let record = Record::from_value(event);
+            prop_assert!(record.is_ok(), "not a typed event: {event}");
+            let written = record.map(Record::into_value).unwrap_or_default().to_string();
+            prop_assert_eq!(written, event.to_string(), "read and written back");
         }
         let again = run(source.clone(), json!({"q": "x"}), &mut chaos(), MAX_ROUNDS);
         prop_assert_eq!(&again.trace, &driven.trace, "the same run gave another trace");

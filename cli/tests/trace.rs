@@ -241,4 +241,60 @@ fn export_writes_otlp_json_to_standard_output_or_a_file() {
     assert_eq!(written, exported);
     let out = logicmd(&scratch, &["trace", "export", "run.jsonl"]);
     assert_eq!(out.status.code(), Some(2), "the format is required");
+
+    // The document's name by default; a trace id the caller gives, checked.
+    let base = ["trace", "export", "run.jsonl", "--format", "otlp-json"];
+    let out = logicmd(&scratch, &base);
+    let exported: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let root = &exported["resourceSpans"][0]["scopeSpans"][0]["spans"][0];
+    assert_eq!(root["name"], "invoke_workflow contract-workflow");
+    let id = "0123456789abcdef0123456789abcdef";
+    let out = logicmd(&scratch, &[&base[..], &["--trace-id", id]].concat());
+    let exported: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        exported["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["traceId"],
+        id
+    );
+    let out = logicmd(&scratch, &[&base[..], &["--trace-id", "00"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("`00` is not a trace id: 32 hexadecimal digits, not all zero"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// A paused trace (a review waits) has no end yet: `terminates` is "not checked", never
+/// counted as holding, in the human and the JSON report.
+#[test]
+fn a_rule_a_paused_trace_cannot_settle_is_reported_not_checked() {
+    let scratch = Scratch::new("trace-paused");
+    written(&scratch, "escalate-paused", |_| {});
+    let out = logicmd(&scratch, &["trace", "check", "run.jsonl"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let events = std::fs::read_to_string(scratch.0.join("run.jsonl"))
+        .unwrap()
+        .lines()
+        .count();
+    assert_eq!(
+        text(&out.stdout),
+        format!("note[terminates]: not checked: the run is paused for a review: its end is still to come\n\nrun.jsonl: 5 rules on {events} events: 4 hold, 0 violated, 1 not checked\n")
+    );
+    let out = logicmd(
+        &scratch,
+        &["trace", "check", "run.jsonl", "--format", "json"],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let terminates = report["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "terminates")
+        .unwrap();
+    assert_eq!(terminates["holds"], Value::Null);
+    assert_eq!(terminates["status"], "not checked");
+    assert_eq!(
+        report["not_checked"],
+        serde_json::json!([{"rule": "terminates", "reason": "the run is paused for a review: its end is still to come"}])
+    );
 }

@@ -13,11 +13,17 @@ const studio = suite.studio;
 
 const STATUS = '[data-testid="run-status"]';
 const blockWithoutReview = readFileSync(`${repo}tests/run/drtl/block-without-review.drtl.yaml`, "utf8");
-const retryThenBlock = [
-  "- {node: extract, attempt: 1, text: \"Here are the claims: product_names = Widget Pro\"}",
-  "- {node: extract, attempt: 2, json: {product_names: [Widget Pro, Gizmo 9], urls: []}}",
+// DRTL has no hidden retry (drtl-spec §9.1): `extract` answers once.
+const claimsThenBlock = [
+  "- {node: extract, json: {product_names: [Widget Pro, Gizmo 9], urls: []}}",
   "- {node: verify_claims, tool: std.check_existence, verdict: {passed: false, evidence: \"no product named Gizmo 9\"}}",
   "- {node: verify_claims, tool: std.check_links, verdict: {passed: true}}",
+].join("\n");
+const invalidOutput = readFileSync(`${repo}tests/run/logic/invalid-output.logic.md`, "utf8");
+const notJsonThenValid = [
+  "- {node: extract, attempt: 1, text: \"Sure! The name is Ada Lovelace.\"}",
+  "- {node: extract, attempt: 2, json: {name: Ada Lovelace, year: 1815}}",
+  "- {node: report, text: Ada Lovelace was born in 1815.}",
 ].join("\n");
 const escalate = readFileSync(`${repo}tests/run/logic/escalate.logic.md`, "utf8");
 const escalateScript = readFileSync(`${repo}tests/run/logic/escalate.script.yaml`, "utf8");
@@ -109,18 +115,31 @@ test("a node's card shows the request and the output the trace holds", async () 
   await context.close();
 });
 
-test("a scripted run whose verification fails shows the retry count, then the refusal with its obligation", async () => {
+test("a step whose answer breaks its schema is retried, and its node shows the retry count", async () => {
+  const { page, errors, context } = await studio();
+  await load(page, invalidOutput);
+  await page.waitForSelector('[data-node-id="step:extract"]');
+  await page.selectOption('[data-testid="run-provider"]', "scripted");
+  await page.fill('[data-testid="run-script"]', notJsonThenValid);
+  await page.click('[data-testid="run"]');
+  await phase(page, "completed");
+  assert.equal(await page.getAttribute('[data-node-id="step:extract"]', "data-run-state"), "succeeded");
+  assert.match(await page.textContent('[data-node-id="step:extract"] .node-run-caption'), /retried 1×/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a scripted run whose verification fails shows the refusal with its obligation", async () => {
   for (const colorScheme of ["light", "dark"]) {
     const { page, errors, context } = await studio({ colorScheme });
     await load(page, blockWithoutReview);
     await page.waitForSelector('[data-node-id="drtl:verify_claims"]');
     await openRunPanel(page);
     await page.selectOption('[data-testid="run-provider"]', "scripted");
-    await page.fill('[data-testid="run-script"]', retryThenBlock);
+    await page.fill('[data-testid="run-script"]', claimsThenBlock);
     await page.click('[data-testid="run"]');
     await phase(page, "refused");
     assert.equal(await page.getAttribute('[data-node-id="drtl:extract"]', "data-run-state"), "succeeded");
-    assert.match(await page.textContent('[data-node-id="drtl:extract"] .node-run-caption'), /retried 1×/);
     assert.equal(await page.getAttribute('[data-node-id="drtl:verify_claims"]', "data-run-state"), "refused");
     // Never started: the refusal ended the run first (issue #31; it stayed "queued" before).
     assert.equal(await page.getAttribute('[data-node-id="drtl:publish"]', "data-run-state"), "cancelled");

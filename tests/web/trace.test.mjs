@@ -50,9 +50,23 @@ function cliViolations(events, rules) {
 
 test("a finished run's trace holds every built-in, read as events or as JSON Lines", async () => {
   const trace = await analystTrace();
-  const expected = { violations: [], rules: builtins, events: trace.length, diagnostics: [] };
+  const expected = { violations: [], notChecked: [], rules: builtins, events: trace.length, diagnostics: [] };
   assert.deepEqual(logicmd.checkTrace(trace), expected);
   assert.deepEqual(logicmd.checkTrace(jsonl(trace), []), expected);
+});
+
+test("a paused trace leaves `terminates` not checked, as the CLI says", async () => {
+  const trace = await analystTrace();
+  const last = trace.at(-2);
+  // The run stops at a review nobody has answered yet: its end is still to come.
+  const paused = trace.slice(0, -1).concat([
+    { seq: trace.length - 1, event: "review_requested", t: last.t, node: last.node, message: "m", actions: ["accept"], input: null },
+  ]);
+  const result = logicmd.checkTrace(paused);
+  assert.deepEqual(result.notChecked, [
+    { rule: "terminates", reason: "the run is paused for a review: its end is still to come" },
+  ]);
+  assert.ok(!result.violations.some((v) => v.rule === "terminates"));
 });
 
 test("a broken trace and the caller's formulas give the violations the CLI gives", async () => {

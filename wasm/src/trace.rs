@@ -10,8 +10,9 @@ use wasm_bindgen::prelude::*;
 use crate::convert::{json_arg, to_js};
 use crate::text::js_text;
 
-/// `{violations, rules, events, diagnostics}`: each violation names its rule and the event index
-/// (0-based) where it fails; `rules` lists what was checked. An unreadable trace or a formula that
+/// `{violations, notChecked, rules, events, diagnostics}`: each violation names its rule and the
+/// event index (0-based) where it fails; `notChecked` the rules the trace cannot settle yet (a
+/// paused run's `terminates`); `rules` lists what was checked. An unreadable trace or a formula that
 /// does not parse is a diagnostic (then nothing is checked). `rules` is an array of `FORMULA` or
 /// `NAME=FORMULA` strings; `options.builtins: false` leaves the built-in rules out.
 #[wasm_bindgen(js_name = checkTrace, unchecked_return_type = "TraceCheckResult")]
@@ -52,18 +53,26 @@ pub fn check_trace(
         }
     };
     if !diagnostics.is_empty() {
-        return report(&[], &[], 0, &diagnostics);
+        return report(&[], &[], &[], 0, &diagnostics);
     }
     let violations = trace::check(&events, &checked);
     let violations: Vec<Value> = violations
         .iter()
         .map(|v| json!({"rule": v.rule, "index": v.index, "message": v.message}))
         .collect();
-    report(&violations, &checked, events.len(), &diagnostics)
+    let not_checked = trace::not_checked(&events, &checked);
+    report(
+        &violations,
+        &not_checked,
+        &checked,
+        events.len(),
+        &diagnostics,
+    )
 }
 
 fn report(
     violations: &[Value],
+    not_checked: &[trace::NotChecked],
     rules: &[Rule],
     events: usize,
     diagnostics: &[Diagnostic],
@@ -71,6 +80,7 @@ fn report(
     let names: Vec<&str> = rules.iter().map(Rule::name).collect();
     to_js(&json!({
         "violations": violations,
+        "notChecked": not_checked,
         "rules": names,
         "events": events,
         "diagnostics": diagnostics,

@@ -484,6 +484,8 @@ export interface TraceViolation {
 export interface TraceCheckResult {
   /** Empty when every rule holds. */
   violations: TraceViolation[];
+  /** Rules the trace cannot settle yet (`terminates` on a paused trace): neither held nor violated. */
+  notChecked: { rule: string; reason: string }[];
   /** The names of the rules checked, built-ins first. */
   rules: string[];
   /** How many events were read. */

@@ -7,7 +7,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use logicmd::trace::{self, Builtin, ExportOptions, Rule, Trace, TraceLimits, Violation};
+use logicmd::trace::{
+    self, Builtin, ExportOptions, NotChecked, Rule, Trace, TraceLimits, Violation,
+};
 use serde_json::{json, Value};
 
 use crate::input::read_bounded;
@@ -66,15 +68,36 @@ struct ExportArgs {
     /// Where to write (standard output when absent).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Unix time of the run's start in milliseconds: span times are this plus each event's `t`.
-    #[arg(long, value_name = "UNIX_MS", default_value_t = 0)]
-    base_time: u64,
+    /// Unix time of the run's start in milliseconds: span times are this plus each event's `t`
+    /// (default: the start the trace records — a run on the wall clock — else 0).
+    #[arg(long, value_name = "UNIX_MS")]
+    base_time: Option<u64>,
     /// The resource's `service.name`.
     #[arg(long, default_value = "logicmd")]
     service_name: String,
-    /// `gen_ai.workflow.name` of the run's span (default: the run's kind).
+    /// `gen_ai.workflow.name` of the run's span (default: the document's name).
     #[arg(long)]
     name: Option<String>,
+    /// The trace id, 32 hexadecimal digits (default: derived from the whole trace, so runs
+    /// that differ in any answer or in their start differ).
+    #[arg(long, value_name = "HEX", value_parser = trace_id)]
+    trace_id: Option<[u8; 16]>,
+}
+
+/// A trace id: 32 hexadecimal digits, not all zero.
+fn trace_id(text: &str) -> Result<[u8; 16], String> {
+    let bad = || format!("`{text}` is not a trace id: 32 hexadecimal digits, not all zero");
+    if text.len() != 32 || !text.is_ascii() {
+        return Err(bad());
+    }
+    let mut id = [0u8; 16];
+    for (i, byte) in id.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
+    }
+    if id.iter().all(|b| *b == 0) {
+        return Err(bad());
+    }
+    Ok(id)
 }
 
 pub fn run(args: &Args) -> u8 {
@@ -146,10 +169,15 @@ fn check(args: &CheckArgs) -> u8 {
         Err(status) => return status,
     };
     let violations = trace::check(&trace.events, &rules);
+    let unsettled = trace::not_checked(&trace.events, &rules);
     let file = display(&args.file);
+    let found = Found {
+        violations: &violations,
+        not_checked: &unsettled,
+    };
     match args.format {
-        Format::Json => output::print(&json_report(&file, &trace, &rules, &violations).to_string()),
-        Format::Human => output::print(&human_report(&file, &trace, &rules, &violations)),
+        Format::Json => output::print(&json_report(&file, &trace, &rules, &found).to_string()),
+        Format::Human => output::print(&human_report(&file, &trace, &rules, &found)),
     }
     if violations.is_empty() {
         EXIT_OK
@@ -170,9 +198,31 @@ fn event_label(trace: &Trace, index: usize) -> String {
     }
 }
 
-fn human_report(file: &str, trace: &Trace, rules: &[Rule], violations: &[Violation]) -> String {
+/// What a check found: the violations, and the rules the trace cannot settle yet.
+pub(crate) struct Found<'a> {
+    pub(crate) violations: &'a [Violation],
+    pub(crate) not_checked: &'a [NotChecked],
+}
+
+impl Found<'_> {
+    /// `Some(true)` holds, `Some(false)` violated, `None` not checked.
+    fn holds(&self, rule: &Rule) -> Option<bool> {
+        if self.not_checked.iter().any(|n| n.rule == rule.name()) {
+            return None;
+        }
+        Some(!self.violations.iter().any(|v| v.rule == rule.name()))
+    }
+}
+
+fn human_report(file: &str, trace: &Trace, rules: &[Rule], found: &Found) -> String {
     let mut out = String::new();
-    for violation in violations {
+    for unsettled in found.not_checked {
+        out.push_str(&format!(
+            "note[{}]: not checked: {}\n\n",
+            unsettled.rule, unsettled.reason
+        ));
+    }
+    for violation in found.violations {
         let line = trace.lines.get(violation.index).copied().unwrap_or(1);
         out.push_str(&format!(
             "error[{}]: {}\n  --> {file}:{line} ({})\n\n",
@@ -181,18 +231,19 @@ fn human_report(file: &str, trace: &Trace, rules: &[Rule], violations: &[Violati
             event_label(trace, violation.index)
         ));
     }
-    let violated = rules
-        .iter()
-        .filter(|r| violations.iter().any(|v| v.rule == r.name()))
-        .count();
+    let count = |holds: Option<bool>| rules.iter().filter(|r| found.holds(r) == holds).count();
     out.push_str(&format!(
-        "{file}: {} rule{} on {} event{}: {} hold, {violated} violated",
+        "{file}: {} rule{} on {} event{}: {} hold, {} violated",
         rules.len(),
         plural(rules.len()),
         trace.events.len(),
         plural(trace.events.len()),
-        rules.len() - violated,
+        count(Some(true)),
+        count(Some(false)),
     ));
+    if !found.not_checked.is_empty() {
+        out.push_str(&format!(", {} not checked", count(None)));
+    }
     out
 }
 
@@ -204,12 +255,7 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-pub(crate) fn json_report(
-    file: &str,
-    trace: &Trace,
-    rules: &[Rule],
-    violations: &[Violation],
-) -> Value {
+pub(crate) fn json_report(file: &str, trace: &Trace, rules: &[Rule], found: &Found) -> Value {
     let rules: Vec<Value> = rules
         .iter()
         .map(|rule| {
@@ -217,10 +263,17 @@ pub(crate) fn json_report(
                 Rule::Builtin(builtin) => ("builtin", builtin.formula()),
                 Rule::Formula { formula, .. } => ("formula", Some(formula.text())),
             };
+            let holds = found.holds(rule);
+            let status = match holds {
+                Some(true) => "holds",
+                Some(false) => "violated",
+                None => "not checked",
+            };
             let mut entry = json!({
                 "name": rule.name(),
                 "kind": kind,
-                "holds": !violations.iter().any(|v| v.rule == rule.name()),
+                "holds": holds,
+                "status": status,
             });
             if let Rule::Builtin(builtin) = rule {
                 entry["description"] = Builtin::description(*builtin).into();
@@ -231,7 +284,8 @@ pub(crate) fn json_report(
             entry
         })
         .collect();
-    let violations: Vec<Value> = violations
+    let violations: Vec<Value> = found
+        .violations
         .iter()
         .map(|v| {
             let event = trace.events.get(v.index);
@@ -251,6 +305,7 @@ pub(crate) fn json_report(
         "holds": violations.is_empty(),
         "rules": rules,
         "violations": violations,
+        "not_checked": found.not_checked,
     })
 }
 
@@ -264,6 +319,7 @@ fn export(args: &ExportArgs) -> u8 {
         base_time_ms: args.base_time,
         service_name: args.service_name.clone(),
         workflow_name: args.name.clone(),
+        trace_id: args.trace_id,
     };
     let exported = trace::export(&trace.events, &options).to_string();
     match &args.output {

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use super::roots::Roots;
 use super::shaped::Shaped;
 use super::tools::{tool, Misuse, ToolDef};
+use crate::commands::trace::Found;
 
 #[derive(Deserialize, JsonSchema)]
 pub struct TraceArgs {
@@ -48,6 +49,15 @@ pub struct TraceReport {
     rules: Vec<RuleReport>,
     /// Where a rule fails: the event's 0-based index and 1-based line.
     violations: Vec<ViolationReport>,
+    /// Rules the trace cannot settle yet (`terminates` while a review waits), and why.
+    not_checked: Vec<NotCheckedReport>,
+}
+
+#[allow(dead_code)]
+#[derive(JsonSchema)]
+struct NotCheckedReport {
+    rule: String,
+    reason: String,
 }
 
 #[allow(dead_code)]
@@ -56,7 +66,10 @@ struct RuleReport {
     name: String,
     /// `builtin` or `formula`.
     kind: String,
-    holds: bool,
+    /// `true` holds, `false` violated, `null` not checked.
+    holds: Option<bool>,
+    /// `holds`, `violated` or `not checked`.
+    status: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     description: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -91,8 +104,13 @@ pub fn trace_check() -> ToolDef {
                 })
             })?;
             let violations = trace::check(&trace.events, &rules);
+            let not_checked = trace::not_checked(&trace.events, &rules);
+            let found = Found {
+                violations: &violations,
+                not_checked: &not_checked,
+            };
             Ok(Shaped::<TraceReport>::new(
-                crate::commands::trace::json_report(&name, &trace, &rules, &violations),
+                crate::commands::trace::json_report(&name, &trace, &rules, &found),
             ))
         },
     )

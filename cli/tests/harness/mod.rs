@@ -96,7 +96,7 @@ pub fn untimed(trace: &str) -> Vec<serde_json::Value> {
         .map(|line| {
             let mut event: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
             if let Some(map) = event.as_object_mut() {
-                for key in ["t", "duration_ms", "latency_ms"] {
+                for key in ["t", "duration_ms", "latency_ms", "start_ms"] {
                     map.remove(key);
                 }
             }

@@ -3,6 +3,7 @@
 //! checked for dangling routes, bad references and unverifiable inputs.
 
 mod checks;
+mod decision;
 mod expressions;
 mod model;
 
@@ -17,6 +18,7 @@ use crate::yaml::{parse_file, Node};
 
 pub(crate) use checks::lint;
 pub use checks::STANDARD_RULES;
+pub use decision::ReviewDecision;
 pub use expressions::VARIABLES;
 pub use model::{DrtlNode, Route, RouteKind, TERMINATE};
 

@@ -1,6 +1,6 @@
 //! Quality gates (spec §6): pre- and post-output gates, invariants, self-verification.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::read::At;
 use super::OnFail;
@@ -20,7 +20,7 @@ pub struct QualityGates {
 }
 
 /// How serious a failed gate is (`severity`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// The output is stopped.

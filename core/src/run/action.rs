@@ -171,13 +171,18 @@ pub struct Unmet {
     pub reason: String,
 }
 
-/// Token counts a provider reports.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Token counts (and the cost, when known) a provider reports.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Usage {
     /// Tokens sent to the model (the prompt).
     pub input_tokens: u64,
     /// Tokens the model produced (the answer).
     pub output_tokens: u64,
+    /// What the call cost, in the unit of the document's `global.max_total_cost` (USD), as the
+    /// provider reports it (OpenRouter's and LiteLLM's `usage.cost`) or the driver prices it;
+    /// `None` when nobody knows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<f64>,
 }
 
 /// Why a model call failed. `kind` names the error class that `retry.non_retryable_errors`
@@ -194,6 +199,36 @@ pub struct ModelFailure {
     /// The server's `Retry-After`, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after_ms: Option<u64>,
+}
+
+/// Who answered a model call, as the driver knows it: what a trace records so an export can
+/// name the provider, the model asked and the model that answered, the response and the server
+/// (OpenTelemetry's `gen_ai.provider.name`, `gen_ai.request.model`, `gen_ai.response.*`,
+/// `server.*`). Every field is optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Served {
+    /// The provider, as OpenTelemetry's well-known `gen_ai.provider.name` values spell it
+    /// (`openai`, `anthropic`, `gcp.gemini`, ...), or a custom name (`ollama`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    /// The model the driver asked for (the document's, or the one the user chose, `--model`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_model: Option<String>,
+    /// The model the server says answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_model: Option<String>,
+    /// The server's id of the response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_id: Option<String>,
+    /// Why the model stopped (`stop`, `length`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+    /// The server's host name or address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_address: Option<String>,
+    /// The server's port.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_port: Option<u16>,
 }
 
 /// A tool's answer to a verification rule.
@@ -223,6 +258,9 @@ pub enum Observation {
         /// How long the call took, in milliseconds, when the driver measured it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         latency_ms: Option<u64>,
+        /// Who answered, when the driver knows (the provider, the model, the server).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        served: Option<Served>,
     },
     /// The model call failed: feeds [`ActionKind::CallModel`]; the engine retries or fails by the
     /// step's policy.
@@ -248,6 +286,7 @@ impl Observation {
             text: text.into(),
             usage: None,
             latency_ms: None,
+            served: None,
         }
     }
 

@@ -3,9 +3,10 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::action::{Action, ActionKind, Unmet};
+use crate::trace::{Event, Record, RunStatus};
 
 /// Who waits for an action: a unit of the program and what for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +43,7 @@ pub(crate) struct Kernel {
     pub now: u64,
     started_at: u64,
     seq: u64,
-    events: Vec<Value>,
+    events: Vec<Record>,
     next_id: u64,
     /// Issued actions not yet handed out by `next()`.
     ready: VecDeque<Action>,
@@ -73,24 +74,24 @@ impl Kernel {
         }
     }
 
-    /// Appends a trace event: `seq`, `event`, `t` (ms since the start), `node` when given, then
-    /// `fields` in their order.
-    pub fn event(&mut self, name: &str, node: Option<&str>, fields: Vec<(&str, Value)>) {
-        let mut event = Map::new();
-        event.insert("seq".into(), self.seq.into());
-        event.insert("event".into(), name.into());
-        event.insert("t".into(), self.now.saturating_sub(self.started_at).into());
-        if let Some(node) = node {
-            event.insert("node".into(), node.into());
-        }
-        for (key, value) in fields {
-            event.insert(key.to_owned(), value);
-        }
+    /// Appends a trace event about `node` (when given), stamped with its `seq` and `t` (ms
+    /// since the start).
+    pub fn event(&mut self, node: Option<&str>, event: Event) {
+        self.events.push(Record {
+            seq: self.seq,
+            t: self.elapsed(),
+            node: node.map(str::to_owned),
+            event,
+        });
         self.seq += 1;
-        self.events.push(Value::Object(event));
     }
 
-    pub fn take_events(&mut self) -> Vec<Value> {
+    /// Milliseconds since the run started, by the driver's clock.
+    pub fn elapsed(&self) -> u64 {
+        self.now.saturating_sub(self.started_at)
+    }
+
+    pub fn take_records(&mut self) -> Vec<Record> {
         std::mem::take(&mut self.events)
     }
 
@@ -207,22 +208,24 @@ impl Kernel {
         if self.ending.is_some() {
             return;
         }
+        let finished = |status, output, error| Event::RunFinished {
+            status,
+            output,
+            error,
+        };
         match &ending {
             Ending::Completed(output) => self.event(
-                "run_finished",
                 None,
-                vec![("status", "completed".into()), ("output", output.clone())],
+                finished(RunStatus::Completed, Some(output.clone()), None),
             ),
             Ending::Refused(unmet) => {
-                let unmet = serde_json::to_value(unmet).unwrap_or_default();
-                self.event("refused", None, vec![("unmet", unmet)]);
-                self.event("run_finished", None, vec![("status", "refused".into())]);
+                let unmet = unmet.clone();
+                self.event(None, Event::Refused { unmet });
+                self.event(None, finished(RunStatus::Refused, None, None));
             }
-            Ending::Failed(error) => self.event(
-                "run_finished",
-                None,
-                vec![("status", "failed".into()), ("error", error.clone().into())],
-            ),
+            Ending::Failed(error) => {
+                self.event(None, finished(RunStatus::Failed, None, Some(error.clone())))
+            }
         }
         self.waiting.clear();
         self.throttled.clear();

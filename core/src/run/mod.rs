@@ -43,7 +43,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use action::{
-    Action, ActionKind, Message, ModelFailure, ModelRequest, Observation, Unmet, Usage, Verdict,
+    Action, ActionKind, Message, ModelFailure, ModelRequest, Observation, Served, Unmet, Usage,
+    Verdict,
 };
 pub(crate) use output::{feedback, read as read_output};
 pub use pins::{downstream, rerun_pins};
@@ -176,16 +177,14 @@ impl Run {
             program,
             history: Vec::new(),
         };
-        let input = run.input.clone();
-        run.kernel.event(
-            "run_started",
-            None,
-            vec![
-                ("kind", run.source.kind().into()),
-                ("input", input),
-                ("plan", plan),
-            ],
-        );
+        let started = crate::trace::Event::RunStarted {
+            kind: run.source.kind().to_owned(),
+            name: run.source.name().map(str::to_owned),
+            input: run.input.clone(),
+            plan,
+            start_ms: (run.options.start_ms > 0).then_some(run.options.start_ms),
+        };
+        run.kernel.event(None, started);
         run.program.start(&mut run.kernel);
         Ok(run)
     }
@@ -221,9 +220,19 @@ impl Run {
         Ok(())
     }
 
-    /// Trace events since the last call: JSON objects with `seq`, `event`, `t` and `node`.
+    /// Trace events since the last call: JSON objects with `seq`, `event`, `t` and `node`
+    /// ([`Record::into_value`](crate::trace::Record::into_value)).
     pub fn take_events(&mut self) -> Vec<Value> {
-        self.kernel.take_events()
+        self.kernel
+            .take_records()
+            .into_iter()
+            .map(crate::trace::Record::into_value)
+            .collect()
+    }
+
+    /// Trace events since the last call, typed (what [`Run::take_events`] gives as JSON).
+    pub fn take_records(&mut self) -> Vec<crate::trace::Record> {
+        self.kernel.take_records()
     }
 
     /// How many trace events the run has produced.

@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::{RunError, RunOptions, Source};
+use crate::trace::{NodeFinished, NodeStatus, Record};
 
 /// Node kinds that check or route: their result is what a pin must not fake (an obligation,
 /// a gate's branch, a review's decision, a decision tree's route), so they always run.
@@ -156,17 +157,21 @@ pub fn rerun_pins(
             .any(|n| n.id == id && !NEVER_PINNED.contains(&n.kind))
     };
     let mut pins = BTreeMap::new();
-    for event in previous_trace {
-        let finished = event.get("event").and_then(Value::as_str) == Some("node_finished")
-            && event.get("status").and_then(Value::as_str) == Some("succeeded");
-        let (Some(id), Some(output)) = (
-            event.get("node").and_then(Value::as_str),
-            event.get("output"),
-        ) else {
+    for line in previous_trace {
+        // Lines that are not the runtime's events pin nothing.
+        let Some((
+            Some(id),
+            NodeFinished {
+                status: NodeStatus::Succeeded,
+                output: Some(output),
+                ..
+            },
+        )) = Record::fields(line)
+        else {
             continue;
         };
-        if finished && !again.contains(id) && pinnable(id) {
-            pins.insert(id.to_owned(), output.clone());
+        if !again.contains(&id) && pinnable(&id) {
+            pins.insert(id, output);
         }
     }
     let whole: Vec<String> = pins.keys().cloned().collect();

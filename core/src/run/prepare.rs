@@ -49,6 +49,15 @@ impl Source {
         }
     }
 
+    /// The document's (or topology's) `name`, when it has one.
+    pub fn name(&self) -> Option<&str> {
+        let document = match self {
+            Source::Logic { spec, .. } => spec,
+            Source::Drtl { topology, .. } => topology,
+        };
+        document.get("name").and_then(Value::as_str)
+    }
+
     pub(crate) fn max_parallelism(&self, options: &RunOptions) -> usize {
         let declared = match self {
             Source::Logic { spec, .. } => Spec::read(spec).global.max_parallelism,

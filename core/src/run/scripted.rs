@@ -16,8 +16,11 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::action::{Action, ActionKind, ModelFailure, Observation, Usage, Verdict};
+use super::action::{Action, ActionKind, ModelFailure, Observation, Served, Usage, Verdict};
 use super::provider::{Answer, Provider};
+use crate::trace::{
+    EventKind, ModelResponded, ObligationUpdated, Record, Response, ReviewAnswered,
+};
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -35,6 +38,8 @@ struct Entry {
     usage: Option<Usage>,
     #[serde(default)]
     latency_ms: Option<u64>,
+    #[serde(default)]
+    served: Option<Served>,
     #[serde(default)]
     tool: Option<String>,
     #[serde(default)]
@@ -134,10 +139,10 @@ impl Scripted {
     }
 }
 
-/// An answer a trace recorded.
-fn from_trace(event: &Value) -> Option<Entry> {
-    let node = event.get("node")?.as_str()?.to_owned();
-    let blank = Entry {
+/// An answer a trace recorded: a model's answer or error (a self-verification call is
+/// answered as the call it was, by its attempt number), a tool's verdict, a review's decision.
+fn from_trace(line: &Value) -> Option<Entry> {
+    let blank = |node| Entry {
         node,
         attempt: None,
         text: None,
@@ -145,41 +150,70 @@ fn from_trace(event: &Value) -> Option<Entry> {
         error: None,
         usage: None,
         latency_ms: None,
+        served: None,
         tool: None,
         verdict: None,
         review: None,
     };
-    match event.get("event")?.as_str()? {
-        // A self-verification call is answered as the call it was (its attempt number).
-        "model_responded" if event.get("error").is_some() => Some(Entry {
-            attempt: event
-                .get("attempt")
-                .and_then(Value::as_u64)
-                .map(|a| a as u32),
-            error: serde_json::from_value(event.get("error")?.clone()).ok(),
-            ..blank
-        }),
-        "model_responded" => Some(Entry {
-            attempt: event
-                .get("attempt")
-                .and_then(Value::as_u64)
-                .map(|a| a as u32),
-            text: Some(event.get("text")?.as_str()?.to_owned()),
-            usage: event
-                .get("usage")
-                .and_then(|u| serde_json::from_value(u.clone()).ok()),
-            latency_ms: event.get("latency_ms").and_then(Value::as_u64),
-            ..blank
-        }),
-        "obligation_updated" if event.get("verdict").is_some() => Some(Entry {
-            tool: event.get("rule").and_then(Value::as_str).map(str::to_owned),
-            verdict: serde_json::from_value(event.get("verdict")?.clone()).ok(),
-            ..blank
-        }),
-        "review_answered" => Some(Entry {
-            review: Some(event.get("action")?.as_str()?.to_owned()),
-            ..blank
-        }),
+    match EventKind::of_value(line) {
+        EventKind::ModelResponded => {
+            let (
+                Some(node),
+                ModelResponded {
+                    attempt, response, ..
+                },
+            ) = Record::fields(line)?
+            else {
+                return None;
+            };
+            Some(match response {
+                Response::Error { error } => Entry {
+                    attempt: Some(attempt),
+                    error: Some(error),
+                    ..blank(node)
+                },
+                Response::Answer {
+                    text,
+                    usage,
+                    latency_ms,
+                    served,
+                } => Entry {
+                    attempt: Some(attempt),
+                    text: Some(text),
+                    usage,
+                    latency_ms,
+                    served,
+                    ..blank(node)
+                },
+            })
+        }
+        EventKind::ObligationUpdated => {
+            let (
+                Some(node),
+                ObligationUpdated {
+                    rule,
+                    verdict: Some(verdict),
+                    ..
+                },
+            ) = Record::fields(line)?
+            else {
+                return None;
+            };
+            Some(Entry {
+                tool: Some(rule),
+                verdict: Some(verdict),
+                ..blank(node)
+            })
+        }
+        EventKind::ReviewAnswered => {
+            let (Some(node), ReviewAnswered { action, .. }) = Record::fields(line)? else {
+                return None;
+            };
+            Some(Entry {
+                review: Some(action),
+                ..blank(node)
+            })
+        }
         _ => None,
     }
 }
@@ -203,6 +237,7 @@ impl Provider for Scripted {
                             .unwrap_or_default(),
                         usage: entry.usage,
                         latency_ms: entry.latency_ms,
+                        served: entry.served,
                     }),
                     None => Answer::Unanswered(format!(
                         "the script has no answer for `{node}` attempt {attempt}"

@@ -84,6 +84,31 @@ pub struct Violation {
     pub message: String,
 }
 
+/// A rule the trace cannot settle yet: it neither holds nor is violated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NotChecked {
+    /// The [`Rule::name`] of the rule.
+    pub rule: String,
+    /// Why it could not be checked, for a person to read.
+    pub reason: String,
+}
+
+/// The rules of `rules` that `events` cannot settle: `terminates` on a paused trace (a review
+/// is waiting, so its end is still to come). [`check`] reports no violation for them; a report
+/// says "not checked", never "holds".
+pub fn not_checked(events: &[Value], rules: &[Rule]) -> Vec<NotChecked> {
+    let wants_terminates = rules
+        .iter()
+        .any(|rule| matches!(rule, Rule::Builtin(Builtin::Terminates)));
+    if !wants_terminates || !super::builtins::paused(&View::new(events)) {
+        return Vec::new();
+    }
+    vec![NotChecked {
+        rule: Builtin::Terminates.name().to_owned(),
+        reason: "the run is paused for a review: its end is still to come".to_owned(),
+    }]
+}
+
 /// Checks every rule on `events`; violations come rule by rule, in event order.
 pub fn check(events: &[Value], rules: &[Rule]) -> Vec<Violation> {
     let view = View::new(events);
@@ -165,6 +190,34 @@ mod tests {
             Rule::parse("a == b").unwrap_err().to_string(),
             "column 3: unexpected `=`: expected `&`, `|`, `->`, `U`, `S` or the end of the formula"
         );
+    }
+
+    #[test]
+    fn a_paused_trace_leaves_terminates_not_checked() {
+        let paused = [
+            json!({"event": "run_started"}),
+            json!({"event": "review_requested", "node": "r"}),
+        ];
+        let rules = Rule::builtins();
+        assert_eq!(
+            not_checked(&paused, &rules),
+            [NotChecked {
+                rule: "terminates".into(),
+                reason: "the run is paused for a review: its end is still to come".into()
+            }]
+        );
+        assert!(!check(&paused, &rules)
+            .iter()
+            .any(|v| v.rule == "terminates"));
+        let answered = [
+            json!({"event": "run_started"}),
+            json!({"event": "review_requested", "node": "r"}),
+            json!({"event": "review_answered", "node": "r"}),
+        ];
+        assert_eq!(not_checked(&answered, &rules), []);
+        assert!(check(&answered, &rules)
+            .iter()
+            .any(|v| v.rule == "terminates"));
     }
 
     #[test]

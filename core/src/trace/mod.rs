@@ -12,6 +12,7 @@
 mod atoms;
 mod builtins;
 mod check;
+mod event;
 mod ltl;
 mod otlp;
 mod plan;
@@ -19,7 +20,12 @@ mod read;
 mod view;
 
 pub use builtins::{Builtin, TERMINATES};
-pub use check::{check, Rule, Violation};
+pub use check::{check, not_checked, NotChecked, Rule, Violation};
+pub use event::{
+    Event, EventKind, Fields, Gate, ModelResponded, NodeFinished, NodeStatus, ObligationStatus,
+    ObligationUpdated, Participant, Record, Response, ReviewAnswered, Route, RuleMode, RunStatus,
+    Speaker,
+};
 pub use ltl::{Formula, ParseError, MAX_DEPTH, MAX_FORMULA_BYTES};
 pub use otlp::{export, ExportOptions};
 pub use read::{read_jsonl, ReadError, Trace, TraceLimits};

@@ -6,49 +6,8 @@
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 
-/// The trace event names the rules know (runtime-common: keep to these names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    RunStarted,
-    NodeStarted,
-    ModelRequested,
-    ModelResponded,
-    OutputValidated,
-    OutputInvalid,
-    Retried,
-    GateEvaluated,
-    ObligationUpdated,
-    ReviewRequested,
-    ReviewAnswered,
-    NodeSkipped,
-    NodeFinished,
-    Refused,
-    RunFinished,
-    Other,
-}
-
-impl Kind {
-    fn of(name: &str) -> Kind {
-        match name {
-            "run_started" => Kind::RunStarted,
-            "node_started" => Kind::NodeStarted,
-            "model_requested" => Kind::ModelRequested,
-            "model_responded" => Kind::ModelResponded,
-            "output_validated" => Kind::OutputValidated,
-            "output_invalid" => Kind::OutputInvalid,
-            "retried" => Kind::Retried,
-            "gate_evaluated" => Kind::GateEvaluated,
-            "obligation_updated" => Kind::ObligationUpdated,
-            "review_requested" => Kind::ReviewRequested,
-            "review_answered" => Kind::ReviewAnswered,
-            "node_skipped" => Kind::NodeSkipped,
-            "node_finished" => Kind::NodeFinished,
-            "refused" => Kind::Refused,
-            "run_finished" => Kind::RunFinished,
-            _ => Kind::Other,
-        }
-    }
-}
+/// The event names the rules know: the runtime's typed events ([`EventKind`]), numbered.
+pub(crate) use super::event::EventKind as Kind;
 
 pub(crate) struct View<'a> {
     pub events: &'a [Value],

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use logicmd::trace::EventKind;
 use serde_json::Value;
 
 /// What a node is doing (the `data-run-state` values).
@@ -237,11 +238,11 @@ impl RunStates {
     pub fn apply(&mut self, event: &Value) {
         let index = self.seen;
         self.seen += 1;
-        let name = event.get("event").and_then(Value::as_str).unwrap_or("");
-        match name {
-            "run_started" => return self.queue_plan(event),
-            "run_finished" => return self.finish(event),
-            "refused" => return self.refuse(event),
+        let kind = EventKind::of_value(event);
+        match kind {
+            EventKind::RunStarted => return self.queue_plan(event),
+            EventKind::RunFinished => return self.finish(event),
+            EventKind::Refused => return self.refuse(event),
             _ => {}
         }
         let Some(node) = event.get("node").and_then(Value::as_str) else {
@@ -249,17 +250,17 @@ impl RunStates {
         };
         let run = self.nodes.entry(node.to_owned()).or_default();
         run.events.push(index);
-        match name {
-            "node_started" => run.enter(NodeState::Running),
-            "model_requested" => run.calls += 1,
-            "retried" => {
+        match kind {
+            EventKind::NodeStarted => run.enter(NodeState::Running),
+            EventKind::ModelRequested => run.calls += 1,
+            EventKind::Retried => {
                 run.retries += 1;
                 run.enter(NodeState::Retried);
             }
-            "review_requested" => run.enter(NodeState::Review),
-            "review_answered" => run.enter(NodeState::Running),
-            "node_skipped" => run.enter(NodeState::Skipped),
-            "node_finished" => {
+            EventKind::ReviewRequested => run.enter(NodeState::Review),
+            EventKind::ReviewAnswered => run.enter(NodeState::Running),
+            EventKind::NodeSkipped => run.enter(NodeState::Skipped),
+            EventKind::NodeFinished => {
                 run.pinned = event.get("pinned").and_then(Value::as_bool) == Some(true);
                 let state = finished_state(event, run);
                 run.enter(state);

@@ -5,12 +5,12 @@
 
 use serde_json::Value;
 
-use super::call::{Answered, Expect, ModelCall};
+use super::call::{Expect, ModelCall};
 use super::generate::{expect_of, request};
 use super::node::{file_text, Ctx, Progress, Running, Started};
 use super::state::Local;
 use crate::run::action::Observation;
-use crate::run::kernel::{Kernel, Waiter};
+use crate::run::kernel::Kernel;
 
 pub(super) struct Aggregate {
     call: ModelCall,
@@ -72,22 +72,13 @@ impl Aggregate {
         )))))
     }
 
-    pub fn observe(
-        &mut self,
-        kernel: &mut Kernel,
-        waiter: Waiter,
-        observation: Observation,
-    ) -> Progress {
-        match self
-            .call
-            .observe(kernel, waiter.purpose, observation, &mut self.calls)
-        {
-            Answered::Pending => Progress::Pending,
-            Answered::Failed(error) => Progress::Failed(error),
-            Answered::Output(answer) if self.ranking => {
+    pub fn observe(&mut self, kernel: &mut Kernel, observation: Observation) -> Progress {
+        match self.call.observe(kernel, observation) {
+            Err(error) => Progress::Failed(error),
+            Ok(answer) if self.ranking => {
                 Progress::plain(Value::Array(reorder(&self.items, &answer)))
             }
-            Answered::Output(answer) => Progress::plain(answer),
+            Ok(answer) => Progress::plain(answer),
         }
     }
 }

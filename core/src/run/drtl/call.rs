@@ -1,17 +1,16 @@
-//! One model call and its retries, for every node that asks a model (a generate node, each
-//! fan-out participant, each debate turn, an aggregation with a model). The answer is read as the
-//! node promises (the runtime's `output::read`); an invalid answer is asked again with the
-//! problems as feedback, a transient error is retried after a backoff (`RetryPolicy`), both
-//! bounded by the policy's attempts; past them the call has failed. Every attempt is in the
-//! trace, so no retry is hidden (§9.1).
+//! One model call, for every node that asks a model (a generate node, each fan-out
+//! participant, each debate turn, an aggregation with a model). The answer is read as the node
+//! promises (the runtime's `output::read`). There is one attempt: a call that fails or answers
+//! in the wrong form fails its node (§9.1: "automatic retry is valid if defined in topology,
+//! hidden retry is not", and a topology has no field to declare retries with; a loop through a
+//! gate is how it asks again).
 
 use serde_json::{json, Value};
 
-use crate::run::action::{ActionKind, Message, ModelRequest, Observation};
+use crate::run::action::{ActionKind, ModelRequest, Observation};
 use crate::run::kernel::{Kernel, Purpose, Waiter};
 use crate::run::output;
-use crate::run::retry::RetryPolicy;
-
+use crate::trace::{Event, ModelResponded, Participant, Response, Speaker};
 /// What an answer must be.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Expect {
@@ -43,26 +42,15 @@ impl Expect {
     }
 }
 
-/// How a call stands after an observation.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) enum Answered {
-    Pending,
-    Output(Value),
-    Failed(String),
-}
-
 pub(super) struct ModelCall {
     pub unit: usize,
     node: String,
     request: ModelRequest,
     expect: Expect,
-    policy: RetryPolicy,
-    /// Attempts at this answer, the first included.
-    attempt: u32,
-    /// The node's call number of the call in flight (what its answer is traced under).
+    /// The node's call number of the call (what its answer is traced under).
     issued: u32,
-    /// Extra trace fields (the participant, the round).
-    tags: Vec<(&'static str, Value)>,
+    /// The participant and round the trace tags the call's events with.
+    speaker: Speaker,
 }
 
 impl ModelCall {
@@ -72,27 +60,23 @@ impl ModelCall {
             node: node.to_owned(),
             request,
             expect,
-            policy: RetryPolicy::default(),
-            attempt: 0,
             issued: 0,
-            tags: Vec::new(),
+            speaker: Speaker::default(),
         }
     }
 
-    pub fn tagged(mut self, key: &'static str, value: Value) -> ModelCall {
-        self.tags.push((key, value));
+    /// Tags the call's events with the participant (and the debate round) it is for.
+    pub fn spoken_by(mut self, participant: Participant, round: Option<u64>) -> ModelCall {
+        self.speaker = Speaker {
+            participant: Some(participant),
+            round,
+        };
         self
     }
 
-    fn fields(&self, mut fields: Vec<(&'static str, Value)>) -> Vec<(&'static str, Value)> {
-        fields.extend(self.tags.iter().cloned());
-        fields
-    }
-
-    /// Issues the next attempt; `calls` numbers the node's calls (the `attempt` a script and a
-    /// trace name).
+    /// Issues the call; `calls` numbers the node's calls (the `attempt` a script and a trace
+    /// name).
     pub fn issue(&mut self, kernel: &mut Kernel, calls: &mut u32) {
-        self.attempt += 1;
         *calls += 1;
         self.issued = *calls;
         let kind = ActionKind::CallModel {
@@ -101,129 +85,84 @@ impl ModelCall {
             request: self.request.clone(),
             timeout_ms: None,
         };
-        let id = kernel.issue(kind, self.waiter(Purpose::Model(0)));
-        let fields = self.fields(vec![
-            ("action", id.into()),
-            ("attempt", (*calls).into()),
-            (
-                "request",
-                serde_json::to_value(&self.request).unwrap_or_default(),
-            ),
-        ]);
-        kernel.event("model_requested", Some(&self.node), fields);
-    }
-
-    fn waiter(&self, purpose: Purpose) -> Waiter {
-        Waiter {
+        let waiter = Waiter {
             unit: self.unit,
-            purpose,
-        }
+            purpose: Purpose::Model(0),
+        };
+        let action = kernel.issue(kind, waiter);
+        let requested = Event::ModelRequested {
+            action,
+            attempt: *calls,
+            purpose: None,
+            request: self.request.clone(),
+            speaker: self.speaker.clone(),
+        };
+        kernel.event(Some(&self.node), requested);
     }
 
+    /// The call's output, or why the node fails.
     pub fn observe(
         &mut self,
         kernel: &mut Kernel,
-        purpose: Purpose,
         observation: Observation,
-        calls: &mut u32,
-    ) -> Answered {
-        match (purpose, observation) {
-            (Purpose::Backoff, Observation::Waited) => {
-                self.issue(kernel, calls);
-                Answered::Pending
+    ) -> Result<Value, String> {
+        match observation {
+            Observation::ModelResponse {
+                text,
+                usage,
+                latency_ms,
+                served,
+            } => {
+                let responded = Event::ModelResponded(ModelResponded {
+                    attempt: self.issued,
+                    response: Response::Answer {
+                        text: text.clone(),
+                        usage,
+                        latency_ms,
+                        served,
+                    },
+                    speaker: self.speaker.clone(),
+                });
+                kernel.event(Some(&self.node), responded);
+                self.on_answer(kernel, &text)
             }
-            (
-                Purpose::Model(_),
-                Observation::ModelResponse {
-                    text,
-                    usage,
-                    latency_ms,
-                },
-            ) => {
-                let fields = self.fields(vec![
-                    ("attempt", self.issued.into()),
-                    ("text", text.clone().into()),
-                    ("usage", serde_json::to_value(usage).unwrap_or_default()),
-                    (
-                        "latency_ms",
-                        serde_json::to_value(latency_ms).unwrap_or_default(),
-                    ),
-                ]);
-                kernel.event("model_responded", Some(&self.node), fields);
-                self.on_answer(kernel, &text, calls)
+            Observation::ModelError(failure) => {
+                let reason = format!(
+                    "the model call failed: {}: {}",
+                    failure.kind, failure.message
+                );
+                let responded = Event::ModelResponded(ModelResponded {
+                    attempt: self.issued,
+                    response: Response::Error { error: failure },
+                    speaker: self.speaker.clone(),
+                });
+                kernel.event(Some(&self.node), responded);
+                Err(reason)
             }
-            (Purpose::Model(_), Observation::ModelError(failure)) => {
-                let fields = self.fields(vec![
-                    ("attempt", self.issued.into()),
-                    ("error", serde_json::to_value(&failure).unwrap_or_default()),
-                ]);
-                kernel.event("model_responded", Some(&self.node), fields);
-                let reason = format!("{}: {}", failure.kind, failure.message);
-                let retryable = self.policy.is_retryable(&failure.kind, failure.retryable);
-                if retryable && self.attempt < self.policy.max_attempts {
-                    let wait = self
-                        .policy
-                        .backoff_ms(self.attempt + 1)
-                        .max(failure.retry_after_ms.unwrap_or(0));
-                    let fields = self.fields(vec![
-                        ("attempt", (self.attempt + 1).into()),
-                        ("wait_ms", wait.into()),
-                        ("reason", reason.into()),
-                    ]);
-                    kernel.event("retried", Some(&self.node), fields);
-                    kernel.issue(
-                        ActionKind::Wait {
-                            node: self.node.clone(),
-                            ms: wait,
-                        },
-                        self.waiter(Purpose::Backoff),
-                    );
-                    return Answered::Pending;
-                }
-                Answered::Failed(format!(
-                    "the model call failed after {} attempt(s): {reason}",
-                    self.attempt
-                ))
-            }
-            (_, other) => Answered::Failed(format!("unexpected observation {other:?}")),
+            other => Err(format!("unexpected observation {other:?}")),
         }
     }
 
-    fn on_answer(&mut self, kernel: &mut Kernel, text: &str, calls: &mut u32) -> Answered {
+    fn on_answer(&mut self, kernel: &mut Kernel, text: &str) -> Result<Value, String> {
         match read(&self.expect, text) {
             Ok(output) => {
-                let fields = self.fields(vec![
-                    ("attempt", self.issued.into()),
-                    ("output", output.clone()),
-                ]);
-                kernel.event("output_validated", Some(&self.node), fields);
-                Answered::Output(output)
+                let validated = Event::OutputValidated {
+                    attempt: self.issued,
+                    output: output.clone(),
+                    contract_warnings: None,
+                    speaker: self.speaker.clone(),
+                };
+                kernel.event(Some(&self.node), validated);
+                Ok(output)
             }
             Err(problems) => {
-                let fields = self.fields(vec![
-                    ("attempt", self.issued.into()),
-                    ("errors", json!(problems)),
-                ]);
-                kernel.event("output_invalid", Some(&self.node), fields);
-                if self.attempt >= self.policy.max_attempts {
-                    return Answered::Failed(format!(
-                        "invalid output after {} attempt(s): {}",
-                        self.attempt,
-                        problems.join("; ")
-                    ));
-                }
-                let feedback = output::feedback(&problems);
-                let fields = self.fields(vec![
-                    ("attempt", (self.attempt + 1).into()),
-                    ("wait_ms", 0.into()),
-                    ("reason", "invalid output".into()),
-                    ("feedback", feedback.clone().into()),
-                ]);
-                kernel.event("retried", Some(&self.node), fields);
-                self.request.messages.push(Message::assistant(text));
-                self.request.messages.push(Message::user(feedback));
-                self.issue(kernel, calls);
-                Answered::Pending
+                let invalid = Event::OutputInvalid {
+                    attempt: self.issued,
+                    errors: problems.clone(),
+                    speaker: self.speaker.clone(),
+                };
+                kernel.event(Some(&self.node), invalid);
+                Err(format!("invalid output: {}", problems.join("; ")))
             }
         }
     }

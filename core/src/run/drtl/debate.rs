@@ -1,21 +1,24 @@
 //! `debate` (§3.6, §5): participants speak in turn (round robin), each given the topic and the
 //! transcript so far, under the protocol's message types (`DISCUSS`, `PROPOSE`, `AGREE`,
-//! `COUNTER`, `QUESTION` when no protocol names them). A `PROPOSE` or `COUNTER` puts a proposal
-//! on the table with its author's support; an `AGREE` supports the proposal on the table.
-//! Consensus (`unanimous`, `majority`, or a `threshold` share of the participants) ends the
-//! debate at once; otherwise it ends after `max_rounds`. With the protocol's
-//! `enforcement.validate_prefix`, a message without a valid type is asked again with feedback,
-//! and under `block_on_violation` (the default) the debate fails once the attempts are spent.
+//! `COUNTER`, `QUESTION` when no protocol names them). As §5's protocol states consensus —
+//! "explicit AGREE from all participants to a PROPOSE" — a `PROPOSE` puts a proposal on the
+//! table with its author's support, an `AGREE` supports the proposal on the table, and a
+//! `COUNTER` objects to it (its author's support is withdrawn; a counter-proposal is made with
+//! a new `PROPOSE`). Consensus (`unanimous`, `majority`, or a `threshold` share of the
+//! participants, and at least one explicit `AGREE`) ends the debate at once; otherwise it ends
+//! after `max_rounds`. With the protocol's `enforcement.validate_prefix` and
+//! `block_on_violation` (the default), a message without a valid type fails the debate.
 
 use std::collections::BTreeSet;
 
 use serde_json::{json, Value};
 
-use super::call::{message_type, Answered, Expect, ModelCall};
+use super::call::{message_type, Expect, ModelCall};
 use super::node::{file_text, task_message, Ctx, Progress};
 use super::state::Local;
 use crate::run::action::{ModelRequest, Observation};
-use crate::run::kernel::{Kernel, Waiter};
+use crate::run::kernel::Kernel;
+use crate::trace::{self, Event, Gate};
 
 /// What the transcript reads before anyone has spoken (a provider may look for it).
 pub(crate) const TRANSCRIPT_EMPTY: &str = "(no messages yet)";
@@ -217,30 +220,24 @@ impl Debate {
             types: self.types.clone(),
             validate: self.validate,
         };
-        let mut call = ModelCall::new(self.unit, &self.id, request, expect)
-            .tagged("participant", participant.id.clone().into())
-            .tagged("round", self.round.into());
+        let mut call = ModelCall::new(self.unit, &self.id, request, expect).spoken_by(
+            trace::Participant::Id(participant.id.clone()),
+            Some(self.round),
+        );
         call.issue(kernel, &mut self.calls);
         self.call = Some(call);
     }
 
-    pub fn observe(
-        &mut self,
-        _ctx: &mut Ctx<'_>,
-        kernel: &mut Kernel,
-        waiter: Waiter,
-        observation: Observation,
-    ) -> Progress {
+    pub fn observe(&mut self, kernel: &mut Kernel, observation: Observation) -> Progress {
         let Some(call) = &mut self.call else {
             return Progress::Pending;
         };
-        let text = match call.observe(kernel, waiter.purpose, observation, &mut self.calls) {
-            Answered::Pending => return Progress::Pending,
-            Answered::Failed(error) => {
+        let text = match call.observe(kernel, observation) {
+            Err(error) => {
                 let speaker = &self.participants[self.speaker].id;
                 return Progress::Failed(format!("participant `{speaker}`: {error}"));
             }
-            Answered::Output(output) => output.as_str().unwrap_or_default().to_owned(),
+            Ok(output) => output.as_str().unwrap_or_default().to_owned(),
         };
         self.hear(text);
         if self.agreed() {
@@ -263,9 +260,12 @@ impl Debate {
     fn hear(&mut self, text: String) {
         let kind = message_type(&text, &self.types).map(str::to_owned);
         match kind.as_deref() {
-            Some("PROPOSE" | "COUNTER") => {
+            Some("PROPOSE") => {
                 self.proposal = Some(text.clone());
                 self.supporters = BTreeSet::from([self.speaker]);
+            }
+            Some("COUNTER") => {
+                self.supporters.remove(&self.speaker);
             }
             Some("AGREE") if self.proposal.is_some() => {
                 self.supporters.insert(self.speaker);
@@ -280,13 +280,16 @@ impl Debate {
         });
     }
 
+    /// The proposal on the table has the support consensus needs, one explicit `AGREE` at
+    /// least (its author's own support is the `PROPOSE`).
     fn agreed(&self) -> bool {
         let (support, all) = (self.supporters.len() as f64, self.participants.len() as f64);
-        match self.consensus {
-            Consensus::Unanimous => support == all,
-            Consensus::Majority => support * 2.0 > all,
-            Consensus::Threshold(share) => support >= share * all && support > 0.0,
-        }
+        support >= 2.0
+            && match self.consensus {
+                Consensus::Unanimous => support == all,
+                Consensus::Majority => support * 2.0 > all,
+                Consensus::Threshold(share) => support >= share * all,
+            }
     }
 
     fn supporter_ids(&self) -> Vec<String> {
@@ -298,16 +301,12 @@ impl Debate {
 
     /// The consensus check, in the trace: after the message that reached it, or at a round's end.
     fn judge(&self, kernel: &mut Kernel, passed: bool) {
-        kernel.event(
-            "gate_evaluated",
-            Some(&self.id),
-            vec![
-                ("gate", "consensus".into()),
-                ("round", self.round.into()),
-                ("passed", passed.into()),
-                ("supporters", json!(self.supporter_ids())),
-            ],
-        );
+        let gate = Gate {
+            round: Some(self.round),
+            supporters: Some(self.supporter_ids()),
+            ..Gate::named("consensus", passed)
+        };
+        kernel.event(Some(&self.id), Event::GateEvaluated(gate));
     }
 
     fn outcome(&self, consensus: bool) -> Progress {

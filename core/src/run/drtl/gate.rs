@@ -2,11 +2,10 @@
 //! condition that cannot be evaluated takes the fail branch (a broken check never lets an output
 //! through), with the error in the trace. The gate hands its input on as its output.
 
-use serde_json::Value;
-
 use super::node::{Ctx, Progress, Route};
 use super::state::Local;
 use crate::run::kernel::Kernel;
+use crate::trace::{Event, Gate};
 
 pub(super) fn evaluate(
     ctx: &mut Ctx<'_>,
@@ -21,16 +20,14 @@ pub(super) fn evaluate(
     } else {
         ctx.store.condition(ctx.graph, condition, local)
     };
-    let mut fields = vec![("condition", Value::from(condition))];
-    let passed = match result {
-        Ok(passed) => passed,
-        Err(error) => {
-            fields.push(("error", error.into()));
-            false
-        }
+    let passed = *result.as_ref().unwrap_or(&false);
+    let gate = Gate {
+        condition: Some(condition.to_owned()),
+        passed: Some(passed),
+        error: result.err(),
+        ..Gate::default()
     };
-    fields.push(("passed", passed.into()));
-    kernel.event("gate_evaluated", Some(&definition.id), fields);
+    kernel.event(Some(&definition.id), Event::GateEvaluated(gate));
     Progress::Finished {
         output: local.input.clone(),
         route: Route::Gate(passed),

@@ -4,11 +4,12 @@
 
 use serde_json::Value;
 
-use super::call::{Answered, Expect, ModelCall};
+use super::call::{Expect, ModelCall};
 use super::node::{prompt, task_message, Ctx, Progress};
 use super::state::Local;
 use crate::run::action::{ModelRequest, Observation};
 use crate::run::kernel::{Kernel, Waiter};
+use crate::trace::Participant;
 
 /// What a node's answers must be, by its `output_format`.
 pub(super) fn expect_of(def: &Value) -> Expect {
@@ -79,19 +80,10 @@ impl Generate {
         Ok(run)
     }
 
-    pub fn observe(
-        &mut self,
-        kernel: &mut Kernel,
-        waiter: Waiter,
-        observation: Observation,
-    ) -> Progress {
-        match self
-            .call
-            .observe(kernel, waiter.purpose, observation, &mut self.calls)
-        {
-            Answered::Pending => Progress::Pending,
-            Answered::Output(output) => Progress::plain(output),
-            Answered::Failed(error) => Progress::Failed(error),
+    pub fn observe(&mut self, kernel: &mut Kernel, observation: Observation) -> Progress {
+        match self.call.observe(kernel, observation) {
+            Ok(output) => Progress::plain(output),
+            Err(error) => Progress::Failed(error),
         }
     }
 }
@@ -134,7 +126,7 @@ impl FanOut {
             let unit = ctx.units.allocate(node);
             lanes.push(
                 ModelCall::new(unit, &definition.id, request, expect.clone())
-                    .tagged("participant", index.into()),
+                    .spoken_by(Participant::Index(index as u64), None),
             );
         }
         let mut run = FanOut {
@@ -158,12 +150,9 @@ impl FanOut {
         let Some(index) = self.lanes.iter().position(|l| l.unit == waiter.unit) else {
             return Progress::Pending;
         };
-        match self.lanes[index].observe(kernel, waiter.purpose, observation, &mut self.calls) {
-            Answered::Pending => Progress::Pending,
-            Answered::Failed(error) => {
-                Progress::Failed(format!("participant {}: {error}", index + 1))
-            }
-            Answered::Output(output) => {
+        match self.lanes[index].observe(kernel, observation) {
+            Err(error) => Progress::Failed(format!("participant {}: {error}", index + 1)),
+            Ok(output) => {
                 self.answers[index] = Some(output);
                 if self.answers.iter().all(Option::is_some) {
                     Progress::plain(Value::Array(

@@ -37,10 +37,11 @@ use graph::{Graph, Target, Trigger};
 use node::{Ctx, Progress, Route, Running, Started, Units};
 use state::{Local, Store};
 
-use crate::drtl::TERMINATE;
+use crate::drtl::{ReviewDecision, TERMINATE};
 use crate::run::action::{Observation, Unmet};
 use crate::run::kernel::{Ending, Kernel, Waiter};
 use crate::run::{Program, RunError, RunOptions};
+use crate::trace::{Event, NodeFinished, NodeStatus};
 
 pub(crate) use debate::TRANSCRIPT_EMPTY;
 
@@ -186,7 +187,11 @@ impl DrtlProgram {
             Ok(input) => input,
             Err(error) => {
                 let id = self.id(node).to_owned();
-                kernel.event("node_started", Some(&id), vec![("inputs", Value::Null)]);
+                let started = Event::NodeStarted {
+                    inputs: Value::Null,
+                    injected: None,
+                };
+                kernel.event(Some(&id), started);
                 self.failed(kernel, node, format!("its input cannot be read: {error}"));
                 return;
             }
@@ -195,12 +200,12 @@ impl DrtlProgram {
         self.started_at[node] = kernel.now;
         self.world.store.inputs[node] = Some(input.clone());
         let id = self.id(node).to_owned();
-        let mut fields = vec![("inputs", input.clone())];
         let injected = &self.world.store.injected[node];
-        if !injected.is_null() {
-            fields.push(("injected", injected.clone()));
-        }
-        kernel.event("node_started", Some(&id), fields);
+        let started = Event::NodeStarted {
+            inputs: input.clone(),
+            injected: (!injected.is_null()).then(|| injected.clone()),
+        };
+        kernel.event(Some(&id), started);
         if let Some(pin) = self.world.options.pins.get(&id).cloned() {
             self.settle(kernel, node, Progress::plain(pin), candidates);
             return;
@@ -278,15 +283,8 @@ impl DrtlProgram {
             .state
             .trace
             .push(json!({"node": id, "status": "failed"}));
-        kernel.event(
-            "node_finished",
-            Some(&id),
-            vec![
-                ("status", "failed".into()),
-                ("error", error.clone().into()),
-                ("duration_ms", self.duration(kernel, node).into()),
-            ],
-        );
+        let duration = self.duration(kernel, node);
+        kernel.event(Some(&id), Event::node_failed(error.clone(), Some(duration)));
         kernel.end(Ending::Failed(format!("node `{id}` failed: {error}")));
     }
 
@@ -314,23 +312,24 @@ impl DrtlProgram {
         if let Route::Action(action) = &route {
             self.decide(kernel, node, action, &fired);
         }
-        let next: Vec<Value> = fired
+        let next: Vec<String> = fired
             .iter()
             .map(|&link| match self.world.graph.links[link].to {
-                Target::Node(to) => self.id(to).into(),
-                Target::Terminate => TERMINATE.into(),
+                Target::Node(to) => self.id(to).to_owned(),
+                Target::Terminate => TERMINATE.to_owned(),
             })
             .collect();
-        let mut fields = vec![
-            ("status", "succeeded".into()),
-            ("output", output),
-            ("duration_ms", self.duration(kernel, node).into()),
-            ("next", next.into()),
-        ];
-        if self.world.options.pins.contains_key(&id) {
-            fields.push(("pinned", true.into()));
-        }
-        kernel.event("node_finished", Some(&id), fields);
+        let finished = Event::NodeFinished(NodeFinished {
+            status: NodeStatus::Succeeded,
+            output: Some(output),
+            error: None,
+            duration_ms: Some(self.duration(kernel, node)),
+            calls: None,
+            next: Some(next),
+            pinned: self.world.options.pins.contains_key(&id),
+            route: None,
+        });
+        kernel.event(Some(&id), finished);
         self.follow(kernel, node, &route, &fired, candidates);
         self.world.store.injected[node] = Value::Null;
         self.looped_in[node] = None;
@@ -408,7 +407,13 @@ impl DrtlProgram {
         }
         if let Route::Action(action) = route {
             if fired.is_empty() {
-                self.end_with_decision(kernel, node, action);
+                match self.withholds(node, action, fired) {
+                    Some(why) => {
+                        let unmet = obligations::unmet(&self.world.store.state, &why);
+                        kernel.end(Ending::Refused(unmet));
+                    }
+                    None => self.end_with_decision(kernel, node, action),
+                }
                 return;
             }
         }
@@ -469,11 +474,7 @@ impl DrtlProgram {
                     kernel.cancel_unit(unit);
                 }
                 let id = self.id(node).to_owned();
-                kernel.event(
-                    "node_skipped",
-                    Some(&id),
-                    vec![("reason", reason.clone().into())],
-                );
+                kernel.event(Some(&id), Event::skipped(reason.clone()));
             }
             self.nodes[node] = NodeState::Pending;
             self.activated[node] = false;
@@ -502,7 +503,7 @@ impl DrtlProgram {
             .state
             .trace
             .push(json!({"node": id, "status": "skipped"}));
-        kernel.event("node_skipped", Some(&id), vec![("reason", reason.into())]);
+        kernel.event(Some(&id), Event::skipped(reason));
         for &link in &self.world.graph.outgoing[node] {
             let l = &self.world.graph.links[link];
             if l.is_forward() {
@@ -512,25 +513,44 @@ impl DrtlProgram {
         }
     }
 
-    /// A review decided: unless its decision ends the run at `terminate` (a rejection), it
-    /// discharges the open obligations upstream of it.
+    /// A review decided (§3.8, §9.3; it replaces its earlier decision). A route to `terminate`
+    /// ends the run refused. An approval, or any other action the topology routes onward,
+    /// discharges the open obligations upstream of the review. A rejection, or an action routed
+    /// nowhere, is an obligation of its own ([`withheld`](obligations::withheld)): nothing
+    /// downstream runs on the output, and the run is refused unless the output is verified anew
+    /// or a review approves.
     fn decide(&mut self, kernel: &mut Kernel, review: usize, action: &str, fired: &[usize]) {
-        let graph = &self.world.graph;
-        if fired
+        self.world
+            .store
+            .state
+            .obligations
+            .retain(|o| !(o.verify == review && o.rule == obligations::REVIEW_RULE));
+        let terminates = fired
             .iter()
-            .any(|&l| graph.links[l].to == Target::Terminate)
-        {
+            .any(|&l| self.world.graph.links[l].to == Target::Terminate);
+        if terminates {
             return;
         }
+        let withheld = self.withholds(review, action, fired);
         let note = self.note_of(review);
-        obligations::discharge(
-            graph,
-            &mut self.world.store.state,
-            kernel,
-            review,
-            action,
-            &note,
-        );
+        let (graph, state) = (&self.world.graph, &mut self.world.store.state);
+        match withheld {
+            Some(why) => obligations::withheld(graph, state, kernel, review, &why),
+            None => obligations::discharge(graph, state, kernel, review, action, &note),
+        }
+    }
+
+    /// Why review `review`'s `action` does not let the output through, when it does not.
+    fn withholds(&self, review: usize, action: &str, fired: &[usize]) -> Option<String> {
+        let id = self.id(review);
+        match ReviewDecision::of(action) {
+            ReviewDecision::Approve => None,
+            ReviewDecision::Reject => Some(format!("review `{id}` chose `{action}`")),
+            ReviewDecision::Other if fired.is_empty() => Some(format!(
+                "review `{id}` chose `{action}`, which the topology routes nowhere: nothing was done"
+            )),
+            ReviewDecision::Other => None,
+        }
     }
 
     /// The note a review's decision came with.
@@ -566,9 +586,19 @@ impl DrtlProgram {
         kernel.end(Ending::Refused(unmet));
     }
 
-    /// A review decision with no route (§3.8: routing handled elsewhere): the run completes
-    /// with the state and the decision, for whoever routes it.
+    /// An approval with no route (§3.8: routing handled elsewhere): the run completes with the
+    /// state and the decision, for whoever routes it.
+    /// Obligations the review did not decide on (not upstream of it) still stop the run.
     fn end_with_decision(&mut self, kernel: &mut Kernel, review: usize, action: &str) {
+        let why = format!(
+            "the run ended at review `{}`'s decision `{action}`, which did not decide on it",
+            self.id(review)
+        );
+        let unmet = obligations::unmet(&self.world.store.state, &why);
+        if !unmet.is_empty() {
+            kernel.end(Ending::Refused(unmet));
+            return;
+        }
         let mut output = self.world.store.state.to_json();
         let note = self.note_of(review);
         output["decision"] = json!({"review": self.id(review), "action": action, "note": note});

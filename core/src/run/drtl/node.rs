@@ -134,11 +134,11 @@ impl Running {
         observation: Observation,
     ) -> Progress {
         match self {
-            Running::Generate(run) => run.observe(kernel, waiter, observation),
+            Running::Generate(run) => run.observe(kernel, observation),
             Running::FanOut(run) => run.observe(kernel, waiter, observation),
-            Running::Aggregate(run) => run.observe(kernel, waiter, observation),
+            Running::Aggregate(run) => run.observe(kernel, observation),
             Running::Verify(run) => run.observe(ctx, kernel, waiter, observation),
-            Running::Debate(run) => run.observe(ctx, kernel, waiter, observation),
+            Running::Debate(run) => run.observe(kernel, observation),
             Running::Review(run) => run.observe(kernel, waiter, observation),
         }
     }

@@ -7,26 +7,80 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 
 use super::graph::{Graph, Kind};
-use super::state::{Obligation, State, Status};
+use super::state::{Mode, Obligation, State, Status};
 use super::verify::evidence_text;
 use crate::run::action::Unmet;
 use crate::run::kernel::Kernel;
+use crate::trace::{Event, ObligationUpdated};
 
 /// Failed `block` rules nothing has discharged.
 pub(super) fn open(state: &State) -> impl Iterator<Item = &Obligation> {
     state.obligations.iter().filter(|o| o.is_open())
 }
 
+/// The rule a review's own obligation is recorded under: its decision did not let the output
+/// through (a rejection, or a label nothing routes).
+pub(super) const REVIEW_RULE: &str = "review";
+
 /// Every open obligation, named for a refusal with `why` it stops the run.
 pub(super) fn unmet(state: &State, why: &str) -> Vec<Unmet> {
     open(state)
-        .map(|obligation| Unmet {
-            node: obligation.node.clone(),
-            rule: obligation.rule.clone(),
-            target: obligation.target.clone(),
-            reason: format!("failed ({}); {why}", evidence_text(&obligation.evidence)),
+        .map(|obligation| {
+            let evidence = evidence_text(&obligation.evidence);
+            let reason = match obligation.rule.as_str() {
+                REVIEW_RULE if evidence == why => evidence,
+                REVIEW_RULE => format!("{evidence}; {why}"),
+                _ => format!("failed ({evidence}); {why}"),
+            };
+            Unmet {
+                node: obligation.node.clone(),
+                rule: obligation.rule.clone(),
+                target: obligation.target.clone(),
+                reason,
+            }
         })
         .collect()
+}
+
+/// Review `review`'s decision did not let the output through (`why`): an obligation of its own,
+/// open until the output is verified anew or a review approves.
+pub(super) fn withheld(
+    graph: &Graph,
+    state: &mut State,
+    kernel: &mut Kernel,
+    review: usize,
+    why: &str,
+) {
+    let id = graph.nodes[review].id.clone();
+    state.obligations.push(Obligation {
+        verify: review,
+        node: id.clone(),
+        index: usize::MAX,
+        rule: REVIEW_RULE.to_owned(),
+        target: None,
+        mode: Mode::Block,
+        status: Status::Failed,
+        evidence: why.into(),
+    });
+    let updated = Event::ObligationUpdated(ObligationUpdated {
+        rule: REVIEW_RULE.to_owned(),
+        target: None,
+        mode: Mode::Block,
+        status: Status::Failed,
+        verdict: None,
+        checked_by: None,
+        evidence: why.into(),
+    });
+    kernel.event(Some(&id), updated);
+}
+
+/// What reviews downstream of verify node `verify` withheld on the output it verified before:
+/// a new verification replaces it.
+pub(super) fn forget_withheld(graph: &Graph, state: &mut State, verify: usize) {
+    let reaches = graph.reachable_from(verify);
+    state
+        .obligations
+        .retain(|o| !(o.rule == REVIEW_RULE && reaches[o.verify]));
 }
 
 /// The refusal that keeps `node` from running, if an open obligation does: `node` is
@@ -83,16 +137,15 @@ pub(super) fn discharge(
             "note": note,
             "failure": obligation.evidence,
         });
-        kernel.event(
-            "obligation_updated",
-            Some(&obligation.node),
-            vec![
-                ("rule", obligation.rule.clone().into()),
-                ("target", obligation.target.clone().into()),
-                ("mode", obligation.mode.name().into()),
-                ("status", obligation.status.name().into()),
-                ("evidence", obligation.evidence.clone()),
-            ],
-        );
+        let updated = Event::ObligationUpdated(ObligationUpdated {
+            rule: obligation.rule.clone(),
+            target: obligation.target.clone(),
+            mode: obligation.mode,
+            status: obligation.status,
+            verdict: None,
+            checked_by: None,
+            evidence: obligation.evidence.clone(),
+        });
+        kernel.event(Some(&obligation.node), updated);
     }
 }

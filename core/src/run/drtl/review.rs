@@ -1,7 +1,9 @@
 //! `review` (§3.8): the run asks for a decision (`AskReview` with the node's input, message and
 //! action labels) and waits; the run is paused while only reviews are outstanding. The answer
 //! routes as its action declares. An answer that is not one of the actions is recorded and the
-//! question asked again.
+//! question asked again. What a decision does to the obligations it is asked about depends on
+//! what it says ([`ReviewDecision`](crate::drtl::ReviewDecision)) and whether the topology
+//! routes it.
 
 use serde_json::{json, Value};
 
@@ -9,6 +11,7 @@ use super::node::{Ctx, Progress, Route};
 use super::state::Local;
 use crate::run::action::{ActionKind, Observation};
 use crate::run::kernel::{Kernel, Purpose, Waiter};
+use crate::trace::{Event, ReviewAnswered};
 
 pub(super) struct Review {
     unit: usize,
@@ -45,15 +48,12 @@ impl Review {
     }
 
     fn ask(&self, kernel: &mut Kernel) {
-        kernel.event(
-            "review_requested",
-            Some(&self.id),
-            vec![
-                ("message", self.message.clone().into()),
-                ("actions", json!(self.actions)),
-                ("input", self.input.clone()),
-            ],
-        );
+        let requested = Event::ReviewRequested {
+            message: self.message.clone(),
+            actions: self.actions.clone(),
+            input: self.input.clone(),
+        };
+        kernel.event(Some(&self.id), requested);
         kernel.issue(
             ActionKind::AskReview {
                 node: self.id.clone(),
@@ -78,34 +78,18 @@ impl Review {
             return Progress::Failed(format!("unexpected observation {observation:?}"));
         };
         if !self.actions.contains(&action) {
-            kernel.event(
-                "review_answered",
-                Some(&self.id),
-                vec![
-                    ("action", action.clone().into()),
-                    ("note", note.into()),
-                    ("accepted", false.into()),
-                    (
-                        "error",
-                        format!(
-                            "`{action}` is not one of the actions ({}); asked again",
-                            self.actions.join(", ")
-                        )
-                        .into(),
-                    ),
-                ],
-            );
+            let answered = Event::answer_not_offered(action, note, &self.actions);
+            kernel.event(Some(&self.id), answered);
             self.ask(kernel);
             return Progress::Pending;
         }
-        kernel.event(
-            "review_answered",
-            Some(&self.id),
-            vec![
-                ("action", action.clone().into()),
-                ("note", note.clone().into()),
-            ],
-        );
+        let answered = Event::ReviewAnswered(ReviewAnswered {
+            action: action.clone(),
+            note: note.clone(),
+            accepted: None,
+            error: None,
+        });
+        kernel.event(Some(&self.id), answered);
         Progress::Finished {
             output: json!({"action": action, "note": note}),
             route: Route::Action(action),

@@ -1,7 +1,9 @@
 //! The verification rules core runs itself, because they need nothing outside the values
 //! (§3.4's "deterministic execution" and "schema/regex validation"): `std.check_protocol` (the
 //! target is there and well formed) and `std.check_compute` (arithmetic claims recomputed with the
-//! expression language). Every other rule needs the world and is a tool call.
+//! expression language; the claims it cannot read — dates, hashes, free text — go to the tool
+//! with what core found, and the tool's verdict decides those). Every other rule needs the world
+//! and is a tool call.
 
 use serde_json::{json, Value};
 
@@ -14,13 +16,35 @@ pub(super) struct Outcome {
     pub evidence: Value,
 }
 
+/// What core makes of a rule.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Local {
+    /// Core decided.
+    Decided(Outcome),
+    /// Core checked what it could (`evidence`); the tool decides these `values`.
+    Ask { values: Value, evidence: Value },
+}
+
 /// Runs core rule `rule` on `values`; `None` when the rule is not one of core's.
-pub(super) fn run(rule: &str, values: &Value) -> Option<Outcome> {
+pub(super) fn run(rule: &str, values: &Value) -> Option<Local> {
     match rule {
-        "std.check_protocol" => Some(protocol(values)),
+        "std.check_protocol" => Some(Local::Decided(protocol(values))),
         "std.check_compute" => Some(compute(values)),
         _ => None,
     }
+}
+
+/// The evidence of a compute rule whose tool judged the claims core could not read (`asked`):
+/// what core found, and what the tool said (`tool`). Core found nothing wrong (else the tool
+/// is not asked), so the tool's verdict decides.
+pub(super) fn with_tool(core: &Value, asked: &Value, tool: &Value) -> Value {
+    let mut evidence = core.clone();
+    if let Value::Object(fields) = &mut evidence {
+        fields.insert("unreadable".into(), json!([]));
+        fields.insert("by_tool".into(), asked.clone());
+        fields.insert("tool".into(), tool.clone());
+    }
+    evidence
 }
 
 /// Present, not empty, and a list's items all present, not empty and of one JSON type.
@@ -72,9 +96,9 @@ fn json_type(value: &Value) -> &'static str {
 }
 
 /// Each claim `"2 + 2 = 4"`, or `{expression, result}` (also `expr`/`calculation` and
-/// `value`/`answer`/`claimed`), recomputed; a claim that cannot be read is unverifiable, which
-/// fails the rule as a wrong one does.
-fn compute(values: &Value) -> Outcome {
+/// `value`/`answer`/`claimed`), recomputed. A wrong claim fails the rule whatever a tool would
+/// say; claims core cannot read go to the tool (when nothing is wrong).
+fn compute(values: &Value) -> Local {
     let claims: Vec<&Value> = match values {
         Value::Array(items) => items.iter().collect(),
         other => vec![other],
@@ -90,11 +114,17 @@ fn compute(values: &Value) -> Outcome {
             None => unreadable.push((*claim).clone()),
         }
     }
-    let passed = wrong.is_empty() && unreadable.is_empty() && !claims.is_empty();
-    Outcome {
-        passed,
-        evidence: json!({"checked": claims.len(), "wrong": wrong, "unreadable": unreadable}),
+    let evidence = json!({"checked": claims.len(), "wrong": wrong, "unreadable": unreadable});
+    if wrong.is_empty() && !unreadable.is_empty() {
+        return Local::Ask {
+            values: Value::Array(unreadable),
+            evidence,
+        };
     }
+    Local::Decided(Outcome {
+        passed: wrong.is_empty() && !claims.is_empty(),
+        evidence,
+    })
 }
 
 /// The claimed and the computed result of a claim.
@@ -160,14 +190,17 @@ pub(super) fn number_json(n: f64) -> Value {
 mod tests {
     use super::*;
 
+    fn decided(rule: &str, values: Value) -> Outcome {
+        match run(rule, &values) {
+            Some(Local::Decided(outcome)) => outcome,
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn protocol_checks_presence_and_shape() {
-        assert!(
-            run("std.check_protocol", &json!(["a", "b"]))
-                .unwrap()
-                .passed
-        );
-        let outcome = run("std.check_protocol", &json!(["a", "", 3])).unwrap();
+        assert!(decided("std.check_protocol", json!(["a", "b"])).passed);
+        let outcome = decided("std.check_protocol", json!(["a", "", 3]));
         assert_eq!(
             outcome,
             Outcome {
@@ -175,35 +208,38 @@ mod tests {
                 evidence: json!({"problems": ["item 1 is empty", "the items mix types (string, string, number)"]})
             }
         );
-        assert!(!run("std.check_protocol", &json!(null)).unwrap().passed);
+        assert!(!decided("std.check_protocol", json!(null)).passed);
     }
 
     #[test]
-    fn compute_recomputes_each_claim() {
-        let outcome = run(
+    fn compute_recomputes_each_claim_and_asks_the_tool_for_the_rest() {
+        let readable =
+            json!(["2 + 2 = 4", "10 / 4 = 2.5", {"expression": "3 * (2 + 1)", "result": 9}]);
+        assert!(decided("std.check_compute", readable).passed);
+        let asked = run(
             "std.check_compute",
-            &json!(["2 + 2 = 4", "10 / 4 = 2.5", {"expression": "3 * (2 + 1)", "result": 9}, "1 + 1 == 2 = true"]),
-        )
-        .unwrap();
-        assert_eq!(
-            outcome.evidence,
-            json!({"checked": 4, "wrong": [], "unreadable": ["1 + 1 == 2 = true"]})
+            &json!(["2 + 2 = 4", "1 + 1 == 2 = true"]),
         );
-        assert!(!outcome.passed, "an unreadable claim is unverifiable");
-        let wrong = run(
+        assert_eq!(
+            asked,
+            Some(Local::Ask {
+                values: json!(["1 + 1 == 2 = true"]),
+                evidence: json!({"checked": 2, "wrong": [], "unreadable": ["1 + 1 == 2 = true"]})
+            })
+        );
+        let wrong = decided(
             "std.check_compute",
-            &json!(["7 * 6 = 41", "0.1 + 0.2 = 0.3"]),
-        )
-        .unwrap();
+            json!(["7 * 6 = 41", "0.1 + 0.2 = 0.3", "March 1 was a Friday"]),
+        );
         assert_eq!(
             wrong,
             Outcome {
                 passed: false,
-                evidence: json!({"checked": 2, "wrong": [{"claim": "7 * 6 = 41", "computed": 42}], "unreadable": []})
+                evidence: json!({"checked": 3, "wrong": [{"claim": "7 * 6 = 41", "computed": 42}], "unreadable": ["March 1 was a Friday"]})
             }
         );
         assert!(
-            !run("std.check_compute", &json!([])).unwrap().passed,
+            !decided("std.check_compute", json!([])).passed,
             "nothing checked"
         );
         assert_eq!(run("std.check_links", &json!([])), None);

@@ -9,52 +9,10 @@ use serde_json::{json, Map, Value};
 use super::graph::Graph;
 use crate::expr::{evaluate, parse_expression, Expr, ExprKind, ExprLimits, JsValue, Template};
 
-/// How a rule's failure counts (§3.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Mode {
-    Block,
-    Warn,
-    Observe,
-}
-
-impl Mode {
-    pub fn of(text: Option<&str>) -> Mode {
-        match text {
-            Some("warn") => Mode::Warn,
-            Some("observe") => Mode::Observe,
-            // `mode` is required by the schema; a rule without one is held to the strictest.
-            _ => Mode::Block,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Block => "block",
-            Mode::Warn => "warn",
-            Mode::Observe => "observe",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Status {
-    Pending,
-    Satisfied,
-    Failed,
-    /// Failed, then a review decided to go on (§9.3: the review is the discharge point).
-    Discharged,
-}
-
-impl Status {
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Pending => "pending",
-            Status::Satisfied => "satisfied",
-            Status::Failed => "failed",
-            Status::Discharged => "discharged",
-        }
-    }
-}
+/// Where an obligation stands, as the trace writes it.
+pub(super) use crate::trace::ObligationStatus as Status;
+/// How a rule's failure counts (§3.4), as the trace writes it.
+pub(super) use crate::trace::RuleMode as Mode;
 
 /// A check a verify node owes (§7.1.4: verification updates `state.obligations`).
 #[derive(Debug, Clone, PartialEq)]

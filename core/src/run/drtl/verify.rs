@@ -9,10 +9,12 @@
 use serde_json::{json, Value};
 
 use super::node::{Ctx, Progress, Running, Started};
-use super::rules;
+use super::obligations;
+use super::rules::{self, Local};
 use super::state::{Mode, Obligation, Status};
 use crate::run::action::{ActionKind, Observation, Verdict};
 use crate::run::kernel::{Kernel, Purpose, Waiter};
+use crate::trace::{Event, ObligationUpdated};
 
 #[derive(Debug, Clone)]
 struct Rule {
@@ -27,6 +29,8 @@ pub(super) struct Verify {
     id: String,
     rules: Vec<Rule>,
     results: Vec<Option<Status>>,
+    /// What core found for a rule whose tool decides the rest (the values it was asked).
+    partial: Vec<Option<(Value, Value)>>,
 }
 
 impl Verify {
@@ -35,6 +39,7 @@ impl Verify {
         let rules = rules_of(&ctx.graph.nodes[node].def, input);
         let state = &mut ctx.store.state;
         state.obligations.retain(|o| o.verify != node);
+        obligations::forget_withheld(ctx.graph, state, node);
         state
             .claims
             .retain(|c| c.get("node").and_then(Value::as_str) != Some(id.as_str()));
@@ -54,39 +59,46 @@ impl Verify {
             node,
             id,
             results: vec![None; rules.len()],
+            partial: vec![None; rules.len()],
             rules,
         };
         let unit = ctx.units.allocate(node);
         for index in 0..run.rules.len() {
             let rule = run.rules[index].clone();
+            let mut arguments = json!({
+                "rule": rule.id,
+                "target": rule.target,
+                "values": rule.values,
+                "mode": rule.mode.name(),
+            });
             match local_outcome(&rule, input) {
-                Some(outcome) => {
+                Some(Local::Decided(outcome)) => {
                     let status = if outcome.passed {
                         Status::Satisfied
                     } else {
                         Status::Failed
                     };
                     run.record(ctx, kernel, index, status, outcome.evidence, None);
+                    continue;
                 }
-                None => {
-                    kernel.issue(
-                        ActionKind::CallTool {
-                            node: run.id.clone(),
-                            name: rule.id.clone(),
-                            arguments: json!({
-                                "rule": rule.id,
-                                "target": rule.target,
-                                "values": rule.values,
-                                "mode": rule.mode.name(),
-                            }),
-                        },
-                        Waiter {
-                            unit,
-                            purpose: Purpose::Tool(index),
-                        },
-                    );
+                Some(Local::Ask { values, evidence }) => {
+                    arguments["values"] = values.clone();
+                    arguments["core"] = evidence.clone();
+                    run.partial[index] = Some((evidence, values));
                 }
+                None => {}
             }
+            kernel.issue(
+                ActionKind::CallTool {
+                    node: run.id.clone(),
+                    name: rule.id.clone(),
+                    arguments,
+                },
+                Waiter {
+                    unit,
+                    purpose: Purpose::Tool(index),
+                },
+            );
         }
         match run.finished(ctx) {
             Some(progress) => Started::Settled(progress),
@@ -111,13 +123,16 @@ impl Verify {
                 } else {
                     Status::Failed
                 };
-                let evidence = verdict.evidence.clone().unwrap_or_else(|| {
+                let mut evidence = verdict.evidence.clone().unwrap_or_else(|| {
                     if verdict.unverifiable {
                         json!("unverifiable")
                     } else {
                         Value::Null
                     }
                 });
+                if let Some((core, asked)) = &self.partial[index] {
+                    evidence = rules::with_tool(core, asked, &evidence);
+                }
                 self.record(ctx, kernel, index, status, evidence, Some(&verdict));
                 self.finished(ctx).unwrap_or(Progress::Pending)
             }
@@ -164,20 +179,16 @@ impl Verify {
                 evidence_text(&evidence)
             ));
         }
-        let mut fields = vec![
-            ("rule", rule.id.clone().into()),
-            ("target", rule.target.clone().into()),
-            ("mode", rule.mode.name().into()),
-            ("status", status.name().into()),
-        ];
-        match verdict {
-            Some(verdict) => {
-                fields.push(("verdict", serde_json::to_value(verdict).unwrap_or_default()))
-            }
-            None => fields.push(("checked_by", "core".into())),
-        }
-        fields.push(("evidence", evidence));
-        kernel.event("obligation_updated", Some(&self.id), fields);
+        let updated = Event::ObligationUpdated(ObligationUpdated {
+            rule: rule.id.clone(),
+            target: rule.target.clone(),
+            mode: rule.mode,
+            status,
+            verdict: verdict.cloned(),
+            checked_by: verdict.is_none().then(|| "core".to_owned()),
+            evidence,
+        });
+        kernel.event(Some(&self.id), updated);
     }
 
     /// The report, once every rule has a result.
@@ -242,22 +253,22 @@ fn rules_of(def: &Value, input: &Value) -> Vec<Rule> {
 }
 
 /// A result core gives without the world: the input is not structured, the target is missing,
-/// or the rule is one of core's own.
-fn local_outcome(rule: &Rule, input: &Value) -> Option<rules::Outcome> {
+/// or the rule is one of core's own (which may leave part of it to the tool).
+fn local_outcome(rule: &Rule, input: &Value) -> Option<Local> {
     if !input.is_object() {
-        return Some(rules::Outcome {
+        return Some(Local::Decided(rules::Outcome {
             passed: false,
             evidence: json!(
                 "the input is not structured JSON (an object with the target keys): verify needs an extraction node first (§9.2)"
             ),
-        });
+        }));
     }
     if let Some(key) = &rule.target {
         if input.get(key).is_none() {
-            return Some(rules::Outcome {
+            return Some(Local::Decided(rules::Outcome {
                 passed: false,
                 evidence: json!(format!("`{key}` is not in the input")),
-            });
+            }));
         }
     }
     rules::run(&rule.id, &rule.values)

@@ -18,8 +18,13 @@ pub(crate) fn truthy(value: &Value) -> bool {
     crate::expr::JsValue::from_json(value).truthy()
 }
 
-/// The user message of a step: the task input and the outputs of the steps it needs.
-pub(crate) fn task_message(input: &Value, needs: &[(String, Option<&Value>)]) -> Message {
+/// The user message of a step: the task input, the outputs of the steps it needs, and the
+/// answer to the decision tree's question that chose it.
+pub(crate) fn task_message(
+    input: &Value,
+    needs: &[(String, Option<&Value>)],
+    decision: Option<&Value>,
+) -> Message {
     let mut content = String::from("## Input\n\n```json\n");
     content.push_str(&pretty(input));
     content.push_str("\n```\n");
@@ -33,6 +38,11 @@ pub(crate) fn task_message(input: &Value, needs: &[(String, Option<&Value>)]) ->
             }
             None => content.push_str("(no output: the step was skipped)\n"),
         }
+    }
+    if let Some(decision) = decision {
+        content.push_str("\n## Decision that chose this step\n\n```json\n");
+        content.push_str(&pretty(decision));
+        content.push_str("\n```\n");
     }
     Message::user(content)
 }

@@ -1,7 +1,9 @@
-//! Contracts at run time (spec §5.2): the input a document's run gets is checked against
+//! Contracts at run time (spec §5): the input a document's run gets is checked against
 //! `contracts.inputs`, and `contracts.validation` says what a violation does. The output
-//! contract is the final steps' output schema (the compiler's execution mandate): an answer
-//! that breaks it is invalid output, unless validation is lenient about outputs.
+//! contract holds every output of a final step (an answer, whatever the step's own schema says,
+//! a pinned or degraded output) and the output the run gives back: what breaks it is invalid
+//! output, unless validation is lenient about outputs. A field's `constraints` are checked with
+//! it (`max_length` and the others JSON Schema has a keyword for).
 
 use serde_json::{json, Map, Value};
 
@@ -53,15 +55,24 @@ pub(crate) fn input_problems(contracts: &Contracts, input: &Value) -> Vec<String
     output::problems(&object_schema(&contracts.inputs), input)
 }
 
-/// A contract's fields as one object schema: a property per field, `required: true` fields
-/// required.
+/// `contracts.outputs` as the schema an output must meet, constraints included; `None` when
+/// the document promises no outputs.
+pub(crate) fn output_schema(contracts: &Contracts) -> Option<Value> {
+    (!contracts.outputs.is_empty()).then(|| object_schema(&contracts.outputs))
+}
+
+/// A contract's fields as one object schema: a property per field (its `constraints` as
+/// schema keywords), `required: true` fields required.
 fn object_schema(fields: &[ContractField]) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for field in fields {
         let mut schema = field.raw.clone();
-        for key in ["name", "description", "constraints"] {
+        for key in ["name", "description"] {
             schema.remove(key);
+        }
+        if let Some(Value::Object(constraints)) = schema.remove("constraints") {
+            schema.extend(constraint_keywords(&constraints));
         }
         match schema.remove("required") {
             Some(Value::Bool(true)) => required.push(json!(field.name)),
@@ -73,6 +84,33 @@ fn object_schema(fields: &[ContractField]) -> Value {
         properties.insert(field.name.clone(), Value::Object(schema));
     }
     json!({"type": "object", "required": required, "properties": properties})
+}
+
+/// A field's `constraints` (spec §5.1: `max_length: 2000`) as the JSON Schema keywords that
+/// check them. A length bounds a string's characters or a list's items, whichever the value
+/// is. Names with no keyword here are not checked (lint's business).
+fn constraint_keywords(constraints: &Map<String, Value>) -> Map<String, Value> {
+    let mut keywords = Map::new();
+    for (name, value) in constraints {
+        let names: &[&str] = match name.as_str() {
+            "max_length" | "maxLength" => &["maxLength", "maxItems"],
+            "min_length" | "minLength" => &["minLength", "minItems"],
+            "max_items" | "maxItems" => &["maxItems"],
+            "min_items" | "minItems" => &["minItems"],
+            "minimum" | "min" => &["minimum"],
+            "maximum" | "max" => &["maximum"],
+            "exclusive_minimum" | "exclusiveMinimum" => &["exclusiveMinimum"],
+            "exclusive_maximum" | "exclusiveMaximum" => &["exclusiveMaximum"],
+            "unique_items" | "uniqueItems" => &["uniqueItems"],
+            "enum" | "one_of" | "allowed" => &["enum"],
+            "const" => &["const"],
+            _ => &[],
+        };
+        for keyword in names {
+            keywords.insert((*keyword).to_owned(), value.clone());
+        }
+    }
+    keywords
 }
 
 #[cfg(test)]

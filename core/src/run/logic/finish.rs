@@ -6,8 +6,11 @@
 use serde_json::{Map, Value};
 
 use super::context::holds;
+use super::contracts::{lenient_about_outputs, output_schema};
 use super::{Outcome, StepsProgram, UnitState};
 use crate::run::kernel::Kernel;
+use crate::run::output::problems;
+use crate::trace::{Event, Gate};
 
 /// What an invariant's breach does.
 enum Breach {
@@ -44,17 +47,13 @@ impl StepsProgram {
             if held {
                 continue;
             }
-            kernel.event(
-                "gate_evaluated",
-                Some(&node),
-                vec![
-                    ("gate", invariant.name.clone().into()),
-                    ("kind", "invariant".into()),
-                    ("check", invariant.check.clone().into()),
-                    ("passed", false.into()),
-                    ("on_breach", invariant.on_breach.clone().into()),
-                ],
-            );
+            let gate = Gate {
+                kind: Some("invariant".to_owned()),
+                check: Some(invariant.check.clone()),
+                on_breach: invariant.on_breach.clone(),
+                ..Gate::named(invariant.name.clone(), false)
+            };
+            kernel.event(Some(&node), Event::GateEvaluated(gate));
             match breach(invariant.on_breach.as_deref()) {
                 Breach::Abort if abort.is_none() => abort = Some(invariant),
                 Breach::Conclude => conclude = true,
@@ -73,13 +72,13 @@ impl StepsProgram {
     /// Every unit not settled is skipped (`reason`), and what runs is cancelled.
     fn stop_all(&mut self, kernel: &mut Kernel, reason: &str) {
         for unit in 0..self.states.len() {
-            if matches!(self.states[unit], UnitState::Running(_)) {
+            if self.states[unit].is_active() {
                 kernel.cancel_unit(self.unit_base + unit);
             }
             if !self.states[unit].settled() {
                 let node = self.shared.node_id(self.graph.name(unit));
-                kernel.event("node_skipped", Some(&node), vec![("reason", reason.into())]);
-                self.set_state(unit, UnitState::Skipped);
+                kernel.event(Some(&node), Event::skipped(reason));
+                self.set_state(unit, UnitState::Skipped(reason.to_owned()));
             }
         }
     }
@@ -89,24 +88,87 @@ impl StepsProgram {
     fn force_output(&mut self, kernel: &mut Kernel) {
         self.stop_all(kernel, "an invariant forced the output");
         if self.outcome.is_none() {
-            let output = self.document_output().unwrap_or_else(|| {
+            let output = self.document_output().or_else(|| {
                 self.last_finished
                     .as_ref()
                     .and_then(|name| self.shared.output(name))
                     .cloned()
-                    .unwrap_or(Value::Null)
             });
-            self.outcome = Some(Outcome::Completed(output));
+            self.outcome = Some(match output {
+                Some(output) => self.complete(kernel, output),
+                None => Outcome::Failed(
+                    "the run produced no output: an invariant forced it before any step finished"
+                        .to_owned(),
+                ),
+            });
         }
     }
 
-    /// Once every unit has settled, the run completes with the document's output.
-    pub(super) fn finish_if_done(&mut self) {
+    /// Once every unit has settled, the run completes with the document's output — or, when
+    /// none of its final steps produced one, fails saying why each did not.
+    pub(super) fn finish_if_done(&mut self, kernel: &mut Kernel) {
         if self.outcome.is_some() || self.settled < self.states.len() {
             return;
         }
-        let output = self.document_output().unwrap_or(Value::Null);
-        self.outcome = Some(Outcome::Completed(output));
+        self.outcome = Some(match self.document_output() {
+            Some(output) => self.complete(kernel, output),
+            None => Outcome::Failed(format!(
+                "the run produced no output: {}",
+                self.why_no_output().join("; ")
+            )),
+        });
+    }
+
+    /// The document gives `output` back, if it meets the output contract: an output no answer
+    /// was read as (a pin, an output an invariant forced) is held to it here. A strict contract
+    /// fails the run on a breach; a lenient one was reported where the outputs were read.
+    fn complete(&mut self, kernel: &mut Kernel, output: Value) -> Outcome {
+        let Some(contract) = output_schema(&self.shared.spec.contracts) else {
+            return Outcome::Completed(output);
+        };
+        if lenient_about_outputs(&self.shared.spec.contracts) {
+            return Outcome::Completed(output);
+        }
+        let several = self.shared.finals.len() > 1;
+        let problems: Vec<String> = match (&output, several) {
+            (Value::Object(by_step), true) => by_step
+                .iter()
+                .flat_map(|(name, value)| {
+                    problems(&contract, value)
+                        .into_iter()
+                        .map(move |p| format!("`{name}`: {p}"))
+                })
+                .collect(),
+            _ => problems(&contract, &output),
+        };
+        if problems.is_empty() {
+            return Outcome::Completed(output);
+        }
+        let gate = Gate {
+            errors: Some(problems.clone()),
+            ..Gate::named("output_contract", false)
+        };
+        let node = self.shared.document_node();
+        kernel.event(node.as_deref(), Event::GateEvaluated(gate));
+        Outcome::Failed(format!(
+            "the output breaks the output contract: {}",
+            problems.join("; ")
+        ))
+    }
+
+    /// Why each final step gave nothing.
+    fn why_no_output(&self) -> Vec<String> {
+        self.shared
+            .finals
+            .iter()
+            .map(|name| {
+                let state = self.graph.step_unit(name).map(|u| &self.states[u]);
+                match state {
+                    Some(UnitState::Skipped(reason)) => format!("`{name}` was skipped ({reason})"),
+                    _ => format!("`{name}` gave no output"),
+                }
+            })
+            .collect()
     }
 
     /// What the document gives back: its one final step's output, or with several final steps

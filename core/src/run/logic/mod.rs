@@ -5,14 +5,17 @@
 //! final steps' outputs are what the document gives back (`finish`). One step's run is `step`;
 //! a multi-agent workflow runs a document per node (`workflow`).
 
+mod budget;
 mod context;
 pub(crate) mod contracts;
 mod finish;
 mod graph;
+mod join;
 mod routing;
 mod schedule;
 mod shared;
 mod step;
+mod terminal;
 mod tree;
 mod workflow;
 
@@ -36,13 +39,26 @@ pub(crate) use workflow::WorkflowProgram;
 enum UnitState {
     Pending,
     Running(Box<StepRun>),
+    /// A decision tree waiting for the answer to its terminal's question.
+    Asking(Box<terminal::Question>),
     Done,
-    Skipped,
+    /// Skipped, for this reason.
+    Skipped(String),
+    /// Failed, and the run goes on: only joins that tolerate it run after it.
+    Failed(String),
 }
 
 impl UnitState {
     fn settled(&self) -> bool {
-        matches!(self, UnitState::Done | UnitState::Skipped)
+        matches!(
+            self,
+            UnitState::Done | UnitState::Skipped(_) | UnitState::Failed(_)
+        )
+    }
+
+    /// It has actions outstanding (a step's calls, a tree's question).
+    fn is_active(&self) -> bool {
+        matches!(self, UnitState::Running(_) | UnitState::Asking(_))
     }
 }
 
@@ -70,6 +86,8 @@ pub(crate) struct StepsProgram {
     chooser: Vec<Option<usize>>,
     /// What each unit chose in its latest run (branch targets, tree routes).
     choices: Vec<Vec<usize>>,
+    /// The answer to a tree's question that chose each unit, for its task.
+    decisions: Vec<Option<Value>>,
     /// The step that finished last: what a forced output falls back to.
     last_finished: Option<String>,
     /// Waiter unit numbers of this program start here (a workflow runs several documents).
@@ -78,6 +96,11 @@ pub(crate) struct StepsProgram {
     max_runs: u64,
     /// Outputs given in advance, by trace node id (`RunOptions::pins`).
     pins: BTreeMap<String, Value>,
+    /// The clock by which the whole run must be over (`global.max_total_time`).
+    pub run_deadline: Option<u64>,
+    /// The clock by which each parallel step's join must be met (`join_timeout`), once its
+    /// first member started.
+    join_deadlines: BTreeMap<usize, u64>,
     pub outcome: Option<Outcome>,
 }
 
@@ -142,11 +165,14 @@ impl StepsProgram {
             chosen: vec![false; count],
             chooser: vec![None; count],
             choices: vec![Vec::new(); count],
+            decisions: vec![None; count],
             last_finished: None,
             unit_base: 0,
             runs: 0,
             max_runs: options.max_node_runs,
             pins: options.pins.clone(),
+            run_deadline: None,
+            join_deadlines: BTreeMap::new(),
             outcome: None,
         };
         for edge in program.graph.edges() {
@@ -280,16 +306,22 @@ pub(crate) fn plan_of(flow: &Flow, prefix: &str) -> Vec<Value> {
         .collect()
 }
 
-/// A document's steps run on their own: the run ends when they do.
-pub(crate) struct Standalone(pub StepsProgram);
+/// A document's steps run on their own: the run ends when they do, or when its budgets
+/// (`global`) are spent.
+pub(crate) struct Standalone {
+    steps: StepsProgram,
+    budget: budget::Budget,
+}
 
 impl Standalone {
     pub fn new(spec: &Value, input: &Value, options: &RunOptions) -> Result<Standalone, RunError> {
-        StepsProgram::new(spec, input, options, None).map(Standalone)
+        let steps = StepsProgram::new(spec, input, options, None)?;
+        let budget = budget::Budget::of(&steps.shared.spec.global);
+        Ok(Standalone { steps, budget })
     }
 
     fn conclude(&mut self, kernel: &mut Kernel) {
-        match self.0.outcome.take() {
+        match self.steps.outcome.take() {
             Some(Outcome::Completed(output)) => kernel.end(Ending::Completed(output)),
             Some(Outcome::Failed(error)) => kernel.end(Ending::Failed(error)),
             None => {}
@@ -299,16 +331,21 @@ impl Standalone {
 
 impl Program for Standalone {
     fn plan(&self) -> Value {
-        json!({ "nodes": self.0.plan_nodes() })
+        json!({ "nodes": self.steps.plan_nodes() })
     }
 
     fn start(&mut self, kernel: &mut Kernel) {
-        self.0.begin(kernel);
+        self.steps.run_deadline = self.budget.deadline(kernel);
+        self.steps.begin(kernel);
         self.conclude(kernel);
     }
 
     fn observe(&mut self, kernel: &mut Kernel, waiter: Waiter, observation: Observation) {
-        self.0.observe(kernel, waiter, observation);
+        if let Some(error) = self.budget.spend(kernel, &observation) {
+            kernel.end(Ending::Failed(error));
+            return;
+        }
+        self.steps.observe(kernel, waiter, observation);
         self.conclude(kernel);
     }
 }

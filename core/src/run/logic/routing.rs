@@ -11,10 +11,11 @@ use serde_json::{json, Value};
 use super::context::holds;
 use super::{tree, StepsProgram, UnitState};
 use crate::run::kernel::Kernel;
+use crate::trace::{Event, Gate};
 
 impl StepsProgram {
     /// `chooser` chose `target` (a branch, a tree's route, a loop).
-    fn choose(&mut self, chooser: usize, target: usize) {
+    pub(super) fn choose(&mut self, chooser: usize, target: usize) {
         self.chosen[target] = true;
         if self.graph.is_step(chooser) {
             self.chooser[target] = Some(chooser);
@@ -61,15 +62,11 @@ impl StepsProgram {
             }
             let node = self.shared.node_id(self.graph.name(unit));
             let detail = json!({"loop_to": target, "max_iterations": self.shared.max_iterations});
-            kernel.event(
-                "gate_evaluated",
-                Some(&node),
-                vec![
-                    ("gate", "max_iterations".into()),
-                    ("passed", false.into()),
-                    ("detail", detail),
-                ],
-            );
+            let gate = Gate {
+                detail: Some(detail),
+                ..Gate::named("max_iterations", false)
+            };
+            kernel.event(Some(&node), Event::GateEvaluated(gate));
         }
         None
     }
@@ -94,14 +91,16 @@ impl StepsProgram {
         }
         let target_name = self.graph.name(target).to_owned();
         for &unit in &reset {
-            if matches!(self.states[unit], UnitState::Running(_)) {
+            if self.states[unit].is_active() {
                 kernel.cancel_unit(self.unit_base + unit);
                 let node = self.shared.node_id(self.graph.name(unit));
                 let reason = format!("a loop went back to `{target_name}` before it finished");
-                kernel.event("node_skipped", Some(&node), vec![("reason", reason.into())]);
+                kernel.event(Some(&node), Event::skipped(reason));
             }
             self.set_state(unit, UnitState::Pending);
             self.choices[unit].clear();
+            self.decisions[unit] = None;
+            self.join_deadlines.remove(&unit);
         }
         for &unit in &reset {
             self.recount_waits(unit);
@@ -134,7 +133,8 @@ impl StepsProgram {
     }
 
     /// Walks decision tree `tree` (unit `unit`) on the outputs so far and chooses the step it
-    /// reaches; a tree that cannot be walked fails the run.
+    /// reaches; a terminal that aborts fails the run, any other action that is not a step asks
+    /// (`terminal`); a tree that cannot be walked fails the run.
     pub(super) fn run_tree(
         &mut self,
         kernel: &mut Kernel,
@@ -148,30 +148,22 @@ impl StepsProgram {
         let walk = match walked {
             Ok(walk) => walk,
             Err(error) => {
-                kernel.event(
-                    "gate_evaluated",
-                    Some(&node),
-                    vec![
-                        ("gate", "decision_tree".into()),
-                        ("passed", false.into()),
-                        ("error", error.clone().into()),
-                    ],
-                );
+                let gate = Gate {
+                    error: Some(error.clone()),
+                    ..Gate::named("decision_tree", false)
+                };
+                kernel.event(Some(&node), Event::GateEvaluated(gate));
                 self.fail(format!("decision tree `{}`: {error}", definition.name));
                 return;
             }
         };
-        kernel.event(
-            "gate_evaluated",
-            Some(&node),
-            vec![
-                ("gate", "decision_tree".into()),
-                ("path", json!(walk.path)),
-                ("reached", walk.reached.clone().into()),
-                ("action", walk.action.clone().into()),
-                ("passed", true.into()),
-            ],
-        );
+        let gate = Gate {
+            path: Some(walk.path.clone()),
+            reached: Some(walk.reached.clone()),
+            action: Some(walk.action.clone()),
+            ..Gate::named("decision_tree", true)
+        };
+        kernel.event(Some(&node), Event::GateEvaluated(gate));
         if walk.action == "abort" {
             self.fail(format!(
                 "decision tree `{}` reached `{}`, which aborts",
@@ -179,9 +171,12 @@ impl StepsProgram {
             ));
             return;
         }
-        if let Some(target) = self.graph.step_unit(&walk.action) {
-            self.choose(unit, target);
+        match self.graph.step_unit(&walk.action) {
+            Some(target) => {
+                self.choose(unit, target);
+                self.settle(unit, UnitState::Done, candidates);
+            }
+            None => self.ask_tree(kernel, unit, &definition.name, walk),
         }
-        self.settle(unit, UnitState::Done, candidates);
     }
 }

@@ -11,9 +11,9 @@ use serde_json::{json, Map, Value};
 use super::contracts::{self, Enforcement};
 use super::step::{Settled, StepRun};
 use super::{StepsProgram, UnitState};
-use crate::flow::EdgeKind;
 use crate::run::action::Observation;
 use crate::run::kernel::{Kernel, Waiter};
+use crate::trace::{Event, Gate, NodeFinished, NodeStatus, Route};
 
 impl StepsProgram {
     /// Checks the input against the input contract, then starts what can start.
@@ -35,15 +35,11 @@ impl StepsProgram {
         }
         let problems = contracts::input_problems(contracts, &self.shared.input);
         let node = self.shared.document_node();
-        kernel.event(
-            "gate_evaluated",
-            node.as_deref(),
-            vec![
-                ("gate", "input_contract".into()),
-                ("passed", problems.is_empty().into()),
-                ("errors", json!(problems)),
-            ],
-        );
+        let gate = Gate {
+            errors: Some(problems.clone()),
+            ..Gate::named("input_contract", problems.is_empty())
+        };
+        kernel.event(node.as_deref(), Event::GateEvaluated(gate));
         if problems.is_empty() || enforcement == Enforcement::Record {
             return true;
         }
@@ -60,7 +56,14 @@ impl StepsProgram {
             if self.outcome.is_some() {
                 return;
             }
-            if !matches!(self.states[unit], UnitState::Pending) || !self.needs_met(unit) {
+            if !matches!(self.states[unit], UnitState::Pending) {
+                continue;
+            }
+            if let Some(error) = self.join_lost(unit) {
+                self.fail(error);
+                return;
+            }
+            if !self.needs_met(unit) {
                 continue;
             }
             if self.has_choosers[unit] && !self.chosen[unit] {
@@ -72,35 +75,7 @@ impl StepsProgram {
             }
             self.start(kernel, unit, &mut candidates);
         }
-        self.finish_if_done();
-    }
-
-    /// Whatever the unit runs after has settled; a parallel step's join is met (§4.3).
-    fn needs_met(&self, unit: usize) -> bool {
-        if self.unsettled[unit] == 0 {
-            return true;
-        }
-        let Some(step) = self.graph.step_of(unit).map(|i| &self.shared.spec.steps[i]) else {
-            return false;
-        };
-        let join = step.join.as_deref().unwrap_or("all");
-        if join == "all" || !step.is_parallel() {
-            return false;
-        }
-        let (mut members, mut done, mut other_unsettled) = (0usize, 0usize, false);
-        for edge in self.graph.incoming(unit).filter(|e| !e.kind.is_choice()) {
-            if edge.kind == EdgeKind::Parallel {
-                members += 1;
-                done += usize::from(matches!(self.states[edge.from], UnitState::Done));
-            } else if !self.states[edge.from].settled() {
-                other_unsettled = true;
-            }
-        }
-        !other_unsettled
-            && match join {
-                "any" => done >= 1,
-                _ => done * 2 > members,
-            }
+        self.finish_if_done(kernel);
     }
 
     fn start(&mut self, kernel: &mut Kernel, unit: usize, candidates: &mut BTreeSet<usize>) {
@@ -117,7 +92,8 @@ impl StepsProgram {
             return;
         }
         let Some(index) = self.graph.step_of(unit) else {
-            self.settle(unit, UnitState::Skipped, candidates);
+            let reason = "it is not a step".to_owned();
+            self.settle(unit, UnitState::Skipped(reason), candidates);
             return;
         };
         let step = &self.shared.spec.steps[index];
@@ -142,7 +118,15 @@ impl StepsProgram {
             .map(|(name, output)| (name.clone(), output.as_ref()))
             .collect();
         let unit_id = self.unit_base + unit;
-        let run = StepRun::begin(&mut self.shared, kernel, index, unit_id, &sources);
+        let decision = self.decisions[unit].take();
+        let deadline = self.deadline_of(kernel, unit);
+        let run = StepRun::begin(
+            &mut self.shared,
+            kernel,
+            (index, unit_id, deadline),
+            &sources,
+            decision,
+        );
         self.set_state(unit, UnitState::Running(Box::new(run)));
     }
 
@@ -165,14 +149,11 @@ impl StepsProgram {
             })
             .collect();
         let node = self.shared.node_id(&self.shared.spec.steps[index].name);
-        kernel.event(
-            "node_started",
-            Some(&node),
-            vec![(
-                "inputs",
-                json!({"input": self.shared.input, "steps": steps}),
-            )],
-        );
+        let started = Event::NodeStarted {
+            inputs: json!({"input": self.shared.input, "steps": steps}),
+            injected: None,
+        };
+        kernel.event(Some(&node), started);
         self.finished(kernel, unit, index, pin, (0, 0), candidates);
     }
 
@@ -191,11 +172,11 @@ impl StepsProgram {
             .iter()
             .filter_map(|m| Some((m.clone(), self.shared.output(m)?.clone())))
             .collect();
-        kernel.event(
-            "node_started",
-            Some(&node),
-            vec![("inputs", json!({ "parallel": joined }))],
-        );
+        let started = Event::NodeStarted {
+            inputs: json!({ "parallel": joined }),
+            injected: None,
+        };
+        kernel.event(Some(&node), started);
         self.finished(
             kernel,
             unit,
@@ -231,6 +212,16 @@ impl StepsProgram {
         let Some(unit) = waiter.unit.checked_sub(self.unit_base) else {
             return;
         };
+        if let Some(error) = self.join_timed_out(kernel) {
+            self.fail(error);
+            return;
+        }
+        if matches!(self.states.get(unit), Some(UnitState::Asking(_))) {
+            let mut candidates = BTreeSet::new();
+            self.tree_answered(kernel, unit, observation, &mut candidates);
+            self.pump(kernel, candidates);
+            return;
+        }
         let Some(UnitState::Running(run)) = self.states.get_mut(unit) else {
             return;
         };
@@ -248,16 +239,13 @@ impl StepsProgram {
             Settled::Skipped(reason) => self.skip(kernel, unit, &reason, &mut candidates),
             Settled::Failed(error) => {
                 let node = self.shared.node_id(&self.shared.spec.steps[index].name);
-                kernel.event(
-                    "node_finished",
-                    Some(&node),
-                    vec![
-                        ("status", "failed".into()),
-                        ("error", error.clone().into()),
-                        ("duration_ms", duration.into()),
-                    ],
-                );
-                self.fail(error);
+                let finished = Event::node_failed(error.clone(), Some(duration));
+                kernel.event(Some(&node), finished);
+                if self.tolerates_failure(unit) {
+                    self.settle(unit, UnitState::Failed(error), &mut candidates);
+                } else {
+                    self.fail(error);
+                }
             }
         }
         self.pump(kernel, candidates);
@@ -279,22 +267,21 @@ impl StepsProgram {
         self.last_finished = Some(name.clone());
         let route = self.route(kernel, unit, index, &output);
         let node = self.shared.node_id(&name);
-        let mut fields = vec![
-            ("status", "succeeded".into()),
-            ("output", output),
-            ("duration_ms", duration.into()),
-            ("calls", calls.into()),
-        ];
-        if self.pins.contains_key(&node) {
-            fields.push(("pinned", true.into()));
-        }
-        if let Some((target, is_loop)) = &route {
-            fields.push((
-                "route",
-                json!({"to": target, "loop": is_loop, "iteration": self.shared.iteration}),
-            ));
-        }
-        kernel.event("node_finished", Some(&node), fields);
+        let finished = Event::NodeFinished(NodeFinished {
+            status: NodeStatus::Succeeded,
+            output: Some(output),
+            error: None,
+            duration_ms: Some(duration),
+            calls: Some(calls),
+            next: None,
+            pinned: self.pins.contains_key(&node),
+            route: route.as_ref().map(|(target, is_loop)| Route {
+                to: target.clone(),
+                is_loop: *is_loop,
+                iteration: self.shared.iteration,
+            }),
+        });
+        kernel.event(Some(&node), finished);
         self.settle(unit, UnitState::Done, candidates);
         if let Some((target, true)) = route {
             if let Some(target) = self.graph.step_unit(&target) {
@@ -315,8 +302,8 @@ impl StepsProgram {
         let name = self.graph.name(unit).to_owned();
         self.shared.forget(&name);
         let node = self.shared.node_id(&name);
-        kernel.event("node_skipped", Some(&node), vec![("reason", reason.into())]);
-        self.settle(unit, UnitState::Skipped, candidates);
+        kernel.event(Some(&node), Event::skipped(reason));
+        self.settle(unit, UnitState::Skipped(reason.to_owned()), candidates);
     }
 
     /// Unit `unit` settled in `state`: what runs after it has one wait less.

@@ -14,6 +14,8 @@ pub(crate) struct Walk {
     pub reached: String,
     /// A terminal's action (a step name or a built-in action), or the step reached.
     pub action: String,
+    /// The terminal's `message`.
+    pub message: Option<String>,
 }
 
 pub(crate) fn evaluate(tree: &DecisionTree, context: &Value) -> Result<Walk, String> {
@@ -29,6 +31,7 @@ pub(crate) fn evaluate(tree: &DecisionTree, context: &Value) -> Result<Walk, Str
                 path,
                 reached: current,
                 action: terminal.action.clone(),
+                message: terminal.message.clone(),
             });
         }
         let Some(node) = tree.nodes.iter().find(|n| n.name == current) else {
@@ -37,6 +40,7 @@ pub(crate) fn evaluate(tree: &DecisionTree, context: &Value) -> Result<Walk, Str
                 path,
                 action: current.clone(),
                 reached: current,
+                message: None,
             });
         };
         if path.contains(&current) {

@@ -6,12 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map, Value};
 
+use super::budget::Budget;
 use super::{Outcome, StepsProgram};
 use crate::flow::{Flow, UnitKind};
 use crate::model::Spec;
 use crate::run::action::Observation;
 use crate::run::kernel::{Ending, Kernel, Waiter};
 use crate::run::{Program, RunError, RunOptions};
+use crate::trace::{Event, Gate, NodeFinished, NodeStatus, Speaker};
 
 /// How often a node is run again because its output broke an edge contract (`retry_source`).
 pub(super) const CONTRACT_RETRIES: u32 = 2;
@@ -20,7 +22,8 @@ enum NodeState {
     Pending,
     Running(Box<StepsProgram>),
     Done(Value),
-    Skipped,
+    /// Skipped, for this reason.
+    Skipped(String),
     Failed(String),
 }
 
@@ -41,6 +44,7 @@ pub(crate) struct WorkflowProgram {
     /// Waiter units are numbered per node run, from here on.
     next_base: usize,
     fail_fast: bool,
+    budget: Budget,
 }
 
 impl WorkflowProgram {
@@ -75,6 +79,7 @@ impl WorkflowProgram {
             states: (0..flow.units.len()).map(|_| NodeState::Pending).collect(),
             contract_retries: vec![0; flow.units.len()],
             fail_fast: typed.global.fail_fast.unwrap_or(true),
+            budget: Budget::of(&typed.global),
             spec: typed,
             flow,
             documents: documents.clone(),
@@ -126,12 +131,9 @@ impl WorkflowProgram {
                     .any(|e| !matches!(self.states[e.from], NodeState::Done(_)));
                 if blocked {
                     let node = self.name(unit).to_owned();
-                    kernel.event(
-                        "node_skipped",
-                        Some(&node),
-                        vec![("reason", "a node it depends on did not finish".into())],
-                    );
-                    self.states[unit] = NodeState::Skipped;
+                    let reason = "a node it depends on did not finish";
+                    kernel.event(Some(&node), Event::skipped(reason));
+                    self.states[unit] = NodeState::Skipped(reason.to_owned());
                     continue;
                 }
                 self.start(kernel, unit);
@@ -144,11 +146,11 @@ impl WorkflowProgram {
         let name = self.name(unit).to_owned();
         let input = self.node_input(unit);
         let document = self.documents.get(&name).cloned().unwrap_or_default();
-        kernel.event(
-            "node_started",
-            Some(&name),
-            vec![("inputs", json!({"input": input}))],
-        );
+        let started = Event::NodeStarted {
+            inputs: json!({ "input": input }),
+            injected: None,
+        };
+        kernel.event(Some(&name), started);
         if let Some(pin) = self.options.pins.get(&name).cloned() {
             self.node_done(kernel, unit, pin);
             return;
@@ -156,6 +158,7 @@ impl WorkflowProgram {
         match StepsProgram::new(&document, &input, &self.options, Some(&name)) {
             Ok(mut program) => {
                 program.unit_base = self.next_base;
+                program.run_deadline = self.budget.deadline(kernel);
                 self.next_base += program.units().max(1);
                 program.begin(kernel);
                 self.states[unit] = NodeState::Running(Box::new(program));
@@ -178,60 +181,54 @@ impl WorkflowProgram {
 
     fn node_done(&mut self, kernel: &mut Kernel, unit: usize, output: Value) {
         let name = self.name(unit).to_owned();
-        let mut fields = vec![("status", "succeeded".into()), ("output", output.clone())];
-        if self.options.pins.contains_key(&name) {
-            // Its edges' contracts are still checked below: a pin cannot break one unseen.
-            fields.push(("pinned", true.into()));
-        }
-        kernel.event("node_finished", Some(&name), fields);
+        // A pin's edges' contracts are still checked below: a pin cannot break one unseen.
+        let finished = Event::NodeFinished(NodeFinished {
+            status: NodeStatus::Succeeded,
+            output: Some(output.clone()),
+            error: None,
+            duration_ms: None,
+            calls: None,
+            next: None,
+            pinned: self.options.pins.contains_key(&name),
+            route: None,
+        });
+        kernel.event(Some(&name), finished);
         for edge in self.spec.edges.clone().iter().filter(|e| e.from == name) {
             let Some(contract) = &edge.contract else {
                 continue;
             };
             let problems = crate::run::output::problems(contract, &output);
-            kernel.event(
-                "gate_evaluated",
-                Some(&name),
-                vec![
-                    ("gate", "contract".into()),
-                    ("edge", format!("{} -> {}", edge.from, edge.to).into()),
-                    ("passed", problems.is_empty().into()),
-                    ("errors", json!(problems)),
-                ],
-            );
+            let gate = Gate {
+                edge: Some(format!("{} -> {}", edge.from, edge.to)),
+                errors: Some(problems.clone()),
+                ..Gate::named("contract", problems.is_empty())
+            };
+            kernel.event(Some(&name), Event::GateEvaluated(gate));
             if problems.is_empty() {
                 continue;
             }
             match edge.on_contract_violation.as_deref() {
                 Some("retry_source") if self.contract_retries[unit] < CONTRACT_RETRIES => {
                     self.contract_retries[unit] += 1;
-                    kernel.event(
-                        "retried",
-                        Some(&name),
-                        vec![
-                            ("attempt", (self.contract_retries[unit] + 1).into()),
-                            ("wait_ms", 0.into()),
-                            (
-                                "reason",
-                                format!(
-                                    "the output breaks the contract of the edge to `{}`",
-                                    edge.to
-                                )
-                                .into(),
-                            ),
-                        ],
-                    );
+                    let retried = Event::Retried {
+                        attempt: self.contract_retries[unit] + 1,
+                        wait_ms: 0,
+                        reason: format!(
+                            "the output breaks the contract of the edge to `{}`",
+                            edge.to
+                        ),
+                        feedback: None,
+                        speaker: Speaker::default(),
+                    };
+                    kernel.event(Some(&name), retried);
                     self.start(kernel, unit);
                     return;
                 }
                 Some("skip") => {
                     if let Some(target) = self.flow.index(&edge.to, UnitKind::Node) {
-                        kernel.event(
-                            "node_skipped",
-                            Some(&edge.to),
-                            vec![("reason", format!("`{name}` broke the edge contract").into())],
-                        );
-                        self.states[target] = NodeState::Skipped;
+                        let reason = format!("`{name}` broke the edge contract");
+                        kernel.event(Some(&edge.to), Event::skipped(reason.clone()));
+                        self.states[target] = NodeState::Skipped(reason);
                     }
                 }
                 _ => {
@@ -251,11 +248,8 @@ impl WorkflowProgram {
     fn node_failed(&mut self, kernel: &mut Kernel, unit: usize, error: String) {
         self.cancel_node(kernel, unit);
         let name = self.name(unit).to_owned();
-        kernel.event(
-            "node_finished",
-            Some(&name),
-            vec![("status", "failed".into()), ("error", error.clone().into())],
-        );
+        let finished = Event::node_failed(error.clone(), None);
+        kernel.event(Some(&name), finished);
         self.states[unit] = NodeState::Failed(error.clone());
         if self.fail_fast {
             kernel.end(Ending::Failed(format!("node `{name}` failed: {error}")));
@@ -300,7 +294,20 @@ impl WorkflowProgram {
             })
             .collect();
         let output = match outputs.len() {
-            0 => Value::Null,
+            0 => {
+                let why: Vec<String> = finals
+                    .iter()
+                    .map(|&u| match &self.states[u] {
+                        NodeState::Skipped(reason) => {
+                            format!("`{}` was skipped ({reason})", self.name(u))
+                        }
+                        _ => format!("`{}` gave no output", self.name(u)),
+                    })
+                    .collect();
+                let error = format!("the workflow produced no output: {}", why.join("; "));
+                kernel.end(Ending::Failed(error));
+                return;
+            }
             1 => outputs
                 .into_iter()
                 .next()
@@ -333,6 +340,10 @@ impl Program for WorkflowProgram {
     }
 
     fn observe(&mut self, kernel: &mut Kernel, waiter: Waiter, observation: Observation) {
+        if let Some(error) = self.budget.spend(kernel, &observation) {
+            kernel.end(Ending::Failed(error));
+            return;
+        }
         let unit = self.states.iter().position(|state| match state {
             NodeState::Running(program) => (program.unit_base
                 ..program.unit_base + program.units().max(1))

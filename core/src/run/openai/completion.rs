@@ -4,10 +4,10 @@ use serde_json::Value;
 
 use super::failure;
 use super::secret::{redact, Secret};
-use crate::run::action::{ModelFailure, Observation, Usage};
+use crate::run::action::{ModelFailure, Observation, Served, Usage};
 
 /// An answer, streamed or not.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Completion {
     /// The answer's text (`content`), whole.
     pub text: String,
@@ -15,15 +15,33 @@ pub struct Completion {
     pub usage: Option<Usage>,
     /// `stop`, `length`, `content_filter`, ... as the server said.
     pub finish_reason: Option<String>,
+    /// The model the server says answered (`model`).
+    pub model: Option<String>,
+    /// The server's id of the response (`id`).
+    pub id: Option<String>,
 }
 
 impl Completion {
-    /// What the engine is fed.
+    /// What the engine is fed, with what the response says about itself (its model, id and
+    /// finish reason).
     pub fn observation(self, latency_ms: u64) -> Observation {
+        self.observation_served(latency_ms, Served::default())
+    }
+
+    /// What the engine is fed: the response's own facts added to what the driver knows of the
+    /// call ([`serving`](super::serving): provider, model asked, server).
+    pub fn observation_served(self, latency_ms: u64, serving: Served) -> Observation {
+        let served = Served {
+            response_model: self.model,
+            response_id: self.id,
+            finish_reason: self.finish_reason,
+            ..serving
+        };
         Observation::ModelResponse {
             text: self.text,
             usage: self.usage,
             latency_ms: Some(latency_ms),
+            served: (served != Served::default()).then_some(served),
         }
     }
 }
@@ -66,6 +84,7 @@ pub fn parse_completion(body: &[u8], secret: Option<&Secret>) -> Result<Completi
                 .and_then(Value::as_str)
         })
         .unwrap_or_default();
+    let field = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
     Ok(Completion {
         text: text.to_owned(),
         usage: value.get("usage").and_then(usage_of),
@@ -73,18 +92,26 @@ pub fn parse_completion(body: &[u8], secret: Option<&Secret>) -> Result<Completi
             .get("finish_reason")
             .and_then(Value::as_str)
             .map(str::to_owned),
+        model: field("model"),
+        id: field("id"),
     })
 }
 
 /// `usage` in the chat form (`prompt_tokens`, `completion_tokens`) or the newer one
-/// (`input_tokens`, `output_tokens`); `None` when it has neither.
+/// (`input_tokens`, `output_tokens`), with the `cost` servers such as OpenRouter and LiteLLM
+/// report; `None` when it has no token counts.
 pub(crate) fn usage_of(usage: &Value) -> Option<Usage> {
     let count = |names: [&str; 2]| names.iter().find_map(|n| usage.get(*n)?.as_u64());
     let input = count(["prompt_tokens", "input_tokens"]);
     let output = count(["completion_tokens", "output_tokens"]);
-    (input.is_some() || output.is_some()).then(|| Usage {
+    let cost = usage
+        .get("cost")
+        .and_then(Value::as_f64)
+        .filter(|c| c.is_finite() && *c >= 0.0);
+    (input.is_some() || output.is_some()).then_some(Usage {
         input_tokens: input.unwrap_or(0),
         output_tokens: output.unwrap_or(0),
+        cost,
     })
 }
 
@@ -109,16 +136,20 @@ mod tests {
 
     #[test]
     fn content_usage_and_finish_reason_are_read() {
-        let body = br#"{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":"{\"n\": 1}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":5,"total_tokens":17}}"#;
+        let body = br#"{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":"{\"n\": 1}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":5,"total_tokens":17,"cost":0.0021}}"#;
         assert_eq!(
             parse_completion(body, None),
             Ok(Completion {
                 text: "{\"n\": 1}".into(),
                 usage: Some(Usage {
                     input_tokens: 12,
-                    output_tokens: 5
+                    output_tokens: 5,
+                    // OpenRouter's and LiteLLM's `usage.cost`, read for `max_total_cost`.
+                    cost: Some(0.0021),
                 }),
                 finish_reason: Some("stop".into()),
+                model: None,
+                id: Some("x".into()),
             })
         );
     }

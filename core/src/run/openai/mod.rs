@@ -20,6 +20,7 @@ mod completion;
 pub mod failure;
 mod http_date;
 mod secret;
+mod serving;
 mod sse;
 mod strict;
 
@@ -30,6 +31,7 @@ pub use completion::{parse_completion, Completion};
 pub use failure::{classify_status, HttpError};
 pub use http_date::{parse_http_date, retry_after_ms, MAX_RETRY_AFTER_MS};
 pub use secret::{Secret, PLACEHOLDER_BELOW, REDACTED};
+pub use serving::{provider_of_host, provider_of_model, serving};
 pub use sse::StreamParser;
 pub use strict::strict_schema;
 

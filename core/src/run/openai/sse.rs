@@ -26,6 +26,9 @@ pub struct StreamParser {
     text: String,
     usage: Option<Usage>,
     finish_reason: Option<String>,
+    /// The response's `model` and `id`, from the first chunk that names them.
+    model: Option<String>,
+    id: Option<String>,
     done: bool,
     received: usize,
     events: usize,
@@ -179,6 +182,8 @@ impl StreamParser {
             text: std::mem::take(&mut self.text),
             usage: self.usage,
             finish_reason: self.finish_reason,
+            model: self.model,
+            id: self.id,
         })
     }
 
@@ -234,6 +239,11 @@ impl StreamParser {
         if let Some(usage) = value.get("usage").and_then(usage_of) {
             self.usage = Some(usage);
         }
+        for (key, slot) in [("model", &mut self.model), ("id", &mut self.id)] {
+            if slot.is_none() {
+                *slot = value.get(key).and_then(Value::as_str).map(str::to_owned);
+            }
+        }
         for choice in value
             .get("choices")
             .and_then(Value::as_array)
@@ -278,7 +288,7 @@ mod tests {
     fn chunk(content: &str) -> String {
         format!(
             "data: {}\n\n",
-            serde_json::json!({"choices": [{"index": 0, "delta": {"content": content}, "finish_reason": null}]})
+            serde_json::json!({"id": "chatcmpl-1", "model": "gpt-x", "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": null}]})
         )
     }
 
@@ -321,9 +331,13 @@ mod tests {
                 text: "{\"n\": 42}".into(),
                 usage: Some(Usage {
                     input_tokens: 9,
-                    output_tokens: 3
+                    output_tokens: 3,
+                    cost: None,
                 }),
                 finish_reason: Some("stop".into()),
+                // The response's model and id, from the first chunk that names them.
+                model: Some("gpt-x".into()),
+                id: Some("chatcmpl-1".into()),
             })
         );
     }

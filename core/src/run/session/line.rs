@@ -19,7 +19,8 @@ pub(super) enum State {
     Parked,
     /// Answered: fed at its turn (or at once, when it was parked).
     Answered {
-        observation: Observation,
+        /// Boxed: an answer is far larger than the other states.
+        observation: Box<Observation>,
         /// When it finished, on the session's clock.
         at: u64,
         /// Answered inside the session (not by the caller): the journal keeps the observation
@@ -152,7 +153,7 @@ impl Line {
                 at,
                 inside,
                 ..
-            } => Some((&slot.action, *at, observation, *inside)),
+            } => Some((&slot.action, *at, &**observation, *inside)),
             _ => None,
         })
     }
@@ -174,7 +175,7 @@ mod tests {
 
     fn answered(parked: bool) -> State {
         State::Answered {
-            observation: Observation::Waited,
+            observation: Box::new(Observation::Waited),
             at: 0,
             inside: false,
             parked,

@@ -222,7 +222,7 @@ impl Session {
                         return Err(does_not_replay(&id, "it was never handed out"));
                     };
                     slot.state = State::Answered {
-                        observation,
+                        observation: Box::new(observation),
                         at,
                         inside: false,
                         parked: false,
@@ -377,7 +377,7 @@ impl Session {
         let took = duration(&slot.action.kind, &observation);
         let at = self.clock.finished(slot.started_at, took, now_ms);
         slot.state = State::Answered {
-            observation: observation.clone(),
+            observation: Box::new(observation.clone()),
             at,
             inside: false,
             parked,
@@ -444,7 +444,7 @@ impl Session {
         let started_at = self.clock.now;
         let state = match self.answer_inside(&action) {
             Some((observation, took)) => State::Answered {
-                observation,
+                observation: Box::new(observation),
                 at: self.clock.finished(started_at, took, now_ms),
                 inside: true,
                 parked: false,
@@ -520,7 +520,7 @@ impl Session {
                     ..
                 },
                 None,
-            ) => (observation, at, inside),
+            ) => (*observation, at, inside),
             _ => return Err(does_not_replay(id, "no answer is recorded for it")),
         };
         let at = self.clock.feed_at(at.unwrap_or(answered_at));

@@ -47,6 +47,7 @@ fn model_answer(synthetic: &mut Synthetic, action: &Action) -> Observation {
         text,
         usage,
         latency_ms: Some(latency),
+        served: None,
     }
 }
 

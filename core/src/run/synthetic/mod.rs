@@ -186,8 +186,10 @@ impl Provider for Synthetic {
                     usage: Some(Usage {
                         input_tokens: (prompt / 4) as u64,
                         output_tokens: (text.len() / 4) as u64,
+                        cost: None,
                     }),
                     latency_ms: Some(0),
+                    served: None,
                     text,
                 })
             }

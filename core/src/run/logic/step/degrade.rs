@@ -8,9 +8,10 @@ use crate::model::{Degradation, Fallback};
 /// What a degradation rule makes of a failed step (the rule's `when` in each).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Recovery {
-    /// Finish with this output (`partial_output`, `cached_output`, `default_output`).
+    /// Finish with this output (`partial_output`), once it passes the step's checks.
     Output(Value, String),
-    Skip(String),
+    /// The step gives nothing, for this reason when there is more to say than the rule.
+    Skip(String, Option<&'static str>),
     Abort(String),
     Review(String),
     /// Try again without tools (`reasoning_only`).
@@ -31,10 +32,13 @@ fn situations(error_kind: Option<&str>) -> Vec<&'static str> {
     names
 }
 
+/// The recovery the first rule naming the situation gives; `verified` is the latest output that
+/// passed the step's checks on itself (`partial_output` takes its fields, never those of an
+/// output that failed).
 pub(crate) fn degrade(
     fallback: &Fallback,
     error_kind: Option<&str>,
-    output: Option<&Value>,
+    verified: Option<&Value>,
 ) -> Option<Recovery> {
     let names = situations(error_kind);
     let rule = fallback
@@ -43,16 +47,20 @@ pub(crate) fn degrade(
         .find(|rule| names.contains(&rule.when.as_str()))?;
     let when = rule.when.clone();
     Some(match rule.fallback_to.as_str() {
-        "partial_output" => match output {
+        "partial_output" => match verified {
             Some(output) => Recovery::Output(partial(output, rule), when),
-            None => Recovery::Skip(when),
+            None => Recovery::Skip(when, Some("no output passed the step's checks")),
         },
-        "cached_output" | "default_output" => Recovery::Output(Value::Null, when),
+        // The spec gives neither a cache nor a default value: there is nothing to publish.
+        "cached_output" | "default_output" => Recovery::Skip(
+            when,
+            Some("the engine keeps no cached output and the document gives no default"),
+        ),
         "reasoning_only" => Recovery::WithoutTools(when),
         "human_review" => Recovery::Review(when),
         "abort" => Recovery::Abort(when),
         // `skip`, or a step to fall back to: this step gives nothing and the run goes on.
-        _ => Recovery::Skip(when),
+        _ => Recovery::Skip(when, None),
     })
 }
 

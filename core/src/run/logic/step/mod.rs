@@ -7,6 +7,7 @@
 //! a change of strategy, a review's `retry` or dropping the tools starts a new one. Checks read
 //! `attempts` as every main-answer call of the step run, across series.
 
+mod answer;
 mod checks;
 mod degrade;
 mod recovery;
@@ -15,12 +16,14 @@ mod selfcheck;
 use serde_json::{json, Map, Value};
 
 use super::context::task_message;
-use super::contracts::lenient_about_outputs;
 use super::Shared;
-use crate::run::action::{ActionKind, Message, ModelFailure, ModelRequest, Observation, Usage};
+use crate::run::action::{
+    ActionKind, Message, ModelFailure, ModelRequest, Observation, Served, Usage,
+};
 use crate::run::kernel::{Kernel, Purpose, Waiter};
 use crate::run::output;
 use crate::run::retry::RetryPolicy;
+use crate::trace::{Event, Gate, ModelResponded, Response, ReviewAnswered, Speaker};
 
 /// How a step ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,6 +55,9 @@ pub(crate) struct StepRun {
     started_at: u64,
     /// The latest accepted (schema-valid) output.
     output: Option<Value>,
+    /// The latest output that passed the checks on itself (confidence, verification): all a
+    /// degradation may publish part of.
+    verified: Option<Value>,
     /// Self-verification revisions made, and allowed.
     revisions: u64,
     max_revisions: u64,
@@ -60,31 +66,46 @@ pub(crate) struct StepRun {
     /// `fallback.strategy: retry_different` was used.
     changed_strategy: bool,
     is_final: bool,
-    /// An answer that breaks only the output contract is accepted with a warning.
-    lenient_output: bool,
+    /// What an answer must be to become the step's output.
+    reader: answer::Reader,
+    /// An answer that breaks only the output contract escalates (`on_output_violation:
+    /// escalate`) instead of being asked again.
+    escalate_violations: bool,
     timeout_ms: Option<u64>,
+    /// The clock by which the step must be over (a join's `join_timeout`, the run's
+    /// `max_total_time`): calls end by it, and no retry waits past it.
+    deadline: Option<u64>,
 }
 
 impl StepRun {
-    /// Starts step `index`, whose inputs are the outputs of `sources` (name, output if any).
+    /// Starts step `index` (waiter unit `unit`, over by the clock `deadline` when it has one),
+    /// whose inputs are the outputs of `sources` (name, output if any) and, when a decision
+    /// tree's question chose it, the `decision`.
     pub fn begin(
         shared: &mut Shared,
         kernel: &mut Kernel,
-        index: usize,
-        unit: usize,
+        (index, unit, deadline): (usize, usize, Option<u64>),
         sources: &[(String, Option<&Value>)],
+        decision: Option<Value>,
     ) -> StepRun {
         let step = &shared.spec.steps[index];
         let compiled = shared.compiled.get(&step.name);
-        let inputs = json!({
+        let mut inputs = json!({
             "input": shared.input,
             "steps": sources
                 .iter()
                 .map(|(name, output)| (name.clone(), output.cloned().unwrap_or(Value::Null)))
                 .collect::<Map<_, _>>(),
         });
+        if let Some(decision) = &decision {
+            inputs["decision"] = decision.clone();
+        }
         let node = shared.node_id(&step.name);
-        kernel.event("node_started", Some(&node), vec![("inputs", inputs)]);
+        let started = Event::NodeStarted {
+            inputs,
+            injected: None,
+        };
+        kernel.event(Some(&node), started);
         let mut run = StepRun {
             index,
             name: step.name.clone(),
@@ -94,23 +115,26 @@ impl StepRun {
             attempt: 0,
             attempts: 0,
             calls: 0,
-            messages: vec![task_message(&shared.input, sources)],
+            messages: vec![task_message(&shared.input, sources, decision.as_ref())],
             system: compiled.map(|c| c.scaffold.clone()).unwrap_or_default(),
             schema: compiled.and_then(|c| c.output_schema.clone()),
             started_at: kernel.now,
             output: None,
+            verified: None,
             revisions: 0,
             max_revisions: selfcheck::max_revisions(shared),
             fired_levels: Vec::new(),
             changed_strategy: false,
             is_final: shared.finals.contains(&step.name),
-            lenient_output: step.output_schema.is_none()
-                && lenient_about_outputs(&shared.spec.contracts),
+            reader: answer::Reader::new(&shared.spec, index, shared.finals.contains(&step.name)),
+            escalate_violations: shared.spec.contracts.on_output_violation.as_deref()
+                == Some("escalate"),
             timeout_ms: step
                 .timeout
                 .as_deref()
                 .and_then(|t| crate::duration::parse_duration(t).ok())
                 .map(|d| d.as_millis().min(u64::MAX as u128) as u64),
+            deadline,
         };
         run.call(shared, kernel);
         run
@@ -154,22 +178,26 @@ impl StepRun {
         label: Option<String>,
     ) {
         self.calls += 1;
+        let left = self.deadline.map(|d| d.saturating_sub(kernel.now));
+        let timeout_ms = match (self.timeout_ms, left) {
+            (Some(own), Some(left)) => Some(own.min(left)),
+            (own, left) => own.or(left),
+        };
         let kind = ActionKind::CallModel {
             node: self.node.clone(),
             attempt: self.calls,
             request: request.clone(),
-            timeout_ms: self.timeout_ms,
+            timeout_ms,
         };
-        let id = kernel.issue(kind, self.waiter(purpose));
-        let mut fields = vec![("action", id.into()), ("attempt", self.calls.into())];
-        if let Some(label) = label {
-            fields.push(("purpose", label.into()));
-        }
-        fields.push((
-            "request",
-            serde_json::to_value(&request).unwrap_or_default(),
-        ));
-        kernel.event("model_requested", Some(&self.node), fields);
+        let action = kernel.issue(kind, self.waiter(purpose));
+        let requested = Event::ModelRequested {
+            action,
+            attempt: self.calls,
+            purpose: label,
+            request,
+            speaker: Speaker::default(),
+        };
+        kernel.event(Some(&self.node), requested);
     }
 
     /// Issues the next attempt at the main answer.
@@ -195,15 +223,21 @@ impl StepRun {
             return false;
         }
         let wait = self.policy.backoff_ms(self.attempt + 1).max(at_least_ms);
-        kernel.event(
-            "retried",
-            Some(&self.node),
-            vec![
-                ("attempt", (self.calls + 1).into()),
-                ("wait_ms", wait.into()),
-                ("reason", reason.into()),
-            ],
-        );
+        if self
+            .deadline
+            .is_some_and(|deadline| kernel.now.saturating_add(wait) > deadline)
+        {
+            // The retry would come after the step must be over: the fallback decides now.
+            return false;
+        }
+        let retried = Event::Retried {
+            attempt: self.calls + 1,
+            wait_ms: wait,
+            reason: reason.to_owned(),
+            feedback: None,
+            speaker: Speaker::default(),
+        };
+        kernel.event(Some(&self.node), retried);
         self.messages.truncate(1);
         kernel.issue(
             ActionKind::Wait {
@@ -228,16 +262,14 @@ impl StepRun {
         if self.attempt >= self.policy.max_attempts {
             return false;
         }
-        kernel.event(
-            "retried",
-            Some(&self.node),
-            vec![
-                ("attempt", (self.calls + 1).into()),
-                ("wait_ms", 0.into()),
-                ("reason", reason.into()),
-                ("feedback", feedback.clone().into()),
-            ],
-        );
+        let retried = Event::Retried {
+            attempt: self.calls + 1,
+            wait_ms: 0,
+            reason: reason.to_owned(),
+            feedback: Some(feedback.clone()),
+            speaker: Speaker::default(),
+        };
+        kernel.event(Some(&self.node), retried);
         self.messages.push(Message::assistant(answer));
         self.messages.push(Message::user(feedback));
         self.call(shared, kernel);
@@ -262,9 +294,10 @@ impl StepRun {
                     text,
                     usage,
                     latency_ms,
+                    served,
                 },
             ) => {
-                self.responded(shared, kernel, &text, usage, latency_ms);
+                self.responded(shared, kernel, &text, usage, (latency_ms, served));
                 self.on_answer(shared, kernel, &text)
             }
             (Purpose::Model(_), Observation::ModelError(failure)) => {
@@ -277,9 +310,10 @@ impl StepRun {
                     text,
                     usage,
                     latency_ms,
+                    served,
                 },
             ) => {
-                self.responded(shared, kernel, &text, usage, latency_ms);
+                self.responded(shared, kernel, &text, usage, (latency_ms, served));
                 self.on_self_check(shared, kernel, Ok(&text))
             }
             (Purpose::SelfCheck, Observation::ModelError(failure)) => {
@@ -287,11 +321,13 @@ impl StepRun {
                 self.on_self_check(shared, kernel, Err(&failure))
             }
             (Purpose::Review, Observation::ReviewAnswer { action, note }) => {
-                kernel.event(
-                    "review_answered",
-                    Some(&self.node),
-                    vec![("action", action.clone().into()), ("note", note.into())],
-                );
+                let answered = Event::ReviewAnswered(ReviewAnswered {
+                    action: action.clone(),
+                    note,
+                    accepted: None,
+                    error: None,
+                });
+                kernel.event(Some(&self.node), answered);
                 self.on_review(shared, kernel, &action)
             }
             (_, other) => Some(Settled::Failed(format!(
@@ -308,35 +344,33 @@ impl StepRun {
         kernel: &mut Kernel,
         text: &str,
         usage: Option<Usage>,
-        latency_ms: Option<u64>,
+        (latency_ms, served): (Option<u64>, Option<Served>),
     ) {
         if let Some(usage) = usage {
             shared.tokens_used += usage.input_tokens + usage.output_tokens;
         }
-        kernel.event(
-            "model_responded",
-            Some(&self.node),
-            vec![
-                ("attempt", self.calls.into()),
-                ("text", text.into()),
-                ("usage", serde_json::to_value(usage).unwrap_or_default()),
-                (
-                    "latency_ms",
-                    serde_json::to_value(latency_ms).unwrap_or_default(),
-                ),
-            ],
-        );
+        let responded = Event::ModelResponded(ModelResponded {
+            attempt: self.calls,
+            response: Response::Answer {
+                text: text.to_owned(),
+                usage,
+                latency_ms,
+                served,
+            },
+            speaker: Speaker::default(),
+        });
+        kernel.event(Some(&self.node), responded);
     }
 
     fn failed_call(&self, kernel: &mut Kernel, failure: &ModelFailure) {
-        kernel.event(
-            "model_responded",
-            Some(&self.node),
-            vec![
-                ("attempt", self.calls.into()),
-                ("error", serde_json::to_value(failure).unwrap_or_default()),
-            ],
-        );
+        let responded = Event::ModelResponded(ModelResponded {
+            attempt: self.calls,
+            response: Response::Error {
+                error: failure.clone(),
+            },
+            speaker: Speaker::default(),
+        });
+        kernel.event(Some(&self.node), responded);
     }
 
     fn on_model_error(
@@ -357,28 +391,27 @@ impl StepRun {
 
     /// Reads the answer; a valid one goes through the step's checks.
     fn on_answer(&mut self, shared: &mut Shared, kernel: &mut Kernel, text: &str) -> Progress {
-        let (output, warnings) = match self.read_answer(text) {
+        let (output, warnings) = match self.reader.read(text) {
             Ok(read) => read,
-            Err(problems) => return self.invalid(shared, kernel, text, problems),
+            Err(rejected) if rejected.by_contract && self.escalate_violations => {
+                self.record_invalid(kernel, &rejected.problems);
+                let reason = format!(
+                    "the output breaks the output contract: {}",
+                    rejected.problems.join("; ")
+                );
+                return self.escalate(shared, kernel, &reason);
+            }
+            Err(rejected) => return self.invalid(shared, kernel, text, rejected.problems),
         };
-        let mut fields = vec![("attempt", self.calls.into()), ("output", output.clone())];
-        if !warnings.is_empty() {
-            fields.push(("contract_warnings", json!(warnings)));
-        }
-        kernel.event("output_validated", Some(&self.node), fields);
+        let validated = Event::OutputValidated {
+            attempt: self.calls,
+            output: output.clone(),
+            contract_warnings: (!warnings.is_empty()).then_some(warnings),
+            speaker: Speaker::default(),
+        };
+        kernel.event(Some(&self.node), validated);
         self.output = Some(output);
         self.check_output(shared, kernel, text)
-    }
-
-    /// The answer as output, with the output-contract problems a lenient contract lets through.
-    fn read_answer(&self, text: &str) -> Result<(Value, Vec<String>), Vec<String>> {
-        match output::read(text, self.schema.as_ref()) {
-            Ok(output) => Ok((output, Vec::new())),
-            Err(problems) if self.lenient_output => {
-                output::read(text, None).map(|output| (output, problems))
-            }
-            Err(problems) => Err(problems),
-        }
     }
 
     /// An answer that is not acceptable output: asked again with the problems as feedback while
@@ -391,11 +424,7 @@ impl StepRun {
         text: &str,
         problems: Vec<String>,
     ) -> Progress {
-        kernel.event(
-            "output_invalid",
-            Some(&self.node),
-            vec![("attempt", self.calls.into()), ("errors", json!(problems))],
-        );
+        self.record_invalid(kernel, &problems);
         let feedback = output::feedback(&problems);
         if self.ask_again(shared, kernel, text, feedback, "invalid output") {
             return None;
@@ -408,6 +437,15 @@ impl StepRun {
         self.on_check_failed(shared, kernel, on_fail, &reason, text)
     }
 
+    fn record_invalid(&self, kernel: &mut Kernel, problems: &[String]) {
+        let invalid = Event::OutputInvalid {
+            attempt: self.calls,
+            errors: problems.to_vec(),
+            speaker: Speaker::default(),
+        };
+        kernel.event(Some(&self.node), invalid);
+    }
+
     /// The step's accepted output: it finishes.
     fn finish(&self) -> Progress {
         Some(Settled::Finished(
@@ -416,15 +454,12 @@ impl StepRun {
     }
 
     fn gate(&self, kernel: &mut Kernel, gate: &str, check: &str, passed: bool, detail: Value) {
-        let mut fields = vec![
-            ("gate", gate.into()),
-            ("check", check.into()),
-            ("passed", passed.into()),
-        ];
-        if !detail.is_null() {
-            fields.push(("detail", detail));
-        }
-        kernel.event("gate_evaluated", Some(&self.node), fields);
+        let gate = Gate {
+            check: Some(check.to_owned()),
+            detail: (!detail.is_null()).then_some(detail),
+            ..Gate::named(gate, passed)
+        };
+        kernel.event(Some(&self.node), Event::GateEvaluated(gate));
     }
 
     pub fn duration(&self, now: u64) -> u64 {

@@ -11,6 +11,7 @@ use crate::model::Escalation;
 use crate::run::action::ActionKind;
 use crate::run::kernel::{Kernel, Purpose};
 use crate::run::logic::context::holds;
+use crate::trace::{Event, Speaker};
 
 /// What a review of a step can answer.
 const REVIEW_ACTIONS: [&str; 3] = ["accept", "retry", "abort"];
@@ -25,7 +26,7 @@ impl StepRun {
         reason: &str,
     ) -> Progress {
         if let Some(recovery) =
-            degrade::degrade(&shared.spec.fallback, error_kind, self.output.as_ref())
+            degrade::degrade(&shared.spec.fallback, error_kind, self.verified.as_ref())
         {
             if let Some(progress) = self.degrade(shared, kernel, recovery, reason) {
                 return progress;
@@ -65,12 +66,14 @@ impl StepRun {
     ) -> Option<Progress> {
         Some(match recovery {
             Recovery::Output(output, rule) => {
-                self.gate(kernel, "degradation", &rule, true, Value::Null);
-                Some(Settled::Finished(output))
+                self.publish_degraded(shared, kernel, output, &rule, reason)
             }
-            Recovery::Skip(rule) => {
+            Recovery::Skip(rule, None) => {
                 Some(Settled::Skipped(format!("{reason} (degraded by `{rule}`)")))
             }
+            Recovery::Skip(rule, Some(why)) => Some(Settled::Skipped(format!(
+                "{reason} (degraded by `{rule}`: {why})"
+            ))),
             Recovery::Abort(rule) => Some(Settled::Failed(format!(
                 "step `{}`: {reason} (`{rule}` aborts)",
                 self.name
@@ -87,6 +90,43 @@ impl StepRun {
                 None
             }
         })
+    }
+
+    /// A degraded output leaves the step only if it passes the step's checks, as any output
+    /// does; otherwise the step gives nothing.
+    fn publish_degraded(
+        &mut self,
+        shared: &mut Shared,
+        kernel: &mut Kernel,
+        output: Value,
+        rule: &str,
+        reason: &str,
+    ) -> Progress {
+        let validated = Event::OutputValidated {
+            attempt: self.calls,
+            output: output.clone(),
+            contract_warnings: None,
+            speaker: Speaker::default(),
+        };
+        kernel.event(Some(&self.node), validated);
+        let failed = match self.all_checks_fail(shared, kernel, &output) {
+            Some(failed) => Some(failed.reason),
+            None => self.reader.check(output.clone()).err().map(|rejected| {
+                format!(
+                    "it breaks the output contract: {}",
+                    rejected.problems.join("; ")
+                )
+            }),
+        };
+        if let Some(failed) = failed {
+            let detail = json!({"fallback_to": "partial_output", "failed": failed});
+            self.gate(kernel, "degradation", rule, false, detail);
+            return Some(Settled::Skipped(format!(
+                "{reason} (degraded by `{rule}`, but the partial output fails its checks: {failed})"
+            )));
+        }
+        self.gate(kernel, "degradation", rule, true, Value::Null);
+        Some(Settled::Finished(output))
     }
 
     /// `on_fail: escalate` or a confidence below `escalate_below`: the chain's next level; when
@@ -142,15 +182,12 @@ impl StepRun {
     pub(super) fn ask_review(&mut self, kernel: &mut Kernel, message: &str) -> Progress {
         let actions: Vec<String> = REVIEW_ACTIONS.iter().map(|s| s.to_string()).collect();
         let input = json!({"step": self.name, "output": self.output, "reason": message});
-        kernel.event(
-            "review_requested",
-            Some(&self.node),
-            vec![
-                ("message", message.into()),
-                ("actions", json!(actions)),
-                ("input", input.clone()),
-            ],
-        );
+        let requested = Event::ReviewRequested {
+            message: Some(message.to_owned()),
+            actions: actions.clone(),
+            input: input.clone(),
+        };
+        kernel.event(Some(&self.node), requested);
         kernel.issue(
             ActionKind::AskReview {
                 node: self.node.clone(),

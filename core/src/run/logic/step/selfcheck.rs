@@ -3,16 +3,20 @@
 //! per criterion; the weighted score must reach `minimum_score`), checklist (it ticks each item),
 //! critic (a critical review, like reflection). A judgement that fails asks for a revision, at
 //! most `max_revisions` times (1 when unset); a failure after the last revision is a failed
-//! check, which the fallback handles. Post-output gates run on the output that passed.
+//! check, which the fallback handles. A reflection's or critic's revision counts as one of
+//! those revisions and goes through the step's checks again, as any answer does. Post-output
+//! gates run on the output that passed.
 
 use serde_json::{json, Map, Value};
 
+use super::answer::Reader;
 use super::{Progress, Shared, StepRun};
 use crate::model::SelfVerification;
 use crate::run::action::{Message, ModelFailure};
 use crate::run::kernel::{Kernel, Purpose};
 use crate::run::logic::context::pretty;
 use crate::run::output;
+use crate::trace::{Event, Gate, Speaker};
 
 /// Revisions self-verification may ask for.
 pub(super) fn max_revisions(shared: &Shared) -> u64 {
@@ -38,8 +42,12 @@ impl StepRun {
         let Some(verification) = verification else {
             return self.after_self_verification(shared, kernel);
         };
-        let output = self.output.clone().unwrap_or_default();
         let strategy = strategy_of(&verification);
+        if revises(strategy) && self.revisions >= self.max_revisions {
+            // The last revision allowed was made and checked: no call would be heeded.
+            return self.after_self_verification(shared, kernel);
+        }
+        let output = self.output.clone().unwrap_or_default();
         let (prompt, schema) = request(strategy, &verification, self.schema.as_ref());
         let mut messages = self.messages.clone();
         messages.push(Message::assistant(pretty(&output)));
@@ -64,32 +72,39 @@ impl StepRun {
             Ok(text) => text,
             Err(failure) => {
                 // A self-check that could not be made leaves the output as it was checked.
-                kernel.event(
-                    "gate_evaluated",
-                    Some(&self.node),
-                    vec![
-                        ("gate", "self_verification".into()),
-                        ("kind", strategy.into()),
-                        ("passed", Value::Null),
-                        ("error", failure.message.clone().into()),
-                    ],
-                );
+                let gate = Gate {
+                    gate: Some("self_verification".to_owned()),
+                    kind: Some(strategy),
+                    error: Some(failure.message.clone()),
+                    ..Gate::default()
+                };
+                kernel.event(Some(&self.node), Event::GateEvaluated(gate));
                 return self.after_self_verification(shared, kernel);
             }
         };
-        let judged = judge(&strategy, &verification, text, self.schema.as_ref());
-        kernel.event(
-            "gate_evaluated",
-            Some(&self.node),
-            vec![
-                ("gate", "self_verification".into()),
-                ("kind", strategy.clone().into()),
-                ("passed", judged.passed.into()),
-                ("detail", judged.detail.clone()),
-            ],
-        );
-        if let Some(revised) = judged.revised {
+        let judged = judge(&strategy, &verification, text, &self.reader);
+        let gate = Gate {
+            kind: Some(strategy.clone()),
+            detail: Some(judged.detail.clone()),
+            ..Gate::named("self_verification", judged.passed)
+        };
+        kernel.event(Some(&self.node), Event::GateEvaluated(gate));
+        let revised = judged
+            .revised
+            .filter(|(revised, _)| Some(revised) != self.output.as_ref());
+        if let Some((revised, warnings)) = revised {
+            // A revision is an output like any other: it passes the step's checks or the
+            // step's `on_fail` applies to it (§6.2 gives no exemption).
+            self.revisions += 1;
+            let validated = Event::OutputValidated {
+                attempt: self.calls,
+                output: revised.clone(),
+                contract_warnings: (!warnings.is_empty()).then_some(warnings),
+                speaker: Speaker::default(),
+            };
+            kernel.event(Some(&self.node), validated);
             self.output = Some(revised);
+            return self.check_output(shared, kernel, text);
         }
         if judged.passed {
             return self.after_self_verification(shared, kernel);
@@ -116,12 +131,9 @@ impl StepRun {
     }
 
     fn after_self_verification(&mut self, shared: &mut Shared, kernel: &mut Kernel) -> Progress {
-        if self.is_final {
-            let gates = shared.spec.quality_gates.post_output.clone();
+        if let Some(failed) = self.gates_fail(shared, kernel, "post_output") {
             let text = pretty(&self.output.clone().unwrap_or_default());
-            if let Some(progress) = self.run_gates(shared, kernel, &gates, "post_output", &text) {
-                return progress;
-            }
+            return self.act_on(shared, kernel, failed, &text);
         }
         self.finish()
     }
@@ -131,12 +143,18 @@ fn strategy_of(verification: &SelfVerification) -> &str {
     verification.strategy.as_deref().unwrap_or("reflection")
 }
 
+/// Whether the strategy answers with a revised output (reflection, critic) rather than a
+/// judgement (rubric, checklist).
+fn revises(strategy: &str) -> bool {
+    !matches!(strategy, "rubric" | "checklist")
+}
+
 /// What a self-verification answer says.
 struct Judged {
     pub passed: bool,
     pub detail: Value,
-    /// A reflection's revised output.
-    pub revised: Option<Value>,
+    /// A reflection's revised output, read as an answer (with a lenient contract's warnings).
+    pub revised: Option<(Value, Vec<String>)>,
     /// Why it did not pass, as feedback for a revision.
     pub feedback: String,
 }
@@ -214,12 +232,7 @@ fn request(
 }
 
 /// Reads a self-verification answer.
-fn judge(
-    strategy: &str,
-    verification: &SelfVerification,
-    text: &str,
-    output_schema: Option<&Value>,
-) -> Judged {
+fn judge(strategy: &str, verification: &SelfVerification, text: &str, reader: &Reader) -> Judged {
     match strategy {
         "rubric" => {
             let scores = output::read(text, None)
@@ -288,7 +301,7 @@ fn judge(
             }
         }
         _ => {
-            let revised = output::read(text, output_schema).ok();
+            let revised = reader.read(text).ok();
             Judged {
                 passed: true,
                 detail: json!({"revised": revised.is_some()}),
