@@ -9,6 +9,7 @@ pub mod eval_tree;
 pub mod fmt;
 mod front;
 pub mod graph;
+pub mod init;
 pub mod lint;
 pub mod next_action;
 pub mod run;
