@@ -64,6 +64,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Start a new document from a template (`--list` shows them).
+    Init(commands::init::Args),
     /// Check LOGIC.md files against the v1.0 specification.
     Validate(commands::validate::Args),
     /// Validate, then check references, cycles, expressions, thresholds, trees and workflows.
@@ -107,6 +109,7 @@ fn main() -> ExitCode {
         }
     };
     let status = match cli.command {
+        Command::Init(args) => commands::init::run(&args),
         Command::Validate(args) => commands::validate::run(&args),
         Command::Lint(args) => commands::lint::run(&args),
         Command::Compile(args) => commands::compile::run(&args),

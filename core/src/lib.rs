@@ -36,6 +36,7 @@
 //! | [`expr`] | the `{{ }}` expression language | [`expr::Template`], [`expr::eval_str`] |
 //! | [`trees`] | walking a decision tree on an input | [`trees::eval_tree`] |
 //! | [`share`] | share links for a document | [`share::encode`], [`share::decode`] |
+//! | [`templates`] | starting documents (`logicmd init`) | [`templates::TEMPLATES`], [`templates::render`] |
 //! | [`diagnostic`] | problems as values | [`Diagnostic`] |
 //! | [`render`] | a diagnostic as rustc-style text with the source line | [`render::render`] |
 //! | [`document`] | a parsed LOGIC.md file with spans | [`Document`] |
@@ -83,6 +84,7 @@ pub mod run;
 pub mod schema;
 pub mod share;
 pub mod source;
+pub mod templates;
 pub mod trace;
 pub mod trees;
 pub mod validate;

@@ -32,6 +32,7 @@ pub fn run(args: &Args) -> u8 {
                 text: front::text_of(&analysis, bytes),
                 valid: analysis.valid,
                 diagnostics: analysis.diagnostics,
+                ..Outcome::default()
             }
         },
     )

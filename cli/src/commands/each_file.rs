@@ -18,6 +18,8 @@ pub struct Checked {
     /// What the JSON report's `valid` says (the schema's verdict, for the front door's commands).
     pub verdict: bool,
     pub unreadable: bool,
+    /// What `lint --fix` changed in the file, and how many problems an unsafe fix would repair.
+    pub fixes: Fixes,
 }
 
 impl Checked {
@@ -27,11 +29,30 @@ impl Checked {
     }
 }
 
+/// What `lint --fix` did to one file.
+#[derive(Debug, Default)]
+pub struct Fixes {
+    /// The fixes applied, in order.
+    pub applied: Vec<FixRecord>,
+    /// Problems left that a fix marked unsafe would repair (`--unsafe-fixes`).
+    pub unsafe_fixable: usize,
+}
+
+/// One applied fix as reported.
+#[derive(Debug, serde::Serialize)]
+pub struct FixRecord {
+    pub code: String,
+    pub title: String,
+    pub safety: logicmd::fix::Safety,
+}
+
 /// The words the human summary counts files with.
 #[derive(Clone, Copy)]
 pub struct Tally {
     pub good: &'static str,
     pub bad: &'static str,
+    /// Whether fixes were applied (`lint --fix`): the report says what was fixed and what is left.
+    pub fixing: bool,
 }
 
 impl Tally {
@@ -39,20 +60,24 @@ impl Tally {
     pub const VALIDITY: Tally = Tally {
         good: "valid",
         bad: "invalid",
+        fixing: false,
     };
     /// `lint`, `check`: a schema-valid file can still fail on its rules.
     pub const OUTCOME: Tally = Tally {
         good: "passed",
         bad: "failed",
+        fixing: false,
     };
 }
 
 /// What checking one file gives: the text the diagnostics point into, the diagnostics, and
 /// the verdict reported as `valid`.
+#[derive(Default)]
 pub struct Outcome {
     pub text: String,
     pub diagnostics: Vec<Diagnostic>,
     pub valid: bool,
+    pub fixes: Fixes,
 }
 
 /// Runs `check(path, bytes)` on every file `operands` name, prints the results in `format`,
@@ -80,6 +105,7 @@ pub fn run(
                         text,
                         mut diagnostics,
                         valid,
+                        fixes,
                     } = check(path, &bytes);
                     tell_true_size(path, Limits::DEFAULT.max_bytes, &mut diagnostics);
                     Checked {
@@ -88,6 +114,7 @@ pub fn run(
                         diagnostics,
                         verdict: valid,
                         unreadable: false,
+                        fixes,
                     }
                 }
                 Err(error) => Checked {
@@ -99,6 +126,7 @@ pub fn run(
                     text: String::new(),
                     verdict: false,
                     unreadable: true,
+                    fixes: Fixes::default(),
                 },
             }
         })
@@ -121,12 +149,14 @@ pub fn run(
                     valid: c.verdict && !c.unreadable,
                     passed: c.passes(),
                     diagnostics: &c.diagnostics,
+                    fixed: tally.fixing.then_some(&c.fixes.applied[..]),
                 })
                 .chain(unmatched.iter().map(|(operand, diagnostics)| FileReport {
                     file: operand,
                     valid: false,
                     passed: false,
                     diagnostics,
+                    fixed: None,
                 }))
                 .collect();
             match serde_json::to_string_pretty(&reports) {
@@ -159,6 +189,9 @@ pub fn display_name(path: &Path) -> String {
 fn print_human(checked: &[Checked], tally: Tally) {
     let mut failed = 0;
     for c in checked {
+        for fix in &c.fixes.applied {
+            output::print(&format!("fixed {}: {} [{}]", c.file, fix.title, fix.code));
+        }
         if !c.diagnostics.is_empty() {
             output::print(&output::human(&c.file, &c.text, &c.diagnostics));
         }
@@ -193,6 +226,30 @@ fn print_human(checked: &[Checked], tally: Tally) {
         tally.good,
         tally.bad
     ));
+    if tally.fixing {
+        output::print(&fix_summary(checked));
+    }
+}
+
+/// `3 problems fixed in 2 files; 1 left (1 fixable with --unsafe-fixes)`.
+fn fix_summary(checked: &[Checked]) -> String {
+    let fixed: usize = checked.iter().map(|c| c.fixes.applied.len()).sum();
+    let files = checked
+        .iter()
+        .filter(|c| !c.fixes.applied.is_empty())
+        .count();
+    let left: usize = checked.iter().map(|c| c.diagnostics.len()).sum();
+    let fixable: usize = checked.iter().map(|c| c.fixes.unsafe_fixable).sum();
+    let more = if fixable > 0 {
+        format!(" ({fixable} fixable with --unsafe-fixes)")
+    } else {
+        String::new()
+    };
+    format!(
+        "{fixed} problem{} fixed in {files} file{}; {left} left{more}",
+        plural(fixed),
+        plural(files)
+    )
 }
 
 fn plural(n: usize) -> &'static str {

@@ -7,7 +7,7 @@ use logicmd::analysis::Depth;
 use logicmd::lint::rules;
 
 use super::each_file::{self, Outcome, Tally};
-use super::front;
+use super::{front, lint_fix};
 use crate::output::{self, Format};
 
 #[derive(clap::Args)]
@@ -26,11 +26,44 @@ pub struct Args {
     /// severity, what it finds, why, and the fixture in the repository that triggers it; then exit.
     #[arg(long)]
     rules: bool,
+    /// Apply the safe fixes (those the language server offers as quick fixes and marks safe),
+    /// write the files back with comments and layout kept, then report what is left.
+    #[arg(long, conflicts_with = "rules")]
+    fix: bool,
+    /// Also apply the unsafe fixes (guesses and choices: a did-you-mean rename, a step added to
+    /// `needs`) with --fix or --diff; without them, the report counts the problems they repair.
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print a unified diff of what --fix would change, and change nothing (exit 1 if anything
+    /// would change).
+    #[arg(long, conflicts_with_all = ["rules", "fix", "format"])]
+    diff: bool,
 }
 
 pub fn run(args: &Args) -> u8 {
     if args.rules {
         return list_rules(args.format);
+    }
+    if args.unsafe_fixes && !args.fix && !args.diff {
+        eprintln!("error: --unsafe-fixes goes with --fix or --diff");
+        return crate::EXIT_USAGE;
+    }
+    let safety = lint_fix::safety(args.unsafe_fixes);
+    if args.diff {
+        return lint_fix::diff(&args.operands, args.root.as_deref(), safety);
+    }
+    if args.fix {
+        if args.operands.paths.iter().any(|p| p == "-") {
+            eprintln!("error: --fix writes files back; for standard input use --diff");
+            return crate::EXIT_USAGE;
+        }
+        let tally = Tally {
+            fixing: true,
+            ..Tally::OUTCOME
+        };
+        return each_file::run(&args.operands, args.format, tally, |path, _| {
+            lint_fix::fix_and_lint(path, args.root.as_deref(), safety)
+        });
     }
     each_file::run(
         &args.operands,
@@ -42,6 +75,7 @@ pub fn run(args: &Args) -> u8 {
                 text: front::text_of(&analysis, bytes),
                 valid: analysis.valid,
                 diagnostics: analysis.diagnostics,
+                ..Outcome::default()
             }
         },
     )
