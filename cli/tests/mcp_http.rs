@@ -28,7 +28,7 @@ async fn tools_answer_over_http_and_paths_stay_in_the_root() {
         server.url
     );
     let client = server.client(None).await;
-    assert_eq!(client.list_all_tools().await.unwrap().len(), 13);
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 15);
     let good = structured(&client, "validate", json!({ "path": "a.logic.md" })).await;
     assert_eq!(good["valid"], true);
     let bad = structured(

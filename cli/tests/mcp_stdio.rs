@@ -230,16 +230,21 @@ async fn resources_are_the_schemas_the_specs_and_the_rules() {
         .into_iter()
         .map(|r| r.uri.clone())
         .collect();
-    assert_eq!(
-        listed,
-        [
-            "logicmd://schema",
-            "logicmd://schema/drtl",
-            "logicmd://spec",
-            "logicmd://spec/drtl",
-            "logicmd://rules"
-        ]
-    );
+    let templates: Vec<String> = logicmd::templates::TEMPLATES
+        .iter()
+        .map(|t| format!("logicmd://template/{}", t.name))
+        .collect();
+    let mut expected: Vec<String> = [
+        "logicmd://schema",
+        "logicmd://schema/drtl",
+        "logicmd://spec",
+        "logicmd://spec/drtl",
+        "logicmd://rules",
+    ]
+    .map(String::from)
+    .to_vec();
+    expected.extend(templates);
+    assert_eq!(listed, expected);
     let text = |result: rmcp::model::ReadResourceResult| match &result.contents[0] {
         rmcp::model::ResourceContents::TextResourceContents { text, .. } => text.clone(),
         other => panic!("not text: {other:?}"),
@@ -328,5 +333,67 @@ async fn the_tools_give_the_diagnostics_the_cli_gives() {
             assert_eq!(mcp["passed"], cli[0]["passed"], "{tool} {file}");
         }
     }
+    client.cancel().await.unwrap();
+}
+
+/// Every template `init` offers, named, validates, lints and checks clean through the tools, and
+/// its resource is its text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn init_starts_from_templates_that_lint_and_check_clean() {
+    let client = stdio(&[]).await;
+    let listed = structured(&client, "list_templates", json!({})).await;
+    let names: Vec<&str> = listed["templates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    let expected: Vec<&str> = logicmd::templates::TEMPLATES
+        .iter()
+        .map(|t| t.name)
+        .collect();
+    assert_eq!(names, expected);
+    assert_eq!(listed["default"], "minimal");
+    for template in logicmd::templates::TEMPLATES {
+        let started = structured(
+            &client,
+            "init",
+            json!({ "template": template.name, "name": "my agent" }),
+        )
+        .await;
+        let text = started["text"].as_str().unwrap();
+        assert!(text.contains("name: my agent"), "{text}");
+        let extension = if template.kind == logicmd::analysis::Kind::Drtl {
+            "drtl.yaml"
+        } else {
+            "logic.md"
+        };
+        assert_eq!(started["file_name"], format!("my agent.{extension}"));
+        for tool in ["lint", "check"] {
+            let verdict = structured(&client, tool, json!({ "text": text })).await;
+            assert_eq!(
+                verdict["diagnostics"],
+                json!([]),
+                "{} {tool}: {verdict:#}",
+                template.name
+            );
+        }
+        let read = client
+            .read_resource(ReadResourceRequestParams::new(format!(
+                "logicmd://template/{}",
+                template.name
+            )))
+            .await
+            .unwrap();
+        assert!(
+            matches!(&read.contents[0], rmcp::model::ResourceContents::TextResourceContents { text, .. } if text == template.text)
+        );
+    }
+    let minimal = structured(&client, "init", json!({})).await;
+    assert_eq!(minimal["template"], "minimal");
+    let said = misuse(&client, "init", json!({ "template": "reakt" })).await;
+    assert_eq!(said, "no template named `reakt`: did you mean `react`?");
+    let said = misuse(&client, "init", json!({ "name": " " })).await;
+    assert_eq!(said, "a document's name cannot be empty");
     client.cancel().await.unwrap();
 }

@@ -15,6 +15,7 @@ mod schemas;
 mod server;
 mod shaped;
 mod source;
+mod templates;
 mod tools;
 mod trace;
 
@@ -28,8 +29,8 @@ use crate::{EXIT_OK, EXIT_USAGE};
 #[derive(clap::Args)]
 #[command(after_help = "\
 Tools: validate, lint, fmt, edit, compile_step, compile_workflow, graph, check, trace_check,
-explain_rule, run, resume_run, next_action. Resources: logicmd://spec, logicmd://spec/drtl, logicmd://schema,
-logicmd://schema/drtl, logicmd://rules, logicmd://file/{path}. Tools read files only under the
+explain_rule, init, list_templates, run, resume_run, next_action. Resources: logicmd://spec, logicmd://spec/drtl, logicmd://schema,
+logicmd://schema/drtl, logicmd://rules, logicmd://template/{name}, logicmd://file/{path}. Tools read files only under the
 roots and never write any.
 
 Example (Claude Code): claude mcp add logicmd -- logicmd mcp --root .")]

@@ -84,6 +84,12 @@ pub fn list(roots: &Roots) -> ListResourcesResult {
                 .with_mime_type(fixed.mime)
         })
         .collect();
+    resources.extend(logicmd::templates::TEMPLATES.iter().map(|template| {
+        Resource::new(super::templates::uri(template.name), template.name)
+            .with_title(format!("Template: {}", template.name))
+            .with_description(template.summary)
+            .with_mime_type(mime_of(&template.file_name(template.name)))
+    }));
     resources.extend(roots.documents(LISTED_FILES).into_iter().map(|found| {
         Resource::new(file_uri(&found.relative), found.relative.clone())
             .with_description("A document under the server's roots")
@@ -111,6 +117,14 @@ pub fn read(uri: &str, roots: &Roots) -> Result<ReadResourceResult, ErrorData> {
             uri,
         )
         .with_mime_type(fixed.mime)]));
+    }
+    if let Some(name) = uri.strip_prefix("logicmd://template/") {
+        let template = logicmd::templates::find(name).map_err(|_| not_found(uri))?;
+        return Ok(ReadResourceResult::new(vec![ResourceContents::text(
+            template.text,
+            uri,
+        )
+        .with_mime_type(mime_of(&template.file_name(template.name)))]));
     }
     let Some(path) = uri.strip_prefix("logicmd://file/") else {
         return Err(not_found(uri));

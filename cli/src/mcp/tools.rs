@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::roots::Roots;
 use super::run::{self, LongContext};
-use super::{documents, edit, rules, trace};
+use super::{documents, edit, rules, templates, trace};
 
 /// A call the tool cannot serve as asked; the message says why and what to give instead.
 #[derive(Debug)]
@@ -89,6 +89,8 @@ pub static TOOLS: LazyLock<Vec<ToolDef>> = LazyLock::new(|| {
         documents::check(),
         trace::trace_check(),
         rules::explain_rule(),
+        templates::init(),
+        templates::list_templates(),
     ]
 });
 
