@@ -397,3 +397,71 @@ async fn init_starts_from_templates_that_lint_and_check_clean() {
     assert_eq!(said, "a document's name cannot be empty");
     client.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompts_carry_the_task_the_template_and_the_diagnostics() {
+    use rmcp::model::GetPromptRequestParams;
+    let client = stdio(&[]).await;
+    let listed: Vec<(String, Vec<(String, bool)>)> = client
+        .list_all_prompts()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|prompt| {
+            let arguments = prompt
+                .arguments
+                .unwrap_or_default()
+                .into_iter()
+                .map(|a| (a.name, a.required.unwrap_or(false)))
+                .collect();
+            (prompt.name, arguments)
+        })
+        .collect();
+    insta::assert_json_snapshot!(listed);
+    let texts = |messages: &[rmcp::model::PromptMessage]| -> Vec<String> {
+        messages
+            .iter()
+            .map(|m| match (m.content.as_text(), m.content.as_resource()) {
+                (Some(text), _) => text.text.clone(),
+                (_, Some(resource)) => resource.get_text(),
+                _ => format!("{:?}", m.content),
+            })
+            .collect()
+    };
+    let get = |name: &str, arguments: Value| {
+        GetPromptRequestParams::new(name).with_arguments(mcp_support::object(arguments))
+    };
+    let written = client
+        .get_prompt(get(
+            "write_logic_md",
+            json!({ "task": "Triage support tickets by urgency" }),
+        ))
+        .await
+        .unwrap();
+    let written = texts(&written.messages);
+    assert!(written[0].contains("Triage support tickets by urgency"));
+    assert_eq!(
+        written[1],
+        logicmd::templates::find("minimal").unwrap().text
+    );
+    let fixing = client
+        .get_prompt(get("fix_diagnostics", json!({ "text": TYPO })))
+        .await
+        .unwrap();
+    let fixing = texts(&fixing.messages).join("\n");
+    assert!(fixing.contains("\"code\": \"unknown-need\""), "{fixing}");
+    assert!(fixing.contains("Replace `gathr` with `gather`"), "{fixing}");
+    assert!(fixing.contains(TYPO));
+    assert!(client
+        .get_prompt(get("write_logic_md", json!({})))
+        .await
+        .is_err());
+    assert!(client
+        .get_prompt(get("fix_diagnostics", json!({ "path": "x.logic.md" })))
+        .await
+        .is_err());
+    assert!(client.get_prompt(get("poem", json!({}))).await.is_err());
+    let templates = client.list_all_resource_templates().await.unwrap();
+    assert_eq!(templates[0].uri_template, "logicmd://file/{path}");
+    client.cancel().await.unwrap();
+}

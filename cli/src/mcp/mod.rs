@@ -7,6 +7,7 @@ mod documents;
 mod edit;
 mod http;
 mod paused;
+mod prompts;
 mod resources;
 mod roots;
 mod rules;
@@ -30,7 +31,8 @@ use crate::{EXIT_OK, EXIT_USAGE};
 #[command(after_help = "\
 Tools: validate, lint, fmt, edit, compile_step, compile_workflow, graph, check, trace_check,
 explain_rule, init, list_templates, run, resume_run, next_action. Resources: logicmd://spec, logicmd://spec/drtl, logicmd://schema,
-logicmd://schema/drtl, logicmd://rules, logicmd://template/{name}, logicmd://file/{path}. Tools read files only under the
+logicmd://schema/drtl, logicmd://rules, logicmd://template/{name}, logicmd://file/{path}.
+Prompts: write_logic_md, prompt_to_steps, fix_diagnostics. Tools read files only under the
 roots and never write any.
 
 Example (Claude Code): claude mcp add logicmd -- logicmd mcp --root .")]

@@ -5,18 +5,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, JsonObject,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
-    ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    Implementation, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
-use super::resources;
 use super::roots::Roots;
 use super::run::LongContext;
 use super::tools::{self, Context, ToolDef};
+use super::{prompts, resources};
 use crate::providers::Settings;
 
 const INSTRUCTIONS: &str = "logicmd checks, formats, edits, compiles, draws and runs LOGIC.md \
@@ -128,6 +129,7 @@ impl ServerHandler for Server {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_resources()
+                .enable_prompts()
                 .build(),
         )
         .with_server_info(
@@ -208,6 +210,28 @@ impl ServerHandler for Server {
         let roots = self.roots(&context).await;
         let uri = request.uri;
         tokio::task::spawn_blocking(move || resources::read(&uri, &roots))
+            .await
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))?
+            .map(Into::into)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(prompts::list())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let roots = self.roots(&context).await;
+        let name = request.name;
+        let arguments = request.arguments.unwrap_or_default();
+        tokio::task::spawn_blocking(move || prompts::get(&name, arguments, roots))
             .await
             .map_err(|error| ErrorData::internal_error(error.to_string(), None))?
             .map(Into::into)
