@@ -1,7 +1,7 @@
 //! `logicmd mcp --http [ADDR]`: Streamable HTTP at `/mcp`, on the loopback interface unless told
 //! otherwise. DNS rebinding is refused twice over, as the MCP specification requires: a `Host`
-//! that is not a loopback name, and any browser `Origin` not allowed with `--allow-origin`, get
-//! 403. With a token every request must carry `Authorization: Bearer TOKEN` (401 otherwise); a
+//! that is not a loopback name, and any browser `Origin` but the server's own and those allowed
+//! with `--allow-origin`, get 403. With a token every request must carry `Authorization: Bearer TOKEN` (401 otherwise); a
 //! non-loopback address is served only with one.
 
 use std::net::SocketAddr;
@@ -45,8 +45,18 @@ pub async fn serve(
     openai: Option<crate::providers::Settings>,
 ) -> Result<(), String> {
     http.check()?;
+    let listener = tokio::net::TcpListener::bind(http.address)
+        .await
+        .map_err(|error| format!("cannot listen on {}: {error}", http.address))?;
+    let bound = listener
+        .local_addr()
+        .map_err(|error| format!("cannot listen on {}: {error}", http.address))?;
+    // The server's own loopback origins are its own pages' (it serves none, and no one else
+    // can listen on its port): a rebinding attack comes from another origin.
+    let own =
+        ["127.0.0.1", "localhost", "[::1]"].map(|host| format!("http://{host}:{}", bound.port()));
     let mut config = StreamableHttpServerConfig::default()
-        .with_allowed_origins(http.allowed_origins.clone())
+        .with_allowed_origins(http.allowed_origins.iter().cloned().chain(own))
         .enforce_origin_validation();
     if !http.address.ip().is_loopback() {
         // Reached by other names than the loopback ones; the token guards it.
@@ -64,12 +74,6 @@ pub async fn serve(
             authorised(Arc::clone(&expected), request, next)
         }));
     }
-    let listener = tokio::net::TcpListener::bind(http.address)
-        .await
-        .map_err(|error| format!("cannot listen on {}: {error}", http.address))?;
-    let bound = listener
-        .local_addr()
-        .map_err(|error| format!("cannot listen on {}: {error}", http.address))?;
     eprintln!("logicmd mcp: listening on http://{bound}/mcp");
     axum::serve(listener, router)
         .with_graceful_shutdown(async {
