@@ -70,6 +70,7 @@ pub struct RunArgs {
     /// `contracts.validation` says. Default: `{}` (with `dry_run`, an example value for every
     /// declared input).
     #[serde(default)]
+    #[schemars(with = "Option<serde_json::Map<String, Value>>")]
     input: Option<Value>,
     /// With `scripted`: the answers, a YAML list or JSON Lines by node, attempt, tool rule or
     /// review (a trace works too).
@@ -116,18 +117,18 @@ pub struct RunReport {
     summary: Option<serde_json::Map<String, Value>>,
     /// What was unmet, when refused: node, rule, reason.
     #[serde(skip_serializing_if = "Option::is_none")]
-    unmet: Option<Vec<Value>>,
+    unmet: Option<Vec<serde_json::Map<String, Value>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
     /// The reviews that wait: node, message, input, actions.
     #[serde(skip_serializing_if = "Option::is_none")]
-    reviews: Option<Vec<Value>>,
+    reviews: Option<Vec<serde_json::Map<String, Value>>>,
     /// The id `resume_run` takes, when paused.
     #[serde(skip_serializing_if = "Option::is_none")]
     run_id: Option<String>,
     /// The events, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
-    trace: Option<Vec<Value>>,
+    trace: Option<Vec<serde_json::Map<String, Value>>>,
     /// Why the document was not run (lint errors), or the warnings it ran despite.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<Vec<DiagnosticSchema>>")]
@@ -423,6 +424,7 @@ impl std::io::Write for Lines {
 pub struct NextActionArgs {
     /// The agent's state: `{user_input, current_task, available_tools: [{name, description,
     /// parameters}], short_term_memory: [...]}`.
+    #[schemars(with = "serde_json::Map<String, Value>")]
     state: Value,
     /// A LOGIC.md document (text) whose reasoning strategy, gates and rules apply.
     #[serde(default)]

@@ -65,6 +65,7 @@ impl JsonSchema for EditSchema {
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         let string = json!({ "type": "string" });
         let any = json!({});
+        let object = json!({ "type": "object" });
         let op = |name: &str, about: &str, fields: &[(&str, &serde_json::Value, bool)]| {
             let mut properties = serde_json::Map::new();
             properties.insert("op".into(), json!({ "const": name }));
@@ -94,14 +95,14 @@ impl JsonSchema for EditSchema {
                 op("remove", "Remove the entry or list item at a path (with its leading comment).", &[("path", &path, true)]),
                 op("insert", "Insert into the list at a path; `index` defaults to the end.", &[("path", &path, true), ("index", &index, false), ("value", &any, true)]),
                 op("replace_text", "Replace a byte range of the text; the result must parse.", &[("start", &index, true), ("end", &index, true), ("text", &string, true)]),
-                op("add_step", "Add a step after `after` (or at the end).", &[("name", &string, true), ("after", &string, false), ("step", &any, false)]),
+                op("add_step", "Add a step after `after` (or at the end).", &[("name", &string, true), ("after", &string, false), ("step", &object, false)]),
                 op("remove_step", "Remove a step and drop it from other steps' `needs`.", &[("name", &string, true)]),
                 op("remove_steps", "Remove several steps as one edit and every reference to them.", &[("names", &names, true)]),
                 op("rename_step", "Rename a step and every reference to it.", &[("from", &string, true), ("to", &string, true)]),
                 op("connect", "Make `to` need `from` (LOGIC.md), or add an edge from `from` to `to` (DRTL).", &[("from", &string, true), ("to", &string, true), ("from_port", &string, false), ("to_port", &string, false)]),
                 op("disconnect", "Remove `from` from the `needs` of `to`.", &[("from", &string, true), ("to", &string, true)]),
                 op("set_position", "Record a node's canvas position.", &[("node", &string, true), ("x", &number, true), ("y", &number, true)]),
-                op("add_node", "DRTL: add a node (an object with `id` and `type`) after `after`, or at the end.", &[("node", &any, true), ("after", &string, false)]),
+                op("add_node", "DRTL: add a node (an object with `id` and `type`) after `after`, or at the end.", &[("node", &object, true), ("after", &string, false)]),
                 op("remove_node", "DRTL: remove a node and the edges that touch it.", &[("id", &string, true)]),
                 op("set_route", "DRTL: point a gate's `on_pass`/`on_fail`, or a review action, at `target`.", &[("node", &string, true), ("route", &string, true), ("target", &string, true)]),
             ]

@@ -4,14 +4,14 @@
 //! not decode, a path outside the roots, an unknown step or rule — is a result with `isError`,
 //! so the agent reads why and can correct itself.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::roots::Roots;
 use super::run::{self, LongContext};
@@ -56,9 +56,9 @@ where
     I: DeserializeOwned + JsonSchema + 'static,
     O: Serialize + JsonSchema + 'static,
 {
-    let tool = Tool::new(name, description, schema_for_type::<I>())
+    let tool = Tool::new(name, description, portable(&schema_for_type::<I>(), false))
         .with_title(title)
-        .with_raw_output_schema(schema_for_output::<O>())
+        .with_raw_output_schema(portable(&schema_for_output::<O>(), true))
         .with_annotations(
             ToolAnnotations::with_title(title)
                 .read_only(true)
@@ -74,6 +74,76 @@ where
             .map_err(|error| Misuse(format!("cannot write the result: {error}")))
     });
     ToolDef { tool, call }
+}
+
+/// `schema` in the single-`type` dialect every client maps (the Inspector's portability check):
+/// schemars writes an `Option` as `"type": [T, "null"]`. An argument that may be left out is
+/// just `T` (absent is how it is left out); a result's field that is left out when empty is `T`
+/// too, and one written as `null` becomes `anyOf` of `T` and `null`.
+fn portable(schema: &Arc<JsonObject>, output: bool) -> Arc<JsonObject> {
+    let mut value = Value::Object((**schema).clone());
+    rewrite_nullable(&mut value, output);
+    match value {
+        Value::Object(object) => Arc::new(object),
+        _ => Arc::clone(schema),
+    }
+}
+
+fn rewrite_nullable(node: &mut Value, output: bool) {
+    match node {
+        Value::Object(object) => {
+            let required: Vec<String> = object
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|names| {
+                    names
+                        .iter()
+                        .filter_map(|n| n.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(Value::Object(properties)) = object.get_mut("properties") {
+                for (name, property) in properties.iter_mut() {
+                    let written_as_null = output && required.contains(name);
+                    single_type(property, written_as_null);
+                }
+            }
+            for child in object.values_mut() {
+                rewrite_nullable(child, output);
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| rewrite_nullable(item, output)),
+        _ => {}
+    }
+}
+
+/// `{"type": [T, "null"], ...}` as `{"type": T, ...}`, or as `{"anyOf": [{"type": T, ...},
+/// {"type": "null"}]}` when `null` is written.
+fn single_type(property: &mut Value, written_as_null: bool) {
+    let Some(Value::Array(types)) = property.get("type") else {
+        return;
+    };
+    let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+    let [only] = kept.as_slice() else {
+        return;
+    };
+    let only = only.clone();
+    let Value::Object(object) = property else {
+        return;
+    };
+    object.insert("type".into(), only);
+    if written_as_null {
+        let description = object.remove("description");
+        let mut any_of = serde_json::Map::new();
+        if let Some(description) = description {
+            any_of.insert("description".into(), description);
+        }
+        let this = Value::Object(std::mem::take(object));
+        any_of.insert("anyOf".into(), json!([this, { "type": "null" }]));
+        *object = any_of;
+    }
 }
 
 /// Every document tool, in the order `tools/list` gives them.
