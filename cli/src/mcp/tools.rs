@@ -79,7 +79,7 @@ where
 /// `schema` in the single-`type` dialect every client maps (the Inspector's portability check):
 /// schemars writes an `Option` as `"type": [T, "null"]`. An argument that may be left out is
 /// just `T` (absent is how it is left out); a result's field that is left out when empty is `T`
-/// too, and one written as `null` becomes `anyOf` of `T` and `null`.
+/// too, and one written as `null` becomes `anyOf` of `T` and `null`. Rust's number formats go.
 fn portable(schema: &Arc<JsonObject>, output: bool) -> Arc<JsonObject> {
     let mut value = Value::Object((**schema).clone());
     rewrite_nullable(&mut value, output);
@@ -89,9 +89,23 @@ fn portable(schema: &Arc<JsonObject>, output: bool) -> Arc<JsonObject> {
     }
 }
 
+const RUST_NUMBER_FORMATS: &[&str] = &[
+    "uint", "uint8", "uint16", "uint32", "uint64", "int", "int8", "int16", "int32", "int64",
+    "float", "double",
+];
+
 fn rewrite_nullable(node: &mut Value, output: bool) {
     match node {
         Value::Object(object) => {
+            // schemars' Rust number formats (`uint32`, `double`) are no JSON Schema format:
+            // validators warn about each.
+            if object
+                .get("format")
+                .and_then(Value::as_str)
+                .is_some_and(|format| RUST_NUMBER_FORMATS.contains(&format))
+            {
+                object.remove("format");
+            }
             let required: Vec<String> = object
                 .get("required")
                 .and_then(Value::as_array)
