@@ -31,6 +31,7 @@ mod mcp;
 mod output;
 mod providers;
 mod run;
+mod uri;
 
 use std::process::ExitCode;
 

@@ -129,7 +129,7 @@ pub fn read(uri: &str, roots: &Roots) -> Result<ReadResourceResult, ErrorData> {
     let Some(path) = uri.strip_prefix("logicmd://file/") else {
         return Err(not_found(uri));
     };
-    let decoded = super::roots::percent_decoded(path).ok_or_else(|| not_found(uri))?;
+    let decoded = crate::uri::percent_decode(path).ok_or_else(|| not_found(uri))?;
     let confined = roots
         .confine(&decoded)
         .map_err(|why| ErrorData::invalid_params(why, None))?;

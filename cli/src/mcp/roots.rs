@@ -123,46 +123,14 @@ impl Roots {
     }
 }
 
-/// The path of a `file://` URI (percent-decoded); `None` for other schemes.
+/// The absolute path of a `file://` URI; `None` for other schemes and remote hosts.
 pub fn file_uri_path(uri: &str) -> Option<PathBuf> {
-    let rest = uri.strip_prefix("file://")?;
-    // `file:///abs` or `file://localhost/abs`.
-    let path = rest.strip_prefix("localhost").unwrap_or(rest);
-    if !path.starts_with('/') {
-        return None;
-    }
-    percent_decoded(path).map(PathBuf::from)
-}
-
-/// `text` with its `%XX` escapes decoded; `None` when one is malformed or the result is not UTF-8.
-pub fn percent_decoded(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+    crate::uri::path_of_file_uri(uri).filter(|path| path.is_absolute())
 }
 
 /// `segment` with everything but unreserved characters escaped as `%XX` (RFC 3986).
 pub fn percent_encoded(segment: &str) -> String {
-    let mut out = String::with_capacity(segment.len());
-    for byte in segment.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
+    crate::uri::percent_encode(segment, b"-._~")
 }
 
 #[cfg(test)]

@@ -240,14 +240,7 @@ pub fn resume(context: &LongContext, args: ResumeArgs) -> Result<RunResult, Misu
 
 /// The id of the review `args` answer, checked against the actions it offers.
 fn review_of(session: &Session, args: &ResumeArgs) -> Result<String, String> {
-    let reviews: Vec<(String, String, Vec<String>)> = session
-        .outstanding()
-        .into_iter()
-        .filter_map(|action| match action.kind {
-            ActionKind::AskReview { node, actions, .. } => Some((action.id, node, actions)),
-            _ => None,
-        })
-        .collect();
+    let reviews = crate::run::resume::open_reviews(session);
     let candidates: Vec<&(String, String, Vec<String>)> = reviews
         .iter()
         .filter(|(_, node, _)| args.node.as_ref().is_none_or(|wanted| wanted == node))
