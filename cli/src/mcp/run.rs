@@ -14,7 +14,7 @@ use logicmd::next_action::{Decision, DecisionOptions, State, Step};
 use logicmd::run::session::{
     check_input, contracts_of, example_input, Answerers, ClockMode, Models, Session, Start, Waits,
 };
-use logicmd::run::{Action, ActionKind, Answer, Observation, Provider, RunOptions, Scripted};
+use logicmd::run::{Answer, Observation, Provider, RunOptions, Scripted};
 use logicmd::Diagnostic;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -453,9 +453,6 @@ pub struct NextActionResult {
     diagnostics: Vec<Diagnostic>,
 }
 
-/// The node id the decision's model calls carry (scripts answer it by this name).
-const NEXT_ACTION_NODE: &str = "next_action";
-
 pub fn next_action(
     context: &LongContext,
     args: NextActionArgs,
@@ -490,7 +487,7 @@ pub fn next_action(
     let mut provider: Box<dyn Provider> = match args.provider {
         ProviderArg::DryRun => {
             let source = logicmd::run::Source::Logic {
-                spec: json!({ "name": NEXT_ACTION_NODE }),
+                spec: json!({ "name": crate::commands::next_action::NODE }),
                 nodes: Default::default(),
             };
             Box::new(logicmd::run::Synthetic::new(&source, 0))
@@ -515,29 +512,9 @@ pub fn next_action(
         if context.cancel.load(std::sync::atomic::Ordering::Relaxed) {
             return Err(Misuse(crate::run::driver::CANCELLED.into()));
         }
-        let attempt = decision.attempts();
-        let action = Action {
-            id: format!("a{attempt}"),
-            kind: ActionKind::CallModel {
-                node: NEXT_ACTION_NODE.to_owned(),
-                attempt,
-                request: request.clone(),
-                timeout_ms: None,
-            },
-        };
-        let answer = match provider.answer(&action, &mut |_| {}) {
-            Answer::Observed(Observation::ModelResponse { text, .. }) => text,
-            Answer::Observed(Observation::ModelError(failure)) => {
-                return Err(Misuse(format!(
-                    "the model call failed: {}: {}",
-                    failure.kind, failure.message
-                )))
-            }
-            Answer::Observed(other) => {
-                return Err(Misuse(format!("the provider answered {other:?}")))
-            }
-            Answer::Unanswered(reason) => return Err(Misuse(reason)),
-        };
+        let answer =
+            crate::commands::next_action::ask(provider.as_mut(), &request, decision.attempts())
+                .map_err(Misuse)?;
         let _ = context
             .progress
             .send(format!("attempt {}", decision.attempts()));
