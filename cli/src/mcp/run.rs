@@ -5,6 +5,7 @@
 //! OpenAI-compatible server configured when the MCP server was started (`logicmd mcp --provider
 //! openai ...`): its key is read from the server's environment and never appears in a result.
 
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -167,7 +168,7 @@ pub fn run(context: &LongContext, args: RunArgs) -> Result<RunResult, Misuse> {
         context,
         args.provider,
         args.script.as_deref(),
-        loaded.name.as_deref(),
+        loaded.file.as_deref(),
     )?;
     let simulated = models.simulated();
     let clock = if simulated {
@@ -276,7 +277,7 @@ fn models(
     context: &LongContext,
     provider: ProviderArg,
     script: Option<&str>,
-    document: Option<&str>,
+    document: Option<&Path>,
 ) -> Result<(Models, Option<Arc<OpenAiProvider>>), Misuse> {
     match provider {
         ProviderArg::DryRun => Ok((Models::Synthetic, None)),
@@ -295,7 +296,8 @@ fn models(
     }
 }
 
-fn openai(context: &LongContext, document: Option<&str>) -> Result<OpenAiProvider, Misuse> {
+/// The server's provider; `document` (a file under the roots) finds its `logicmd.toml`.
+fn openai(context: &LongContext, document: Option<&Path>) -> Result<OpenAiProvider, Misuse> {
     let Some(settings) = &context.openai else {
         return Err(Misuse(
             "this server calls no model: start it with `logicmd mcp --provider openai` (and \
@@ -304,8 +306,7 @@ fn openai(context: &LongContext, document: Option<&str>) -> Result<OpenAiProvide
                 .into(),
         ));
     };
-    let document = document.and_then(|name| context.roots.first().map(|root| root.join(name)));
-    OpenAiProvider::from_settings(settings, document.as_deref()).map_err(Misuse)
+    OpenAiProvider::from_settings(settings, document).map_err(Misuse)
 }
 
 fn driver(
@@ -460,12 +461,14 @@ pub fn next_action(
     let state = State::from_json(args.state)
         .map_err(|error| Misuse(format!("`state` is not an agent state: {error}")))?;
     let mut spec = None;
+    let mut spec_file = None;
     if args.spec.is_some() || args.spec_path.is_some() {
         let source = Source {
             text: args.spec,
             path: args.spec_path,
         };
         let loaded = source.load(&context.roots)?;
+        spec_file.clone_from(&loaded.file);
         let analysis = logicmd::analysis::analyze_bytes(
             &loaded.bytes,
             &loaded.options(Depth::Validate),
@@ -498,7 +501,7 @@ pub fn next_action(
             })?;
             Box::new(Scripted::parse(script).map_err(|p| Misuse(format!("script: {p}")))?)
         }
-        ProviderArg::Openai => Box::new(openai(context, None)?),
+        ProviderArg::Openai => Box::new(openai(context, spec_file.as_deref())?),
     };
     let max_attempts = args.max_attempts.unwrap_or(3);
     if !(1..=20).contains(&max_attempts) {

@@ -28,6 +28,8 @@ pub struct Source {
 pub struct Loaded {
     /// What diagnostics are about: the path relative to its root, or `None` for `text`.
     pub name: Option<String>,
+    /// The file's canonical path, for `path` (where `logicmd.toml` is looked for).
+    pub file: Option<std::path::PathBuf>,
     /// The bytes as read (core checks UTF-8 and the size).
     pub bytes: Vec<u8>,
     /// The document's id for its imports.
@@ -61,6 +63,7 @@ impl Source {
                 };
                 Ok(Loaded {
                     name: None,
+                    file: None,
                     bytes: text.into_bytes(),
                     id: DEFAULT_ID.to_owned(),
                     loader,
@@ -74,6 +77,7 @@ impl Source {
                     .map_err(|error| Misuse(format!("cannot open the root: {error}")))?;
                 Ok(Loaded {
                     name: Some(confined.relative.clone()),
+                    file: Some(confined.file.clone()),
                     bytes: read.bytes,
                     id: confined.relative,
                     loader: Box::new(loader),
