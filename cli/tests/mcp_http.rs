@@ -3,11 +3,21 @@
 //! it (401).
 
 mod harness;
+mod loopback;
 mod mcp_support;
 
+use std::time::Duration;
+
 use harness::Scratch;
-use mcp_support::{misuse, structured, HttpServer};
+use loopback::{completion, Loopback, Reply};
+use mcp_support::{call, misuse, object, stdio, structured, HttpServer};
+use rmcp::model::{CallToolRequestParams, ClientRequest, Request};
+use rmcp::service::PeerRequestOptions;
 use serde_json::json;
+
+const GOOD: &str = "---\nspec_version: \"1.0\"\nname: research\ndescription: Research\nsteps:\n  gather:\n    description: Gather sources\n    output_schema:\n      type: object\n      required: [sources]\n      properties:\n        sources: {type: array, items: {type: string}, minItems: 1}\n  report:\n    description: Write the report\n    needs: [gather]\n---\n";
+const BAD: &str =
+    "---\nspec_version: \"1.0\"\nname: research\nsteps:\n  report:\n    needs: [gathr]\n---\n";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tools_answer_over_http_and_paths_stay_in_the_root() {
@@ -98,4 +108,118 @@ fn another_interface_without_a_token_is_refused() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("is not a loopback address"), "{stderr}");
+}
+
+/// Every tool, with a good and a bad document, answers over HTTP what it answers over stdio.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_tool_answers_over_http_as_over_stdio() {
+    let server = HttpServer::start(&[], None).await;
+    let http = server.client(None).await;
+    let local = stdio(&[]).await;
+    let trace = "{\"event\":\"run_started\",\"t\":0}\n";
+    let state = json!({ "user_input": "hi", "current_task": "greet", "available_tools": [], "short_term_memory": [] });
+    let calls = [
+        ("validate", json!({ "text": GOOD })),
+        ("validate", json!({ "text": BAD })),
+        ("lint", json!({ "text": BAD, "fix": "unsafe" })),
+        ("fmt", json!({ "text": GOOD })),
+        ("fmt", json!({ "text": "---\nname: [\n---\n" })),
+        (
+            "edit",
+            json!({ "text": GOOD, "edits": [{ "op": "rename_step", "from": "gather", "to": "collect" }] }),
+        ),
+        (
+            "edit",
+            json!({ "text": GOOD, "edits": [{ "op": "remove_step", "name": "nope" }] }),
+        ),
+        ("compile_step", json!({ "text": GOOD, "step": "report" })),
+        ("compile_step", json!({ "text": BAD, "step": "report" })),
+        ("compile_workflow", json!({ "text": GOOD })),
+        ("graph", json!({ "text": GOOD, "format": "mermaid" })),
+        ("graph", json!({ "text": BAD })),
+        ("check", json!({ "text": GOOD })),
+        ("check", json!({ "text": BAD })),
+        ("trace_check", json!({ "trace": trace })),
+        ("trace_check", json!({ "trace": "not json" })),
+        ("explain_rule", json!({ "code": "unknown-need" })),
+        ("explain_rule", json!({ "code": "nope" })),
+        ("init", json!({ "template": "react", "name": "agent" })),
+        ("init", json!({ "template": "nope" })),
+        ("list_templates", json!({})),
+        (
+            "run",
+            json!({ "text": GOOD, "provider": "dry_run", "trace": true }),
+        ),
+        ("run", json!({ "text": BAD, "provider": "dry_run" })),
+        (
+            "resume_run",
+            json!({ "run_id": "run-none", "action": "approve" }),
+        ),
+        (
+            "next_action",
+            json!({ "state": state, "provider": "dry_run" }),
+        ),
+        ("next_action", json!({ "state": [], "provider": "dry_run" })),
+    ];
+    for (name, arguments) in calls {
+        let over_http = call(&http, name, arguments.clone()).await;
+        let over_stdio = call(&local, name, arguments.clone()).await;
+        assert_eq!(over_http, over_stdio, "{name} {arguments}");
+    }
+    http.cancel().await.unwrap();
+    local.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_cancelled_over_http_stops() {
+    let provider = Loopback::start(vec![
+        Reply::Slow(
+            Duration::from_secs(1),
+            Box::new(completion("{\"sources\": [\"https://example.org/a\"]}")),
+        ),
+        completion("The report."),
+    ]);
+    let base = provider.base_url();
+    let server = HttpServer::start(
+        &[
+            "--provider",
+            "openai",
+            "--base-url",
+            &base,
+            "--model",
+            "m",
+            "--no-stream",
+        ],
+        None,
+    )
+    .await;
+    let client = server.client(None).await;
+    let handle = client
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(Request::new(
+                CallToolRequestParams::new("run")
+                    .with_arguments(object(json!({ "text": GOOD, "provider": "openai" }))),
+            )),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .unwrap();
+    while provider.requests().is_empty() {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    handle.cancel(Some("stop".into())).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(
+        provider.requests().len(),
+        1,
+        "the cancelled run asked nothing more"
+    );
+    let report = structured(
+        &client,
+        "run",
+        json!({ "text": GOOD, "provider": "dry_run" }),
+    )
+    .await;
+    assert_eq!(report["status"], "completed");
+    client.cancel().await.unwrap();
 }
