@@ -151,4 +151,57 @@ mod tests {
         assert_eq!(file_uri_path("file://server/share"), None);
         assert_eq!(file_uri_path("file:///bad%zz"), None);
     }
+
+    /// A scratch tree: `root/` (a file, `sub/` with a file, a link to `outside/`, a link to
+    /// the secret) beside `outside/` and `secret.logic.md`.
+    fn tree() -> (PathBuf, PathBuf) {
+        let base = std::env::temp_dir().join(format!("logicmd-mcp-roots-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let root = base.join("root");
+        for dir in [root.join("sub"), base.join("outside")] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        for file in [
+            "root/a.logic.md",
+            "root/sub/b.logic.md",
+            "outside/c.logic.md",
+            "secret.logic.md",
+        ] {
+            std::fs::write(base.join(file), "x").unwrap();
+        }
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(base.join("outside"), root.join("link")).unwrap();
+            std::os::unix::fs::symlink(base.join("secret.logic.md"), root.join("linkfile"))
+                .unwrap();
+        }
+        (base.canonicalize().unwrap(), root.canonicalize().unwrap())
+    }
+
+    proptest::proptest! {
+        /// Whatever the path, a file is confined exactly when it is, once resolved, a file
+        /// inside the root.
+        #[test]
+        fn a_path_is_confined_exactly_when_it_resolves_inside(
+            segments in proptest::collection::vec(
+                proptest::sample::select(vec!["..", ".", "sub", "link", "linkfile", "a.logic.md", "b.logic.md", "c.logic.md", "outside", "secret.logic.md", "root"]),
+                1..6,
+            ),
+            absolute in proptest::bool::ANY,
+        ) {
+            let (base, root) = tree();
+            let roots = Roots(vec![root.clone()]);
+            let relative = segments.join("/");
+            let path = if absolute { format!("{}/{relative}", base.display()) } else { relative };
+            let resolved = if absolute { PathBuf::from(&path) } else { root.join(&path) }.canonicalize();
+            let inside = resolved.as_ref().is_ok_and(|file| file.starts_with(&root) && file.is_file());
+            match roots.confine(&path) {
+                Ok(confined) => {
+                    proptest::prop_assert!(inside, "{path} confined to {:?}", confined.file);
+                    proptest::prop_assert!(confined.file.starts_with(&root));
+                }
+                Err(_) => proptest::prop_assert!(!inside, "{path} refused"),
+            }
+        }
+    }
 }
