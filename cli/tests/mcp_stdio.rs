@@ -465,3 +465,45 @@ async fn prompts_carry_the_task_the_template_and_the_diagnostics() {
     assert_eq!(templates[0].uri_template, "logicmd://file/{path}");
     client.cancel().await.unwrap();
 }
+
+/// `lint`'s `fix` gives the text `logicmd lint --fix` (and `--unsafe-fixes`) writes, for every
+/// rule fixture.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lint_fix_gives_the_text_lint_fix_writes() {
+    let repository = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let scratch = Scratch::new("mcp-fix");
+    let root = scratch.0.to_string_lossy().into_owned();
+    let client = stdio(&["--root", &root]).await;
+    let mut fixed = 0;
+    for entry in std::fs::read_dir(repository.join("tests/rules/logic")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with(".logic.md") {
+            continue; // directories of fixtures with imports
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (level, flags) in [
+            ("safe", vec!["--fix"]),
+            ("unsafe", vec!["--fix", "--unsafe-fixes"]),
+        ] {
+            let copy = scratch.write(&name, &text);
+            let mcp = structured(&client, "lint", json!({ "path": name, "fix": level })).await;
+            let status = std::process::Command::new(env!("CARGO_BIN_EXE_logicmd"))
+                .arg("lint")
+                .arg(&copy)
+                .args(&flags)
+                .args(["--root", &root])
+                .output()
+                .unwrap();
+            assert!(status.status.code().is_some());
+            let written = std::fs::read_to_string(&copy).unwrap();
+            assert_eq!(mcp["fixed"]["text"], written, "{name} {level}");
+            fixed += usize::from(written != text);
+        }
+    }
+    assert!(
+        fixed > 0,
+        "no fixture was fixed: the comparison proves nothing"
+    );
+    client.cancel().await.unwrap();
+}

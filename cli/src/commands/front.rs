@@ -71,7 +71,7 @@ pub fn analyze_file(path: &Path, bytes: &[u8], depth: Depth, root: Option<&Path>
 }
 
 /// The most fixes `lint --fix` applies to one file (each is followed by a fresh analysis).
-const FIX_LIMIT: usize = 200;
+pub(crate) const FIX_LIMIT: usize = 200;
 
 /// Core's fixes of at most `safety` (`logicmd::fix::fix_all`, the language server's quick fixes)
 /// applied to `text` read from `path`, analysed at lint depth with imports placed as for

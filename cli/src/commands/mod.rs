@@ -7,7 +7,7 @@ pub mod edit;
 pub mod eval;
 pub mod eval_tree;
 pub mod fmt;
-mod front;
+pub(crate) mod front;
 pub mod graph;
 pub mod init;
 pub mod lint;

@@ -13,9 +13,6 @@ use super::schemas::{DiagnosticSchema, LintDiagnosticSchema};
 use super::source::{Loaded, Source};
 use super::tools::{tool, Context, Misuse, ToolDef};
 
-/// Most fixes `lint` applies with `fix` (as `logicmd lint --fix`).
-const FIX_LIMIT: usize = 100;
-
 /// A document's verdict: what every document tool reports.
 #[derive(Serialize, JsonSchema)]
 pub struct Verdict {
@@ -146,7 +143,7 @@ pub fn lint() -> ToolDef {
                         &loaded.options(Depth::Lint),
                         &*loaded.loader,
                         safety,
-                        FIX_LIMIT,
+                        crate::commands::front::FIX_LIMIT,
                     );
                     Some(Fixed {
                         text: done.text,
