@@ -182,5 +182,21 @@ async fn without_root_the_clients_roots_confine_the_paths() {
         .await
         .unwrap();
     assert_eq!(refused.is_error, Some(true), "{refused:?}");
+    // An import out of a client's root says whose root it is.
+    let linted = client
+        .call_tool(
+            rmcp::model::CallToolRequestParams::new("lint")
+                .with_arguments(mcp_support::object(json!({ "path": "escape.logic.md" }))),
+        )
+        .await
+        .unwrap();
+    let message = linted.structured_content.unwrap()["diagnostics"][0]["message"].clone();
+    assert!(
+        message
+            .as_str()
+            .unwrap()
+            .ends_with("(a root the MCP client lists)"),
+        "{message}"
+    );
     client.cancel().await.unwrap();
 }

@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::fs_loader::FsLoader;
+
 /// A file found inside a root: its canonical path, the root it is in, and its name relative to
 /// that root (for diagnostics and import ids).
 #[derive(Debug, Clone, PartialEq)]
@@ -14,9 +16,9 @@ pub struct Confined {
     pub relative: String,
 }
 
-/// Canonical roots, in the order given.
+/// Canonical roots, in the order given, and whether the client listed them (else `--root`).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Roots(pub Vec<PathBuf>);
+pub struct Roots(pub Vec<PathBuf>, pub bool);
 
 impl Roots {
     /// The directories that exist, made canonical (a root that cannot be is left out).
@@ -27,12 +29,25 @@ impl Roots {
                 .filter_map(|dir| dir.canonicalize().ok())
                 .filter(|dir| dir.is_dir())
                 .collect(),
+            false,
         )
     }
 
     /// The client's `roots/list` answer: `file://` URIs; anything else is left out.
     pub fn of_uris<'a>(uris: impl IntoIterator<Item = &'a str>) -> Roots {
-        Roots::of(uris.into_iter().filter_map(file_uri_path))
+        Roots(
+            Roots::of(uris.into_iter().filter_map(file_uri_path)).0,
+            true,
+        )
+    }
+
+    /// The loader of imports confined to `root`, one of these roots.
+    pub fn loader(&self, root: &Path) -> std::io::Result<FsLoader> {
+        if self.1 {
+            FsLoader::client_root(root)
+        } else {
+            FsLoader::new(root)
+        }
     }
 
     pub fn first(&self) -> Option<&Path> {
@@ -190,7 +205,7 @@ mod tests {
             absolute in proptest::bool::ANY,
         ) {
             let (base, root) = tree();
-            let roots = Roots(vec![root.clone()]);
+            let roots = Roots(vec![root.clone()], false);
             let relative = segments.join("/");
             let path = if absolute { format!("{}/{relative}", base.display()) } else { relative };
             let resolved = if absolute { PathBuf::from(&path) } else { root.join(&path) }.canonicalize();

@@ -9,7 +9,6 @@ use serde::Deserialize;
 
 use super::roots::Roots;
 use super::tools::Misuse;
-use crate::fs_loader::FsLoader;
 
 /// Where the document comes from: exactly one of `text` and `path`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -57,10 +56,11 @@ impl Source {
     pub fn load(self, roots: &Roots) -> Result<Loaded, Misuse> {
         match (self.text, self.path) {
             (Some(text), None) => {
-                let loader: Box<dyn Loader + Send + Sync> = match roots.first().map(FsLoader::new) {
-                    Some(Ok(loader)) => Box::new(loader),
-                    _ => Box::new(MemoryLoader::new()),
-                };
+                let loader: Box<dyn Loader + Send + Sync> =
+                    match roots.first().map(|root| roots.loader(root)) {
+                        Some(Ok(loader)) => Box::new(loader),
+                        _ => Box::new(MemoryLoader::new()),
+                    };
                 Ok(Loaded {
                     name: None,
                     file: None,
@@ -73,7 +73,8 @@ impl Source {
                 let confined = roots.confine(&path).map_err(Misuse)?;
                 let read = crate::input::read_document(&confined.file, Limits::DEFAULT.max_bytes)
                     .map_err(|error| Misuse(format!("cannot read `{path}`: {error}")))?;
-                let loader = FsLoader::new(&confined.root)
+                let loader = roots
+                    .loader(&confined.root)
                     .map_err(|error| Misuse(format!("cannot open the root: {error}")))?;
                 Ok(Loaded {
                     name: Some(confined.relative.clone()),
