@@ -10,8 +10,8 @@ mod mcp_support;
 use harness::Scratch;
 use mcp_support::{misuse, stdio, structured};
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, Implementation, ListRootsResult, ReadResourceRequestParams,
-    Root,
+    ArgumentInfo, ClientCapabilities, ClientConfig, CompleteRequestParams, Implementation,
+    ListRootsResult, ReadResourceRequestParams, Reference, Root,
 };
 use rmcp::service::RequestContext;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
@@ -127,6 +127,29 @@ async fn paths_out_of_the_root_are_refused_whichever_way_they_are_spelled() {
     assert!(
         matches!(&read.contents[0], rmcp::model::ResourceContents::TextResourceContents { text, .. } if text == DOCUMENT)
     );
+    // `path` completes to the documents inside, nothing through the links.
+    let complete = |reference: Reference, typed: &str| {
+        client.complete(CompleteRequestParams::new(
+            reference,
+            ArgumentInfo::new("path", typed),
+        ))
+    };
+    let file = || Reference::for_resource("logicmd://file/{path}");
+    let all = complete(file(), "").await.unwrap().completion.values;
+    assert_eq!(
+        all,
+        ["escape.logic.md", "main.logic.md", "sub/inner.logic.md"]
+    );
+    let sub = complete(file(), "sub/").await.unwrap().completion.values;
+    assert_eq!(sub, ["sub/inner.logic.md"]);
+    let prompt = complete(Reference::for_prompt("fix_diagnostics"), "m")
+        .await
+        .unwrap();
+    assert_eq!(prompt.completion.values, ["main.logic.md"]);
+    let other = complete(Reference::for_prompt("write_logic_md"), "")
+        .await
+        .unwrap();
+    assert!(other.completion.values.is_empty());
     client.cancel().await.unwrap();
 }
 

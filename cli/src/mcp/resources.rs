@@ -3,7 +3,7 @@
 //! as a resource template, the documents under the roots.
 
 use rmcp::model::{
-    ListResourceTemplatesResult, ListResourcesResult, ReadResourceResult, Resource,
+    CompletionInfo, ListResourceTemplatesResult, ListResourcesResult, ReadResourceResult, Resource,
     ResourceContents, ResourceTemplate,
 };
 use rmcp::ErrorData;
@@ -143,6 +143,25 @@ pub fn read(uri: &str, roots: &Roots) -> Result<ReadResourceResult, ErrorData> {
         text, uri,
     )
     .with_mime_type(mime_of(&decoded))]))
+}
+
+/// The documents under the roots whose path starts with `typed`, for the completion of a `path`
+/// (the file template's, `fix_diagnostics`'): at most the protocol's 100, with whether there are
+/// more.
+pub fn complete_path(roots: &Roots, typed: &str) -> CompletionInfo {
+    let matching: Vec<String> = roots
+        .documents(LISTED_FILES)
+        .into_iter()
+        .map(|found| found.relative)
+        .filter(|relative| relative.starts_with(typed))
+        .collect();
+    let total = matching.len();
+    let shown: Vec<String> = matching
+        .into_iter()
+        .take(CompletionInfo::MAX_VALUES)
+        .collect();
+    let has_more = total > shown.len();
+    CompletionInfo::with_pagination(shown, u32::try_from(total).ok(), has_more).unwrap_or_default()
 }
 
 fn not_found(uri: &str) -> ErrorData {

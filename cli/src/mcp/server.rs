@@ -5,11 +5,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
-    Implementation, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProgressToken, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResponse, Implementation, JsonObject, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
+    Reference, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -130,6 +130,7 @@ impl ServerHandler for Server {
                 .enable_tools()
                 .enable_resources()
                 .enable_prompts()
+                .enable_completions()
                 .build(),
         )
         .with_server_info(
@@ -213,6 +214,30 @@ impl ServerHandler for Server {
             .await
             .map_err(|error| ErrorData::internal_error(error.to_string(), None))?
             .map(Into::into)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        // Paths are what can be completed: the file template's and `fix_diagnostics`'.
+        let completes_a_path = request.argument.name == "path"
+            && match &request.r#ref {
+                Reference::Resource(template) => template.uri == resources::FILE_TEMPLATE,
+                Reference::Prompt(prompt) => prompt.name == "fix_diagnostics",
+                _ => false,
+            };
+        if !completes_a_path {
+            return Ok(CompleteResult::default());
+        }
+        let roots = self.roots(&context).await;
+        let typed = request.argument.value;
+        tokio::task::spawn_blocking(move || {
+            CompleteResult::new(resources::complete_path(&roots, &typed))
+        })
+        .await
+        .map_err(|error| ErrorData::internal_error(error.to_string(), None))
     }
 
     async fn list_prompts(
