@@ -93,7 +93,7 @@ enum Command {
     Trace(commands::trace::Args),
     /// Language server (LSP over standard input/output) for editors.
     Lsp(lsp::Args),
-    /// MCP server (stdio) for AI agents: every command as a tool, the specs as resources.
+    /// MCP server for AI agents (stdio, or Streamable HTTP): every command as a tool.
     Mcp(mcp::Args),
 }
 

@@ -30,10 +30,11 @@ use crate::{EXIT_OK, EXIT_USAGE};
 #[derive(clap::Args)]
 #[command(after_help = "\
 Tools: validate, lint, fmt, edit, compile_step, compile_workflow, graph, check, trace_check,
-explain_rule, init, list_templates, run, resume_run, next_action. Resources: logicmd://spec, logicmd://spec/drtl, logicmd://schema,
-logicmd://schema/drtl, logicmd://rules, logicmd://template/{name}, logicmd://file/{path}.
-Prompts: write_logic_md, prompt_to_steps, fix_diagnostics. Tools read files only under the
-roots and never write any.
+explain_rule, init, list_templates, run, resume_run, next_action.
+Resources: logicmd://spec, logicmd://spec/drtl, logicmd://schema, logicmd://schema/drtl,
+logicmd://rules, logicmd://template/{name}, logicmd://file/{path}.
+Prompts: write_logic_md, prompt_to_steps, fix_diagnostics.
+Tools read files only under the roots and never write any.
 
 Example (Claude Code): claude mcp add logicmd -- logicmd mcp --root .")]
 pub struct Args {
@@ -44,7 +45,8 @@ pub struct Args {
     roots: Vec<PathBuf>,
     /// Serve Streamable HTTP at ADDR (default 127.0.0.1:8931; port 0 picks a free one) under
     /// `/mcp`, instead of standard input/output. Requests from browsers (with an `Origin`) are
-    /// refused unless --allow-origin names the origin; a non-loopback ADDR needs --token.
+    /// refused unless it is the server's own or --allow-origin names it; a non-loopback ADDR needs
+    /// --token.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = http::DEFAULT_ADDRESS)]
     http: Option<SocketAddr>,
     /// With --http: every request must carry `Authorization: Bearer TOKEN` (else 401). Default:
@@ -52,7 +54,8 @@ pub struct Args {
     #[arg(long, value_name = "TOKEN", requires = "http")]
     token: Option<String>,
     /// With --http: a browser origin allowed to call the server (`https://app.example:443`,
-    /// `http://localhost:*`), repeatable. Without it every request with an `Origin` is refused.
+    /// `http://localhost:*`), repeatable. Without it every request with an `Origin` but the
+    /// server's own is refused.
     #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "http")]
     allowed_origins: Vec<String>,
     /// Let the `run` and `next_action` tools call an OpenAI-compatible server (`openai`, the
