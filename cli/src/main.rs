@@ -23,6 +23,7 @@ macro_rules! eprintln {
     }};
 }
 mod commands;
+mod config;
 mod discover;
 mod fs_loader;
 mod input;
@@ -89,6 +90,8 @@ enum Command {
     NextAction(Box<commands::next_action::Args>),
     /// Check a run's trace against temporal obligations, or export it as OpenTelemetry spans.
     Trace(commands::trace::Args),
+    /// The settings in effect for a file or directory (logicmd.toml, [tool.logicmd]) and where each came from.
+    Config(commands::config::Args),
     /// Language server (LSP over standard input/output) for editors.
     Lsp(lsp::Args),
 }
@@ -119,6 +122,7 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run::run(&args),
         Command::NextAction(args) => commands::next_action::run(&args),
         Command::Trace(args) => commands::trace::run(&args),
+        Command::Config(args) => commands::config::run(&args),
         Command::Lsp(args) => lsp::run(&args),
     };
     ExitCode::from(status)

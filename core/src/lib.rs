@@ -17,6 +17,7 @@
 //! |---|---|---|
 //! | [`analysis`] | the front door: kind detection, parse, schema, imports, rules | [`analysis::analyze`] |
 //! | [`validate`](mod@validate) | parse and schema-validate a LOGIC.md text in one call | [`validate()`], [`validate_bytes`] |
+//! | [`config`] | project settings (`logicmd.toml`, `[tool.logicmd]`): rule selection, severities | [`config::parse`], [`config::apply`] |
 //! | [`lint`] | semantic rules beyond the schema, each with a stable code | [`lint::lint`], [`lint::rules::ALL`] |
 //! | [`check`] | static obligations: unverified output, termination | [`check::check_topology`], [`analysis::obligations`] |
 //! | [`compile`] | a document as reasoning scaffolds, execution levels and order | [`compile::compile`], [`analysis::compile_text`] |
@@ -57,6 +58,7 @@
 pub mod analysis;
 pub mod check;
 pub mod compile;
+pub mod config;
 mod contract;
 mod dag;
 pub mod diagnostic;

@@ -26,12 +26,13 @@ pub fn run(args: &Args) -> u8 {
         &args.operands,
         args.format,
         Tally::OUTCOME,
-        |path, bytes| {
-            let analysis = front::obligations_of_file(path, bytes, args.root.as_deref());
+        |path, bytes, found| {
+            let root = crate::config::root_for(args.root.as_deref(), found);
+            let analysis = front::obligations_of_file(path, bytes, root.as_deref());
             Outcome {
                 text: front::text_of(&analysis, bytes),
                 valid: analysis.valid,
-                diagnostics: analysis.diagnostics,
+                diagnostics: crate::config::applied(found, path, analysis.diagnostics),
                 ..Outcome::default()
             }
         },

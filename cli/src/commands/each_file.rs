@@ -5,6 +5,7 @@ use std::path::Path;
 use logicmd::diagnostic::{has_errors, Diagnostic};
 use logicmd::Limits;
 
+use crate::config::{self, Finder, Found};
 use crate::discover;
 use crate::input::{read_document, tell_true_size};
 use crate::output::{self, FileReport, Format};
@@ -86,17 +87,33 @@ pub fn run(
     operands: &crate::discover::Operands,
     format: Format,
     tally: Tally,
-    check: impl Fn(&Path, &[u8]) -> Outcome,
+    check: impl Fn(&Path, &[u8], Option<&Found>) -> Outcome,
 ) -> u8 {
-    let (files, problems) = discover::files(operands);
+    let finder = Finder::default();
+    let operands = match config::with_project_excludes(operands, &finder) {
+        Ok(operands) => operands,
+        Err(shown) => {
+            eprintln!("{shown}");
+            return EXIT_USAGE;
+        }
+    };
+    let (files, problems) = discover::files(&operands);
     for problem in &problems {
         eprintln!("{}", problem.line());
     }
+    let settings = match config::for_each(&files, &finder) {
+        Ok(settings) => settings,
+        Err(shown) => {
+            eprintln!("{shown}");
+            return EXIT_USAGE;
+        }
+    };
     let operand_errors: Vec<&discover::OperandError> =
         problems.iter().filter(|p| p.is_error()).collect();
     let checked: Vec<Checked> = files
         .iter()
-        .map(|path| {
+        .zip(&settings)
+        .map(|(path, found)| {
             let file = display_name(path);
             match read_document(path, Limits::DEFAULT.max_bytes) {
                 Ok(read) => {
@@ -106,7 +123,7 @@ pub fn run(
                         mut diagnostics,
                         valid,
                         fixes,
-                    } = check(path, &bytes);
+                    } = check(path, &bytes, found.as_deref());
                     tell_true_size(path, Limits::DEFAULT.max_bytes, &mut diagnostics);
                     Checked {
                         file,

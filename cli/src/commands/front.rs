@@ -6,7 +6,7 @@ use std::path::Path;
 use logicmd::analysis::{
     analyze_bytes, compile_text, obligations, Analysis, Compiled, Depth, Options, DEFAULT_ID,
 };
-use logicmd::fix::{fix_all, Fixed, Safety};
+use logicmd::fix::{fix_selected, Fixed, Safety};
 use logicmd::loader::{Loader, MemoryLoader};
 use logicmd::{Diagnostic, Limits};
 
@@ -74,9 +74,15 @@ pub fn analyze_file(path: &Path, bytes: &[u8], depth: Depth, root: Option<&Path>
 const FIX_LIMIT: usize = 200;
 
 /// Core's fixes of at most `safety` (`logicmd::fix::fix_all`, the language server's quick fixes)
-/// applied to `text` read from `path`, analysed at lint depth with imports placed as for
+/// for the diagnostics `selected` keeps, applied to `text` read from `path`, analysed at lint depth with imports placed as for
 /// [`analyze_file`]; nothing is fixed when no root can be opened (lint then says why).
-pub fn fix_file(path: &Path, text: &str, root: Option<&Path>, safety: Safety) -> Fixed {
+pub fn fix_file(
+    path: &Path,
+    text: &str,
+    root: Option<&Path>,
+    safety: Safety,
+    selected: &dyn Fn(&Diagnostic) -> bool,
+) -> Fixed {
     let name = path.to_string_lossy();
     let place = place(path, root);
     if place.problem.is_some() {
@@ -86,7 +92,7 @@ pub fn fix_file(path: &Path, text: &str, root: Option<&Path>, safety: Safety) ->
         };
     }
     let options = options(&name, &place.id, Depth::Lint);
-    fix_all(text, &options, &*place.loader, safety, FIX_LIMIT)
+    fix_selected(text, &options, &*place.loader, safety, FIX_LIMIT, selected)
 }
 
 /// The obligation analysis of the bytes read from `path` (imports placed as for

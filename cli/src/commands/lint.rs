@@ -8,6 +8,7 @@ use logicmd::lint::rules;
 
 use super::each_file::{self, Outcome, Tally};
 use super::{front, lint_fix};
+use crate::config;
 use crate::output::{self, Format};
 
 #[derive(clap::Args)]
@@ -61,20 +62,21 @@ pub fn run(args: &Args) -> u8 {
             fixing: true,
             ..Tally::OUTCOME
         };
-        return each_file::run(&args.operands, args.format, tally, |path, _| {
-            lint_fix::fix_and_lint(path, args.root.as_deref(), safety)
+        return each_file::run(&args.operands, args.format, tally, |path, _, found| {
+            lint_fix::fix_and_lint(path, args.root.as_deref(), found, safety)
         });
     }
     each_file::run(
         &args.operands,
         args.format,
         Tally::OUTCOME,
-        |path, bytes| {
-            let analysis = front::analyze_file(path, bytes, Depth::Lint, args.root.as_deref());
+        |path, bytes, found| {
+            let root = config::root_for(args.root.as_deref(), found);
+            let analysis = front::analyze_file(path, bytes, Depth::Lint, root.as_deref());
             Outcome {
                 text: front::text_of(&analysis, bytes),
                 valid: analysis.valid,
-                diagnostics: analysis.diagnostics,
+                diagnostics: config::applied(found, path, analysis.diagnostics),
                 ..Outcome::default()
             }
         },

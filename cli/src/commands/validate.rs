@@ -20,7 +20,7 @@ pub fn run(args: &Args) -> u8 {
         &args.operands,
         args.format,
         Tally::VALIDITY,
-        |path, bytes| {
+        |path, bytes, _settings| {
             let analysis = front::analyze_file(path, bytes, Depth::Validate, None);
             Outcome {
                 text: front::text_of(&analysis, bytes),
