@@ -29,7 +29,9 @@ mod fs_loader;
 mod input;
 mod lsp;
 mod output;
+mod parallel;
 mod providers;
+mod report;
 mod run;
 
 use std::process::ExitCode;

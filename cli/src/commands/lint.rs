@@ -10,14 +10,14 @@ use super::each_file::{self, Outcome, Tally};
 use super::{front, lint_fix};
 use crate::config;
 use crate::output::{self, Format};
+use crate::report::ReportFormat;
 
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
     operands: crate::discover::Operands,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[command(flatten)]
+    report: crate::report::ReportArgs,
     /// Directory imports and `logic_ref`s may read from (default: the nearest directory above
     /// the file with `.git`, `LOGIC.md` or `.logic/`, else the file's directory; for `-`, searched
     /// from the working directory).
@@ -37,13 +37,20 @@ pub struct Args {
     unsafe_fixes: bool,
     /// Print a unified diff of what --fix would change, and change nothing (exit 1 if anything
     /// would change).
-    #[arg(long, conflicts_with_all = ["rules", "fix", "format"])]
+    #[arg(long, conflicts_with_all = ["rules", "fix", "format", "statistics"])]
     diff: bool,
 }
 
 pub fn run(args: &Args) -> u8 {
     if args.rules {
-        return list_rules(args.format);
+        return match args.report.format {
+            ReportFormat::Human => list_rules(Format::Human),
+            ReportFormat::Json => list_rules(Format::Json),
+            _ => {
+                eprintln!("error: --rules prints --format human or json");
+                crate::EXIT_USAGE
+            }
+        };
     }
     if args.unsafe_fixes && !args.fix && !args.diff {
         eprintln!("error: --unsafe-fixes goes with --fix or --diff");
@@ -51,7 +58,8 @@ pub fn run(args: &Args) -> u8 {
     }
     let safety = lint_fix::safety(args.unsafe_fixes);
     if args.diff {
-        return lint_fix::diff(&args.operands, args.root.as_deref(), safety);
+        let paint = args.report.color.for_stdout();
+        return lint_fix::diff(&args.operands, args.root.as_deref(), safety, paint);
     }
     if args.fix {
         if args.operands.paths.iter().any(|p| p == "-") {
@@ -62,13 +70,13 @@ pub fn run(args: &Args) -> u8 {
             fixing: true,
             ..Tally::OUTCOME
         };
-        return each_file::run(&args.operands, args.format, tally, |path, _, found| {
+        return each_file::run(&args.operands, &args.report, tally, |path, _, found| {
             lint_fix::fix_and_lint(path, args.root.as_deref(), found, safety)
         });
     }
     each_file::run(
         &args.operands,
-        args.format,
+        &args.report,
         Tally::OUTCOME,
         |path, bytes, found| {
             let root = config::root_for(args.root.as_deref(), found);

@@ -13,6 +13,7 @@ use super::each_file::{display_name, FixRecord, Fixes, Outcome};
 use super::front;
 use crate::config::{self, Finder, Found};
 use crate::input::{read_document, write_document};
+use crate::report::Paint;
 use crate::{discover, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
 /// Which fixes to apply.
@@ -116,7 +117,12 @@ fn io_problem(message: String) -> Outcome {
 
 /// `lint --diff`: a unified diff of what `--fix` would change in each file, nothing written;
 /// exit 1 when anything would change (like `fmt --check`), 2 on usage or I/O errors.
-pub fn diff(operands: &discover::Operands, explicit_root: Option<&Path>, safety: Safety) -> u8 {
+pub fn diff(
+    operands: &discover::Operands,
+    explicit_root: Option<&Path>,
+    safety: Safety,
+    paint: Paint,
+) -> u8 {
     let finder = Finder::default();
     let operands = match config::with_project_excludes(operands, &finder) {
         Ok(operands) => operands,
@@ -165,7 +171,7 @@ pub fn diff(operands: &discover::Operands, explicit_root: Option<&Path>, safety:
         }
         changed += 1;
         fixes += fixed.applied.len();
-        print!("{}", unified_diff(&file, &text, &fixed.text));
+        print!("{}", paint.diff(&unified_diff(&file, &text, &fixed.text)));
         status = status.max(EXIT_INVALID);
     }
     eprintln!(
