@@ -36,7 +36,7 @@ mod run;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Exit status: every file is fine.
 const EXIT_OK: u8 = 0;
@@ -94,6 +94,10 @@ enum Command {
     Trace(commands::trace::Args),
     /// The settings in effect for a file or directory (logicmd.toml, [tool.logicmd]) and where each came from.
     Config(commands::config::Args),
+    /// Print the shell completion script (bash, zsh, fish, powershell, elvish).
+    Completion(commands::completion::CompletionArgs),
+    /// Print the manual page (roff), or write every command's page with --output DIR.
+    Man(commands::completion::ManArgs),
     /// Language server (LSP over standard input/output) for editors.
     Lsp(lsp::Args),
 }
@@ -125,6 +129,8 @@ fn main() -> ExitCode {
         Command::NextAction(args) => commands::next_action::run(&args),
         Command::Trace(args) => commands::trace::run(&args),
         Command::Config(args) => commands::config::run(&args),
+        Command::Completion(args) => commands::completion::completion(&args, Cli::command()),
+        Command::Man(args) => commands::completion::man(&args, Cli::command()),
         Command::Lsp(args) => lsp::run(&args),
     };
     ExitCode::from(status)

@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod compile;
+pub mod completion;
 pub mod config;
 pub mod each_file;
 pub mod edit;
