@@ -47,8 +47,16 @@ fn every_shell_gets_a_script_naming_every_command_and_the_lint_flags() {
     // The bash script parses.
     let script = stdout(&run_in(&scratch.0, &["completion", "bash"], None));
     let file = scratch.write("logicmd.bash", script);
-    let checked = Command::new("bash").arg("-n").arg(&file).output().expect("bash runs");
-    assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stderr));
+    let checked = Command::new("bash")
+        .arg("-n")
+        .arg(&file)
+        .output()
+        .expect("bash runs");
+    assert!(
+        checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
     let unknown = run_in(&scratch.0, &["completion", "tcsh"], None);
     assert_eq!(unknown.status.code(), Some(2));
 }
@@ -68,7 +76,11 @@ fn the_manual_pages_render() {
     let mut expected: Vec<String> = subcommands(&scratch)
         .iter()
         .map(|c| format!("logicmd-{c}.1"))
-        .chain(["logicmd.1".to_owned(), "logicmd-trace-check.1".to_owned(), "logicmd-trace-export.1".to_owned()])
+        .chain([
+            "logicmd.1".to_owned(),
+            "logicmd-trace-check.1".to_owned(),
+            "logicmd-trace-export.1".to_owned(),
+        ])
         .collect();
     expected.sort();
     assert_eq!(pages, expected);

@@ -47,15 +47,18 @@ pub fn man(args: &ManArgs, command: clap::Command) -> u8 {
         print!("{}", String::from_utf8_lossy(&out));
         return EXIT_OK;
     };
-    let written = std::fs::create_dir_all(dir)
-        .and_then(|()| clap_mangen::generate_to(command, dir));
+    let written =
+        std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(command, dir));
     match written {
         Ok(()) => {
             eprintln!("wrote the manual pages to {}", dir.display());
             EXIT_OK
         }
         Err(error) => {
-            eprintln!("error: cannot write the manual pages to {}: {error}", dir.display());
+            eprintln!(
+                "error: cannot write the manual pages to {}: {error}",
+                dir.display()
+            );
             EXIT_USAGE
         }
     }
