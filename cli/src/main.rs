@@ -92,6 +92,8 @@ enum Command {
     NextAction(Box<commands::next_action::Args>),
     /// Check a run's trace against temporal obligations, or export it as OpenTelemetry spans.
     Trace(commands::trace::Args),
+    /// Semantic diff of two documents: steps/nodes added, removed, renamed; fields; edges.
+    Diff(commands::diff::Args),
     /// The settings in effect for a file or directory (logicmd.toml, [tool.logicmd]) and where each came from.
     Config(commands::config::Args),
     /// Print the shell completion script (bash, zsh, fish, powershell, elvish).
@@ -128,6 +130,7 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run::run(&args),
         Command::NextAction(args) => commands::next_action::run(&args),
         Command::Trace(args) => commands::trace::run(&args),
+        Command::Diff(args) => commands::diff::run(&args),
         Command::Config(args) => commands::config::run(&args),
         Command::Completion(args) => commands::completion::completion(&args, Cli::command()),
         Command::Man(args) => commands::completion::man(&args, Cli::command()),

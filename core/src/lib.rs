@@ -38,6 +38,7 @@
 //! | [`trees`] | walking a decision tree on an input | [`trees::eval_tree`] |
 //! | [`share`] | share links for a document | [`share::encode`], [`share::decode`] |
 //! | [`templates`] | starting documents (`logicmd init`) | [`templates::TEMPLATES`], [`templates::render`] |
+//! | [`diff`](mod@diff) | a semantic diff of two documents: nodes added, removed, renamed; fields; edges | [`diff::diff`](fn@diff::diff) |
 //! | [`diagnostic`] | problems as values | [`Diagnostic`] |
 //! | [`render`] | a diagnostic as rustc-style text with the source line | [`render::render`] |
 //! | [`document`] | a parsed LOGIC.md file with spans | [`Document`] |
@@ -62,6 +63,7 @@ pub mod config;
 mod contract;
 mod dag;
 pub mod diagnostic;
+pub mod diff;
 pub mod discover;
 pub mod document;
 pub mod drtl;

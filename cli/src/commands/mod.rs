@@ -4,6 +4,7 @@ pub mod check;
 pub mod compile;
 pub mod completion;
 pub mod config;
+pub mod diff;
 pub mod each_file;
 pub mod edit;
 pub mod eval;
