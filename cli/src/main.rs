@@ -92,6 +92,8 @@ enum Command {
     NextAction(Box<commands::next_action::Args>),
     /// Check a run's trace against temporal obligations, or export it as OpenTelemetry spans.
     Trace(commands::trace::Args),
+    /// Lint, then lint again what changes (and what imports it); --fix fixes as it goes.
+    Watch(Box<commands::watch::WatchArgs>),
     /// Semantic diff of two documents: steps/nodes added, removed, renamed; fields; edges.
     Diff(commands::diff::Args),
     /// The settings in effect for a file or directory (logicmd.toml, [tool.logicmd]) and where each came from.
@@ -130,6 +132,7 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run::run(&args),
         Command::NextAction(args) => commands::next_action::run(&args),
         Command::Trace(args) => commands::trace::run(&args),
+        Command::Watch(args) => commands::watch::run(&args),
         Command::Diff(args) => commands::diff::run(&args),
         Command::Config(args) => commands::config::run(&args),
         Command::Completion(args) => commands::completion::completion(&args, Cli::command()),
@@ -141,6 +144,13 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
+    /// clap's own checks of every command's arguments (unique ids and groups, valid defaults).
+    #[test]
+    fn the_command_line_model_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+
     /// `--version` names every spec version core supports, and no other.
     #[test]
     fn the_version_declares_the_supported_spec_versions() {

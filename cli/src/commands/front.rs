@@ -188,3 +188,45 @@ pub fn graph_file(path: &Path, bytes: &[u8], root: Option<&Path>) -> logicmd::an
     graphed.analysis.diagnostics.splice(0..0, place.problem);
     graphed
 }
+
+/// The files the document read from `path` reads while it is linted (imports, workflow nodes'
+/// documents, prompt files), canonical, with the loader placed as for [`analyze_file`]; empty
+/// when no root can be opened.
+pub fn dependencies_of(path: &Path, bytes: &[u8], root: Option<&Path>) -> Vec<std::path::PathBuf> {
+    let Ok(Placed { loader, id }) = FsLoader::place(path, root) else {
+        return Vec::new();
+    };
+    let recording = Recording {
+        inner: &loader,
+        loaded: std::sync::Mutex::new(Vec::new()),
+    };
+    let name = path.to_string_lossy();
+    let _ = analyze_bytes(bytes, &options(&name, &id, Depth::Lint), &recording);
+    let loaded = recording
+        .loaded
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    loaded
+        .iter()
+        .filter_map(|id| loader.root().join(id).canonicalize().ok())
+        .collect()
+}
+
+/// A loader that remembers the ids it was asked for.
+struct Recording<'a> {
+    inner: &'a dyn Loader,
+    loaded: std::sync::Mutex<Vec<String>>,
+}
+
+impl Loader for Recording<'_> {
+    fn resolve(&self, from: &str, reference: &str) -> Result<String, logicmd::loader::LoadError> {
+        self.inner.resolve(from, reference)
+    }
+
+    fn load(&self, id: &str) -> Result<String, logicmd::loader::LoadError> {
+        if let Ok(mut loaded) = self.loaded.lock() {
+            loaded.push(id.to_owned());
+        }
+        self.inner.load(id)
+    }
+}

@@ -12,7 +12,7 @@ use crate::config;
 use crate::output::{self, Format};
 use crate::report::ReportFormat;
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct Args {
     #[command(flatten)]
     operands: crate::discover::Operands,
@@ -137,4 +137,28 @@ fn list_rules(format: Format) -> u8 {
         }
     }
     crate::EXIT_OK
+}
+
+impl Args {
+    /// The same options on other files (what `watch` re-checks).
+    pub fn on(&self, paths: Vec<String>) -> Args {
+        let mut args = self.clone();
+        args.operands.paths = paths;
+        args
+    }
+
+    /// The files and exclusions it was given.
+    pub fn operands(&self) -> &crate::discover::Operands {
+        &self.operands
+    }
+
+    /// `--root`.
+    pub fn root(&self) -> Option<&std::path::Path> {
+        self.root.as_deref()
+    }
+
+    /// `--rules` or `--diff`: a report that is not a check of the files.
+    pub fn is_not_a_check(&self) -> bool {
+        self.rules || self.diff
+    }
 }

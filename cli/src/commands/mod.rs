@@ -19,6 +19,7 @@ pub mod next_action;
 pub mod run;
 pub mod trace;
 pub mod validate;
+pub mod watch;
 
 use std::path::Path;
 
