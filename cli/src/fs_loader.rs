@@ -186,6 +186,13 @@ fn id_from(relative: &Path) -> String {
         .join("/")
 }
 
+impl FsLoader {
+    /// The project root (canonical) ids are relative to.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+}
+
 impl Loader for FsLoader {
     fn resolve(&self, from: &str, reference: &str) -> Result<String, LoadError> {
         resolve_relative(from, reference).map_err(|error| {

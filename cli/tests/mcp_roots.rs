@@ -223,3 +223,60 @@ async fn without_root_the_clients_roots_confine_the_paths() {
     );
     client.cancel().await.unwrap();
 }
+
+/// A project's settings (`logicmd.toml`) shape `lint` and `check` as they shape the CLI's, when
+/// they lie inside the root; above it they are not read, and settings that do not parse are
+/// misuse.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn project_settings_inside_the_root_apply_as_in_the_cli() {
+    let scratch = Scratch::new("mcp-settings");
+    let undescribed =
+        "---\nspec_version: \"1.0\"\nname: x\nsteps:\n  a:\n    instructions: Do it.\n---\n";
+    scratch.write(
+        "project/logicmd.toml",
+        "[lint]\nignore = [\"missing-description\"]\n",
+    );
+    scratch.write("project/a.logic.md", undescribed);
+    scratch.write("project/inner/b.logic.md", undescribed);
+    scratch.write("broken/logicmd.toml", "[lint]\nignroe = []\n");
+    scratch.write("broken/c.logic.md", undescribed);
+    let project = scratch.0.join("project").to_string_lossy().into_owned();
+    let client = stdio(&["--root", &project]).await;
+    for file in ["a.logic.md", "inner/b.logic.md"] {
+        for tool in ["lint", "check"] {
+            let output = std::process::Command::new(env!("CARGO_BIN_EXE_logicmd"))
+                .args([tool, file, "--format", "json"])
+                .current_dir(&project)
+                .output()
+                .unwrap();
+            let cli: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+            let mut mcp = structured(&client, tool, json!({ "path": file })).await;
+            for diagnostic in mcp["diagnostics"].as_array_mut().unwrap() {
+                diagnostic.as_object_mut().unwrap().remove("fixes");
+            }
+            assert_eq!(mcp["diagnostics"], cli[0]["diagnostics"], "{tool} {file}");
+        }
+    }
+    let linted = structured(&client, "lint", json!({ "text": undescribed })).await;
+    assert_eq!(
+        linted["diagnostics"],
+        json!([]),
+        "a text sits at the root: its settings apply"
+    );
+    client.cancel().await.unwrap();
+    // The same settings above the root are not read.
+    let inner = scratch
+        .0
+        .join("project/inner")
+        .to_string_lossy()
+        .into_owned();
+    let client = stdio(&["--root", &inner]).await;
+    let linted = structured(&client, "lint", json!({ "path": "b.logic.md" })).await;
+    assert_eq!(linted["diagnostics"][0]["code"], "missing-description");
+    client.cancel().await.unwrap();
+    let broken = scratch.0.join("broken").to_string_lossy().into_owned();
+    let client = stdio(&["--root", &broken]).await;
+    let said = misuse(&client, "lint", json!({ "path": "c.logic.md" })).await;
+    assert!(said.contains("ignroe"), "{said}");
+    client.cancel().await.unwrap();
+}

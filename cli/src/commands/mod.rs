@@ -2,6 +2,9 @@
 
 pub mod check;
 pub mod compile;
+pub mod completion;
+pub mod config;
+pub mod diff;
 pub mod each_file;
 pub mod edit;
 pub mod eval;
@@ -16,6 +19,7 @@ pub mod next_action;
 pub mod run;
 pub mod trace;
 pub mod validate;
+pub mod watch;
 
 use std::path::Path;
 

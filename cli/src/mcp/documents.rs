@@ -46,9 +46,14 @@ pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(|d| d.severity == Severity::Error)
 }
 
+/// The document's analysis; at lint depth its diagnostics as the project's settings want them
+/// (`validate` reports the schema's verdict whatever the settings, as `logicmd validate` does).
 fn analyze(context: &Context, source: Source, depth: Depth) -> Result<(Loaded, Analysis), Misuse> {
     let loaded = source.load(&context.roots)?;
-    let analysis = analyze_bytes(&loaded.bytes, &loaded.options(depth), &*loaded.loader);
+    let mut analysis = analyze_bytes(&loaded.bytes, &loaded.options(depth), &*loaded.loader);
+    if depth == Depth::Lint {
+        analysis.diagnostics = loaded.configured(analysis.diagnostics);
+    }
     Ok((loaded, analysis))
 }
 
@@ -138,12 +143,13 @@ pub fn lint() -> ToolDef {
                         FixLevel::Safe => Safety::Safe,
                         FixLevel::Unsafe => Safety::Unsafe,
                     };
-                    let done = fix::fix_all(
+                    let done = fix::fix_selected(
                         text,
                         &loaded.options(Depth::Lint),
                         &*loaded.loader,
                         safety,
                         crate::commands::front::FIX_LIMIT,
+                        &|diagnostic| loaded.reported(diagnostic),
                     );
                     Some(Fixed {
                         text: done.text,
@@ -435,10 +441,11 @@ pub fn check() -> ToolDef {
         |context, source: Source| {
             let loaded = source.load(&context.roots)?;
             let options = loaded.options(Depth::Validate);
-            let analysis = match loaded.text() {
+            let mut analysis = match loaded.text() {
                 Ok(text) => analysis::obligations(text, &options, &*loaded.loader).analysis,
                 Err(_) => analyze_bytes(&loaded.bytes, &options, &*loaded.loader),
             };
+            analysis.diagnostics = loaded.configured(analysis.diagnostics);
             Ok(Verdict::of(&loaded, analysis))
         },
     )

@@ -3,12 +3,16 @@
 
 use logicmd::analysis::{Depth, Options, DEFAULT_ID};
 use logicmd::loader::{Loader, MemoryLoader};
-use logicmd::Limits;
+use logicmd::{Diagnostic, Limits};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
 use super::roots::Roots;
 use super::tools::Misuse;
+use crate::config::{Finder, Found};
 
 /// Where the document comes from: exactly one of `text` and `path`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -34,6 +38,9 @@ pub struct Loaded {
     /// The document's id for its imports.
     pub id: String,
     pub loader: Box<dyn Loader + Send + Sync>,
+    /// The project's settings (`logicmd.toml`, `[tool.logicmd]`) that apply, as the CLI finds
+    /// them, when they lie inside the document's root.
+    pub settings: Option<Arc<Found>>,
 }
 
 impl Loaded {
@@ -46,6 +53,22 @@ impl Loaded {
         }
     }
 
+    /// `diagnostics` as the project's settings want them (selected, ignored, severities), as
+    /// `logicmd validate | lint | check` report them.
+    pub fn configured(&self, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+        crate::config::applied(self.settings.as_deref(), &self.settings_path(), diagnostics)
+    }
+
+    /// Whether the settings leave `diagnostic` reported (an ignored rule is not fixed).
+    pub fn reported(&self, diagnostic: &Diagnostic) -> bool {
+        !self.configured(vec![diagnostic.clone()]).is_empty()
+    }
+
+    /// The path per-file settings match: the file, or for `text` none (`-`).
+    fn settings_path(&self) -> PathBuf {
+        self.file.clone().unwrap_or_else(|| PathBuf::from("-"))
+    }
+
     /// The text, or core's diagnostic (not UTF-8, too large) as a tool result's problem.
     pub fn text(&self) -> Result<&str, logicmd::Diagnostic> {
         logicmd::document::text_of_bytes(&self.bytes, Limits::DEFAULT).map_err(|problem| *problem)
@@ -56,6 +79,10 @@ impl Source {
     pub fn load(self, roots: &Roots) -> Result<Loaded, Misuse> {
         match (self.text, self.path) {
             (Some(text), None) => {
+                let settings = match roots.first() {
+                    Some(root) => settings_in(root, Finder::default().for_directory(root))?,
+                    None => None,
+                };
                 let loader: Box<dyn Loader + Send + Sync> =
                     match roots.first().map(|root| roots.loader(root)) {
                         Some(Ok(loader)) => Box::new(loader),
@@ -67,6 +94,7 @@ impl Source {
                     bytes: text.into_bytes(),
                     id: DEFAULT_ID.to_owned(),
                     loader,
+                    settings,
                 })
             }
             (None, Some(path)) => {
@@ -76,12 +104,17 @@ impl Source {
                 let loader = roots
                     .loader(&confined.root)
                     .map_err(|error| Misuse(format!("cannot open the root: {error}")))?;
+                let settings = settings_in(
+                    &confined.root,
+                    Finder::default().for_document(&confined.file),
+                )?;
                 Ok(Loaded {
                     name: Some(confined.relative.clone()),
                     file: Some(confined.file.clone()),
                     bytes: read.bytes,
                     id: confined.relative,
                     loader: Box::new(loader),
+                    settings,
                 })
             }
             (Some(_), Some(_)) => Err(Misuse("give `text` or `path`, not both".to_owned())),
@@ -89,5 +122,17 @@ impl Source {
                 "give the document as `text`, or a `path` under the roots".to_owned(),
             )),
         }
+    }
+}
+
+/// The settings found, when their file is inside `root` (nothing above the roots is read into an
+/// answer); a settings file that does not parse is misuse, its problems shown.
+fn settings_in(
+    root: &Path,
+    found: Result<Option<Arc<Found>>, Arc<String>>,
+) -> Result<Option<Arc<Found>>, Misuse> {
+    match found {
+        Ok(found) => Ok(found.filter(|found| found.file.starts_with(root))),
+        Err(shown) => Err(Misuse(shown.to_string())),
     }
 }
