@@ -10,9 +10,7 @@ use std::time::Duration;
 
 use harness::Scratch;
 use loopback::{completion, Loopback, Reply};
-use mcp_support::{call, misuse, object, stdio, structured, HttpServer};
-use rmcp::model::{CallToolRequestParams, ClientRequest, Request};
-use rmcp::service::PeerRequestOptions;
+use mcp_support::{call, misuse, stdio, structured, HttpServer};
 use serde_json::json;
 
 const GOOD: &str = "---\nspec_version: \"1.0\"\nname: research\ndescription: Research\nsteps:\n  gather:\n    description: Gather sources\n    output_schema:\n      type: object\n      required: [sources]\n      properties:\n        sources: {type: array, items: {type: string}, minItems: 1}\n  report:\n    description: Write the report\n    needs: [gather]\n---\n";
@@ -194,32 +192,6 @@ async fn a_run_cancelled_over_http_stops() {
     )
     .await;
     let client = server.client(None).await;
-    let handle = client
-        .send_cancellable_request(
-            ClientRequest::CallToolRequest(Request::new(
-                CallToolRequestParams::new("run")
-                    .with_arguments(object(json!({ "text": GOOD, "provider": "openai" }))),
-            )),
-            PeerRequestOptions::no_options(),
-        )
-        .await
-        .unwrap();
-    while provider.requests().is_empty() {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    handle.cancel(Some("stop".into())).await.unwrap();
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    assert_eq!(
-        provider.requests().len(),
-        1,
-        "the cancelled run asked nothing more"
-    );
-    let report = structured(
-        &client,
-        "run",
-        json!({ "text": GOOD, "provider": "dry_run" }),
-    )
-    .await;
-    assert_eq!(report["status"], "completed");
+    mcp_support::cancel_a_run(&client, GOOD, || provider.requests().len()).await;
     client.cancel().await.unwrap();
 }

@@ -10,9 +10,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use loopback::{completion, Loopback, Reply};
-use mcp_support::{misuse, object, stdio, structured};
-use rmcp::model::{CallToolRequestParams, ClientRequest, ProgressNotificationParam, Request};
-use rmcp::service::{NotificationContext, PeerRequestOptions};
+use mcp_support::{misuse, stdio, structured};
+use rmcp::model::ProgressNotificationParam;
+use rmcp::service::NotificationContext;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::json;
@@ -258,38 +258,7 @@ async fn a_cancelled_run_stops_and_the_server_goes_on() {
         "--no-stream",
     ];
     let (client, _) = watched(&args, &[]).await;
-    let handle = client
-        .send_cancellable_request(
-            ClientRequest::CallToolRequest(Request::new(
-                CallToolRequestParams::new("run")
-                    .with_arguments(object(json!({ "text": DOCUMENT, "provider": "openai" }))),
-            )),
-            PeerRequestOptions::no_options(),
-        )
-        .await
-        .unwrap();
-    // The run is under way once its model call has reached the provider.
-    while server.requests().is_empty() {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    handle
-        .cancel(Some("the user changed their mind".into()))
-        .await
-        .unwrap();
-    // The server answers at once, and runs again.
-    let report = structured(
-        &client,
-        "run",
-        json!({ "text": DOCUMENT, "provider": "dry_run" }),
-    )
-    .await;
-    assert_eq!(report["status"], "completed");
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    assert_eq!(
-        server.requests().len(),
-        1,
-        "the cancelled run asked nothing more"
-    );
+    mcp_support::cancel_a_run(&client, DOCUMENT, || server.requests().len()).await;
     assert_eq!(server.unused(), 1);
     client.cancel().await.unwrap();
 }

@@ -267,3 +267,45 @@ impl HttpServer {
         .unwrap()
     }
 }
+
+/// Starts a `run` of `document` on the server's provider (whose first answer takes a second and
+/// whose second is ready), cancels it once `requests()` shows the first call arrived, and checks
+/// that after the first answer nothing more is asked and that the server runs again.
+pub async fn cancel_a_run<H: rmcp::ClientHandler>(
+    client: &WatchedClient<H>,
+    document: &str,
+    requests: impl Fn() -> usize,
+) {
+    use rmcp::model::{ClientRequest, Request};
+    use std::time::Duration;
+    let handle = client
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(Request::new(
+                CallToolRequestParams::new("run").with_arguments(object(
+                    serde_json::json!({ "text": document, "provider": "openai" }),
+                )),
+            )),
+            rmcp::service::PeerRequestOptions::no_options(),
+        )
+        .await
+        .unwrap();
+    // The run is under way once its model call has reached the provider.
+    while requests() == 0 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    handle
+        .cancel(Some("the user changed their mind".into()))
+        .await
+        .unwrap();
+    // The server answers at once, and runs again.
+    let report = structured(
+        client,
+        "run",
+        serde_json::json!({ "text": document, "provider": "dry_run" }),
+    )
+    .await;
+    assert_eq!(report["status"], "completed");
+    // Past the first answer, a run still going would have asked for the second.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(requests(), 1, "the cancelled run asked nothing more");
+}
