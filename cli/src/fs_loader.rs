@@ -29,6 +29,8 @@ enum RootOrigin {
     Marker(&'static str),
     /// No marker above the document: its own directory.
     OwnDirectory,
+    /// A root the MCP client listed (`roots/list`).
+    ClientRoot,
 }
 
 /// Loads files under `root`. Ids are `/`-separated paths relative to the root; `..` may not
@@ -49,6 +51,14 @@ impl FsLoader {
         Ok(FsLoader {
             root: root.canonicalize()?,
             origin: RootOrigin::Given,
+        })
+    }
+
+    /// A loader confined to a root the MCP client listed.
+    pub fn client_root(root: &Path) -> io::Result<FsLoader> {
+        Ok(FsLoader {
+            root: root.canonicalize()?,
+            origin: RootOrigin::ClientRoot,
         })
     }
 
@@ -137,6 +147,7 @@ impl FsLoader {
             RootOrigin::Marker(marker) => format!(
                 "`{root}` (the nearest directory above the file with `{marker}`; `--root DIR` sets another)"
             ),
+            RootOrigin::ClientRoot => format!("`{root}` (a root the MCP client lists)"),
             RootOrigin::OwnDirectory => format!(
                 "`{root}` (the file's own directory: no directory above it has `.git`, `LOGIC.md` or `.logic/`; `--root DIR` sets another)"
             ),
@@ -173,6 +184,13 @@ fn id_from(relative: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()
         .join("/")
+}
+
+impl FsLoader {
+    /// The project root (canonical) ids are relative to.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
 }
 
 impl Loader for FsLoader {

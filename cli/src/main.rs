@@ -23,17 +23,22 @@ macro_rules! eprintln {
     }};
 }
 mod commands;
+mod config;
 mod discover;
 mod fs_loader;
 mod input;
 mod lsp;
+mod mcp;
 mod output;
+mod parallel;
 mod providers;
+mod report;
 mod run;
+mod uri;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Exit status: every file is fine.
 const EXIT_OK: u8 = 0;
@@ -63,6 +68,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Start a new document from a template (`--list` shows them).
+    Init(commands::init::Args),
     /// Check LOGIC.md files against the v1.0 specification.
     Validate(commands::validate::Args),
     /// Validate, then check references, cycles, expressions, thresholds, trees and workflows.
@@ -87,8 +94,20 @@ enum Command {
     NextAction(Box<commands::next_action::Args>),
     /// Check a run's trace against temporal obligations, or export it as OpenTelemetry spans.
     Trace(commands::trace::Args),
+    /// Lint, then lint again what changes (and what imports it); --fix fixes as it goes.
+    Watch(Box<commands::watch::WatchArgs>),
+    /// Semantic diff of two documents: steps/nodes added, removed, renamed; fields; edges.
+    Diff(commands::diff::Args),
+    /// The settings in effect for a file or directory (logicmd.toml, [tool.logicmd]) and where each came from.
+    Config(commands::config::Args),
+    /// Print the shell completion script (bash, zsh, fish, powershell, elvish).
+    Completion(commands::completion::CompletionArgs),
+    /// Print the manual page (roff), or write every command's page with --output DIR.
+    Man(commands::completion::ManArgs),
     /// Language server (LSP over standard input/output) for editors.
     Lsp(lsp::Args),
+    /// MCP server for AI agents (stdio, or Streamable HTTP): every command as a tool.
+    Mcp(mcp::Args),
 }
 
 fn main() -> ExitCode {
@@ -104,6 +123,7 @@ fn main() -> ExitCode {
         }
     };
     let status = match cli.command {
+        Command::Init(args) => commands::init::run(&args),
         Command::Validate(args) => commands::validate::run(&args),
         Command::Lint(args) => commands::lint::run(&args),
         Command::Compile(args) => commands::compile::run(&args),
@@ -116,13 +136,26 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run::run(&args),
         Command::NextAction(args) => commands::next_action::run(&args),
         Command::Trace(args) => commands::trace::run(&args),
+        Command::Watch(args) => commands::watch::run(&args),
+        Command::Diff(args) => commands::diff::run(&args),
+        Command::Config(args) => commands::config::run(&args),
+        Command::Completion(args) => commands::completion::completion(&args, Cli::command()),
+        Command::Man(args) => commands::completion::man(&args, Cli::command()),
         Command::Lsp(args) => lsp::run(&args),
+        Command::Mcp(args) => mcp::run(&args),
     };
     ExitCode::from(status)
 }
 
 #[cfg(test)]
 mod tests {
+    /// clap's own checks of every command's arguments (unique ids and groups, valid defaults).
+    #[test]
+    fn the_command_line_model_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+
     /// `--version` names every spec version core supports, and no other.
     #[test]
     fn the_version_declares_the_supported_spec_versions() {

@@ -26,6 +26,9 @@ pub struct FileReport<'a> {
     /// findings included); what the exit status sums up.
     pub passed: bool,
     pub diagnostics: &'a [Diagnostic],
+    /// The fixes `lint --fix` applied (only with `--fix`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixed: Option<&'a [crate::commands::each_file::FixRecord]>,
 }
 
 /// A file's diagnostics, rustc-style.

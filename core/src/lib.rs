@@ -17,6 +17,7 @@
 //! |---|---|---|
 //! | [`analysis`] | the front door: kind detection, parse, schema, imports, rules | [`analysis::analyze`] |
 //! | [`validate`](mod@validate) | parse and schema-validate a LOGIC.md text in one call | [`validate()`], [`validate_bytes`] |
+//! | [`config`] | project settings (`logicmd.toml`, `[tool.logicmd]`): rule selection, severities | [`config::parse`], [`config::apply`] |
 //! | [`lint`] | semantic rules beyond the schema, each with a stable code | [`lint::lint`], [`lint::rules::ALL`] |
 //! | [`check`] | static obligations: unverified output, termination | [`check::check_topology`], [`analysis::obligations`] |
 //! | [`compile`] | a document as reasoning scaffolds, execution levels and order | [`compile::compile`], [`analysis::compile_text`] |
@@ -36,6 +37,8 @@
 //! | [`expr`] | the `{{ }}` expression language | [`expr::Template`], [`expr::eval_str`] |
 //! | [`trees`] | walking a decision tree on an input | [`trees::eval_tree`] |
 //! | [`share`] | share links for a document | [`share::encode`], [`share::decode`] |
+//! | [`templates`] | starting documents (`logicmd init`) | [`templates::TEMPLATES`], [`templates::render`] |
+//! | [`diff`](mod@diff) | a semantic diff of two documents: nodes added, removed, renamed; fields; edges | [`diff::diff`](fn@diff::diff) |
 //! | [`diagnostic`] | problems as values | [`Diagnostic`] |
 //! | [`render`] | a diagnostic as rustc-style text with the source line | [`render::render`] |
 //! | [`document`] | a parsed LOGIC.md file with spans | [`Document`] |
@@ -56,9 +59,11 @@
 pub mod analysis;
 pub mod check;
 pub mod compile;
+pub mod config;
 mod contract;
 mod dag;
 pub mod diagnostic;
+pub mod diff;
 pub mod discover;
 pub mod document;
 pub mod drtl;
@@ -83,6 +88,7 @@ pub mod run;
 pub mod schema;
 pub mod share;
 pub mod source;
+pub mod templates;
 pub mod trace;
 pub mod trees;
 pub mod validate;

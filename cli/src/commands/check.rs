@@ -7,15 +7,13 @@ use std::path::PathBuf;
 
 use super::each_file::{self, Outcome, Tally};
 use super::front;
-use crate::output::Format;
 
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
     operands: crate::discover::Operands,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[command(flatten)]
+    report: crate::report::ReportArgs,
     /// Directory imports may read from (default: as for `lint`).
     #[arg(long, value_name = "DIR", value_parser = super::existing_dir)]
     root: Option<PathBuf>,
@@ -24,14 +22,16 @@ pub struct Args {
 pub fn run(args: &Args) -> u8 {
     each_file::run(
         &args.operands,
-        args.format,
+        &args.report,
         Tally::OUTCOME,
-        |path, bytes| {
-            let analysis = front::obligations_of_file(path, bytes, args.root.as_deref());
+        |path, bytes, found| {
+            let root = crate::config::root_for(args.root.as_deref(), found);
+            let analysis = front::obligations_of_file(path, bytes, root.as_deref());
             Outcome {
                 text: front::text_of(&analysis, bytes),
                 valid: analysis.valid,
-                diagnostics: analysis.diagnostics,
+                diagnostics: crate::config::applied(found, path, analysis.diagnostics),
+                ..Outcome::default()
             }
         },
     )

@@ -16,7 +16,15 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> u8 {
-    let (files, problems) = discover::files(&args.operands);
+    let finder = crate::config::Finder::default();
+    let operands = match crate::config::with_project_excludes(&args.operands, &finder) {
+        Ok(operands) => operands,
+        Err(shown) => {
+            eprintln!("{shown}");
+            return EXIT_USAGE;
+        }
+    };
+    let (files, problems) = discover::files(&operands);
     for problem in &problems {
         eprintln!("{}", problem.line());
     }

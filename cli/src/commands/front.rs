@@ -6,6 +6,7 @@ use std::path::Path;
 use logicmd::analysis::{
     analyze_bytes, compile_text, obligations, Analysis, Compiled, Depth, Options, DEFAULT_ID,
 };
+use logicmd::fix::{fix_selected, Fixed, Safety};
 use logicmd::loader::{Loader, MemoryLoader};
 use logicmd::{Diagnostic, Limits};
 
@@ -67,6 +68,31 @@ pub fn analyze_file(path: &Path, bytes: &[u8], depth: Depth, root: Option<&Path>
     let mut analysis = analyze_bytes(bytes, &options(&name, &place.id, depth), &*place.loader);
     analysis.diagnostics.splice(0..0, place.problem);
     analysis
+}
+
+/// The most fixes `lint --fix` applies to one file (each is followed by a fresh analysis).
+pub(crate) const FIX_LIMIT: usize = 200;
+
+/// Core's fixes of at most `safety` (`logicmd::fix::fix_all`, the language server's quick fixes)
+/// for the diagnostics `selected` keeps, applied to `text` read from `path`, analysed at lint depth with imports placed as for
+/// [`analyze_file`]; nothing is fixed when no root can be opened (lint then says why).
+pub fn fix_file(
+    path: &Path,
+    text: &str,
+    root: Option<&Path>,
+    safety: Safety,
+    selected: &dyn Fn(&Diagnostic) -> bool,
+) -> Fixed {
+    let name = path.to_string_lossy();
+    let place = place(path, root);
+    if place.problem.is_some() {
+        return Fixed {
+            text: text.to_owned(),
+            applied: Vec::new(),
+        };
+    }
+    let options = options(&name, &place.id, Depth::Lint);
+    fix_selected(text, &options, &*place.loader, safety, FIX_LIMIT, selected)
 }
 
 /// The obligation analysis of the bytes read from `path` (imports placed as for
@@ -161,4 +187,46 @@ pub fn graph_file(path: &Path, bytes: &[u8], root: Option<&Path>) -> logicmd::an
     };
     graphed.analysis.diagnostics.splice(0..0, place.problem);
     graphed
+}
+
+/// The files the document read from `path` reads while it is linted (imports, workflow nodes'
+/// documents, prompt files), canonical, with the loader placed as for [`analyze_file`]; empty
+/// when no root can be opened.
+pub fn dependencies_of(path: &Path, bytes: &[u8], root: Option<&Path>) -> Vec<std::path::PathBuf> {
+    let Ok(Placed { loader, id }) = FsLoader::place(path, root) else {
+        return Vec::new();
+    };
+    let recording = Recording {
+        inner: &loader,
+        loaded: std::sync::Mutex::new(Vec::new()),
+    };
+    let name = path.to_string_lossy();
+    let _ = analyze_bytes(bytes, &options(&name, &id, Depth::Lint), &recording);
+    let loaded = recording
+        .loaded
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    loaded
+        .iter()
+        .filter_map(|id| loader.root().join(id).canonicalize().ok())
+        .collect()
+}
+
+/// A loader that remembers the ids it was asked for.
+struct Recording<'a> {
+    inner: &'a dyn Loader,
+    loaded: std::sync::Mutex<Vec<String>>,
+}
+
+impl Loader for Recording<'_> {
+    fn resolve(&self, from: &str, reference: &str) -> Result<String, logicmd::loader::LoadError> {
+        self.inner.resolve(from, reference)
+    }
+
+    fn load(&self, id: &str) -> Result<String, logicmd::loader::LoadError> {
+        if let Ok(mut loaded) = self.loaded.lock() {
+            loaded.push(id.to_owned());
+        }
+        self.inner.load(id)
+    }
 }

@@ -7,16 +7,17 @@ use logicmd::analysis::Depth;
 use logicmd::lint::rules;
 
 use super::each_file::{self, Outcome, Tally};
-use super::front;
+use super::{front, lint_fix};
+use crate::config;
 use crate::output::{self, Format};
+use crate::report::ReportFormat;
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct Args {
     #[command(flatten)]
     operands: crate::discover::Operands,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[command(flatten)]
+    report: crate::report::ReportArgs,
     /// Directory imports and `logic_ref`s may read from (default: the nearest directory above
     /// the file with `.git`, `LOGIC.md` or `.logic/`, else the file's directory; for `-`, searched
     /// from the working directory).
@@ -26,22 +27,65 @@ pub struct Args {
     /// severity, what it finds, why, and the fixture in the repository that triggers it; then exit.
     #[arg(long)]
     rules: bool,
+    /// Apply the safe fixes (those the language server offers as quick fixes and marks safe),
+    /// write the files back with comments and layout kept, then report what is left.
+    #[arg(long, conflicts_with = "rules")]
+    fix: bool,
+    /// Also apply the unsafe fixes (guesses and choices: a did-you-mean rename, a step added to
+    /// `needs`) with --fix or --diff; without them, the report counts the problems they repair.
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print a unified diff of what --fix would change, and change nothing (exit 1 if anything
+    /// would change).
+    #[arg(long, conflicts_with_all = ["rules", "fix", "format", "statistics"])]
+    diff: bool,
 }
 
 pub fn run(args: &Args) -> u8 {
     if args.rules {
-        return list_rules(args.format);
+        return match args.report.format {
+            ReportFormat::Human => list_rules(Format::Human),
+            ReportFormat::Json => list_rules(Format::Json),
+            _ => {
+                eprintln!("error: --rules prints --format human or json");
+                crate::EXIT_USAGE
+            }
+        };
+    }
+    if args.unsafe_fixes && !args.fix && !args.diff {
+        eprintln!("error: --unsafe-fixes goes with --fix or --diff");
+        return crate::EXIT_USAGE;
+    }
+    let safety = lint_fix::safety(args.unsafe_fixes);
+    if args.diff {
+        let paint = args.report.color.for_stdout();
+        return lint_fix::diff(&args.operands, args.root.as_deref(), safety, paint);
+    }
+    if args.fix {
+        if args.operands.paths.iter().any(|p| p == "-") {
+            eprintln!("error: --fix writes files back; for standard input use --diff");
+            return crate::EXIT_USAGE;
+        }
+        let tally = Tally {
+            fixing: true,
+            ..Tally::OUTCOME
+        };
+        return each_file::run(&args.operands, &args.report, tally, |path, _, found| {
+            lint_fix::fix_and_lint(path, args.root.as_deref(), found, safety)
+        });
     }
     each_file::run(
         &args.operands,
-        args.format,
+        &args.report,
         Tally::OUTCOME,
-        |path, bytes| {
-            let analysis = front::analyze_file(path, bytes, Depth::Lint, args.root.as_deref());
+        |path, bytes, found| {
+            let root = config::root_for(args.root.as_deref(), found);
+            let analysis = front::analyze_file(path, bytes, Depth::Lint, root.as_deref());
             Outcome {
                 text: front::text_of(&analysis, bytes),
                 valid: analysis.valid,
-                diagnostics: analysis.diagnostics,
+                diagnostics: config::applied(found, path, analysis.diagnostics),
+                ..Outcome::default()
             }
         },
     )
@@ -93,4 +137,28 @@ fn list_rules(format: Format) -> u8 {
         }
     }
     crate::EXIT_OK
+}
+
+impl Args {
+    /// The same options on other files (what `watch` re-checks).
+    pub fn on(&self, paths: Vec<String>) -> Args {
+        let mut args = self.clone();
+        args.operands.paths = paths;
+        args
+    }
+
+    /// The files and exclusions it was given.
+    pub fn operands(&self) -> &crate::discover::Operands {
+        &self.operands
+    }
+
+    /// `--root`.
+    pub fn root(&self) -> Option<&std::path::Path> {
+        self.root.as_deref()
+    }
+
+    /// `--rules` or `--diff`: a report that is not a check of the files.
+    pub fn is_not_a_check(&self) -> bool {
+        self.rules || self.diff
+    }
 }

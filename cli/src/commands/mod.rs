@@ -2,18 +2,24 @@
 
 pub mod check;
 pub mod compile;
-mod each_file;
+pub mod completion;
+pub mod config;
+pub mod diff;
+pub mod each_file;
 pub mod edit;
 pub mod eval;
 pub mod eval_tree;
 pub mod fmt;
-mod front;
+pub(crate) mod front;
 pub mod graph;
+pub mod init;
 pub mod lint;
+mod lint_fix;
 pub mod next_action;
 pub mod run;
 pub mod trace;
 pub mod validate;
+pub mod watch;
 
 use std::path::Path;
 

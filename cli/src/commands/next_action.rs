@@ -46,7 +46,7 @@ pub struct Args {
 }
 
 /// The node id the decision's model calls carry (scripts answer it by this name).
-const NODE: &str = "next_action";
+pub(crate) const NODE: &str = "next_action";
 
 pub fn run(args: &Args) -> u8 {
     match decide(args) {
@@ -141,7 +141,7 @@ fn provider(args: &Args) -> Result<Box<dyn Provider>, String> {
 }
 
 /// One model call through `provider`: its text, or why there is none.
-fn ask(
+pub(crate) fn ask(
     provider: &mut dyn Provider,
     request: &ModelRequest,
     attempt: u32,

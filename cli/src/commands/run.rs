@@ -10,7 +10,7 @@ use clap::ValueEnum;
 use logicmd::run::session::{
     check_input, contracts_of, example_input, InputEnforcement, Session, Start,
 };
-use logicmd::run::{ActionKind, Observation, RunOptions, Source};
+use logicmd::run::{Observation, RunOptions, Source};
 use serde_json::Value;
 
 use super::front;
@@ -498,14 +498,7 @@ fn decision(args: &Args, session: &Session) -> Result<Option<ReviewDecision>, St
     let Some(answer) = &args.answer else {
         return Ok(None);
     };
-    let reviews: Vec<(String, String, Vec<String>)> = session
-        .outstanding()
-        .into_iter()
-        .filter_map(|action| match action.kind {
-            ActionKind::AskReview { node, actions, .. } => Some((action.id, node, actions)),
-            _ => None,
-        })
-        .collect();
+    let reviews = resume::open_reviews(session);
     let (node, choice) = match answer.split_once('=') {
         Some((node, choice)) => (Some(node), choice),
         None => (None, answer.as_str()),

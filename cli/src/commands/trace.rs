@@ -199,9 +199,9 @@ fn event_label(trace: &Trace, index: usize) -> String {
 }
 
 /// What a check found: the violations, and the rules the trace cannot settle yet.
-struct Found<'a> {
-    violations: &'a [Violation],
-    not_checked: &'a [NotChecked],
+pub(crate) struct Found<'a> {
+    pub(crate) violations: &'a [Violation],
+    pub(crate) not_checked: &'a [NotChecked],
 }
 
 impl Found<'_> {
@@ -255,7 +255,7 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-fn json_report(file: &str, trace: &Trace, rules: &[Rule], found: &Found) -> Value {
+pub(crate) fn json_report(file: &str, trace: &Trace, rules: &[Rule], found: &Found) -> Value {
     let rules: Vec<Value> = rules
         .iter()
         .map(|rule| {

@@ -4,28 +4,27 @@ use logicmd::analysis::Depth;
 
 use super::each_file::{self, Outcome, Tally};
 use super::front;
-use crate::output::Format;
 
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
     operands: crate::discover::Operands,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[command(flatten)]
+    report: crate::report::ReportArgs,
 }
 
 pub fn run(args: &Args) -> u8 {
     each_file::run(
         &args.operands,
-        args.format,
+        &args.report,
         Tally::VALIDITY,
-        |path, bytes| {
+        |path, bytes, _settings| {
             let analysis = front::analyze_file(path, bytes, Depth::Validate, None);
             Outcome {
                 text: front::text_of(&analysis, bytes),
                 valid: analysis.valid,
                 diagnostics: analysis.diagnostics,
+                ..Outcome::default()
             }
         },
     )

@@ -111,36 +111,13 @@ fn normalized(path: &Path) -> PathBuf {
 
 /// The path of a `file://` URI (percent-decoded), `None` for other schemes.
 pub fn path_of_uri(uri: &str) -> Option<PathBuf> {
-    let rest = uri.strip_prefix("file://")?;
-    let path = rest.strip_prefix("localhost").unwrap_or(rest);
-    let bytes = path.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    while at < bytes.len() {
-        if bytes[at] == b'%' && at + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[at + 1..at + 3]).ok()?;
-            decoded.push(u8::from_str_radix(hex, 16).ok()?);
-            at += 3;
-        } else {
-            decoded.push(bytes[at]);
-            at += 1;
-        }
-    }
-    String::from_utf8(decoded).ok().map(PathBuf::from)
+    crate::uri::path_of_file_uri(uri)
 }
 
 /// The `file://` URI of an absolute path, percent-encoding what a URI path may not hold.
 pub fn uri_of_path(path: &Path) -> String {
-    let mut out = String::from("file://");
-    for byte in path.to_string_lossy().bytes() {
-        let keep = byte.is_ascii_alphanumeric() || b"/-._~!$&'()*+,;=:@".contains(&byte);
-        if keep {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
+    let encoded = crate::uri::percent_encode(&path.to_string_lossy(), b"/-._~!$&'()*+,;=:@");
+    format!("file://{encoded}")
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! step it writes the session's records to the state journal, then the new events to the trace
 //! and the progress display.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -43,6 +44,11 @@ pub enum Records {
     Memory(Vec<Record>),
 }
 
+/// What `drive` returns when its cancel flag was raised (the MCP server's cancelled requests).
+pub const CANCELLED: &str = "the run was cancelled";
+/// How often a cancellable drive looks at its flag while it waits for an answer.
+const CANCEL_POLL: Duration = Duration::from_millis(50);
+
 /// An answer from a worker thread: the action, the answer, and when it came (wall clock).
 type Finished = (String, Answer, u64);
 
@@ -57,6 +63,9 @@ pub struct Driver {
     pub progress: Progress,
     /// Every event of the run so far (replayed ones included).
     pub events: Vec<Value>,
+    /// Raised from another thread to stop the drive (between steps, or within `CANCEL_POLL`
+    /// while it waits); calls in flight finish on their threads, unheard.
+    pub cancel: Option<Arc<AtomicBool>>,
     sender: Sender<Finished>,
     receiver: Receiver<Finished>,
     /// Calls on worker threads.
@@ -83,6 +92,7 @@ impl Driver {
             trace: None,
             progress,
             events: Vec::new(),
+            cancel: None,
             sender,
             receiver,
             in_flight: 0,
@@ -94,6 +104,13 @@ impl Driver {
     /// cannot write, an answer the session refuses).
     pub fn drive(&mut self) -> Result<Ending, String> {
         loop {
+            if self
+                .cancel
+                .as_ref()
+                .is_some_and(|flag| flag.load(Ordering::Relaxed))
+            {
+                return Err(CANCELLED.to_owned());
+            }
             let next = self.session.next(wall_ms());
             self.record()?;
             match next {
@@ -180,7 +197,13 @@ impl Driver {
         if self.in_flight == 0 && first_timer.is_none() {
             return Err("the run waits for an answer, yet nothing is being carried out".into());
         }
-        let message = match first_timer {
+        // A cancellable drive wakes up now and then to look at its flag.
+        let wake = match (first_timer, self.cancel.is_some()) {
+            (Some(until), true) => Some(until.min(Instant::now() + CANCEL_POLL)),
+            (None, true) => Some(Instant::now() + CANCEL_POLL),
+            (timer, false) => timer,
+        };
+        let message = match wake {
             Some(until) => self
                 .receiver
                 .recv_timeout(until.saturating_duration_since(Instant::now())),

@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use logicmd::run::session::{Answerers, ClockMode, Facts, Models, Waits};
-use logicmd::run::Scripted;
+use logicmd::run::session::{Answerers, ClockMode, Facts, Models, Session, Waits};
+use logicmd::run::{ActionKind, Scripted};
 use serde_json::Value;
 
 use super::durable::{event_line, Trace};
@@ -58,6 +58,19 @@ fn read_text(path: &Path) -> Result<String, String> {
     let bytes = crate::input::read_bounded(path, logicmd::Limits::DEFAULT.max_bytes)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     crate::input::utf8_text(bytes).map_err(|problem| format!("{} {problem}", path.display()))
+}
+
+/// The reviews `session` waits for: each one's action id, node and the actions it offers (what
+/// `--answer` and the MCP server's `resume_run` choose among).
+pub fn open_reviews(session: &Session) -> Vec<(String, String, Vec<String>)> {
+    session
+        .outstanding()
+        .into_iter()
+        .filter_map(|action| match action.kind {
+            ActionKind::AskReview { node, actions, .. } => Some((action.id, node, actions)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Opens the trace of a resumed run: its lines must be the first replayed events exactly (a

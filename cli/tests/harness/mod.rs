@@ -51,6 +51,10 @@ pub fn run_in(cwd: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_logicmd"))
         .args(args)
         .current_dir(cwd)
+        // Reports are compared as plain text: the caller's colour settings stay out.
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR")
         .stdin(if stdin.is_some() {
             Stdio::piped()
         } else {
@@ -126,4 +130,20 @@ pub fn project(name: &str, files: &[(&str, &str)]) -> Scratch {
         scratch.write(path, text);
     }
     scratch
+}
+
+/// Runs `logicmd args` in `cwd` with `vars` set (and no other colour settings).
+pub fn run_with_env(cwd: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_logicmd"));
+    command
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR");
+    for (name, value) in vars {
+        command.env(name, value);
+    }
+    command.output().expect("the logicmd binary runs")
 }

@@ -27,6 +27,7 @@ use crate::document::Document;
 use crate::drtl::Topology;
 use crate::imports::resolve;
 use crate::limits::Limits;
+use crate::lint::suppress::{self, Pass};
 use crate::loader::Loader;
 
 pub use detect::{detect, Kind};
@@ -166,6 +167,9 @@ pub fn analyze(text: &str, options: &Options<'_>, loader: &dyn Loader) -> Analys
             diagnostics.extend(without_schema_duplicates(rules, &schema));
         }
         diagnostics.extend(schema);
+        if options.depth >= Depth::Lint {
+            diagnostics = suppress::apply(parsed, diagnostics, Pass::Lint);
+        }
     }
     sort_diagnostics(&mut diagnostics);
     Analysis {
@@ -221,6 +225,9 @@ pub fn check(parsed: &Parsed, options: &Options<'_>, loader: &dyn Loader) -> Vec
         Vec::new()
     };
     diagnostics.extend(schema);
+    if options.depth >= Depth::Lint {
+        diagnostics = suppress::apply(parsed, diagnostics, Pass::Lint);
+    }
     sort_diagnostics(&mut diagnostics);
     diagnostics
 }
@@ -319,7 +326,14 @@ pub fn obligations(text: &str, options: &Options<'_>, loader: &dyn Loader) -> Ob
         }
         None => (Vec::new(), Vec::new()),
     };
-    analysis.diagnostics = placed;
+    analysis.diagnostics = match &analysis.parsed {
+        Some(parsed) => {
+            let mut kept = suppress::apply(parsed, placed, Pass::Check);
+            sort_diagnostics(&mut kept);
+            kept
+        }
+        None => placed,
+    };
     Obligations { analysis, findings }
 }
 

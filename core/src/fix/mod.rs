@@ -96,16 +96,33 @@ pub fn fix_all(
     safety: Safety,
     limit: usize,
 ) -> Fixed {
+    fix_selected(text, options, loader, safety, limit, &|_| true)
+}
+
+/// [`fix_all`], fixing only the diagnostics `selected` keeps (those a project's settings leave
+/// reported: an ignored rule is not fixed either).
+pub fn fix_selected(
+    text: &str,
+    options: &Options<'_>,
+    loader: &dyn Loader,
+    safety: Safety,
+    limit: usize,
+    selected: &dyn Fn(&Diagnostic) -> bool,
+) -> Fixed {
     let mut current = text.to_owned();
     let mut applied = Vec::new();
     while applied.len() < limit {
         let analysis = analyze(&current, options, loader);
         let json = analysis.parsed.as_ref().map(|p| p.json());
-        let next = analysis.diagnostics.iter().find_map(|diagnostic| {
-            fixes_for(&current, json, diagnostic)
-                .into_iter()
-                .find(|fix| fix.safety <= safety)
-        });
+        let next = analysis
+            .diagnostics
+            .iter()
+            .filter(|d| selected(d))
+            .find_map(|diagnostic| {
+                fixes_for(&current, json, diagnostic)
+                    .into_iter()
+                    .find(|fix| fix.safety <= safety)
+            });
         let Some(fix) = next else {
             break;
         };

@@ -18,6 +18,7 @@ mod step_reads;
 mod steps;
 mod strategy_config;
 mod structure;
+pub mod suppress;
 mod trees;
 mod vocabulary;
 mod workflow;

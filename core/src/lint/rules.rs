@@ -237,6 +237,12 @@ rules! {
     DUPLICATE_DEPENDENCY: "duplicate-dependency", Warning,
         "`needs` or `depends_on` names the same step or node twice",
         "The repeat changes nothing, and is often a typo for another name.";
+    UNUSED_SUPPRESSION: "unused-suppression", Warning,
+        "a `# logicmd: ignore[...]` comment names a code that nothing it covers reports (also in topologies)",
+        "A suppression left behind after the problem was fixed would silence the next, unrelated finding on that line; errors cannot be suppressed.";
+    INVALID_SUPPRESSION: "invalid-suppression", Warning,
+        "a `# logicmd:` comment is neither `ignore[code, ...]` nor `ignore-file[code, ...]` (also in topologies)",
+        "A suppression that cannot be read silences nothing, though its author believes it does.";
 }
 
 rules! {
