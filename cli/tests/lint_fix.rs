@@ -55,13 +55,9 @@ fn logicmd(scratch: &Scratch, args: &[&str]) -> String {
     scratch.redact(&transcript(&run_in(&scratch.0, args, None)))
 }
 
+/// The transcript of `commands`, then the files as they are after them.
 fn session(scratch: &Scratch, commands: &[&[&str]], files: &[&str]) -> String {
-    let mut all = String::new();
-    for args in commands {
-        all.push_str(&format!("$ logicmd {}\n", args.join(" ")));
-        all.push_str(&logicmd(scratch, args));
-        all.push('\n');
-    }
+    let mut all = harness::session(scratch, commands);
     for file in files {
         let text = fs::read_to_string(scratch.0.join(file)).expect("the file is there");
         all.push_str(&format!("=== {file}\n{text}"));

@@ -16,24 +16,16 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> u8 {
-    let finder = crate::config::Finder::default();
-    let operands = match crate::config::with_project_excludes(&args.operands, &finder) {
-        Ok(operands) => operands,
-        Err(shown) => {
-            eprintln!("{shown}");
-            return EXIT_USAGE;
-        }
+    let discovered = match crate::config::discover(&args.operands) {
+        Ok(discovered) => discovered,
+        Err(status) => return status,
     };
-    let (files, problems) = discover::files(&operands);
-    for problem in &problems {
-        eprintln!("{}", problem.line());
-    }
-    let mut status = if !problems.iter().any(discover::OperandError::is_error) {
-        EXIT_OK
-    } else {
+    let mut status = if discovered.operand_failed() {
         EXIT_USAGE
+    } else {
+        EXIT_OK
     };
-    for path in files {
+    for path in discovered.files {
         let name = super::each_file::display_name(&path);
         let stdin = path.as_os_str() == "-";
         let (text, tail) = match super::read_document_text(&path) {
