@@ -159,11 +159,17 @@ pub struct Discovered {
 }
 
 impl Discovered {
-    /// Whether an operand named nothing readable (exit status 2).
-    pub fn operand_failed(&self) -> bool {
-        self.problems
+    /// The exit status so far: 2 when an operand named nothing readable, else 0.
+    pub fn status(&self) -> u8 {
+        if self
+            .problems
             .iter()
             .any(crate::discover::OperandError::is_error)
+        {
+            crate::EXIT_USAGE
+        } else {
+            crate::EXIT_OK
+        }
     }
 }
 

@@ -4,7 +4,7 @@ use logicmd::analysis::{detect, Kind};
 use logicmd::format::format;
 
 use crate::discover;
-use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+use crate::{EXIT_INVALID, EXIT_USAGE};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -20,11 +20,7 @@ pub fn run(args: &Args) -> u8 {
         Ok(discovered) => discovered,
         Err(status) => return status,
     };
-    let mut status = if discovered.operand_failed() {
-        EXIT_USAGE
-    } else {
-        EXIT_OK
-    };
+    let mut status = discovered.status();
     for path in discovered.files {
         let name = super::each_file::display_name(&path);
         let stdin = path.as_os_str() == "-";

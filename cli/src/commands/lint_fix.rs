@@ -14,7 +14,7 @@ use super::front;
 use crate::config::{self, Found};
 use crate::input::{read_document, write_document};
 use crate::report::Paint;
-use crate::{discover, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+use crate::{discover, EXIT_INVALID};
 
 /// Which fixes to apply.
 pub fn safety(unsafe_fixes: bool) -> Safety {
@@ -127,11 +127,7 @@ pub fn diff(
         Ok(discovered) => discovered,
         Err(status) => return status,
     };
-    let mut status = if discovered.operand_failed() {
-        EXIT_USAGE
-    } else {
-        EXIT_OK
-    };
+    let mut status = discovered.status();
     let (mut fixes, mut changed) = (0, 0);
     for (path, found) in discovered.files.into_iter().zip(discovered.settings) {
         let file = display_name(&path);
