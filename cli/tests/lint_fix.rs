@@ -152,3 +152,15 @@ fn misuse_is_a_usage_error() {
     );
     insta::assert_snapshot!("misuse", all);
 }
+
+#[test]
+fn the_fix_report_in_colour() {
+    let scratch = Scratch::new("lint-fix-colour");
+    scratch.write("typos.logic.md", TYPOS);
+    let out = run_in(
+        &scratch.0,
+        &["lint", "--fix", "--color", "always", "typos.logic.md"],
+        None,
+    );
+    insta::assert_snapshot!("fix_colour", transcript(&out).replace('\u{1b}', "␛"));
+}
