@@ -150,6 +150,52 @@ fn read_in(dir: &Path) -> Result<Option<Found>, String> {
     Ok(None)
 }
 
+/// What the file-taking commands start from: the files the operands name (the project's
+/// `extend-exclude` applied), the operand problems (already printed), and each file's settings.
+pub struct Discovered {
+    pub files: Vec<PathBuf>,
+    pub problems: Vec<crate::discover::OperandError>,
+    pub settings: Vec<Option<Arc<Found>>>,
+}
+
+impl Discovered {
+    /// The exit status so far: 2 when an operand named nothing readable, else 0.
+    pub fn status(&self) -> u8 {
+        if self
+            .problems
+            .iter()
+            .any(crate::discover::OperandError::is_error)
+        {
+            crate::EXIT_USAGE
+        } else {
+            crate::EXIT_OK
+        }
+    }
+}
+
+/// Discovers the files of `operands` and their settings, printing the operand problems; an
+/// unusable settings file is printed and gives the exit status (2).
+pub fn discover(operands: &crate::discover::Operands) -> Result<Discovered, u8> {
+    let finder = Finder::default();
+    let operands = with_project_excludes(operands, &finder).map_err(|shown| {
+        eprintln!("{shown}");
+        crate::EXIT_USAGE
+    })?;
+    let (files, problems) = crate::discover::files(&operands);
+    for problem in &problems {
+        eprintln!("{}", problem.line());
+    }
+    let settings = for_each(&files, &finder).map_err(|shown| {
+        eprintln!("{shown}");
+        crate::EXIT_USAGE
+    })?;
+    Ok(Discovered {
+        files,
+        problems,
+        settings,
+    })
+}
+
 /// `operands` with the `extend-exclude` of the settings that apply in the working directory
 /// (the project's) added to `--exclude`.
 pub fn with_project_excludes(
@@ -170,7 +216,7 @@ pub fn with_project_excludes(
 
 /// The settings of each of `files`, in order; the first unusable settings file stops it (its
 /// problems, shown).
-pub fn for_each(files: &[PathBuf], finder: &Finder) -> Result<Vec<Option<Arc<Found>>>, String> {
+fn for_each(files: &[PathBuf], finder: &Finder) -> Result<Vec<Option<Arc<Found>>>, String> {
     files
         .iter()
         .map(|path| finder.for_document(path).map_err(|e| e.to_string()))

@@ -6,7 +6,7 @@ mod harness;
 
 use std::fs;
 
-use harness::{project, run_in, transcript, Scratch};
+use harness::{project, session};
 
 /// A repeated `needs` entry (a warning with a safe fix), a step without a description (an
 /// info), structured output nothing checks (check's warning).
@@ -22,16 +22,6 @@ severity = { unverified-contract = "error" }
 [provider]
 model = "gpt-4o-mini"
 "#;
-
-fn session(scratch: &Scratch, commands: &[&[&str]]) -> String {
-    let mut all = String::new();
-    for args in commands {
-        all.push_str(&format!("$ logicmd {}\n", args.join(" ")));
-        all.push_str(&scratch.redact(&transcript(&run_in(&scratch.0, args, None))));
-        all.push('\n');
-    }
-    all
-}
 
 #[test]
 fn settings_select_re_grade_and_exclude_for_every_file_command() {

@@ -5,21 +5,11 @@ mod harness;
 
 use std::process::Command;
 
-use harness::{project, run_in, run_with_env, transcript, Scratch};
+use harness::{project, run_with_env, session, transcript, Scratch};
 
 const OLD: &str = "---\n# A pipeline.\nspec_version: \"1.0\"\nname: pipeline\nreasoning:\n  max_iterations: 8\nsteps:\n  gather:\n    description: Gather sources\n    instructions: Find three sources.\n  legacy:\n    description: Old\n  report:\n    description: Report\n    needs: [gather, legacy]\n---\n";
 const NEW: &str = "---\nspec_version: \"1.0\"\nname: pipeline\nreasoning:\n  max_iterations: 10\nsteps:\n  collect:\n    description: Gather sources\n    instructions: Find five sources.\n  report:\n    description: Report\n    needs: [collect, verify]\n  verify:\n    description: Verify\n    needs: [collect]\n---\n";
 const TOPOLOGY: &str = "name: t\nnodes:\n  - {id: a, type: generate, prompt: p, output_key: x}\n";
-
-fn session(scratch: &Scratch, commands: &[&[&str]]) -> String {
-    let mut all = String::new();
-    for args in commands {
-        all.push_str(&format!("$ logicmd {}\n", args.join(" ")));
-        all.push_str(&scratch.redact(&transcript(&run_in(&scratch.0, args, None))));
-        all.push('\n');
-    }
-    all
-}
 
 #[test]
 fn two_files_in_text_json_and_colour() {

@@ -5,21 +5,7 @@ mod harness;
 
 use std::fs;
 
-use harness::{run_in, transcript, Scratch};
-
-/// The arguments as a shell line: quoted when empty or holding a space.
-fn shell_words(args: &[&str]) -> String {
-    args.iter()
-        .map(|arg| {
-            if arg.is_empty() || arg.contains(' ') {
-                format!("'{arg}'")
-            } else {
-                (*arg).to_owned()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+use harness::{run_in, shell_words, transcript, Scratch};
 
 fn logicmd(scratch: &Scratch, args: &[&str]) -> String {
     scratch.redact(&transcript(&run_in(&scratch.0, args, None)))

@@ -55,13 +55,9 @@ fn logicmd(scratch: &Scratch, args: &[&str]) -> String {
     scratch.redact(&transcript(&run_in(&scratch.0, args, None)))
 }
 
+/// The transcript of `commands`, then the files as they are after them.
 fn session(scratch: &Scratch, commands: &[&[&str]], files: &[&str]) -> String {
-    let mut all = String::new();
-    for args in commands {
-        all.push_str(&format!("$ logicmd {}\n", args.join(" ")));
-        all.push_str(&logicmd(scratch, args));
-        all.push('\n');
-    }
+    let mut all = harness::session(scratch, commands);
     for file in files {
         let text = fs::read_to_string(scratch.0.join(file)).expect("the file is there");
         all.push_str(&format!("=== {file}\n{text}"));
@@ -155,4 +151,16 @@ fn misuse_is_a_usage_error() {
         &[],
     );
     insta::assert_snapshot!("misuse", all);
+}
+
+#[test]
+fn the_fix_report_in_colour() {
+    let scratch = Scratch::new("lint-fix-colour");
+    scratch.write("typos.logic.md", TYPOS);
+    let out = run_in(
+        &scratch.0,
+        &["lint", "--fix", "--color", "always", "typos.logic.md"],
+        None,
+    );
+    insta::assert_snapshot!("fix_colour", transcript(&out).replace('\u{1b}', "␛"));
 }

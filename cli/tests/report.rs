@@ -4,7 +4,7 @@
 
 mod harness;
 
-use harness::{project, run_in, run_with_env, transcript, Scratch};
+use harness::{project, run_in, run_with_env, session, transcript, Scratch};
 use serde_json::Value;
 
 /// An error (a `needs` typo), a warning (a repeated `needs`), an info (no description), on
@@ -23,16 +23,6 @@ fn scratch(name: &str) -> Scratch {
             ("flow.drtl.yaml", TOPOLOGY),
         ],
     )
-}
-
-fn session(scratch: &Scratch, commands: &[&[&str]]) -> String {
-    let mut all = String::new();
-    for args in commands {
-        all.push_str(&format!("$ logicmd {}\n", args.join(" ")));
-        all.push_str(&scratch.redact(&transcript(&run_in(&scratch.0, args, None))));
-        all.push('\n');
-    }
-    all
 }
 
 /// Every key anywhere in `value`.

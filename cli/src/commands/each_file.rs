@@ -5,12 +5,11 @@ use std::path::Path;
 use logicmd::diagnostic::Diagnostic;
 use logicmd::Limits;
 
-use crate::config::{self, Finder, Found};
+use crate::config::{self, Found};
 use crate::discover;
 use crate::input::{read_document, tell_true_size};
 use crate::report::ReportArgs;
 pub use crate::report::{Checked, FixRecord, Fixes, Tally};
-use crate::EXIT_USAGE;
 
 /// What checking one file gives: the text the diagnostics point into, the diagnostics, and
 /// the verdict reported as `valid`.
@@ -31,29 +30,17 @@ pub fn run(
     tally: Tally,
     check: impl Fn(&Path, &[u8], Option<&Found>) -> Outcome + Sync,
 ) -> u8 {
-    let finder = Finder::default();
-    let operands = match config::with_project_excludes(operands, &finder) {
-        Ok(operands) => operands,
-        Err(shown) => {
-            eprintln!("{shown}");
-            return EXIT_USAGE;
-        }
+    let discovered = match config::discover(operands) {
+        Ok(discovered) => discovered,
+        Err(status) => return status,
     };
-    let (files, problems) = discover::files(&operands);
-    for problem in &problems {
-        eprintln!("{}", problem.line());
-    }
-    let settings = match config::for_each(&files, &finder) {
-        Ok(settings) => settings,
-        Err(shown) => {
-            eprintln!("{shown}");
-            return EXIT_USAGE;
-        }
-    };
-    let operand_errors: Vec<&discover::OperandError> =
-        problems.iter().filter(|p| p.is_error()).collect();
+    let operand_errors: Vec<&discover::OperandError> = discovered
+        .problems
+        .iter()
+        .filter(|p| p.is_error())
+        .collect();
     let jobs: Vec<(&std::path::PathBuf, &Option<std::sync::Arc<Found>>)> =
-        files.iter().zip(&settings).collect();
+        discovered.files.iter().zip(&discovered.settings).collect();
     let checked: Vec<Checked> = crate::parallel::map(&jobs, |(path, found)| {
         let file = display_name(path);
         match read_document(path, Limits::DEFAULT.max_bytes) {

@@ -4,7 +4,7 @@ use logicmd::analysis::{detect, Kind};
 use logicmd::format::format;
 
 use crate::discover;
-use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+use crate::{EXIT_INVALID, EXIT_USAGE};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -16,24 +16,12 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> u8 {
-    let finder = crate::config::Finder::default();
-    let operands = match crate::config::with_project_excludes(&args.operands, &finder) {
-        Ok(operands) => operands,
-        Err(shown) => {
-            eprintln!("{shown}");
-            return EXIT_USAGE;
-        }
+    let discovered = match crate::config::discover(&args.operands) {
+        Ok(discovered) => discovered,
+        Err(status) => return status,
     };
-    let (files, problems) = discover::files(&operands);
-    for problem in &problems {
-        eprintln!("{}", problem.line());
-    }
-    let mut status = if !problems.iter().any(discover::OperandError::is_error) {
-        EXIT_OK
-    } else {
-        EXIT_USAGE
-    };
-    for path in files {
+    let mut status = discovered.status();
+    for path in discovered.files {
         let name = super::each_file::display_name(&path);
         let stdin = path.as_os_str() == "-";
         let (text, tail) = match super::read_document_text(&path) {

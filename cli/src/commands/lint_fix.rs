@@ -11,10 +11,10 @@ use logicmd::{Diagnostic, Limits};
 
 use super::each_file::{display_name, FixRecord, Fixes, Outcome};
 use super::front;
-use crate::config::{self, Finder, Found};
+use crate::config::{self, Found};
 use crate::input::{read_document, write_document};
 use crate::report::Paint;
-use crate::{discover, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+use crate::{discover, EXIT_INVALID};
 
 /// Which fixes to apply.
 pub fn safety(unsafe_fixes: bool) -> Safety {
@@ -123,32 +123,13 @@ pub fn diff(
     safety: Safety,
     paint: Paint,
 ) -> u8 {
-    let finder = Finder::default();
-    let operands = match config::with_project_excludes(operands, &finder) {
-        Ok(operands) => operands,
-        Err(shown) => {
-            eprintln!("{shown}");
-            return EXIT_USAGE;
-        }
+    let discovered = match config::discover(operands) {
+        Ok(discovered) => discovered,
+        Err(status) => return status,
     };
-    let (files, problems) = discover::files(&operands);
-    for problem in &problems {
-        eprintln!("{}", problem.line());
-    }
-    let settings = match config::for_each(&files, &finder) {
-        Ok(settings) => settings,
-        Err(shown) => {
-            eprintln!("{shown}");
-            return EXIT_USAGE;
-        }
-    };
-    let mut status = if problems.iter().any(discover::OperandError::is_error) {
-        EXIT_USAGE
-    } else {
-        EXIT_OK
-    };
+    let mut status = discovered.status();
     let (mut fixes, mut changed) = (0, 0);
-    for (path, found) in files.into_iter().zip(settings) {
+    for (path, found) in discovered.files.into_iter().zip(discovered.settings) {
         let file = display_name(&path);
         let found = found.as_deref();
         let root = config::root_for(explicit_root, found);

@@ -147,3 +147,29 @@ pub fn run_with_env(cwd: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output 
     }
     command.output().expect("the logicmd binary runs")
 }
+
+/// The arguments as a shell line: quoted when empty or holding a space.
+pub fn shell_words(args: &[&str]) -> String {
+    args.iter()
+        .map(|arg| {
+            if arg.is_empty() || arg.contains(' ') {
+                format!("'{arg}'")
+            } else {
+                (*arg).to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs each command in `scratch` and gives one transcript of them all (`$ logicmd ARGS`, then
+/// its exit status and output, the scratch path redacted), for a whole-output snapshot.
+pub fn session(scratch: &Scratch, commands: &[&[&str]]) -> String {
+    let mut all = String::new();
+    for args in commands {
+        all.push_str(&format!("$ logicmd {}\n", shell_words(args)));
+        all.push_str(&scratch.redact(&transcript(&run_in(&scratch.0, args, None))));
+        all.push('\n');
+    }
+    all
+}

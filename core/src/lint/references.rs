@@ -15,7 +15,7 @@ use crate::json::field;
 pub fn check(cx: &mut LintContext<'_>) {
     let own = cx.own();
     let known = cx.step_names();
-    for (pointer, _, step) in entries(own, &At::ROOT, "steps") {
+    for (pointer, name, step) in entries(own, &At::ROOT, "steps") {
         for (at, need) in items(step, &pointer, "needs") {
             let Some(need) = need.as_str() else { continue };
             if !cx.has_step(need) {
@@ -24,7 +24,9 @@ pub fn check(cx: &mut LintContext<'_>) {
                     &at.pointer(),
                     format!("`needs` names `{need}`, which is not a step"),
                 );
-                if let Some(help) = did_you_mean(need, known.iter().copied()) {
+                // Never the step itself: that would suggest a cycle (and `--fix` applies it).
+                let others = known.iter().copied().filter(|known| *known != name);
+                if let Some(help) = did_you_mean(need, others) {
                     cx.help(help);
                 }
             }

@@ -296,7 +296,7 @@ mod tests {
                 (
                     "unknown-need".to_owned(),
                     7,
-                    "did you mean `b`?".to_owned() // the rule's own help
+                    "`needs` names `x`, which is not a step".to_owned()
                 ),
                 (
                     "unused-suppression".to_owned(),

@@ -47,6 +47,25 @@ fn every_rule_has_a_unique_code() {
     }
 }
 
+/// Suggesting a step's own name for its `needs` (or a workflow node's for its `depends_on`)
+/// would suggest a cycle, and `lint --fix` applies suggestions: never the item itself.
+#[test]
+fn a_dependency_is_never_suggested_to_be_its_own() {
+    let d = lint_text("steps:\n  seed:\n    description: s\n    needs: [seed2]\n");
+    let diag = d.iter().find(|d| d.code == "unknown-need").unwrap();
+    assert_eq!(diag.help, None);
+    let d = lint_text(
+        "steps:\n  seed:\n    description: s\n    needs: [seed2]\n  seeds:\n    description: t\n",
+    );
+    let diag = d.iter().find(|d| d.code == "unknown-need").unwrap();
+    assert_eq!(diag.help.as_deref(), Some("did you mean `seeds`?"));
+    let d = lint_text(
+        "nodes:\n  researcher:\n    logic_ref: ./r.logic.md\n    depends_on: [researcherr]\n",
+    );
+    let diag = d.iter().find(|d| d.code == "unknown-node").unwrap();
+    assert_eq!(diag.help, None);
+}
+
 #[test]
 fn unknown_need_with_suggestion() {
     let d = lint_text(

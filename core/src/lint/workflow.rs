@@ -19,34 +19,39 @@ pub fn check(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) {
     let known: Vec<&str> = object(field(cx.resolved, "nodes"))
         .map(|n| n.keys().map(String::as_str).collect())
         .unwrap_or_default();
-    let unknown = |cx: &mut LintContext<'_>, at: &str, name: &str, role: &str| {
+    // `itself`: the node whose reference this is, never suggested (that would be a cycle).
+    let unknown = |cx: &mut LintContext<'_>, at: &str, name: &str, role: &str, itself: &str| {
         if !known.contains(&name) {
             cx.report(
                 rules::UNKNOWN_NODE,
                 at,
                 format!("{role} `{name}`, which is not a node of this workflow"),
             );
-            if let Some(help) = did_you_mean(name, known.iter().copied()) {
+            let others = known.iter().copied().filter(|known| *known != itself);
+            if let Some(help) = did_you_mean(name, others) {
                 cx.help(help);
             }
         }
     };
-    for (pointer, _, node) in entries(own, &At::ROOT, "nodes") {
+    for (pointer, node_name, node) in entries(own, &At::ROOT, "nodes") {
         for (at, dependency) in items(node, &pointer, "depends_on") {
             if let Some(name) = dependency.as_str() {
-                unknown(cx, &at.pointer(), name, "`depends_on` names");
+                unknown(cx, &at.pointer(), name, "`depends_on` names", node_name);
             }
         }
     }
     for (at, edge) in items(own, &At::ROOT, "edges") {
         {
-            for end in ["from", "to"] {
+            for (end, other) in [("from", "to"), ("to", "from")] {
                 if let Some(name) = field(edge, end).and_then(Value::as_str) {
+                    // An edge from a node to itself is no suggestion either.
+                    let other = field(edge, other).and_then(Value::as_str).unwrap_or("");
                     unknown(
                         cx,
                         &format!("{at}/{end}"),
                         name,
                         &format!("edge `{end}` names"),
+                        other,
                     );
                 }
             }

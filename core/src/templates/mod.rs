@@ -40,7 +40,8 @@ pub const PLACEHOLDER_NAME: &str = "my-reasoning";
 /// The template `init` uses when none is named.
 pub const DEFAULT_TEMPLATE: &str = "minimal";
 
-const fn logic(
+const fn template(
+    kind: Kind,
     name: &'static str,
     summary: &'static str,
     follows: &'static str,
@@ -48,22 +49,7 @@ const fn logic(
 ) -> Template {
     Template {
         name,
-        kind: Kind::Logic,
-        summary,
-        follows,
-        text,
-    }
-}
-
-const fn drtl(
-    name: &'static str,
-    summary: &'static str,
-    follows: &'static str,
-    text: &'static str,
-) -> Template {
-    Template {
-        name,
-        kind: Kind::Drtl,
+        kind,
         summary,
         follows,
         text,
@@ -72,67 +58,78 @@ const fn drtl(
 
 /// Every template, LOGIC.md documents first, in the order `init --list` shows them.
 pub const TEMPLATES: &[Template] = &[
-    logic(
+    template(
+        Kind::Logic,
         "minimal",
         "One checked step with input and output contracts",
         "LOGIC.md §1, §4, §5",
         include_str!("files/minimal.logic.md"),
     ),
-    logic(
+    template(
+        Kind::Logic,
         "chain-of-thought",
         "Step-by-step deduction: understand, deduce, conclude (cot)",
         "LOGIC.md §3.2 cot, §4.1.1",
         include_str!("files/chain-of-thought.logic.md"),
     ),
-    logic(
+    template(
+        Kind::Logic,
         "react",
         "A tool-using agent: search, then evaluate what was found (react)",
         "LOGIC.md §3.2 react, §9.2",
         include_str!("files/react.logic.md"),
     ),
-    logic(
+    template(
+        Kind::Logic,
         "tree-of-thoughts",
         "Several approaches scored and pruned; the best one solved (tot)",
         "LOGIC.md §3.1, §3.2 tot",
         include_str!("files/tree-of-thoughts.logic.md"),
     ),
-    logic(
+    template(
+        Kind::Logic,
         "plan-execute",
         "Plan checkable subtasks, carry them out, review against the plan",
         "LOGIC.md §3.2 plan-execute, §8",
         include_str!("files/plan-execute.logic.md"),
     ),
-    logic(
+    template(
+        Kind::Logic,
         "analyst",
         "Research and synthesis with contracts, gates and escalation",
         "LOGIC.md §6, §8, §11",
         include_str!("files/analyst.logic.md"),
     ),
-    logic(
+    template(
+        Kind::Logic,
         "decision-tree",
         "Classify the input, route it to its step with a decision tree",
         "LOGIC.md §7",
         include_str!("files/decision-tree.logic.md"),
     ),
-    drtl(
+    template(
+        Kind::Drtl,
         "fact-check",
         "Extract claims, verify them; publish through a gate, else an editor",
         "DRTL §3.4, §3.5, §3.8, §9.2",
         include_str!("files/fact-check.drtl.yaml"),
     ),
-    drtl(
+    template(
+        Kind::Drtl,
         "debate",
         "Three participants debate a proposal; only consensus is recorded",
         "DRTL §3.6, §9.3",
         include_str!("files/debate.drtl.yaml"),
     ),
-    drtl(
+    template(
+        Kind::Drtl,
         "review-loop",
         "Write, check, revise at most three times; then a person decides",
         "DRTL §3.7, §3.8, §4.3",
         include_str!("files/review-loop.drtl.yaml"),
     ),
-    drtl(
+    template(
+        Kind::Drtl,
         "fan-out",
         "Parallel drafts from several models, aggregated and checked",
         "DRTL §3.2, §3.3, §4.4",
