@@ -43,6 +43,9 @@ npm ci --prefix editors/vscode --silent --no-audit --no-fund
 LOGICMD_BIN="$repo/target/debug/logicmd" node --test editors/vscode/test/
 (cd editors/vscode && npx --no-install vsce package --out "$repo/target/logicmd-vscode.vsix")
 
+step "MCP server: the official MCP Inspector (CLI mode) and conformance suite against \`logicmd mcp\`, pinned npm versions"
+scripts/test-mcp.sh
+
 step "core, the ide layer, the wasm bindings and the studio build for wasm32-unknown-unknown"
 cargo build -p logicmd -p logicmd-ide -p logicmd-wasm -p logicmd-studio --target wasm32-unknown-unknown --locked
 
