@@ -6,11 +6,12 @@ use leptos::html;
 use leptos::prelude::*;
 use logicmd::source::LineIndex;
 
+use super::assist::Assist;
 use super::window::{self, Window};
 use super::LINE_HEIGHT;
 
 /// The sizer's padding above the first line (the stylesheet's `.sizer` padding).
-const PAD: f64 = 8.0;
+pub(crate) const PAD: f64 = 8.0;
 
 /// The source pane's textarea, the element that scrolls it, and which lines it holds; shared by
 /// the pane and whoever reveals a line in it (the problems list).
@@ -19,6 +20,8 @@ pub struct SourcePane {
     pub textarea: NodeRef<html::Textarea>,
     pub scroller: NodeRef<html::Div>,
     pub sizer: NodeRef<html::Div>,
+    /// Completion, hover, quick fixes, definitions and rename over the text.
+    pub assist: Assist,
     window: StoredValue<Window>,
     total: StoredValue<usize>,
     /// The scroller's position and height as last seen: read without forcing a layout.
@@ -54,6 +57,7 @@ impl SourcePane {
             textarea: NodeRef::new(),
             scroller: NodeRef::new(),
             sizer: NodeRef::new(),
+            assist: Assist::new(),
             window: StoredValue::new(Window::default()),
             total: StoredValue::new(0),
             top: StoredValue::new(0.0),
@@ -73,6 +77,11 @@ impl SourcePane {
     pub fn measured(&self, top: f64, height: f64) {
         self.top.set_value(top);
         self.height.set_value(height);
+    }
+
+    /// The scroller's position and height as last measured.
+    pub fn view_box(&self) -> (f64, f64) {
+        (self.top.get_value(), self.height.get_value())
     }
 
     pub fn composing(&self, on: bool) {
