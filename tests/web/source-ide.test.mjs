@@ -90,7 +90,9 @@ async function clickOn(page, text, needle, { nth = 0, into = 1, modifiers = [] }
   const line = before.split("\n").length - 1;
   const column = before.length - before.lastIndexOf("\n") - 1;
   const { x, y } = await pointAt(page, line, column);
-  await page.mouse.click(x, y, { modifiers });
+  for (const key of modifiers) await page.keyboard.down(key);
+  await page.mouse.click(x, y);
+  for (const key of modifiers) await page.keyboard.up(key);
   return { line, column };
 }
 

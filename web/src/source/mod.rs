@@ -320,6 +320,7 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
                             wrap="off"
                             aria-label="LOGIC.md source"
                             aria-describedby=move || if assist.card.with(Option::is_some) { "source-keys source-hover" } else { "source-keys" }
+                            role="combobox"
                             aria-autocomplete="list"
                             aria-expanded=move || listed(assist).is_some().to_string()
                             aria-controls=move || listed(assist).map(|(list, _)| list)

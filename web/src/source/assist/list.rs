@@ -85,10 +85,10 @@ pub fn CompletionPopup(assist: Assist, pane: SourcePane) -> impl IntoView {
         });
         Some(view! {
             <div class=class style=style>
-                <div class="assist-popup" data-testid="completion">
+                <div class="assist-popup" data-testid="completion" on:mousedown=|ev| ev.prevent_default()>
                     {empty.then(|| view! { <p class="assist-empty" role="status">"No completions here"</p> })}
                     <ul id=COMPLETION_ID role="listbox" aria-label="Completions" class="assist-list"
-                        class:empty=empty>{options}</ul>
+                        tabindex="0" class:empty=empty>{options}</ul>
                     {doc}
                 </div>
             </div>
@@ -123,8 +123,8 @@ pub fn FixMenuView(assist: Assist, pane: SourcePane) -> impl IntoView {
             .collect_view();
         Some(view! {
             <div class=class style=style>
-                <div class="assist-popup" data-testid="fix-menu">
-                    <ul id=FIXES_ID role="listbox" aria-label="Quick fixes" class="assist-list">{options}</ul>
+                <div class="assist-popup" data-testid="fix-menu" on:mousedown=|ev| ev.prevent_default()>
+                    <ul id=FIXES_ID role="listbox" aria-label="Quick fixes" class="assist-list" tabindex="0">{options}</ul>
                 </div>
             </div>
         })
