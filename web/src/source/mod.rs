@@ -159,8 +159,9 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
     });
     let offset = move || format!("top: {}px", range.get().0 as f64 * LINE_HEIGHT);
     let spacer = move || format!("height: {}px", total.get() as f64 * LINE_HEIGHT);
-    // The numbers are drawn out of flow: the gutter is sized for the longest one.
-    let gutter_width = move || format!("width: calc({}ch + 20px)", total.get().to_string().len());
+    // The numbers are drawn out of flow: the gutter is sized for the longest one, with room on
+    // its left for a quick-fix marker.
+    let gutter_width = move || format!("width: calc({}ch + 32px)", total.get().to_string().len());
     let numbers = move || {
         let (first, last) = range.get();
         (first + 1..=last)
@@ -183,8 +184,7 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
     };
     let editing = RwSignal::new(false);
     let assist = pane.assist;
-    let measure = NodeRef::<html::Span>::new();
-    let hover = hover_by_pointer(studio, pane, measure);
+    let hover = hover_by_pointer(studio, pane);
     // The list of quick fixes follows the checks (applying one checks it against the text then).
     Effect::new(move |_| {
         studio.diagnostics.track();
@@ -348,7 +348,7 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
                             on:compositionstart=move |_| pane.composing(true)
                             on:compositionend=move |_| { pane.composing(false); settle(); }
                         ></textarea>
-                        <span class="ch-measure" node_ref=measure aria-hidden="true">"0000000000"</span>
+                        <span class="ch-measure" node_ref=pane.ch_probe aria-hidden="true">"0000000000"</span>
                         {move || assist.ready.get().then(ide::loaded).flatten().map(|ide| ide.overlays(pane))}
                     </div>
                 </div>
@@ -406,11 +406,7 @@ fn run_command(studio: Studio, pane: SourcePane, command: Command) {
 
 /// The hover card follows the pointer: shown for what is under it once it rests there a moment
 /// (`(-1, -1)`: it left the text). Returns the pointer's handler.
-fn hover_by_pointer(
-    studio: Studio,
-    pane: SourcePane,
-    measure: NodeRef<html::Span>,
-) -> impl Fn(i32, i32) + Copy {
+fn hover_by_pointer(studio: Studio, pane: SourcePane) -> impl Fn(i32, i32) + Copy {
     let timer = StoredValue::new(None::<TimeoutHandle>);
     move |x: i32, y: i32| {
         if let Some(pending) = timer.write_value().take() {
@@ -425,10 +421,7 @@ fn hover_by_pointer(
             return;
         };
         let rest = move || {
-            let ch = measure
-                .get_untracked()
-                .map_or(0.0, |m| m.get_bounding_client_rect().width() / 10.0);
-            ide.hover_point(studio, pane, f64::from(x), f64::from(y), ch);
+            ide.hover_point(studio, pane, f64::from(x), f64::from(y), pane.ch());
         };
         let handle = set_timeout_with_handle(rest, std::time::Duration::from_millis(350));
         timer.set_value(handle.ok());

@@ -20,6 +20,8 @@ pub struct SourcePane {
     pub textarea: NodeRef<html::Textarea>,
     pub scroller: NodeRef<html::Div>,
     pub sizer: NodeRef<html::Div>,
+    /// Ten characters of the code's font, hidden: one character's width is a tenth of it.
+    pub ch_probe: NodeRef<html::Span>,
     /// Completion, hover, quick fixes, definitions and rename over the text.
     pub assist: Assist,
     window: StoredValue<Window>,
@@ -57,6 +59,7 @@ impl SourcePane {
             textarea: NodeRef::new(),
             scroller: NodeRef::new(),
             sizer: NodeRef::new(),
+            ch_probe: NodeRef::new(),
             assist: Assist::new(),
             window: StoredValue::new(Window::default()),
             total: StoredValue::new(0),
@@ -77,6 +80,13 @@ impl SourcePane {
     pub fn measured(&self, top: f64, height: f64) {
         self.top.set_value(top);
         self.height.set_value(height);
+    }
+
+    /// The width of one character of the code's font, in pixels.
+    pub fn ch(&self) -> f64 {
+        self.ch_probe
+            .get_untracked()
+            .map_or(0.0, |m| m.get_bounding_client_rect().width() / 10.0)
     }
 
     /// The scroller's position and height as last measured.

@@ -25,17 +25,35 @@ impl Place {
         Place { line, column }
     }
 
-    /// The style that puts an anchor at the start (`below`: the bottom) of this place's line,
-    /// in the sizer's coordinates (the code's font: `ch` is one character).
-    pub fn style(&self, below: bool) -> String {
+    /// The style of an anchor for a box at most `widest` pixels wide at this place: under its
+    /// line (`below`) or at its top, in the sizer's coordinates; as wide as the view leaves
+    /// right of the place, or moved left to fit when that is too narrow.
+    pub fn style(&self, pane: SourcePane, below: bool, widest: f64) -> String {
         let line = self.line + usize::from(below);
-        format!(
-            "top: {}px; left: calc({}ch + {PAD}px)",
-            PAD + line as f64 * LINE_HEIGHT,
-            self.column
-        )
+        let top = PAD + line as f64 * LINE_HEIGHT;
+        let (view_left, view_width) = pane
+            .scroller
+            .get_untracked()
+            .map_or((0.0, widest + 2.0 * PAD), |s| {
+                (f64::from(s.scroll_left()), f64::from(s.client_width()))
+            });
+        let at = PAD + self.column as f64 * pane.ch();
+        let room = view_left + view_width - PAD - at;
+        let width = widest.min(view_width - 2.0 * PAD).max(0.0);
+        let (left, width) = if room >= width.min(MIN_ROOM) {
+            (at, room.min(widest))
+        } else {
+            (
+                (view_left + view_width - PAD - width).max(view_left + PAD),
+                width,
+            )
+        };
+        format!("top: {top}px; left: {left}px; width: {width}px")
     }
 }
+
+/// The narrowest a box is drawn before it is moved left instead.
+const MIN_ROOM: f64 = 260.0;
 
 /// The document byte offset of the textarea's caret (the selection's end).
 pub fn caret(pane: SourcePane, text: &str) -> Option<usize> {

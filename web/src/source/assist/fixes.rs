@@ -31,11 +31,20 @@ pub fn FixButtons(diagnostic: Diagnostic, source: SourcePane) -> impl IntoView {
                 view! {
                     <button class="quick-fix" data-testid="quick-fix"
                         on:click=move |_| assist.apply_fix(studio, source, &fix)>
-                        <span aria-hidden="true">"💡 "</span>{title}
+                        {bulb()}{title}
                     </button>
                 }
             })
             .collect_view()
+    }
+}
+
+/// The quick-fix mark: a light bulb (drawn, so that it shows without an emoji font).
+pub fn bulb() -> impl IntoView {
+    view! {
+        <svg class="bulb" viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
+            <path d="M8 1.5a4.5 4.5 0 0 0-2.6 8.2V11.5h5.2V9.7A4.5 4.5 0 0 0 8 1.5zM5.8 12.5h4.4V14H5.8z" />
+        </svg>
     }
 }
 
@@ -82,7 +91,7 @@ pub fn GutterMarkers(source: SourcePane, scroll_top: RwSignal<f64>) -> impl Into
                     aria-label=format!("Quick fixes for line {}", line + 1)
                     style=format!("top: {}px", PAD + line as f64 * LINE_HEIGHT)
                     on:mousedown=|ev| ev.prevent_default()
-                    on:click=move |_| open(at)><span aria-hidden="true">"💡"</span></button>
+                    on:click=move |_| open(at)>{bulb()}</button>
             } />
         </div>
         </div>

@@ -18,6 +18,8 @@ pub const FIXES_ID: &str = "source-fixes";
 /// How tall a list may be drawn (the stylesheet's `max-height` of `.assist-list`), to decide
 /// whether it fits under its line.
 const LIST_HEIGHT: f64 = 260.0;
+/// How wide a list is drawn at most (it is narrower where the view leaves less room).
+const LIST_WIDTH: f64 = 460.0;
 
 /// The anchor's style and class: under the line, or above it when it would not fit.
 fn anchor(pane: SourcePane, place: Place) -> (String, &'static str) {
@@ -25,9 +27,9 @@ fn anchor(pane: SourcePane, place: Place) -> (String, &'static str) {
     let line_bottom = (place.line + 1) as f64 * LINE_HEIGHT - top;
     let fits_below = line_bottom + LIST_HEIGHT <= height || line_bottom < height / 2.0;
     if fits_below {
-        (place.style(true), "assist-anchor below")
+        (place.style(pane, true, LIST_WIDTH), "assist-anchor below")
     } else {
-        (place.style(false), "assist-anchor above")
+        (place.style(pane, false, LIST_WIDTH), "assist-anchor above")
     }
 }
 
@@ -114,7 +116,7 @@ pub fn FixMenuView(assist: Assist, pane: SourcePane) -> impl IntoView {
                         class="assist-option" class:active=active
                         on:mousedown=|ev| ev.prevent_default()
                         on:click=move |_| assist.apply_fix(studio, pane, &chosen)>
-                        <span class="kind" aria-hidden="true">"💡"</span>
+                        <span class="kind" aria-hidden="true">{super::fixes::bulb()}</span>
                         <span class="label">{fix.title.clone()}</span>
                         {fix.code.clone().map(|c| view! { <span class="detail">{c}</span> })}
                     </li>

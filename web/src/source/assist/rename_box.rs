@@ -89,7 +89,7 @@ pub fn RenameBox(assist: Assist, pane: SourcePane) -> impl IntoView {
     move || {
         let renaming = assist.renaming.get()?;
         Some(view! {
-            <div class="assist-anchor" style=renaming.place.style(false)>
+            <div class="assist-anchor" style=renaming.place.style(pane, false, 340.0)>
                 <div class="assist-popup source-rename" data-testid="source-rename">
                     <input node_ref=input value=renaming.name.clone() aria-label=format!("Rename {}", renaming.name)
                         spellcheck="false" autocomplete="off"

@@ -195,7 +195,7 @@ impl Assistance for Chunk {
         view! {
             <CompletionPopup assist=assist pane=pane />
             <FixMenuView assist=assist pane=pane />
-            <HoverCardView assist=assist />
+            <HoverCardView assist=assist pane=pane />
             <RenameBox assist=assist pane=pane />
         }
         .into_any()
