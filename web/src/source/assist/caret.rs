@@ -53,7 +53,7 @@ impl Place {
 }
 
 /// The narrowest a box is drawn before it is moved left instead.
-const MIN_ROOM: f64 = 260.0;
+const MIN_ROOM: f64 = 320.0;
 
 /// The document byte offset of the textarea's caret (the selection's end).
 pub fn caret(pane: SourcePane, text: &str) -> Option<usize> {

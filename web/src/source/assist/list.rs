@@ -118,7 +118,6 @@ pub fn FixMenuView(assist: Assist, pane: SourcePane) -> impl IntoView {
                         on:click=move |_| assist.apply_fix(studio, pane, &chosen)>
                         <span class="kind" aria-hidden="true">{super::fixes::bulb()}</span>
                         <span class="label">{fix.title.clone()}</span>
-                        {fix.code.clone().map(|c| view! { <span class="detail">{c}</span> })}
                     </li>
                 }
             })
