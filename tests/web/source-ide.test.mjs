@@ -3,14 +3,12 @@
 // Ctrl+click, selecting the node on the canvas) and rename (F2) — each followed as a user does
 // it with the keyboard and the mouse, each change one undo step.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { SOURCE, repo, shots, source, studioSuite, waitForText } from "./studio-suite.mjs";
+import { SOURCE, audit, menu, shots, source, studioSuite, waitForText } from "./studio-suite.mjs";
 import { replaceText } from "./typing.mjs";
 
 const suite = studioSuite();
-const axe = readFileSync(`${repo}tests/web/node_modules/axe-core/axe.min.js`, "utf8");
 
 const DOC = `---
 spec_version: "1.0"
@@ -99,14 +97,6 @@ async function clickOn(page, text, needle, { nth = 0, into = 1, modifiers = [] }
 /** The textarea's selected text. */
 const selectedText = (page) =>
   page.$eval(SOURCE, (area) => area.value.slice(area.selectionStart, area.selectionEnd));
-
-async function audit(page, view) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axe });
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${view}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 4).join(" | ")}`);
-}
 
 test("completion: `[` in needs opens the step names, typing filters, Enter accepts as one undo step", async () => {
   const text = DOC.replace("    needs: [check]\n", "    needs: \n");
@@ -296,4 +286,23 @@ test("hover card and popup: shown by pointer and keyboard, no serious or critica
     }
   }
   assert.deepEqual(found, []);
+});
+
+test("Edit → Format formats with core's formatter from the chunk (fetched on first use), one undo step", async () => {
+  const messy = DOC.replace("name: research", "name:     research").replace("    needs: [gathr]\n    description: Check the sources\n", "    description:   Check the sources\n    needs: [ gathr ]\n");
+  const { page, errors, context } = await studioWith(messy, { cold: true });
+  await menu(page, "edit", "format");
+  const formatted = await waitForText(page, (t, m) => t !== m, messy);
+  assert.ok(formatted.includes("name: research\n"), formatted);
+  // fmt's key order: a step's description first; the document's steps before its contracts.
+  assert.ok(formatted.includes("    description: Check the sources\n    needs: [ gathr ]\n"), formatted);
+  assert.ok(formatted.indexOf("steps:") < formatted.indexOf("contracts:"), formatted);
+  // Formatting a formatted text changes nothing.
+  await menu(page, "edit", "format");
+  await page.waitForTimeout(100);
+  assert.equal(await source(page), formatted);
+  await page.keyboard.press("Control+z");
+  assert.equal(await waitForText(page, (t, e) => t === e, messy), messy);
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -8,16 +8,13 @@ mod entries;
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::state::{Severity, Studio};
+use crate::state::Studio;
 use entries::{search, Command, Entry};
 
-/// Formats the text with core's formatter, as one undoable change (or says why not).
+/// Formats the text with core's formatter, as one undoable change (or says why not); the
+/// formatter loads with the source pane's editor queries (`source::ide`).
 pub fn format_text(studio: Studio) {
-    let formatted = studio.text.with_untracked(|t| logicmd::format::format(t));
-    match formatted {
-        Ok(text) => studio.replace_text(text),
-        Err(problem) => studio.notify(Severity::Error, problem.message),
-    }
+    crate::source::ide::format_text(studio);
 }
 
 #[component]

@@ -398,7 +398,7 @@ fn assist_key(pane: SourcePane, studio: Studio, ev: &web_sys::KeyboardEvent) -> 
 fn run_command(studio: Studio, pane: SourcePane, command: Command) {
     match ide::loaded() {
         Some(ide) => ide.command(studio, pane, command),
-        None => ide::when_loaded(pane.assist.ready, move |ide| {
+        None => ide::when_loaded(Some(pane.assist.ready), move |ide| {
             ide.command(studio, pane, command)
         }),
     }

@@ -208,6 +208,10 @@ impl Assistance for Chunk {
     fn fix_buttons(&self, diagnostic: Diagnostic, pane: SourcePane) -> AnyView {
         view! { <FixButtons diagnostic=diagnostic source=pane /> }.into_any()
     }
+
+    fn format(&self, text: &str) -> Result<String, String> {
+        logicmd::format::format(text).map_err(|problem| problem.message)
+    }
 }
 
 #[cfg(test)]

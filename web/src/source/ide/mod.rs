@@ -116,6 +116,8 @@ pub trait Assistance {
     fn overlays(&self, pane: SourcePane) -> AnyView;
     fn gutter(&self, pane: SourcePane, scroll_top: RwSignal<f64>) -> AnyView;
     fn fix_buttons(&self, diagnostic: Diagnostic, pane: SourcePane) -> AnyView;
+    /// `text` formatted by core's formatter (`logicmd fmt`), or why not.
+    fn format(&self, text: &str) -> Result<String, String>;
 }
 
 /// The chunk could not be fetched or instantiated.
@@ -153,17 +155,36 @@ pub fn prefetch(ready: RwSignal<bool>) {
     if loaded().is_some() || LOADING.with(|l| l.replace(true)) {
         return;
     }
-    when_loaded(ready, |_| {});
+    when_loaded(Some(ready), |_| {});
+}
+
+/// Formats the text (Edit → Format, the command palette) as one undoable change, or says why
+/// not. The formatter is in this chunk (it is `fmt`, an editor's query): fetched on first use.
+pub fn format_text(studio: Studio) {
+    let format =
+        move |ide: &'static dyn Assistance| match studio.text.with_untracked(|t| ide.format(t)) {
+            Ok(text) => studio.replace_text(text),
+            Err(message) => studio.notify(crate::state::Severity::Error, message),
+        };
+    match loaded() {
+        Some(ide) => format(ide),
+        None => when_loaded(None, format),
+    }
 }
 
 /// Fetches the chunk, then runs `then` with it (nothing when it cannot be fetched: the pane
 /// works as a plain text editor).
-pub fn when_loaded(ready: RwSignal<bool>, then: impl FnOnce(&'static dyn Assistance) + 'static) {
+pub fn when_loaded(
+    ready: Option<RwSignal<bool>>,
+    then: impl FnOnce(&'static dyn Assistance) + 'static,
+) {
     spawn_local(async move {
         match load().await {
             Ok(ide) => {
                 LOADED.with(|l| l.set(Some(ide)));
-                ready.set(true);
+                if let Some(ready) = ready {
+                    ready.set(true);
+                }
                 then(ide);
             }
             Err(LoadFailed) => LOADING.with(|l| l.set(false)),
