@@ -189,7 +189,7 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
     Effect::new(move |_| {
         studio.diagnostics.track();
         if let Some(ide) = assist.ready.get().then(ide::loaded).flatten() {
-            studio.text.with_untracked(|t| ide.refresh_fixable(pane, t));
+            studio.text.with_untracked(|t| ide.refresh_fixable(t));
         }
     });
     let on_input = move |ev: leptos::ev::Event| {
@@ -285,7 +285,9 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
         }
         pane.measured(f64::from(top), height.get_untracked());
         scroll_top.set(f64::from(top));
-        assist.card.set(None);
+        if let Some(ide) = ide::loaded() {
+            ide.close_card();
+        }
         settle();
     };
 
@@ -319,7 +321,7 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
                             autocomplete="off"
                             wrap="off"
                             aria-label="LOGIC.md source"
-                            aria-describedby=move || if assist.card.with(Option::is_some) { "source-keys source-hover" } else { "source-keys" }
+                            aria-describedby=move || if assist.aria.with(|a| a.card) { "source-keys source-hover" } else { "source-keys" }
                             role="combobox"
                             aria-autocomplete="list"
                             aria-expanded=move || listed(assist).is_some().to_string()
@@ -342,8 +344,9 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
                             on:blur=move |_| {
                                 focused.set(false);
                                 editing.set(false);
-                                assist.popup.set(None);
-                                assist.fix_menu.set(None);
+                                if let Some(ide) = ide::loaded() {
+                                    ide.close_lists();
+                                }
                             }
                             on:compositionstart=move |_| pane.composing(true)
                             on:compositionend=move |_| { pane.composing(false); settle(); }
@@ -366,17 +369,8 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
 
 /// The list the textarea controls while one is open, and its chosen option (none in an empty
 /// list).
-fn listed(assist: assist::Assist) -> Option<(&'static str, Option<usize>)> {
-    let popup = assist.popup.with(|p| {
-        p.as_ref()
-            .map(|p| (!p.items.is_empty()).then_some(p.active))
-    });
-    if let Some(active) = popup {
-        return Some((assist::COMPLETION_ID, active));
-    }
-    assist
-        .fix_menu
-        .with(|m| m.as_ref().map(|m| (assist::FIXES_ID, Some(m.active))))
+fn listed(assist: ide::PaneIde) -> Option<(&'static str, Option<usize>)> {
+    assist.aria.with(|a| a.list.map(|list| (list, a.active)))
 }
 
 /// The keys of the pane's assistance: the chunk's when it is loaded; before, its commands
@@ -398,33 +392,19 @@ fn assist_key(pane: SourcePane, studio: Studio, ev: &web_sys::KeyboardEvent) -> 
 fn run_command(studio: Studio, pane: SourcePane, command: Command) {
     match ide::loaded() {
         Some(ide) => ide.command(studio, pane, command),
-        None => ide::when_loaded(Some(pane.assist.ready), move |ide| {
-            ide.command(studio, pane, command)
-        }),
+        None => ide::when_loaded(
+            Some(pane.assist.ready),
+            Box::new(move |ide| ide.command(studio, pane, command)),
+        ),
     }
 }
 
-/// The hover card follows the pointer: shown for what is under it once it rests there a moment
-/// (`(-1, -1)`: it left the text). Returns the pointer's handler.
+/// The hover card follows the pointer (`(-1, -1)`: it left the text); before the chunk is
+/// loaded, the pointer fetches it. Returns the pointer's handler.
 fn hover_by_pointer(studio: Studio, pane: SourcePane) -> impl Fn(i32, i32) + Copy {
-    let timer = StoredValue::new(None::<TimeoutHandle>);
-    move |x: i32, y: i32| {
-        if let Some(pending) = timer.write_value().take() {
-            pending.clear();
-        }
-        if x < 0 {
-            pane.assist.card.set(None);
-            return;
-        }
-        let Some(ide) = ide::loaded() else {
-            pane.assist.wake();
-            return;
-        };
-        let rest = move || {
-            ide.hover_point(studio, pane, f64::from(x), f64::from(y), pane.ch());
-        };
-        let handle = set_timeout_with_handle(rest, std::time::Duration::from_millis(350));
-        timer.set_value(handle.ok());
+    move |x: i32, y: i32| match ide::loaded() {
+        Some(ide) => ide.pointer(studio, pane, x, y),
+        None => pane.assist.wake(),
     }
 }
 

@@ -6,7 +6,7 @@ use leptos::html;
 use leptos::prelude::*;
 use logicmd::source::LineIndex;
 
-use super::assist::Assist;
+use super::ide::PaneIde;
 use super::window::{self, Window};
 use super::LINE_HEIGHT;
 
@@ -23,7 +23,7 @@ pub struct SourcePane {
     /// Ten characters of the code's font, hidden: one character's width is a tenth of it.
     pub ch_probe: NodeRef<html::Span>,
     /// Completion, hover, quick fixes, definitions and rename over the text.
-    pub assist: Assist,
+    pub assist: PaneIde,
     window: StoredValue<Window>,
     total: StoredValue<usize>,
     /// The scroller's position and height as last seen: read without forcing a layout.
@@ -60,7 +60,7 @@ impl SourcePane {
             scroller: NodeRef::new(),
             sizer: NodeRef::new(),
             ch_probe: NodeRef::new(),
-            assist: Assist::new(),
+            assist: PaneIde::new(),
             window: StoredValue::new(Window::default()),
             total: StoredValue::new(0),
             top: StoredValue::new(0.0),

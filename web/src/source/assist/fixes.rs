@@ -14,7 +14,7 @@ use crate::state::Studio;
 #[component]
 pub fn FixButtons(diagnostic: Diagnostic, source: SourcePane) -> impl IntoView {
     let studio = expect_context::<Studio>();
-    let assist = source.assist;
+    let assist = super::floating();
     let span = diagnostic.span;
     let code = diagnostic.code.clone();
     move || {
@@ -64,7 +64,7 @@ fn fixed_lines(text: &str, index: &LineIndex, fixes: &[super::QuickFix]) -> Vec<
 #[component]
 pub fn GutterMarkers(source: SourcePane, scroll_top: RwSignal<f64>) -> impl IntoView {
     let studio = expect_context::<Studio>();
-    let assist = source.assist;
+    let assist = super::floating();
     let lines = Memo::new(move |_| {
         assist.fixable.with(|fixes| {
             studio

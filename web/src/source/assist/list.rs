@@ -36,7 +36,7 @@ fn anchor(pane: SourcePane, place: Place) -> (String, &'static str) {
 /// Brings the chosen option into the list's view.
 fn show_chosen(id: String) {
     request_animation_frame(move || {
-        if let Some(option) = document().get_element_by_id(&id) {
+        if let Some(option) = document().query_selector(&format!("#{id}")).ok().flatten() {
             let options = web_sys::ScrollIntoViewOptions::new();
             options.set_block(web_sys::ScrollLogicalPosition::Nearest);
             option.scroll_into_view_with_scroll_into_view_options(&options);

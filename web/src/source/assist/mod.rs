@@ -57,11 +57,10 @@ pub struct Renaming {
     pub refused: Option<String>,
 }
 
-/// The source pane's editor assistance: what is shown, and the chunk's readiness.
+/// The source pane's editor assistance: what is shown. One per page, made by the chunk on
+/// first use ([`floating`]) and kept for the page's life.
 #[derive(Clone, Copy)]
 pub struct Assist {
-    /// The `ide` chunk is loaded.
-    pub ready: RwSignal<bool>,
     pub popup: RwSignal<Option<Popup>>,
     pub fix_menu: RwSignal<Option<FixMenu>>,
     pub card: RwSignal<Option<Card>>,
@@ -72,10 +71,13 @@ pub struct Assist {
     chord: StoredValue<bool>,
 }
 
-impl Default for Assist {
-    fn default() -> Self {
-        Assist::new()
-    }
+thread_local! {
+    static FLOATING: Assist = Assist::new();
+}
+
+/// The page's assistance state.
+pub fn floating() -> Assist {
+    FLOATING.with(|assist| *assist)
 }
 
 /// Documents larger than this get no list of every quick fix (each fix is a whole text): the
@@ -83,9 +85,8 @@ impl Default for Assist {
 const FIXABLE_BYTES: usize = 256 * 1024;
 
 impl Assist {
-    pub fn new() -> Self {
+    fn new() -> Self {
         Assist {
-            ready: RwSignal::new(ide::loaded().is_some()),
             popup: RwSignal::new(None),
             fix_menu: RwSignal::new(None),
             card: RwSignal::new(None),
@@ -95,9 +96,24 @@ impl Assist {
         }
     }
 
-    /// Fetches the chunk (on the first focus or pointer in the source or the problems list).
-    pub fn wake(&self) {
-        ide::prefetch(self.ready);
+    /// What the textarea says of the floating views (tracked).
+    pub fn aria(&self) -> ide::Aria {
+        let popup = self.popup.with(|p| {
+            p.as_ref()
+                .map(|p| (!p.items.is_empty()).then_some(p.active))
+        });
+        let (list, active) = match popup {
+            Some(active) => (Some(COMPLETION_ID), active),
+            None => match self.fix_menu.with(|m| m.as_ref().map(|m| m.active)) {
+                Some(active) => (Some(FIXES_ID), Some(active)),
+                None => (None, None),
+            },
+        };
+        ide::Aria {
+            list,
+            active,
+            card: self.card.with(Option::is_some),
+        }
     }
 
     /// Closes whatever floats over the text.

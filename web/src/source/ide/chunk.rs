@@ -15,12 +15,21 @@ use logicmd_ide::{TextEdit, Workspace, WorkspaceEdit};
 use super::{Assistance, Command, Completion, HoverCard, Ide, QuickFix};
 use crate::analysis::BUNDLED;
 use crate::source::assist::{
-    caret, CompletionPopup, FixButtons, FixMenuView, GutterMarkers, HoverCardView, RenameBox,
+    caret, floating, CompletionPopup, FixButtons, FixMenuView, GutterMarkers, HoverCardView,
+    RenameBox,
 };
 use crate::source::pane::SourcePane;
 use crate::state::Studio;
 
 pub(super) struct Chunk;
+
+/// How long the pointer rests before the hover card shows.
+const HOVER_MS: u64 = 350;
+
+thread_local! {
+    static HOVER_TIMER: std::cell::Cell<Option<leptos::leptos_dom::helpers::TimeoutHandle>> =
+        const { std::cell::Cell::new(None) };
+}
 
 thread_local! {
     static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::new(
@@ -29,6 +38,29 @@ thread_local! {
             .fold(MemoryFiles::new(), |files, (path, text)| files.with(path, text))
             .shared(),
     ));
+}
+
+/// The assistance's stylesheet, added to the page once: it comes with the code that draws what
+/// it styles, not in the first download.
+pub(super) fn install_styles() {
+    const ID: &str = "source-assist-styles";
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if document
+        .query_selector(&format!("#{ID}"))
+        .ok()
+        .flatten()
+        .is_some()
+    {
+        return;
+    }
+    let head = document.query_selector("head").ok().flatten();
+    if let (Ok(style), Some(head)) = (document.create_element("style"), head) {
+        let _ = style.set_attribute("id", ID);
+        style.set_inner_html(include_str!("../../../../styles/source-assist.css"));
+        let _ = head.append_child(&style);
+    }
 }
 
 /// The document's id: its kind decides, as the studio's analysis detects it from the text.
@@ -153,11 +185,11 @@ impl Ide for Chunk {
 
 impl Assistance for Chunk {
     fn on_key(&self, studio: Studio, pane: SourcePane, ev: &web_sys::KeyboardEvent) -> bool {
-        pane.assist.on_key(studio, pane, ev)
+        floating().on_key(studio, pane, ev)
     }
 
     fn command(&self, studio: Studio, pane: SourcePane, command: Command) {
-        let assist = pane.assist;
+        let assist = floating();
         match command {
             Command::Complete => assist.complete(studio, pane, true),
             Command::Fixes => assist.open_fixes(studio, pane),
@@ -173,25 +205,44 @@ impl Assistance for Chunk {
         input_type: Option<&str>,
         data: Option<&str>,
     ) {
-        pane.assist.after_input(studio, pane, input_type, data);
+        floating().after_input(studio, pane, input_type, data);
     }
 
-    fn hover_point(&self, studio: Studio, pane: SourcePane, x: f64, y: f64, ch: f64) {
-        let at = studio
-            .text
-            .with_untracked(|t| caret::at_point(pane, t, &LineIndex::new(t), x, y, ch));
-        match at {
-            Some(at) => pane.assist.hover_at(studio, at),
-            None => pane.assist.card.set(None),
+    fn pointer(&self, studio: Studio, pane: SourcePane, x: i32, y: i32) {
+        if let Some(pending) = HOVER_TIMER.with(|t| t.take()) {
+            pending.clear();
         }
+        if x < 0 {
+            floating().card.set(None);
+            return;
+        }
+        let rest = move || {
+            let (x, y, ch) = (f64::from(x), f64::from(y), pane.ch());
+            let at = studio
+                .text
+                .with_untracked(|t| caret::at_point(pane, t, &LineIndex::new(t), x, y, ch));
+            match at {
+                Some(at) => floating().hover_at(studio, at),
+                None => floating().card.set(None),
+            }
+        };
+        let handle = set_timeout_with_handle(rest, std::time::Duration::from_millis(HOVER_MS));
+        HOVER_TIMER.with(|t| t.set(handle.ok()));
     }
 
-    fn refresh_fixable(&self, pane: SourcePane, text: &str) {
-        pane.assist.refresh_fixable(text);
+    fn refresh_fixable(&self, text: &str) {
+        floating().refresh_fixable(text);
     }
 
     fn overlays(&self, pane: SourcePane) -> AnyView {
-        let assist = pane.assist;
+        let assist = floating();
+        // The textarea's ARIA state follows the floating views.
+        Effect::new(move |_| {
+            let aria = assist.aria();
+            if pane.assist.aria.with_untracked(|a| *a != aria) {
+                pane.assist.aria.set(aria);
+            }
+        });
         view! {
             <CompletionPopup assist=assist pane=pane />
             <FixMenuView assist=assist pane=pane />
@@ -207,6 +258,15 @@ impl Assistance for Chunk {
 
     fn fix_buttons(&self, diagnostic: Diagnostic, pane: SourcePane) -> AnyView {
         view! { <FixButtons diagnostic=diagnostic source=pane /> }.into_any()
+    }
+
+    fn close_lists(&self) {
+        floating().popup.set(None);
+        floating().fix_menu.set(None);
+    }
+
+    fn close_card(&self) {
+        floating().card.set(None);
     }
 
     fn format(&self, text: &str) -> Result<String, String> {

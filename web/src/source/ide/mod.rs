@@ -67,6 +67,43 @@ pub trait Ide {
     fn rename(&self, text: &str, offset: usize, to: &str) -> Result<String, String>;
 }
 
+/// What the textarea says of the floating views (the chunk keeps it up to date): the list it
+/// controls and its chosen option, and whether the hover card describes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Aria {
+    pub list: Option<&'static str>,
+    pub active: Option<usize>,
+    pub card: bool,
+}
+
+/// The pane's side of the chunk: whether it is loaded, and the textarea's ARIA state. (The
+/// popups' own state lives in the chunk, with the code that uses it.)
+#[derive(Clone, Copy)]
+pub struct PaneIde {
+    pub ready: RwSignal<bool>,
+    pub aria: RwSignal<Aria>,
+}
+
+impl Default for PaneIde {
+    fn default() -> Self {
+        PaneIde::new()
+    }
+}
+
+impl PaneIde {
+    pub fn new() -> Self {
+        PaneIde {
+            ready: RwSignal::new(loaded().is_some()),
+            aria: RwSignal::new(Aria::default()),
+        }
+    }
+
+    /// Fetches the chunk (on the first focus or pointer in the source or the problems list).
+    pub fn wake(&self) {
+        prefetch(self.ready);
+    }
+}
+
 /// A command of the pane's keys (or Ctrl+click), asked for before the chunk may be loaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Command {
@@ -109,13 +146,18 @@ pub trait Assistance {
         input_type: Option<&str>,
         data: Option<&str>,
     );
-    /// The pointer rested at viewport point (`x`, `y`); `ch` is a character's width.
-    fn hover_point(&self, studio: Studio, pane: SourcePane, x: f64, y: f64, ch: f64);
+    /// The pointer moved to viewport point (`x`, `y`) over the text (`x < 0`: it left): the
+    /// hover card shows what is there once it rests.
+    fn pointer(&self, studio: Studio, pane: SourcePane, x: i32, y: i32);
     /// The problems changed: lists the document's quick fixes again.
-    fn refresh_fixable(&self, pane: SourcePane, text: &str);
+    fn refresh_fixable(&self, text: &str);
     fn overlays(&self, pane: SourcePane) -> AnyView;
     fn gutter(&self, pane: SourcePane, scroll_top: RwSignal<f64>) -> AnyView;
     fn fix_buttons(&self, diagnostic: Diagnostic, pane: SourcePane) -> AnyView;
+    /// The text lost the keyboard: the popup and the fix menu close.
+    fn close_lists(&self);
+    /// The text scrolled or the pointer left it: the hover card closes.
+    fn close_card(&self);
     /// `text` formatted by core's formatter (`logicmd fmt`), or why not.
     fn format(&self, text: &str) -> Result<String, String>;
 }
@@ -132,6 +174,7 @@ impl From<leptos::wasm_split::SplitLoaderError> for LoadFailed {
 /// The split point: fetches the chunk on the first call.
 #[leptos::wasm_split::wasm_split(source_ide, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn load() -> Result<&'static dyn Assistance, LoadFailed> {
+    chunk::install_styles();
     Ok(&chunk::Chunk)
 }
 
@@ -155,7 +198,7 @@ pub fn prefetch(ready: RwSignal<bool>) {
     if loaded().is_some() || LOADING.with(|l| l.replace(true)) {
         return;
     }
-    when_loaded(Some(ready), |_| {});
+    when_loaded(Some(ready), Box::new(|_| {}));
 }
 
 /// Formats the text (Edit → Format, the command palette) as one undoable change, or says why
@@ -168,16 +211,13 @@ pub fn format_text(studio: Studio) {
         };
     match loaded() {
         Some(ide) => format(ide),
-        None => when_loaded(None, format),
+        None => when_loaded(None, Box::new(format)),
     }
 }
 
 /// Fetches the chunk, then runs `then` with it (nothing when it cannot be fetched: the pane
 /// works as a plain text editor).
-pub fn when_loaded(
-    ready: Option<RwSignal<bool>>,
-    then: impl FnOnce(&'static dyn Assistance) + 'static,
-) {
+pub fn when_loaded(ready: Option<RwSignal<bool>>, then: Box<dyn FnOnce(&'static dyn Assistance)>) {
     spawn_local(async move {
         match load().await {
             Ok(ide) => {
