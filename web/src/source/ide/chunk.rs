@@ -325,6 +325,18 @@ mod tests {
     }
 
     #[test]
+    fn a_topology_is_answered_as_drtl() {
+        let route = "name: t\nnodes:\n  - id: draft\n    type: generate\n  - id: gate\n    type: gate\n    condition: input.ok\n    on_pass: \n";
+        let at = route.len() - 1;
+        let labels: Vec<String> = Chunk
+            .completion(route, at)
+            .into_iter()
+            .map(|c| c.label)
+            .collect();
+        assert_eq!(labels, ["draft", "gate", "terminate"]);
+    }
+
+    #[test]
     fn rename_rewrites_the_step_and_its_references() {
         let fixed = DOC.replace("[gathr]", "[gather]");
         let at = fixed.find("gather").expect("definition");
