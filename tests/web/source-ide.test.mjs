@@ -107,6 +107,7 @@ test("completion: `[` in needs opens the step names, typing filters, Enter accep
   const labels = await page.$$eval(`${OPTIONS} .label`, (o) => o.map((e) => e.textContent));
   assert.ok(labels.includes("gather") && labels.includes("check"), `step names offered: ${labels}`);
   // The textarea says a list is open and which option is chosen.
+  assert.equal(await page.getAttribute(SOURCE, "role"), "combobox");
   assert.equal(await page.getAttribute(SOURCE, "aria-expanded"), "true");
   assert.equal(await page.getAttribute(SOURCE, "aria-controls"), "source-completion");
   const active = await page.getAttribute(SOURCE, "aria-activedescendant");
@@ -119,7 +120,10 @@ test("completion: `[` in needs opens the step names, typing filters, Enter accep
   const done = text.replace("    needs: \n", "    needs: [check]\n");
   assert.equal(await waitForText(page, (t, e) => t === e, done), done);
   assert.equal(await page.locator(POPUP).count(), 0, "the popup closed");
-  assert.equal(await page.getAttribute(SOURCE, "aria-expanded"), "false");
+  // Closed, the textarea is a plain textbox again (no combobox role, nothing expanded or controlled).
+  for (const name of ["role", "aria-expanded", "aria-controls", "aria-activedescendant"]) {
+    assert.equal(await page.getAttribute(SOURCE, name), null, name);
+  }
   // Undo takes back the `]`, then the accepted completion whole.
   await page.keyboard.press("Control+z");
   await page.keyboard.press("Control+z");
@@ -147,7 +151,7 @@ test("completion: `steps.` inside {{ }} offers the steps, arrows choose, Tab acc
   await page.waitForSelector(`${OPTIONS}:has-text("output")`);
   await page.keyboard.press("Escape");
   await page.waitForSelector(POPUP, { state: "detached" });
-  assert.equal(await page.getAttribute(SOURCE, "aria-expanded"), "false");
+  assert.equal(await page.getAttribute(SOURCE, "aria-expanded"), null);
   // Escape closed the popup only: the text keeps the keyboard and Tab still accepts below.
   await page.keyboard.press("Control+Space");
   await page.waitForSelector(`${OPTIONS}:has-text("output")`);
@@ -227,7 +231,7 @@ test("rename: F2 on a step's name renames it and every reference, the node keeps
   assert.ok(Math.abs(moved.x - box.x) < 2 && Math.abs(moved.y - box.y) < 2,
     `the node stays where it was: ${JSON.stringify([box, moved])}`);
   // The keyboard is back in the text, at the name.
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "source");
+  await page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "source");
   await page.keyboard.press("Control+z");
   assert.equal(await waitForText(page, (t, e) => t === e, text), text);
 
@@ -258,6 +262,7 @@ test("hover card and popup: shown by pointer and keyboard, no serious or critica
       const { x, y } = await pointAt(page, before, 13);
       await page.mouse.move(x, y);
       await page.waitForSelector(CARD);
+      assert.equal(await page.getAttribute(SOURCE, "aria-describedby"), "source-keys source-hover");
       const card = await page.textContent(CARD);
       assert.match(card, /step gather/);
       assert.match(card, /Gather sources/);

@@ -321,12 +321,8 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
                             autocomplete="off"
                             wrap="off"
                             aria-label="LOGIC.md source"
-                            aria-describedby=move || if assist.aria.with(|a| a.card) { "source-keys source-hover" } else { "source-keys" }
-                            role="combobox"
+                            aria-describedby="source-keys"
                             aria-autocomplete="list"
-                            aria-expanded=move || listed(assist).is_some().to_string()
-                            aria-controls=move || listed(assist).map(|(list, _)| list)
-                            aria-activedescendant=move || listed(assist).and_then(|(list, i)| Some(format!("{list}-{}", i?)))
                             on:input=on_input
                             on:keydown=on_key
                             on:scroll=sync_scroll
@@ -365,12 +361,6 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
             </div>
         </section>
     }
-}
-
-/// The list the textarea controls while one is open, and its chosen option (none in an empty
-/// list).
-fn listed(assist: ide::PaneIde) -> Option<(&'static str, Option<usize>)> {
-    assist.aria.with(|a| a.list.map(|list| (list, a.active)))
 }
 
 /// The keys of the pane's assistance: the chunk's when it is loaded; before, its commands

@@ -96,24 +96,47 @@ impl Assist {
         }
     }
 
-    /// What the textarea says of the floating views (tracked).
-    pub fn aria(&self) -> ide::Aria {
+    /// The list the textarea controls while one is open and its chosen option (none in an
+    /// empty list), and whether the hover card shows (tracked).
+    pub fn listed(&self) -> (Option<(&'static str, Option<usize>)>, bool) {
         let popup = self.popup.with(|p| {
             p.as_ref()
                 .map(|p| (!p.items.is_empty()).then_some(p.active))
         });
-        let (list, active) = match popup {
-            Some(active) => (Some(COMPLETION_ID), active),
-            None => match self.fix_menu.with(|m| m.as_ref().map(|m| m.active)) {
-                Some(active) => (Some(FIXES_ID), Some(active)),
-                None => (None, None),
-            },
+        let list = match popup {
+            Some(active) => Some((COMPLETION_ID, active)),
+            None => self
+                .fix_menu
+                .with(|m| m.as_ref().map(|m| (FIXES_ID, Some(m.active)))),
         };
-        ide::Aria {
-            list,
-            active,
-            card: self.card.with(Option::is_some),
-        }
+        (list, self.card.with(Option::is_some))
+    }
+
+    /// Writes what the textarea says of the floating views: while a list is open it is a
+    /// combobox (`aria-expanded` is not allowed on a textbox) controlling it, its chosen option
+    /// the active descendant; the hover card describes it while shown.
+    pub fn describe(&self, pane: SourcePane) {
+        let (list, card) = self.listed();
+        let Some(area) = pane.textarea.get_untracked() else {
+            return;
+        };
+        let set = |name: &str, value: Option<&str>| {
+            let _ = match value {
+                Some(value) => area.set_attribute(name, value),
+                None => area.remove_attribute(name),
+            };
+        };
+        let active = list.and_then(|(id, i)| Some(format!("{id}-{}", i?)));
+        set("role", list.map(|_| "combobox"));
+        set("aria-expanded", list.map(|_| "true"));
+        set("aria-controls", list.map(|(id, _)| id));
+        set("aria-activedescendant", active.as_deref());
+        let described = if card {
+            "source-keys source-hover"
+        } else {
+            "source-keys"
+        };
+        set("aria-describedby", Some(described));
     }
 
     /// Closes whatever floats over the text.

@@ -236,13 +236,8 @@ impl Assistance for Chunk {
 
     fn overlays(&self, pane: SourcePane) -> AnyView {
         let assist = floating();
-        // The textarea's ARIA state follows the floating views.
-        Effect::new(move |_| {
-            let aria = assist.aria();
-            if pane.assist.aria.with_untracked(|a| *a != aria) {
-                pane.assist.aria.set(aria);
-            }
-        });
+        // The textarea's ARIA attributes follow the floating views.
+        Effect::new(move |_| assist.describe(pane));
         view! {
             <CompletionPopup assist=assist pane=pane />
             <FixMenuView assist=assist pane=pane />

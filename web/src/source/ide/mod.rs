@@ -67,21 +67,11 @@ pub trait Ide {
     fn rename(&self, text: &str, offset: usize, to: &str) -> Result<String, String>;
 }
 
-/// What the textarea says of the floating views (the chunk keeps it up to date): the list it
-/// controls and its chosen option, and whether the hover card describes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Aria {
-    pub list: Option<&'static str>,
-    pub active: Option<usize>,
-    pub card: bool,
-}
-
-/// The pane's side of the chunk: whether it is loaded, and the textarea's ARIA state. (The
-/// popups' own state lives in the chunk, with the code that uses it.)
+/// The pane's side of the chunk: whether it is loaded. (The popups' state, and the textarea's
+/// ARIA attributes that follow it, live in the chunk with the code that uses them.)
 #[derive(Clone, Copy)]
 pub struct PaneIde {
     pub ready: RwSignal<bool>,
-    pub aria: RwSignal<Aria>,
 }
 
 impl Default for PaneIde {
@@ -94,7 +84,6 @@ impl PaneIde {
     pub fn new() -> Self {
         PaneIde {
             ready: RwSignal::new(loaded().is_some()),
-            aria: RwSignal::new(Aria::default()),
         }
     }
 
