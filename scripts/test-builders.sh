@@ -32,4 +32,16 @@ echo "==> vite build examples/reactflow-builder" >&2
 install_with_logicmd examples/reactflow-builder
 (cd examples/reactflow-builder && node node_modules/vite/bin/vite.js build --logLevel warn)
 
+echo "==> tsc examples/flowise-node against flowise-components' INode" >&2
+install_with_logicmd examples/flowise-node
+# Only the package's own files (its declarations): its ~150 runtime dependencies (LangChain and
+# more) are not needed to type-check a node, and its declarations' imports of them are library
+# files tsc skips (skipLibCheck).
+flowise_components=3.1.4
+flowise_tarball="$(npm pack --silent --pack-destination "$work" "flowise-components@$flowise_components" | tail -1)"
+rm -rf examples/flowise-node/node_modules/flowise-components
+mkdir -p examples/flowise-node/node_modules/flowise-components
+tar -xzf "$work/$flowise_tarball" -C examples/flowise-node/node_modules/flowise-components --strip-components=1
+(cd examples/flowise-node && node node_modules/typescript/bin/tsc -p tsconfig.json)
+
 node --test --test-concurrency=1 tests/builders/
