@@ -1,6 +1,7 @@
 // examples/reactflow-builder, built by Vite (scripts/test-builders.sh), driven as a user would in
 // headless Chromium: drag a palette node in, wire it, try a wire core refuses, move and delete a
-// node, edit a field in the inspector, run. Screenshots go to target/screenshots/builder-*.png.
+// node, edit a field in the inspector, type an error into the source (a badge), run. Screenshots
+// go to target/screenshots/builder-*.png.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { after, before, test } from "node:test";
@@ -109,13 +110,22 @@ test("a user builds, wires, moves, deletes and runs on the React Flow canvas", a
   await page.waitForFunction(() => document.querySelector('[data-testid="source"]').value.includes("    description: Find primary sources\n    instructions: Prefer primary sources.\n"));
   await page.screenshot({ path: `${shots}/builder-4-inspector.png` });
 
+  // Typing in the source redraws the canvas; lint's error lands on its node as a badge.
+  const typed = (await source(page)).replace("    description: Write the brief\n", "    description: Write the brief\n    needs: [nowhere]\n");
+  await page.fill('[data-testid="source"]', typed);
+  await page.waitForSelector(`${node("step:write")} .badge-error`);
+  assert.match(await page.getAttribute(`${node("step:write")} .badge-error`, "title"), /nowhere/);
+  await page.screenshot({ path: `${shots}/builder-5-badge.png` });
+  await page.fill('[data-testid="source"]', typed.replace("    needs: [nowhere]\n", ""));
+  await page.waitForFunction(() => document.querySelectorAll(".badge-error").length === 0);
+
   // Run with the synthetic provider.
   await page.click('[data-testid="run"]');
   await page.waitForSelector('[data-testid="run-status"]');
   assert.equal(await page.textContent('[data-testid="run-status"]'), "completed");
   const events = await page.locator('[data-testid="run-result"] li').allTextContents();
   assert.ok(events.includes("node_finished · researcher"), events.join(" | "));
-  await page.screenshot({ path: `${shots}/builder-5-run.png` });
+  await page.screenshot({ path: `${shots}/builder-6-run.png` });
 
   assert.deepEqual(errors, []);
   await context.close();

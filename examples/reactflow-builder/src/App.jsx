@@ -32,13 +32,20 @@ function Builder() {
   const flow = useMemo(() => toFlow(text), [text]);
   const [nodes, setNodes, onNodesChange] = useNodesState(flow.nodes);
   const [edges, setEdges, onEdgesChange] = useEdgesState(flow.edges);
-  const { screenToFlowPosition } = useReactFlow();
+  const { screenToFlowPosition, fitView } = useReactFlow();
 
   // The canvas follows the text (typed in the source pane or written by a change).
   useEffect(() => {
     setNodes(flow.nodes.map((n) => ({ ...n, selected: n.id === selectedId })));
     setEdges(flow.edges);
   }, [flow]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // When nodes come or go (core lays the unpinned ones out again), keep them all in view.
+  const nodeIds = flow.nodes.map((n) => n.id).join(" ");
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => fitView({ padding: 0.15 }));
+    return () => cancelAnimationFrame(frame);
+  }, [nodeIds, fitView]);
 
   const apply = useCallback((change) => {
     if (change.applied) setText(change.text);
