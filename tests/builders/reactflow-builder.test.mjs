@@ -108,6 +108,9 @@ test("a user builds, wires, moves, deletes and runs on the React Flow canvas", a
   await page.getByLabel("Description").fill("Find primary sources");
   await page.keyboard.press("Tab");
   await page.waitForFunction(() => document.querySelector('[data-testid="source"]').value.includes("    description: Find primary sources\n    instructions: Prefer primary sources.\n"));
+  // A `visual.inspector` field of the document: a select, written where its key points.
+  await page.getByLabel("Reasoning Strategy").selectOption("cot");
+  await page.waitForFunction(() => document.querySelector('[data-testid="source"]').value.includes("reasoning:\n  strategy: cot\n"));
   await page.screenshot({ path: `${shots}/builder-4-inspector.png` });
 
   // Typing in the source redraws the canvas; lint's error lands on its node as a badge.

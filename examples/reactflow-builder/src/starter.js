@@ -3,6 +3,16 @@ export const STARTER = `---
 spec_version: "1.0"
 name: research-brief
 description: Researches a question and writes a brief
+reasoning:
+  strategy: react
+visual:
+  icon: brain
+  inspector:
+    - key: reasoning.strategy
+      label: Reasoning Strategy
+      type: select
+      options: [cot, react, plan-execute]
+      default: react
 contracts:
   inputs:
     - name: question
