@@ -220,3 +220,44 @@ test("a palette drop adds a step under a free name, where it was dropped", () =>
   assert.ok(change.text.includes("grade-2:\n    description: Grade again"), change.text);
   assert.ok(change.text.includes("# keep this comment"));
 });
+
+test("any sequence of gestures: a change is core's whole edit or nothing, and the flow is the text's", () => {
+  // A seeded walk of random gestures over the document; every step checks the invariants.
+  let seed = 37;
+  const random = (n) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+  const pick = (list) => list[random(list.length)];
+  let text = DOC;
+  let applied = 0;
+  for (let step = 0; step < 120; step += 1) {
+    const flow = toFlow(text);
+    const nodes = flow.nodes.filter((n) => n.type === "logicmd");
+    if (nodes.length < 2) text = DOC;
+    const a = pick(nodes);
+    const b = pick(nodes);
+    const gesture = [
+      () => connect(text, { source: a.id, target: b.id, sourceHandle: pick([null, ...a.data.outputs.map((p) => p.name)]), targetHandle: pick([null, ...b.data.inputs.map((p) => p.name)]) }),
+      () => move(text, { id: a.id, position: { x: random(900) - 300, y: random(900) - 300 } }),
+      () => remove(text, { nodes: [a] }),
+      () => (flow.edges.length ? remove(text, { edges: [pick(flow.edges)] }) : move(text, { id: a.id, position: { x: 0, y: 0 } })),
+      () => rename(text, a.id, pick(["x1", "x2", b.data.name])),
+      () => addStep(text, { name: pick(["n", a.data.name]), position: { x: random(500), y: random(500) } }),
+    ][random(6)];
+    const change = gesture();
+    if (!change.applied) {
+      assert.equal(change.text, text, "a refused gesture changes nothing");
+      assert.equal(typeof change.reason, "string");
+      continue;
+    }
+    applied += 1;
+    assert.equal(parse(change.text).diagnostics.filter((d) => d.severity === "error").length, 0, change.text);
+    assert.ok(change.text.includes("# Pipeline"), "the body is kept");
+    const drawn = graph(change.text).graph;
+    assert.deepEqual(
+      change.flow.nodes.filter((n) => n.type === "logicmd").map((n) => [n.id, n.position.x, n.position.y]),
+      drawn.nodes.map((n) => [n.id, n.x, n.y]),
+    );
+    assert.deepEqual(change.flow.edges.map((e) => e.id), drawn.edges.map((e) => e.id));
+    text = change.text;
+  }
+  assert.ok(applied > 40, `${applied} of 120 gestures applied`);
+});
