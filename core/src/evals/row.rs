@@ -9,7 +9,8 @@ use super::scorer::Scorer;
 use crate::run::Unmet;
 
 /// How a case's run ended (what every driver knows when it stops).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "status", content = "value")]
 pub enum Ending {
     /// The run completed with this output.
     Completed(Value),
