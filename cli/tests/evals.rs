@@ -35,7 +35,13 @@ fn untimed(text: &str) -> String {
     let latency = regex::Regex::new(r#""latency_ms":\d+"#).unwrap();
     let text = latency.replace_all(text, "\"latency_ms\":_");
     let columns = regex::Regex::new(r"(?m)^(\S+\s+\d+\s+\d+\s+\S+\s+\d+)\s+\d+\s+\d+").unwrap();
-    columns.replace_all(&text, "$1  _  _").into_owned()
+    let text = columns.replace_all(&text, "$1  _  _");
+    // The report's summary: not-completed, p50, p95, tokens.
+    let cells =
+        regex::Regex::new(r"(<td>\d+</td>)<td>\d+</td><td>\d+</td>(<td>\d+/\d+</td>)").unwrap();
+    cells
+        .replace_all(&text, "$1<td>_</td><td>_</td>$2")
+        .into_owned()
 }
 
 fn transcript(scratch: &Scratch, output: &Output) -> String {
