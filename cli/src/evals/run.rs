@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use logicmd::evals::{cache_key, read_cases, row, Case, Row, Scorer};
+use logicmd::evals::{cache_key, read_cases, row, Case, Row, Scorer, Simulated};
 
 use super::cache::{Cache, Cached};
 use super::runner::{run_case, Provider, Variant};
@@ -278,7 +278,9 @@ fn variant(path: &Path, root: Option<&Path>) -> Result<Variant, Stop> {
 
 fn provider(args: &Args) -> Result<Provider, Stop> {
     if args.dry_run {
-        return Ok(Provider::Synthetic { seed: args.seed });
+        return Ok(Provider::Simulated(Simulated::Synthetic {
+            seed: args.seed,
+        }));
     }
     match args.provider.as_deref() {
         Some("openai") => {
@@ -287,7 +289,7 @@ fn provider(args: &Args) -> Result<Provider, Stop> {
             Ok(Provider::OpenAi { provider: Arc::new(provider), model })
         }
         Some(spec) => match spec.split_once(':') {
-            Some(("scripted", path)) if !path.is_empty() => Ok(Provider::Scripted { text: read_file(path).map_err(usage)? }),
+            Some(("scripted", path)) if !path.is_empty() => Ok(Provider::Simulated(Simulated::Scripted { script: read_file(path).map_err(usage)? })),
             _ => Err(usage(format!("unknown provider `{spec}`: use `openai`, `scripted:FILE`, or --dry-run"))),
         },
         None => Err(usage(

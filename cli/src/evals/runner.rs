@@ -1,14 +1,16 @@
-//! One case run by one variant, driven exactly as `logicmd run` drives a run (core's session,
-//! the CLI's driver), with nothing written: the ending, the events and the wall time.
+//! One case run by one variant, with nothing written: the ending, the events and the wall
+//! time. Simulated answers (synthetic, scripted) are core's loop (`logicmd::evals::
+//! run_simulated`, the same in Python and on Ray); a real provider is driven exactly as
+//! `logicmd run` drives a run (core's session, the CLI's driver, model calls on threads).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use logicmd::evals::{Case, Ending};
+use logicmd::evals::{run_simulated, Case, Ending, Simulated};
 use logicmd::run::session::{
     check_input, contracts_of, Answerers, ClockMode, Models, Session, Start, Waits,
 };
-use logicmd::run::{RunOptions, Scripted, Source};
+use logicmd::run::{RunOptions, Source};
 use serde_json::Value;
 
 use crate::providers::OpenAiProvider;
@@ -25,13 +27,9 @@ pub struct Variant {
 
 /// Who answers the model calls of every case.
 pub enum Provider {
-    Synthetic {
-        seed: u64,
-    },
-    /// The script's text: each case starts it from its beginning.
-    Scripted {
-        text: String,
-    },
+    /// Synthetic or scripted answers, from inside the session.
+    Simulated(Simulated),
+    /// An OpenAI-compatible server, and the model named in the cache key.
     OpenAi {
         provider: Arc<OpenAiProvider>,
         model: String,
@@ -42,10 +40,10 @@ impl Provider {
     /// The model named in the cache key.
     pub fn model(&self) -> String {
         match self {
-            Provider::Synthetic { seed } => format!("synthetic:{seed}"),
-            Provider::Scripted { text } => format!(
+            Provider::Simulated(Simulated::Synthetic { seed }) => format!("synthetic:{seed}"),
+            Provider::Simulated(Simulated::Scripted { script }) => format!(
                 "scripted:{}",
-                logicmd::evals::cache_key(text, &Value::Null, "", 0)
+                logicmd::evals::cache_key(script, &Value::Null, "", 0)
             ),
             Provider::OpenAi { model, .. } => format!("openai:{model}"),
         }
@@ -53,7 +51,7 @@ impl Provider {
 
     pub fn seed(&self) -> u64 {
         match self {
-            Provider::Synthetic { seed } => *seed,
+            Provider::Simulated(Simulated::Synthetic { seed }) => *seed,
             _ => 0,
         }
     }
@@ -71,26 +69,19 @@ pub fn run_case(variant: &Variant, case: &Case, provider: &Provider) -> (Ending,
 }
 
 fn drive(variant: &Variant, case: &Case, provider: &Provider) -> (Ending, Vec<Value>) {
+    let (provider, ()) = match provider {
+        Provider::Simulated(answers) => return run_simulated(&variant.source, case, answers),
+        Provider::OpenAi { provider, .. } => (Arc::clone(provider), ()),
+    };
     let check = check_input(&contracts_of(&variant.source), &case.input);
     if check.rejects() {
         return (Ending::InvalidInput(check.problems), Vec::new());
     }
-    let (models, model, clock) = match provider {
-        Provider::Synthetic { .. } => (Models::Synthetic, None, ClockMode::Fixed),
-        Provider::Scripted { text } => match Scripted::parse(text) {
-            Ok(script) => (Models::Scripted(script), None, ClockMode::Fixed),
-            Err(problem) => return (Ending::Failed(format!("the script: {problem}")), Vec::new()),
-        },
-        Provider::OpenAi { provider, .. } => {
-            (Models::Caller, Some(Arc::clone(provider)), ClockMode::Real)
-        }
-    };
-    let waits = Waits::for_run(&models, clock);
     let options = RunOptions {
         max_parallelism: MAX_PARALLEL,
-        seed: provider.seed(),
         ..RunOptions::default()
     };
+    let clock = ClockMode::Real;
     let start = Start::new(
         variant.source.clone(),
         case.input.clone(),
@@ -99,8 +90,8 @@ fn drive(variant: &Variant, case: &Case, provider: &Provider) -> (Ending, Vec<Va
         wall_ms(),
     );
     let answerers = Answerers {
-        models,
-        waits,
+        models: Models::Caller,
+        waits: Waits::Caller,
         facts: None,
     };
     let session = match Session::start(start, answerers) {
@@ -109,13 +100,13 @@ fn drive(variant: &Variant, case: &Case, provider: &Provider) -> (Ending, Vec<Va
     };
     let checkers = Checkers {
         offline: false,
-        dry_run: !matches!(provider, Provider::OpenAi { .. }),
+        dry_run: false,
         link_timeout: LINK_TIMEOUT,
     };
     let progress = Progress::new(ProgressMode::Off, Box::new(std::io::sink()));
     let mut driver = Driver::new(
         session,
-        model,
+        Some(provider),
         checkers,
         Records::Memory(Vec::new()),
         progress,

@@ -10,6 +10,7 @@ mod csv;
 mod judge;
 mod row;
 mod scorer;
+mod simulate;
 mod summary;
 
 pub use case::{read_cases, read_csv, read_jsonl, Case, DatasetError};
@@ -17,6 +18,7 @@ pub use compare::{compare, Change, Comparison};
 pub use judge::{judge_request, judge_rubric, judge_score};
 pub use row::{cache_key, row, Ending, Row, RowTokens};
 pub use scorer::{Score, Scorer};
+pub use simulate::{run_simulated, Simulated, LINKS_NOT_CHECKED};
 pub use summary::{summarize, ScorerTally, VariantSummary};
 
 #[cfg(test)]
