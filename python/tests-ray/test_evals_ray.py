@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Dict, Iterator, List
@@ -74,3 +75,17 @@ def test_scripted_two_variants_on_ray_give_the_local_pools_and_the_clis_rows(loc
     assert passed == CASES - (CASES + 2) // 3
     by_cli = cli_rows(["capital.logic.md", "--variant", "capital-v2.logic.md", "--data", str(data), "--provider", "scripted:answers.yaml", *sum((["--scorer", s] for s in scorers), [])], FIXTURES)
     assert untimed(on_ray) == untimed(by_cli)
+
+
+def test_the_command_line_on_ray_writes_rows_logicmd_compare_reads(data: Path, tmp_path: Path) -> None:
+    os.chdir(FIXTURES)
+    out = tmp_path / "ray.jsonl"
+    args = [sys.executable, "-m", "logicmd.evals", "run", "capital.logic.md", "--data", str(data), "--dry-run", "--seed", "5"]
+    args += ["--scorer", "schema:city.schema.json", "--engine", "ray", "--out", str(out)]
+    done = subprocess.run(args, capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout) == (0, f"{CASES} rows, {CASES} passed; results: {out}\n")
+    cli = os.environ.get("LOGICMD_CLI", str(REPO / "target" / "debug" / "logicmd"))
+    local = tmp_path / "local.jsonl"
+    subprocess.run([cli, "evals", "run", "capital.logic.md", "--data", str(data), "--dry-run", "--seed", "5", "--scorer", "schema:city.schema.json", "--out", str(local)], capture_output=True, check=True)
+    compared = subprocess.run([cli, "evals", "compare", str(local), str(out)], capture_output=True, text=True, check=False)
+    assert (compared.returncode, compared.stdout) == (0, f"0 regressed, 0 fixed, {CASES} still passing, 0 still failing\n")
