@@ -274,3 +274,32 @@ fn compare_says_what_regressed() {
     --- stderr
     "#);
 }
+
+#[test]
+fn the_judge_is_answered_by_the_script_and_never_by_synthetic_answers() {
+    let scratch = scratch("judge");
+    let run = |answers: &[&str], out: &str| {
+        let mut args = vec![
+            "evals",
+            "run",
+            "capital.logic.md",
+            "--data",
+            "cases.jsonl",
+            "--scorer",
+            "judge",
+            "--out",
+            out,
+        ];
+        args.extend(answers);
+        logicmd(&scratch, &args);
+        let text = fs::read_to_string(scratch.0.join(out)).unwrap();
+        let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        format!("{} {}", first["pass"], first["scores"])
+    };
+    let scripted = run(&["--provider", "scripted:judged.yaml"], "scripted.jsonl");
+    let synthetic = run(&["--dry-run"], "synthetic.jsonl");
+    insta::assert_snapshot!(format!("{scripted}\n{synthetic}"), @r#"
+    true {"judge":{"pass":true,"value":0.8,"reason":"names a capital city"}}
+    false {"judge":{"pass":false,"reason":"no judge answered: a script's `node: judge` entry or a model provider judges, synthetic answers do not"}}
+    "#);
+}

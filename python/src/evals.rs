@@ -4,7 +4,9 @@
 
 use std::time::Instant;
 
-use logicmd::evals::{read_cases, read_jsonl, row, run_simulated, Scorer, Simulated};
+use logicmd::evals::{
+    judge_simulated, read_cases, read_jsonl, row, run_simulated, Ending, Scorer, Simulated,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
@@ -75,7 +77,21 @@ fn evals_run_cases(
             let started = Instant::now();
             let (ending, events) = run_simulated(&source, case, &answers);
             let latency_ms = started.elapsed().as_millis().min(u128::from(u64::MAX)) as u64;
-            let row = row(case, &variant, &ending, events, &scorers, None, latency_ms);
+            let judged = match (&ending, scorers.iter().any(|s| matches!(s, Scorer::Judge))) {
+                (Ending::Completed(output), true) => {
+                    judge_simulated(&source, case, output, &answers)
+                }
+                _ => None,
+            };
+            let row = row(
+                case,
+                &variant,
+                &ending,
+                events,
+                &scorers,
+                judged.as_deref(),
+                latency_ms,
+            );
             rows.push_str(
                 &serde_json::to_string(&row).map_err(|e| PyValueError::new_err(e.to_string()))?,
             );

@@ -6,7 +6,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use logicmd::evals::{cache_key, read_cases, row, Case, Row, Scorer, Simulated};
+use logicmd::evals::{
+    cache_key, judge_action, judge_answer, judge_simulated, read_cases, row, Case, Ending, Row,
+    Scorer, Simulated,
+};
 
 use super::cache::{Cache, Cached};
 use super::runner::{run_case, Provider, Variant};
@@ -240,15 +243,38 @@ fn scored(
             }
         }
     };
+    let judged = judged(work, provider, scorers, &ending);
     Ok(row(
         work.case,
         &work.variant.name,
         &ending,
         events,
         scorers,
-        None,
+        judged.as_deref(),
         latency_ms,
     ))
+}
+
+/// The judge's answer on a completed run's output, when a judge scores it: from the script's
+/// `node: judge` entries, or the OpenAI-compatible server (the synthetic provider does not
+/// judge).
+fn judged(work: &Work, provider: &Provider, scorers: &[Scorer], ending: &Ending) -> Option<String> {
+    let Ending::Completed(output) = ending else {
+        return None;
+    };
+    if !scorers.iter().any(|s| matches!(s, Scorer::Judge)) {
+        return None;
+    }
+    match provider {
+        Provider::Simulated(answers) => {
+            judge_simulated(&work.variant.source, work.case, output, answers)
+        }
+        Provider::OpenAi { provider, .. } => {
+            let action = judge_action(&work.variant.source, work.case, output);
+            let observation = provider.call(&action, &mut |_| {})?;
+            judge_answer(logicmd::run::Answer::Observed(observation))
+        }
+    }
 }
 
 fn resumed(args: &Args) -> Result<(Vec<Row>, Option<u64>), Stop> {

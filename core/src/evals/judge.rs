@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 
 use super::case::Case;
 use super::scorer::Score;
+use crate::run::{Action, ActionKind, Answer, Message, ModelRequest, Observation, Source};
 
 const DEFAULT_RUBRIC: &str = "The output answers the input correctly and completely; when an expected value is given, the output agrees with it.";
 
@@ -92,5 +93,51 @@ fn pretty(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),
         other => serde_json::to_string_pretty(other).unwrap_or_default(),
+    }
+}
+
+/// The node name a judge's model call is made for (a script answers it with `node: judge`).
+pub const JUDGE_NODE: &str = "judge";
+
+/// The judge's model call for `output` of `case` under the rubric of `source` (see
+/// [`judge_rubric`]), as an action any front end carries out with its provider.
+pub fn judge_action(source: &Source, case: &Case, output: &Value) -> Action {
+    let spec = match source {
+        Source::Logic { spec, .. } => spec.clone(),
+        _ => Value::Null,
+    };
+    let request = judge_request(&judge_rubric(&spec), case, output);
+    let text = |key: &str| {
+        request
+            .pointer(key)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    Action {
+        id: JUDGE_NODE.to_owned(),
+        kind: ActionKind::CallModel {
+            node: JUDGE_NODE.to_owned(),
+            attempt: 1,
+            request: ModelRequest {
+                system: text("/system"),
+                messages: vec![Message::user(text("/messages/0/content"))],
+                response_schema: request.get("response_schema").cloned(),
+                temperature: Some(0.0),
+                max_tokens: None,
+                allowed_tools: Vec::new(),
+                model: None,
+                json: true,
+            },
+            timeout_ms: None,
+        },
+    }
+}
+
+/// The text of a judge's answer (`None`: the provider gave none).
+pub fn judge_answer(answer: Answer) -> Option<String> {
+    match answer {
+        Answer::Observed(Observation::ModelResponse { text, .. }) => Some(text),
+        _ => None,
     }
 }

@@ -180,7 +180,9 @@ impl Scorer {
             Scorer::Trace { rules } => obligations(rules, case, events),
             Scorer::Judge => match judged {
                 Some(answer) => super::judge::judge_score(answer),
-                None => Score::failed("no judge answered (the judge needs a model provider)"),
+                None => Score::failed(
+                    "no judge answered: a script's `node: judge` entry or a model provider judges, synthetic answers do not",
+                ),
             },
         }
     }

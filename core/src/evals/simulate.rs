@@ -112,3 +112,24 @@ fn drive(session: &mut Session) -> Ending {
         }
     }
 }
+
+/// The judge's answer text for `output` of `case`, from a script (its `node: judge` entries;
+/// each case starts the script afresh). The synthetic provider does not judge: its answers are
+/// made up, and a made-up verdict would pass or fail at random.
+pub fn judge_simulated(
+    source: &Source,
+    case: &Case,
+    output: &Value,
+    answers: &Simulated,
+) -> Option<String> {
+    let Simulated::Scripted { script } = answers else {
+        return None;
+    };
+    let mut script = Scripted::parse(script).ok()?;
+    let action = super::judge::judge_action(source, case, output);
+    super::judge::judge_answer(crate::run::Provider::answer(
+        &mut script,
+        &action,
+        &mut |_| {},
+    ))
+}
