@@ -118,6 +118,28 @@ fn an_interrupted_eval_goes_on_where_it_stopped() {
     assert_eq!(again.lines().count(), 6);
     assert_eq!(again.lines().take(2).collect::<Vec<_>>(), lines[..2]);
     assert_eq!(untimed(&again), untimed(&whole));
+    // Resuming with other scorers would mix two measures in one file.
+    let other = logicmd(
+        &scratch,
+        &[
+            "evals",
+            "run",
+            "capital.logic.md",
+            "--data",
+            "cases.jsonl",
+            "--dry-run",
+            "--scorer",
+            "exact",
+            "--out",
+            "results.jsonl",
+        ],
+    );
+    insta::assert_snapshot!(transcript(&scratch, &other), @r#"
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: results.jsonl holds rows scored by [subset, schema:city.schema.json, expr:{{ output.city == expected.city }}, trace:terminates], not by [exact]: give the same --scorer list to resume, or --restart
+    "#);
 }
 
 #[test]
@@ -128,11 +150,37 @@ fn cached_answers_are_not_run_again() {
     logicmd(&scratch, &args);
     let first = fs::read_to_string(scratch.0.join("results.jsonl")).unwrap();
     // Two variants; `fr` and `fr-trace` have the same input, so one answer each per variant.
-    assert_eq!(fs::read_dir(scratch.0.join("cache")).unwrap().count(), 4);
+    let entries: Vec<_> = fs::read_dir(scratch.0.join("cache"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(entries.len(), 4);
+    // An answer changed in the cache shows in the rows: they come from it, not from new runs.
+    for entry in &entries {
+        let text = fs::read_to_string(entry).unwrap();
+        fs::write(entry, text.replace("Paris", "Lyon")).unwrap();
+    }
     logicmd(&scratch, &args);
     let second = fs::read_to_string(scratch.0.join("results.jsonl")).unwrap();
-    // Measured wall times included: the rows come from the cache, not from new runs.
-    assert_eq!(first, second);
+    assert!(first.contains("\"output\":{\"city\":\"Paris\"}"));
+    assert!(!second.contains("\"output\":{\"city\":\"Paris\"}"));
+    let cities: Vec<Value> = second
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["output"]["city"].clone())
+        .collect();
+    let lyon = Value::from("Lyon");
+    assert_eq!(
+        cities,
+        [
+            &lyon,
+            &Value::Null,
+            &lyon,
+            &Value::Null,
+            &lyon,
+            &Value::Null
+        ]
+        .map(Clone::clone)
+    );
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! same four is not run again; its ending and trace come from the cache and are scored anew.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use logicmd::evals::Ending;
 use serde::{Deserialize, Serialize};
@@ -13,6 +14,8 @@ pub struct Cached {
     pub events: Vec<Value>,
     pub latency_ms: u64,
 }
+
+static NEXT_WRITER: AtomicU64 = AtomicU64::new(0);
 
 pub struct Cache {
     dir: PathBuf,
@@ -40,7 +43,9 @@ impl Cache {
     /// Keeps an answer: written beside, then renamed, so a reader never sees half of it.
     pub fn put(&self, key: &str, cached: &Cached) -> Result<(), String> {
         let path = self.path(key);
-        let partial = path.with_extension(format!("{}.partial", std::process::id()));
+        // Unique per writer: two threads may answer the same key at once (equal inputs).
+        let writer = NEXT_WRITER.fetch_add(1, Ordering::Relaxed);
+        let partial = path.with_extension(format!("{}-{writer}.partial", std::process::id()));
         let text = serde_json::to_string(cached).unwrap_or_default();
         std::fs::write(&partial, text)
             .and_then(|()| std::fs::rename(&partial, &path))

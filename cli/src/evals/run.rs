@@ -133,6 +133,7 @@ fn eval(args: &Args) -> Result<u8, Stop> {
         ));
     }
     let (mut rows, keep) = resumed(args)?;
+    same_scorers(args, &rows, &scorers)?;
     let done: BTreeSet<(String, String)> = rows
         .iter()
         .map(|r| (r.id.clone(), r.variant.clone()))
@@ -274,6 +275,20 @@ fn judged(work: &Work, provider: &Provider, scorers: &[Scorer], ending: &Ending)
             let observation = provider.call(&action, &mut |_| {})?;
             judge_answer(logicmd::run::Answer::Observed(observation))
         }
+    }
+}
+
+/// Kept rows must have been scored as this run scores, or the results would mix two measures.
+fn same_scorers(args: &Args, rows: &[Row], scorers: &[Scorer]) -> Result<(), Stop> {
+    let names: Vec<String> = scorers.iter().map(Scorer::name).collect();
+    match rows.iter().find(|row| row.scores.keys().ne(names.iter())) {
+        Some(row) => Err(usage(format!(
+            "{} holds rows scored by [{}], not by [{}]: give the same --scorer list to resume, or --restart",
+            args.out.display(),
+            row.scores.keys().cloned().collect::<Vec<_>>().join(", "),
+            names.join(", ")
+        ))),
+        None => Ok(()),
     }
 }
 
