@@ -52,6 +52,9 @@ cargo build -p logicmd -p logicmd-ide -p logicmd-wasm -p logicmd-studio --target
 step "npm package and studio: build, tsc, Node, browser and studio tests"
 scripts/test-web.sh
 
+step "builder embedding: logicmd/xyflow in Node and against @xyflow/react's types, the React Flow example in Chromium, the Flowise node"
+LOGICMD_NPM_BUILT=1 scripts/test-builders.sh
+
 step "benchmarks compile"
 cargo bench --workspace --locked --no-run
 

@@ -7,12 +7,11 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { repo, shots, SOURCE, studioSuite, waitForText } from "./studio-suite.mjs";
+import { audit, repo, shots, SOURCE, studioSuite, waitForText } from "./studio-suite.mjs";
 import { EVERY_KIND } from "./documents.mjs";
 
 const suite = studioSuite();
 const studio = suite.studio;
-const axe = readFileSync(`${repo}tests/web/node_modules/axe-core/axe.min.js`, "utf8");
 const factCheck = readFileSync(`${repo}examples/studio/fact-check.drtl.yaml`, "utf8");
 const router = readFileSync(`${repo}examples/studio/decision-router.logic.md`, "utf8");
 const STATUS = '[data-testid="run-status"]';
@@ -21,15 +20,6 @@ async function load(page, text) {
   await page.fill(SOURCE, text);
   await waitForText(page, (t, e) => t === e, text);
   await page.click('[data-testid="fit"]');
-}
-
-/** Serious and critical violations on the page now, as `view: rule (impact) targets`. */
-async function audit(page, view) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axe });
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${view}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 4).join(" | ")}`);
 }
 
 test("axe-core: no serious or critical violation in any new view, light and dark, at 1440×900 and 1024×768", { timeout: 600_000 }, async () => {

@@ -1,7 +1,7 @@
 // What the studio's browser test files share: dist/ served and one Chromium per file, fresh pages
 // with the studio loaded, and the source text's helpers.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
 
@@ -81,4 +81,15 @@ export async function openExample(page, id) {
   await page.click(`[data-template="${id}"]`);
   await page.waitForTimeout(50);
   if (await page.locator('[data-testid="replace-dialog"]').count()) await page.click('[data-testid="confirm-replace"]');
+}
+
+/** Serious and critical axe-core violations on the page now, as `view: rule (impact) targets`. */
+export async function audit(page, view) {
+  if (!(await page.evaluate(() => "axe" in window))) {
+    await page.addScriptTag({ content: readFileSync(`${repo}tests/web/node_modules/axe-core/axe.min.js`, "utf8") });
+  }
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${view}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).slice(0, 4).join(" | ")}`);
 }

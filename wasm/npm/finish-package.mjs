@@ -10,7 +10,9 @@ const pkg = process.argv[2] ?? join(here, "..", "pkg");
 const manifestPath = join(pkg, "package.json");
 const built = JSON.parse(readFileSync(manifestPath, "utf8"));
 
-copyFileSync(join(here, "node.js"), join(pkg, "node.js"));
+for (const file of ["node.js", "xyflow.js", "xyflow-node.js", "xyflow.d.ts"]) {
+  copyFileSync(join(here, file), join(pkg, file));
+}
 writeFileSync(join(pkg, "node.d.ts"), 'export * from "./logicmd.js";\nexport { default } from "./logicmd.js";\n');
 
 const manifest = {
@@ -27,11 +29,17 @@ const manifest = {
       node: "./node.js",
       default: "./logicmd.js",
     },
+    // The React Flow adapter (framework-neutral): browsers call the main entry's `init()` first.
+    "./xyflow": {
+      types: "./xyflow.d.ts",
+      node: "./xyflow-node.js",
+      default: "./xyflow.js",
+    },
     "./logicmd_bg.wasm": "./logicmd_bg.wasm",
     "./package.json": "./package.json",
   },
-  files: ["logicmd.js", "logicmd.d.ts", "logicmd_bg.wasm", "logicmd_bg.wasm.d.ts", "node.js", "node.d.ts", "README.md"],
-  sideEffects: ["./node.js", "./snippets/*"],
+  files: ["logicmd.js", "logicmd.d.ts", "logicmd_bg.wasm", "logicmd_bg.wasm.d.ts", "node.js", "node.d.ts", "xyflow.js", "xyflow-node.js", "xyflow.d.ts", "README.md"],
+  sideEffects: ["./node.js", "./xyflow-node.js", "./snippets/*"],
   keywords: ["logic.md", "drtl", "agents", "reasoning", "wasm", "visual-builder"],
 };
 writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + "\n");

@@ -54,25 +54,34 @@ pub struct Analysis {
 pub(crate) const DOCUMENT_ID: &str = "document.logic.md";
 
 /// Files the browser can resolve imports to: the ones the bundled examples import. Anything else
-/// is reported as a missing import, as it would be by `logicmd lint` without the file.
+/// is reported as a missing import, as it would be by `logicmd lint` without the file. The
+/// source pane's editor queries (`source::ide`) see the same files.
+pub(crate) const BUNDLED: [(&str, &str); 4] = [
+    (
+        "shared/retry-defaults.logic.md",
+        include_str!("../../examples/shared/retry-defaults.logic.md"),
+    ),
+    (
+        "nodes/researcher.logic.md",
+        include_str!("../../examples/nodes/researcher.logic.md"),
+    ),
+    (
+        "nodes/synthesizer.logic.md",
+        include_str!("../../examples/nodes/synthesizer.logic.md"),
+    ),
+    (
+        "protocols/parley_v1.yaml",
+        include_str!("../../examples/studio/protocols/parley_v1.yaml"),
+    ),
+];
+
+/// [`BUNDLED`] as core's loader.
 pub(crate) fn bundled_files() -> MemoryLoader {
-    MemoryLoader::new()
-        .with(
-            "shared/retry-defaults.logic.md",
-            include_str!("../../examples/shared/retry-defaults.logic.md"),
-        )
-        .with(
-            "nodes/researcher.logic.md",
-            include_str!("../../examples/nodes/researcher.logic.md"),
-        )
-        .with(
-            "nodes/synthesizer.logic.md",
-            include_str!("../../examples/nodes/synthesizer.logic.md"),
-        )
-        .with(
-            "protocols/parley_v1.yaml",
-            include_str!("../../examples/studio/protocols/parley_v1.yaml"),
-        )
+    BUNDLED
+        .iter()
+        .fold(MemoryLoader::new(), |files, (path, text)| {
+            files.with(path, *text)
+        })
 }
 
 /// The front door's options for the edited document.

@@ -167,11 +167,13 @@ pub fn Diagnostics(source: SourcePane) -> impl IntoView {
                     <span class="message">{d.message.clone()}</span>
                     {d.help.clone().map(|h| view! { <span class="help">{h}</span> })}
                 </button>
+                {let d = d.clone(); move || source.assist.ready.get().then(crate::source::ide::loaded).flatten().map(|ide| ide.fix_buttons(d.clone(), source))}
             </li>
         }
     };
     view! {
-        <section class="diagnostics" data-testid="diagnostics" aria-label="Problems">
+        <section class="diagnostics" data-testid="diagnostics" aria-label="Problems"
+            on:pointerenter=move |_| source.assist.wake() on:focusin=move |_| source.assist.wake()>
             <h2>{move || {
                 let count = studio.diagnostics.with(Vec::len);
                 let checking = if studio.checking.get() { " · checking…" } else { "" };

@@ -15,10 +15,14 @@ use crate::highlight::highlight_line;
 use crate::indent::indent;
 use crate::state::Studio;
 
-mod pane;
+pub(crate) mod assist;
+pub(crate) mod ide;
+pub(crate) mod pane;
 pub(crate) mod window;
 
 pub use pane::SourcePane;
+
+use ide::Command;
 
 /// Pixel height of one line; the stylesheet's `--line-height` must match.
 pub(crate) const LINE_HEIGHT: f64 = 20.0;
@@ -155,8 +159,9 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
     });
     let offset = move || format!("top: {}px", range.get().0 as f64 * LINE_HEIGHT);
     let spacer = move || format!("height: {}px", total.get() as f64 * LINE_HEIGHT);
-    // The numbers are drawn out of flow: the gutter is sized for the longest one.
-    let gutter_width = move || format!("width: calc({}ch + 20px)", total.get().to_string().len());
+    // The numbers are drawn out of flow: the gutter is sized for the longest one, with room on
+    // its left for a quick-fix marker.
+    let gutter_width = move || format!("width: calc({}ch + 32px)", total.get().to_string().len());
     let numbers = move || {
         let (first, last) = range.get();
         (first + 1..=last)
@@ -178,6 +183,15 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
             .with_untracked(|t| lines_of_text.with_untracked(|index| pane.settle(t, index)));
     };
     let editing = RwSignal::new(false);
+    let assist = pane.assist;
+    let hover = hover_by_pointer(studio, pane);
+    // The list of quick fixes follows the checks (applying one checks it against the text then).
+    Effect::new(move |_| {
+        studio.diagnostics.track();
+        if let Some(ide) = assist.ready.get().then(ide::loaded).flatten() {
+            studio.text.with_untracked(|t| ide.refresh_fixable(t));
+        }
+    });
     let on_input = move |ev: leptos::ev::Event| {
         let value = event_target_value(&ev);
         // The browser's editing says what it did (`inputType`); an event without it is a script
@@ -196,6 +210,15 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
             lines_of_text.with_untracked(|index| pane.after_typing(t, index, scripted))
         });
         editing.set(true);
+        let data = js_sys::Reflect::get(&ev, &"data".into())
+            .ok()
+            .and_then(|d| d.as_string());
+        let kind = js_sys::Reflect::get(&ev, &"inputType".into())
+            .ok()
+            .and_then(|k| k.as_string());
+        if let Some(ide) = ide::loaded() {
+            ide.after_input(studio, pane, kind.as_deref(), data.as_deref());
+        }
     };
     let released = window_event_listener(leptos::ev::pointerup, move |_| {
         if pane.released() {
@@ -213,6 +236,9 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
             studio.text.with_untracked(|t| {
                 lines_of_text.with_untracked(|index| pane.unpark_for_key(t, index))
             });
+        }
+        if assist_key(pane, studio, &ev) {
+            return;
         }
         if window_keys(studio, pane, lines_of_text, &ev) {
             return;
@@ -259,14 +285,20 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
         }
         pane.measured(f64::from(top), height.get_untracked());
         scroll_top.set(f64::from(top));
+        if let Some(ide) = ide::loaded() {
+            ide.close_card();
+        }
         settle();
     };
 
     view! {
-        <section class="source" aria-label="Source text" style=format!("--line-height: {LINE_HEIGHT}px")>
+        <section class="source" aria-label="Source text" style=format!("--line-height: {LINE_HEIGHT}px")
+            data-ide=move || if assist.ready.get() { "ready" } else { "" }
+            on:pointerenter=move |_| assist.wake()>
             <pre class="gutter" node_ref=gutter aria-hidden="true" style=gutter_width>
                 <div class="lines" style=spacer><div class="drawn" style=offset>{numbers}</div></div>
             </pre>
+            {move || assist.ready.get().then(ide::loaded).flatten().map(|ide| ide.gutter(pane, scroll_top))}
             <div class="code">
                 <pre class="highlight" node_ref=highlight aria-hidden="true">
                     <div class="lines" style=spacer>
@@ -290,17 +322,33 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
                             wrap="off"
                             aria-label="LOGIC.md source"
                             aria-describedby="source-keys"
+                            aria-autocomplete="list"
                             on:input=on_input
                             on:keydown=on_key
                             on:scroll=sync_scroll
                             on:keyup=move |_| { follow_caret(); settle(); }
-                            on:click=move |_| follow_caret()
+                            on:click=move |ev: web_sys::MouseEvent| {
+                                follow_caret();
+                                if ev.ctrl_key() || ev.meta_key() {
+                                    run_command(studio, pane, Command::Definition);
+                                }
+                            }
+                            on:mousemove=move |ev: web_sys::MouseEvent| hover(ev.client_x(), ev.client_y())
+                            on:mouseleave=move |_| hover(-1, -1)
                             on:pointerdown=move |_| { pane.unpark(); pane.dragging(true); editing.set(true); }
-                            on:focus=move |_| focused.set(true)
-                            on:blur=move |_| { focused.set(false); editing.set(false); }
+                            on:focus=move |_| { focused.set(true); assist.wake(); }
+                            on:blur=move |_| {
+                                focused.set(false);
+                                editing.set(false);
+                                if let Some(ide) = ide::loaded() {
+                                    ide.close_lists();
+                                }
+                            }
                             on:compositionstart=move |_| pane.composing(true)
                             on:compositionend=move |_| { pane.composing(false); settle(); }
                         ></textarea>
+                        <span class="ch-measure" node_ref=pane.ch_probe aria-hidden="true">"0000000000"</span>
+                        {move || assist.ready.get().then(ide::loaded).flatten().map(|ide| ide.overlays(pane))}
                     </div>
                 </div>
                 <p id="source-keys" class="source-keys" class:shown=move || focused.get() data-testid="source-keys">
@@ -312,6 +360,41 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
                 </p>
             </div>
         </section>
+    }
+}
+
+/// The keys of the pane's assistance: the chunk's when it is loaded; before, its commands
+/// (Ctrl+Space, Ctrl+., F12, F2) fetch it and run once it is there. True when handled.
+fn assist_key(pane: SourcePane, studio: Studio, ev: &web_sys::KeyboardEvent) -> bool {
+    if let Some(ide) = ide::loaded() {
+        return ide.on_key(studio, pane, ev);
+    }
+    let Some(command) = Command::of_key(ev) else {
+        return false;
+    };
+    ev.prevent_default();
+    ev.stop_propagation();
+    run_command(studio, pane, command);
+    true
+}
+
+/// Runs `command` now, or once the chunk is loaded.
+fn run_command(studio: Studio, pane: SourcePane, command: Command) {
+    match ide::loaded() {
+        Some(ide) => ide.command(studio, pane, command),
+        None => ide::when_loaded(
+            Some(pane.assist.ready),
+            Box::new(move |ide| ide.command(studio, pane, command)),
+        ),
+    }
+}
+
+/// The hover card follows the pointer (`(-1, -1)`: it left the text); before the chunk is
+/// loaded, the pointer fetches it. Returns the pointer's handler.
+fn hover_by_pointer(studio: Studio, pane: SourcePane) -> impl Fn(i32, i32) + Copy {
+    move |x: i32, y: i32| match ide::loaded() {
+        Some(ide) => ide.pointer(studio, pane, x, y),
+        None => pane.assist.wake(),
     }
 }
 

@@ -6,11 +6,12 @@ use leptos::html;
 use leptos::prelude::*;
 use logicmd::source::LineIndex;
 
+use super::ide::PaneIde;
 use super::window::{self, Window};
 use super::LINE_HEIGHT;
 
 /// The sizer's padding above the first line (the stylesheet's `.sizer` padding).
-const PAD: f64 = 8.0;
+pub(crate) const PAD: f64 = 8.0;
 
 /// The source pane's textarea, the element that scrolls it, and which lines it holds; shared by
 /// the pane and whoever reveals a line in it (the problems list).
@@ -19,6 +20,10 @@ pub struct SourcePane {
     pub textarea: NodeRef<html::Textarea>,
     pub scroller: NodeRef<html::Div>,
     pub sizer: NodeRef<html::Div>,
+    /// Ten characters of the code's font, hidden: one character's width is a tenth of it.
+    pub ch_probe: NodeRef<html::Span>,
+    /// Completion, hover, quick fixes, definitions and rename over the text.
+    pub assist: PaneIde,
     window: StoredValue<Window>,
     total: StoredValue<usize>,
     /// The scroller's position and height as last seen: read without forcing a layout.
@@ -54,6 +59,8 @@ impl SourcePane {
             textarea: NodeRef::new(),
             scroller: NodeRef::new(),
             sizer: NodeRef::new(),
+            ch_probe: NodeRef::new(),
+            assist: PaneIde::new(),
             window: StoredValue::new(Window::default()),
             total: StoredValue::new(0),
             top: StoredValue::new(0.0),
@@ -73,6 +80,18 @@ impl SourcePane {
     pub fn measured(&self, top: f64, height: f64) {
         self.top.set_value(top);
         self.height.set_value(height);
+    }
+
+    /// The width of one character of the code's font, in pixels.
+    pub fn ch(&self) -> f64 {
+        self.ch_probe
+            .get_untracked()
+            .map_or(0.0, |m| m.get_bounding_client_rect().width() / 10.0)
+    }
+
+    /// The scroller's position and height as last measured.
+    pub fn view_box(&self) -> (f64, f64) {
+        (self.top.get_value(), self.height.get_value())
     }
 
     pub fn composing(&self, on: bool) {
