@@ -3,6 +3,7 @@
 //! with every variant's verdict, the output's differences from the first variant, and a link
 //! to its trace.
 
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use logicmd::evals::{summarize, Row};
@@ -35,7 +36,8 @@ pub fn report(rows: &[Row], data: &str) -> String {
         escape(data)
     );
     summary_table(&mut page, rows);
-    let cases = ordered_cases(rows, &variants);
+    let by_key = index(rows);
+    let cases = ordered_cases(rows, &by_key, &variants);
     let _ = write!(page, "<h2>Cases</h2>");
     if cases.len() > MAX_CASES {
         let _ = write!(page, "<p>The first {MAX_CASES} of {} cases (regressions and failures first); the results file has every row.</p>", cases.len());
@@ -46,12 +48,12 @@ pub fn report(rows: &[Row], data: &str) -> String {
     }
     page.push_str("</tr></thead><tbody>");
     for (id, regressed) in cases.iter().take(MAX_CASES) {
-        case_row(&mut page, rows, &variants, id, *regressed);
+        case_row(&mut page, &by_key, &variants, id, *regressed);
     }
     page.push_str("</tbody></table><h2>Traces</h2>");
     for (id, _) in cases.iter().take(MAX_CASES) {
         for (index, variant) in variants.iter().enumerate() {
-            if let Some(row) = find(rows, id, variant) {
+            if let Some(row) = find(&by_key, id, variant) {
                 let lines: Vec<String> = row.trace.iter().map(Value::to_string).collect();
                 let _ = write!(
                     page,
@@ -97,17 +99,17 @@ fn summary_table(page: &mut String, rows: &[Row]) {
 
 /// Case ids, regressions first (the first variant passes, another does not), then cases some
 /// variant fails, then the rest; each with whether it regressed.
-fn ordered_cases(rows: &[Row], variants: &[String]) -> Vec<(String, bool)> {
-    let mut ids: Vec<&str> = Vec::new();
-    for row in rows {
-        if !ids.contains(&row.id.as_str()) {
-            ids.push(&row.id);
-        }
-    }
+fn ordered_cases(rows: &[Row], by_key: &Index, variants: &[String]) -> Vec<(String, bool)> {
+    let mut seen = HashSet::new();
+    let ids: Vec<&str> = rows
+        .iter()
+        .map(|r| r.id.as_str())
+        .filter(|id| seen.insert(*id))
+        .collect();
     let rank = |id: &str| {
         let verdicts: Vec<bool> = variants
             .iter()
-            .filter_map(|v| find(rows, id, v))
+            .filter_map(|v| find(by_key, id, v))
             .map(|r| r.pass)
             .collect();
         let regressed = verdicts.first() == Some(&true) && verdicts.iter().any(|p| !p);
@@ -137,7 +139,7 @@ fn ordered_cases(rows: &[Row], variants: &[String]) -> Vec<(String, bool)> {
         .collect()
 }
 
-fn case_row(page: &mut String, rows: &[Row], variants: &[String], id: &str, regressed: bool) {
+fn case_row(page: &mut String, rows: &Index, variants: &[String], id: &str, regressed: bool) {
     let class = if regressed {
         " class=\"regressed\""
     } else {
@@ -221,8 +223,17 @@ fn cell(page: &mut String, row: &Row, baseline: Option<&Row>, trace: &str) {
     }
 }
 
-fn find<'a>(rows: &'a [Row], id: &str, variant: &str) -> Option<&'a Row> {
-    rows.iter().find(|r| r.id == id && r.variant == variant)
+/// Rows by (case id, variant): looked up once per cell, so the report is linear in its rows.
+type Index<'a> = HashMap<(&'a str, &'a str), &'a Row>;
+
+fn index(rows: &[Row]) -> Index<'_> {
+    rows.iter()
+        .map(|r| ((r.id.as_str(), r.variant.as_str()), r))
+        .collect()
+}
+
+fn find<'a>(rows: &Index<'a>, id: &str, variant: &str) -> Option<&'a Row> {
+    rows.get(&(id, variant)).copied()
 }
 
 fn pretty(value: &Value) -> String {

@@ -2,7 +2,7 @@
 //! rows appended to `--out` as they finish (in case order), a summary table, an HTML report.
 //! An eval run again with the same `--out` goes on where it stopped.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -181,16 +181,20 @@ fn eval(args: &Args) -> Result<u8, Stop> {
         return Err(usage(error));
     }
     // The file's rows, kept ones first, in case and variant order for the report.
+    let case_at: HashMap<&str, usize> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.id.as_str(), i))
+        .collect();
+    let variant_at: HashMap<&str, usize> = variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.name.as_str(), i))
+        .collect();
     let order = |row: &Row| {
-        let case = cases
-            .iter()
-            .position(|c| c.id == row.id)
-            .unwrap_or(usize::MAX);
-        let variant = variants
-            .iter()
-            .position(|v| v.name == row.variant)
-            .unwrap_or(usize::MAX);
-        (case, variant)
+        let at =
+            |map: &HashMap<&str, usize>, key: &str| map.get(key).copied().unwrap_or(usize::MAX);
+        (at(&case_at, &row.id), at(&variant_at, &row.variant))
     };
     rows.sort_by_key(|row| order(row));
     let report = args

@@ -1,6 +1,8 @@
 //! Two results compared case by case: what regressed (passed before, fails now), what was
 //! fixed, what is only on one side.
 
+use std::collections::{HashMap, HashSet};
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -51,8 +53,10 @@ pub fn compare(before: &[Row], after: &[Row]) -> Comparison {
         }
     };
     let mut comparison = Comparison::default();
+    let later: HashMap<String, &Row> = after.iter().map(|row| (key(row), row)).collect();
+    let earlier: HashSet<String> = before.iter().map(key).collect();
     for old in before {
-        let Some(new) = after.iter().find(|r| key(r) == key(old)) else {
+        let Some(new) = later.get(&key(old)).copied() else {
             comparison.only_before.push(key(old));
             continue;
         };
@@ -65,7 +69,7 @@ pub fn compare(before: &[Row], after: &[Row]) -> Comparison {
     }
     comparison.only_after = after
         .iter()
-        .filter(|new| !before.iter().any(|old| key(old) == key(new)))
+        .filter(|new| !earlier.contains(&key(new)))
         .map(key)
         .collect();
     comparison
