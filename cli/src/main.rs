@@ -25,6 +25,7 @@ macro_rules! eprintln {
 mod commands;
 mod config;
 mod discover;
+mod evals;
 mod fs_loader;
 mod input;
 mod lsp;
@@ -92,6 +93,8 @@ enum Command {
     Run(Box<commands::run::Args>),
     /// Decide an agent's next action from its state (execute_tool, ask_user or complete_task).
     NextAction(Box<commands::next_action::Args>),
+    /// Run a document and its variants over a dataset of cases, score, compare results.
+    Evals(evals::Args),
     /// Check a run's trace against temporal obligations, or export it as OpenTelemetry spans.
     Trace(commands::trace::Args),
     /// Lint, then lint again what changes (and what imports it); --fix fixes as it goes.
@@ -136,6 +139,7 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run::run(&args),
         Command::NextAction(args) => commands::next_action::run(&args),
         Command::Trace(args) => commands::trace::run(&args),
+        Command::Evals(args) => evals::run(&args),
         Command::Watch(args) => commands::watch::run(&args),
         Command::Diff(args) => commands::diff::run(&args),
         Command::Config(args) => commands::config::run(&args),

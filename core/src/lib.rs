@@ -69,6 +69,7 @@ pub mod document;
 pub mod drtl;
 pub mod duration;
 pub mod edit;
+pub mod evals;
 pub mod expr;
 mod fieldpath;
 pub mod fix;

@@ -1,9 +1,9 @@
-"""Benchmark of logicmd.evals: 10,000 cases with the synthetic provider on the local pool and
-on a local single-node Ray (started here, usage stats off), the same batches, medians of
---rounds runs. Prints cases/s per engine and Ray's overhead per case (its median wall time
-less the local pool's, over the cases). Run with the release wheel installed:
+"""Benchmark of logicmd.evals: N cases with the synthetic provider on the local pool and on a
+local single-node Ray (started here, usage stats off), the same batches, medians of --rounds
+runs. Prints cases/s per engine and Ray's overhead per case (its median wall time less the
+local pool's, over the cases). Run with the release wheel installed (and its `ray` extra):
 
-    maturin build --release -m python/Cargo.toml && pip install 'logicmd[ray]' …
+    maturin build --release -m python/Cargo.toml --out wheels && pip install 'wheels/logicmd-….whl[ray]'
     python python/bench/evals_bench.py --cases 10000
 """
 
@@ -19,9 +19,9 @@ from pathlib import Path
 
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
-import ray
+import ray  # noqa: E402
 
-import logicmd.evals
+import logicmd.evals  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "cli" / "tests" / "evals" / "capital.logic.md"
@@ -51,7 +51,7 @@ def main() -> None:
     started = time.perf_counter()
     ray.init(include_dashboard=False, num_cpus=args.jobs, log_to_driver=False)
     ray_start = time.perf_counter() - started
-    timed("ray")  # workers warm: the first round starts them and imports the package
+    timed("ray")  # warm-up: starts the workers and imports the package in each
     on_ray = [timed("ray") for _ in range(args.rounds)]
     ray.shutdown()
     t_local, t_ray = statistics.median(local), statistics.median(on_ray)

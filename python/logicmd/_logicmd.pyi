@@ -80,3 +80,15 @@ class NativeDecision:
         state: str, spec: Optional[str] = None, max_attempts: int = 3
     ) -> Tuple[NativeDecision, str]: ...
     def feed(self, answer: str) -> str: ...
+
+def evals_run_cases(
+    text: str,
+    variant: str,
+    cases: str,
+    scorers: List[str],
+    seed: Optional[int] = None,
+    script: Optional[str] = None,
+    path: Optional[str] = None,
+    schemas: Optional[Mapping[str, str]] = None,
+) -> str: ...
+def evals_read_cases(name: str, text: str) -> str: ...

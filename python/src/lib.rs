@@ -6,6 +6,7 @@
 
 mod convert;
 mod documents;
+mod evals;
 mod loader;
 mod next_action;
 mod openai;
@@ -28,5 +29,6 @@ fn _logicmd(module: &Bound<'_, PyModule>) -> PyResult<()> {
     run::register(module)?;
     openai::register(module)?;
     next_action::register(module)?;
+    evals::register(module)?;
     Ok(())
 }

@@ -1,0 +1,353 @@
+//! `logicmd evals run | compare`: whole outputs (summary, rows, report) of an eval with a
+//! scripted provider and two variants, resuming an interrupted eval, the answer cache, the same
+//! rows on one thread and on many, bad datasets, and compare.
+
+mod harness;
+
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+
+use harness::{run_in, stderr, stdout, Scratch};
+use serde_json::Value;
+
+fn scratch(name: &str) -> Scratch {
+    let scratch = Scratch::new(&format!("evals-{name}"));
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/evals");
+    for entry in fs::read_dir(fixtures).expect("the fixtures exist") {
+        let path = entry.expect("a fixture").path();
+        let file = path
+            .file_name()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
+        scratch.write(&file, fs::read(&path).expect("readable"));
+    }
+    scratch
+}
+
+fn logicmd(scratch: &Scratch, args: &[&str]) -> Output {
+    run_in(&scratch.0, args, None)
+}
+
+/// Wall times are measured, so they vary: every `… ms` column and `latency_ms` is blanked.
+fn untimed(text: &str) -> String {
+    let latency = regex::Regex::new(r#""latency_ms":\d+"#).unwrap();
+    let text = latency.replace_all(text, "\"latency_ms\":_");
+    let columns = regex::Regex::new(r"(?m)^(\S+\s+\d+\s+\d+\s+\S+\s+\d+)\s+\d+\s+\d+").unwrap();
+    let text = columns.replace_all(&text, "$1  _  _");
+    // The report's summary: not-completed, p50, p95, tokens.
+    let cells =
+        regex::Regex::new(r"(<td>\d+</td>)<td>\d+</td><td>\d+</td>(<td>\d+/\d+</td>)").unwrap();
+    cells
+        .replace_all(&text, "$1<td>_</td><td>_</td>$2")
+        .into_owned()
+}
+
+fn transcript(scratch: &Scratch, output: &Output) -> String {
+    let text = format!(
+        "exit: {:?}\n--- stdout\n{}--- stderr\n{}",
+        output.status.code(),
+        stdout(output),
+        stderr(output)
+    );
+    untimed(&scratch.redact(&text))
+}
+
+/// The rows of a results file without their traces (their size is the trace's business).
+fn rows(scratch: &Scratch, file: &str) -> String {
+    let text = fs::read_to_string(scratch.0.join(file)).expect("results written");
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let mut row: Value = serde_json::from_str(line).expect("a row");
+            let events = row["trace"].as_array().map_or(0, Vec::len);
+            row["trace"] = Value::String(format!("({events} events)"));
+            untimed(&row.to_string())
+        })
+        .collect();
+    lines.join("\n")
+}
+
+const SCRIPTED: &[&str] = &[
+    "evals",
+    "run",
+    "capital.logic.md",
+    "--variant",
+    "capital-v2.logic.md",
+    "--data",
+    "cases.jsonl",
+    "--provider",
+    "scripted:answers.yaml",
+    "--scorer",
+    "subset",
+    "--scorer",
+    "schema:city.schema.json",
+    "--scorer",
+    "expr:{{ output.city == expected.city }}",
+    "--scorer",
+    "trace:terminates",
+];
+
+#[test]
+fn a_scripted_eval_of_two_variants_scores_every_case() {
+    let scratch = scratch("scripted");
+    let mut args = SCRIPTED.to_vec();
+    args.extend(["--jobs", "3", "--out", "results.jsonl"]);
+    let output = logicmd(&scratch, &args);
+    insta::assert_snapshot!(transcript(&scratch, &output));
+    insta::assert_snapshot!(rows(&scratch, "results.jsonl"));
+    let report = fs::read_to_string(scratch.0.join("results.html")).expect("the report is written");
+    insta::assert_snapshot!(untimed(&report));
+}
+
+#[test]
+fn an_interrupted_eval_goes_on_where_it_stopped() {
+    let scratch = scratch("resume");
+    let mut args = SCRIPTED.to_vec();
+    args.extend(["--out", "results.jsonl"]);
+    logicmd(&scratch, &args);
+    let whole = fs::read_to_string(scratch.0.join("results.jsonl")).unwrap();
+    // Two rows written, the third cut short mid-line.
+    let lines: Vec<&str> = whole.lines().collect();
+    let cut = format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..40]);
+    fs::write(scratch.0.join("results.jsonl"), cut).unwrap();
+    let output = logicmd(&scratch, &args);
+    insta::assert_snapshot!(stderr(&output), @r#"resuming results.jsonl: 2 rows kept, 4 to run"#);
+    let again = fs::read_to_string(scratch.0.join("results.jsonl")).unwrap();
+    assert_eq!(again.lines().count(), 6);
+    assert_eq!(again.lines().take(2).collect::<Vec<_>>(), lines[..2]);
+    assert_eq!(untimed(&again), untimed(&whole));
+    // Resuming with other scorers would mix two measures in one file.
+    let other = logicmd(
+        &scratch,
+        &[
+            "evals",
+            "run",
+            "capital.logic.md",
+            "--data",
+            "cases.jsonl",
+            "--dry-run",
+            "--scorer",
+            "exact",
+            "--out",
+            "results.jsonl",
+        ],
+    );
+    insta::assert_snapshot!(transcript(&scratch, &other), @r#"
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: results.jsonl holds rows scored by [subset, schema:city.schema.json, expr:{{ output.city == expected.city }}, trace:terminates], not by [exact]: give the same --scorer list to resume, or --restart
+    "#);
+}
+
+#[test]
+fn cached_answers_are_not_run_again() {
+    let scratch = scratch("cache");
+    let mut args = SCRIPTED.to_vec();
+    args.extend(["--out", "results.jsonl", "--cache", "cache", "--restart"]);
+    logicmd(&scratch, &args);
+    let first = fs::read_to_string(scratch.0.join("results.jsonl")).unwrap();
+    // Two variants; `fr` and `fr-trace` have the same input, so one answer each per variant.
+    let entries: Vec<_> = fs::read_dir(scratch.0.join("cache"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(entries.len(), 4);
+    // An answer changed in the cache shows in the rows: they come from it, not from new runs.
+    for entry in &entries {
+        let text = fs::read_to_string(entry).unwrap();
+        fs::write(entry, text.replace("Paris", "Lyon")).unwrap();
+    }
+    logicmd(&scratch, &args);
+    let second = fs::read_to_string(scratch.0.join("results.jsonl")).unwrap();
+    assert!(first.contains("\"output\":{\"city\":\"Paris\"}"));
+    assert!(!second.contains("\"output\":{\"city\":\"Paris\"}"));
+    let cities: Vec<Value> = second
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["output"]["city"].clone())
+        .collect();
+    let lyon = Value::from("Lyon");
+    assert_eq!(
+        cities,
+        [
+            &lyon,
+            &Value::Null,
+            &lyon,
+            &Value::Null,
+            &lyon,
+            &Value::Null
+        ]
+        .map(Clone::clone)
+    );
+}
+
+#[test]
+fn one_thread_or_many_give_the_same_rows() {
+    let scratch = scratch("jobs");
+    let cases: String = (0..40)
+        .map(|i| format!("{{\"id\": \"c{i}\", \"input\": {{\"country\": \"n{i}\"}}}}\n"))
+        .collect();
+    scratch.write("many.jsonl", cases);
+    let run = |jobs: &str, out: &str| {
+        logicmd(
+            &scratch,
+            &[
+                "evals",
+                "run",
+                "capital.logic.md",
+                "--data",
+                "many.jsonl",
+                "--dry-run",
+                "--seed",
+                "7",
+                "--scorer",
+                "schema:city.schema.json",
+                "--jobs",
+                jobs,
+                "--out",
+                out,
+            ],
+        );
+        untimed(&fs::read_to_string(scratch.0.join(out)).unwrap())
+    };
+    let one = run("1", "one.jsonl");
+    assert_eq!(one.lines().count(), 40);
+    assert_eq!(one, run("8", "eight.jsonl"));
+}
+
+#[test]
+fn a_bad_dataset_is_refused_at_its_line_and_column() {
+    let scratch = scratch("bad");
+    scratch.write(
+        "bad.jsonl",
+        "{\"id\": \"a\", \"input\": {}}\n{\"id\": \"b\", \"input\": {,}}\n",
+    );
+    scratch.write("bad.csv", "id,input\na,\"{}\nb,2\n");
+    let jsonl = logicmd(
+        &scratch,
+        &[
+            "evals",
+            "run",
+            "capital.logic.md",
+            "--data",
+            "bad.jsonl",
+            "--dry-run",
+        ],
+    );
+    let csv = logicmd(
+        &scratch,
+        &[
+            "evals",
+            "run",
+            "capital.logic.md",
+            "--data",
+            "bad.csv",
+            "--dry-run",
+        ],
+    );
+    let scorer = logicmd(
+        &scratch,
+        &[
+            "evals",
+            "run",
+            "capital.logic.md",
+            "--data",
+            "cases.jsonl",
+            "--dry-run",
+            "--scorer",
+            "close-enough",
+        ],
+    );
+    insta::assert_snapshot!(format!("{}{}{}", transcript(&scratch, &jsonl), transcript(&scratch, &csv), transcript(&scratch, &scorer)), @r#"
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: bad.jsonl:2:23: invalid JSON: key must be a string
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: bad.csv:2:3: a quoted cell is never closed: expected `"`
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: unknown scorer `close-enough`: use exact, equal, subset, schema:FILE, expr:{{ … }}, trace, trace:RULE or judge
+    "#);
+}
+
+#[test]
+fn compare_says_what_regressed() {
+    let scratch = scratch("compare");
+    let base = [
+        "--data",
+        "cases.jsonl",
+        "--provider",
+        "scripted:answers.yaml",
+        "--scorer",
+        "subset",
+    ];
+    let mut before = vec!["evals", "run", "capital.logic.md", "--out", "before.jsonl"];
+    before.extend(base);
+    let mut after = vec![
+        "evals",
+        "run",
+        "capital-v2.logic.md",
+        "--out",
+        "after.jsonl",
+    ];
+    after.extend(base);
+    logicmd(&scratch, &before);
+    logicmd(&scratch, &after);
+    let output = logicmd(
+        &scratch,
+        &["evals", "compare", "before.jsonl", "after.jsonl"],
+    );
+    let reverse = logicmd(
+        &scratch,
+        &["evals", "compare", "after.jsonl", "before.jsonl"],
+    );
+    insta::assert_snapshot!(format!("{}{}", transcript(&scratch, &output), transcript(&scratch, &reverse)), @r#"
+    exit: Some(1)
+    --- stdout
+    2 regressed, 0 fixed, 0 still passing, 1 still failing
+      regressed: fr (completed → failed) [subset]
+      regressed: fr-trace (completed → failed) [subset]
+    --- stderr
+    exit: Some(0)
+    --- stdout
+    0 regressed, 2 fixed, 0 still passing, 1 still failing
+      fixed: fr (failed → completed) [subset]
+      fixed: fr-trace (failed → completed) [subset]
+    --- stderr
+    "#);
+}
+
+#[test]
+fn the_judge_is_answered_by_the_script_and_never_by_synthetic_answers() {
+    let scratch = scratch("judge");
+    let run = |answers: &[&str], out: &str| {
+        let mut args = vec![
+            "evals",
+            "run",
+            "capital.logic.md",
+            "--data",
+            "cases.jsonl",
+            "--scorer",
+            "judge",
+            "--out",
+            out,
+        ];
+        args.extend(answers);
+        logicmd(&scratch, &args);
+        let text = fs::read_to_string(scratch.0.join(out)).unwrap();
+        let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        format!("{} {}", first["pass"], first["scores"])
+    };
+    let scripted = run(&["--provider", "scripted:judged.yaml"], "scripted.jsonl");
+    let synthetic = run(&["--dry-run"], "synthetic.jsonl");
+    insta::assert_snapshot!(format!("{scripted}\n{synthetic}"), @r#"
+    true {"judge":{"pass":true,"value":0.8,"reason":"names a capital city"}}
+    false {"judge":{"pass":false,"reason":"no judge answered: a script's `node: judge` entry or a model provider judges, synthetic answers do not"}}
+    "#);
+}

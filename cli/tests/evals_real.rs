@@ -1,0 +1,89 @@
+//! `logicmd evals run --provider openai` against a real HTTP server on 127.0.0.1 (`loopback`):
+//! each case's run and then its judge are real model calls, as the server counts them.
+
+mod harness;
+mod loopback;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use harness::Scratch;
+use loopback::{completion, Loopback, Recorded, Reply};
+use serde_json::Value;
+
+fn answer(request: &Recorded) -> Reply {
+    let system = request.body["messages"][0]["content"]
+        .as_str()
+        .unwrap_or("");
+    if system.starts_with("You are a strict evaluator") {
+        completion(r#"{"pass": true, "score": 0.9, "reason": "a capital city"}"#)
+    } else {
+        completion(r#"{"city": "Paris"}"#)
+    }
+}
+
+#[test]
+fn every_case_and_its_judge_are_real_model_calls() {
+    let server = Loopback::answering(answer);
+    let scratch = Scratch::new("evals-real");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/evals");
+    for name in ["capital.logic.md", "cases.jsonl"] {
+        scratch.write(name, fs::read(fixtures.join(name)).expect("a fixture"));
+    }
+    let status = Command::new(env!("CARGO_BIN_EXE_logicmd"))
+        .current_dir(&scratch.0)
+        .args([
+            "evals",
+            "run",
+            "capital.logic.md",
+            "--data",
+            "cases.jsonl",
+            "--provider",
+            "openai",
+            "--model",
+            "m",
+        ])
+        .args([
+            "--no-stream",
+            "--base-url",
+            &server.base_url(),
+            "--scorer",
+            "subset",
+            "--scorer",
+            "judge",
+        ])
+        .args(["--jobs", "2", "--out", "rows.jsonl"])
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("OPENAI_BASE_URL")
+        .stdin(Stdio::null())
+        .output()
+        .expect("logicmd runs")
+        .status;
+    assert_eq!(status.code(), Some(1), "`de` expects Berlin");
+    let rows: Vec<Value> = fs::read_to_string(scratch.0.join("rows.jsonl"))
+        .expect("rows written")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a row"))
+        .collect();
+    let verdicts: Vec<String> = rows
+        .iter()
+        .map(|row| format!("{} {} {}", row["id"], row["pass"], row["scores"]))
+        .collect();
+    insta::assert_snapshot!(verdicts.join("\n"), @r#"
+    "fr" true {"subset":{"pass":true},"judge":{"pass":true,"value":0.9,"reason":"a capital city"}}
+    "de" false {"subset":{"pass":false,"reason":"/city: expected \"Berlin\", got \"Paris\""},"judge":{"pass":true,"value":0.9,"reason":"a capital city"}}
+    "fr-trace" true {"subset":{"pass":true},"judge":{"pass":true,"value":0.9,"reason":"a capital city"}}
+    "#);
+    let requests = server.requests();
+    let judged = requests
+        .iter()
+        .filter(|r| {
+            r.body["messages"][0]["content"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("You are a strict evaluator")
+        })
+        .count();
+    assert_eq!((requests.len(), judged), (6, 3));
+}

@@ -1,0 +1,432 @@
+use serde_json::{json, Value};
+
+use super::*;
+
+fn no_files(file: &str) -> Result<String, String> {
+    Err(format!("{file}: no files in this test"))
+}
+
+fn scorer(spec: &str) -> Scorer {
+    Scorer::parse(spec, &no_files).unwrap()
+}
+
+fn case(expected: Option<Value>) -> Case {
+    Case {
+        id: "c1".into(),
+        input: json!({"q": "capital of France"}),
+        expected,
+        metadata: None,
+    }
+}
+
+fn verdicts(scorers: &[&str], case: &Case, output: &Value, events: &[Value]) -> String {
+    scorers
+        .iter()
+        .map(|spec| {
+            let score = scorer(spec).score(case, output, events, None);
+            format!("{spec}: {}", serde_json::to_string(&score).unwrap())
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn jsonl_cases_and_their_errors_at_line_and_column() {
+    let good = "{\"id\": \"a\", \"input\": {\"x\": 1}, \"expected\": 2}\n\n{\"id\": 7, \"input\": \"hi\", \"metadata\": {\"tag\": \"t\"}}\n";
+    insta::assert_snapshot!(serde_json::to_string(&read_jsonl(good).unwrap()).unwrap(), @r#"[{"id":"a","input":{"x":1},"expected":2},{"id":"7","input":"hi","metadata":{"tag":"t"}}]"#);
+    let errors: Vec<String> = [
+        "{\"id\": \"a\", \"input\": 1}\n{\"id\": \"b\", \"input\": }",
+        "{\"id\": \"a\", \"input\": 1}\n  [1, 2]",
+        "{\"input\": 1}",
+        "{\"id\": \"a\"}",
+        "{\"id\": \"a\", \"input\": 1, \"expect\": 2}",
+        "{\"id\": \"a\", \"input\": 1}\n{\"id\": \"a\", \"input\": 2}",
+        "{\"id\": true, \"input\": 1}",
+    ]
+    .iter()
+    .map(|text| read_jsonl(text).unwrap_err().to_string())
+    .collect();
+    insta::assert_snapshot!(errors.join("\n"), @r#"
+    2:22: invalid JSON: expected value
+    2:3: expected a JSON object {"id", "input", "expected"?, "metadata"?}
+    1:1: the case has no `id`
+    1:1: case `a` has no `input`
+    1:1: unknown field `expect`: expected id, input, expected, metadata
+    2:1: the id `a` is used by an earlier case
+    1:1: `id` must be a non-empty string or a number
+    "#);
+}
+
+#[test]
+fn csv_cases_cells_as_json_or_text_and_errors_at_line_and_column() {
+    let text = "id,input,expected\r\nq1,\"{\"\"city\"\": \"\"Paris\"\"}\",Paris\nq2,\"two\nlines\",42\nq3,plain text,\"\"\"42\"\"\"\n";
+    insta::assert_snapshot!(serde_json::to_string(&read_csv(text).unwrap()).unwrap(), @r#"[{"id":"q1","input":{"city":"Paris"},"expected":"Paris"},{"id":"q2","input":"two\nlines","expected":42},{"id":"q3","input":"plain text","expected":"42"}]"#);
+    let errors: Vec<String> = [
+        "id,input,answer\n",
+        "id,expected\n",
+        "id,input\na,1\nb\n",
+        "id,input\na,\"open\n",
+        "id,input\na,b\"c\n",
+        "id,input\na,1\na,2\n",
+    ]
+    .iter()
+    .map(|text| read_csv(text).unwrap_err().to_string())
+    .collect();
+    insta::assert_snapshot!(errors.join("\n"), @r#"
+    1:10: unknown column `answer`: expected one of id, input, expected, metadata
+    1:1: the header has no `input` column
+    3:1: expected 2 cells as in the header, found 1
+    2:3: a quoted cell is never closed: expected `"`
+    2:4: a `"` inside an unquoted cell: quote the whole cell and double the quote
+    3:1: the id `a` is used by an earlier case
+    "#);
+    assert_eq!(
+        read_cases("cases.CSV", "id,input\na,1\n").unwrap()[0].input,
+        json!(1)
+    );
+}
+
+#[test]
+fn comparing_scorers_say_where_the_output_differs() {
+    let expected = case(Some(json!({"city": "Paris", "facts": [{"pop": 2.1}]})));
+    let right = json!({"facts": [{"pop": 2.1, "unit": "M"}], "city": "Paris"});
+    let wrong = json!({"city": "Lyon", "facts": [{"pop": 2.1}]});
+    let scorers = ["exact", "equal", "subset"];
+    insta::assert_snapshot!(verdicts(&scorers, &expected, &right, &[]), @r#"
+    exact: {"pass":false,"reason":"expected {\"city\":\"Paris\",\"facts\":[{\"pop\":2.1}]}, got {\"facts\":[{\"pop\":2.1,\"unit\":\"M\"}],\"city\":\"Paris\"}"}
+    equal: {"pass":false,"reason":"/facts/0/unit: not expected"}
+    subset: {"pass":true}
+    "#);
+    insta::assert_snapshot!(verdicts(&scorers, &expected, &wrong, &[]), @r#"
+    exact: {"pass":false,"reason":"expected {\"city\":\"Paris\",\"facts\":[{\"pop\":2.1}]}, got {\"city\":\"Lyon\",\"facts\":[{\"pop\":2.1}]}"}
+    equal: {"pass":false,"reason":"/city: expected \"Paris\", got \"Lyon\""}
+    subset: {"pass":false,"reason":"/city: expected \"Paris\", got \"Lyon\""}
+    "#);
+    let text = case(Some(json!("Paris")));
+    insta::assert_snapshot!(verdicts(&scorers, &text, &json!("Paris"), &[]), @r#"
+    exact: {"pass":true}
+    equal: {"pass":true}
+    subset: {"pass":true}
+    "#);
+    insta::assert_snapshot!(verdicts(&["exact", "equal"], &case(Some(json!(1))), &json!(1.0), &[]), @r#"
+    exact: {"pass":false,"reason":"expected 1, got 1.0"}
+    equal: {"pass":true}
+    "#);
+    insta::assert_snapshot!(verdicts(&scorers, &case(None), &json!("Paris"), &[]), @r#"
+    exact: {"pass":false,"reason":"the case gives no `expected`"}
+    equal: {"pass":false,"reason":"the case gives no `expected`"}
+    subset: {"pass":false,"reason":"the case gives no `expected`"}
+    "#);
+}
+
+#[test]
+fn schema_expression_and_trace_scorers() {
+    let schema = |_: &str| {
+        Ok(r#"{"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}}"#.to_owned())
+    };
+    let by_schema = Scorer::parse("schema:answer.json", &schema).unwrap();
+    let c = case(Some(json!({"city": "Paris"})));
+    let events = vec![
+        json!({"seq": 0, "event": "run_started", "t": 0}),
+        json!({"seq": 1, "event": "node_finished", "t": 1, "node": "a", "status": "failed"}),
+        json!({"seq": 2, "event": "run_finished", "t": 2, "status": "failed"}),
+    ];
+    let line = |s: &Scorer, output: Value| {
+        format!(
+            "{}: {}",
+            s.name(),
+            serde_json::to_string(&s.score(&c, &output, &events, None)).unwrap()
+        )
+    };
+    let lines = [
+        line(&by_schema, json!({"city": "Paris"})),
+        line(&by_schema, json!({"city": 3})),
+        line(
+            &scorer("expr:{{ output.city == expected.city }}"),
+            json!({"city": "Paris"}),
+        ),
+        line(
+            &scorer("expr:{{ output.city == expected.city }}"),
+            json!({"city": "Rome"}),
+        ),
+        line(&scorer("expr:{{ output.city }}"), json!({"city": "Rome"})),
+        line(
+            &scorer("expr:{{ trace.length == 3 && input.q != '' }}"),
+            json!(null),
+        ),
+        line(
+            &scorer("trace:no-failure = G !node_finished(status=failed)"),
+            json!(null),
+        ),
+        line(&scorer("trace:F run_finished"), json!(null)),
+    ];
+    insta::assert_snapshot!(lines.join("\n"), @r#"
+    schema:answer.json: {"pass":true}
+    schema:answer.json: {"pass":false,"reason":"/city: expected a string, found an integer `3`"}
+    expr:{{ output.city == expected.city }}: {"pass":true}
+    expr:{{ output.city == expected.city }}: {"pass":false,"reason":"{{ output.city == expected.city }} is false"}
+    expr:{{ output.city }}: {"pass":false,"reason":"{{ output.city }} gave \"Rome\", not a boolean"}
+    expr:{{ trace.length == 3 && input.q != '' }}: {"pass":true}
+    trace:no-failure = G !node_finished(status=failed): {"pass":false,"reason":"no-failure fails at event 1: `node_finished(status=failed)` holds at event 1"}
+    trace:F run_finished: {"pass":true}
+    "#);
+    let per_case = Case {
+        metadata: Some(json!({"obligations": ["G !run_finished(status=failed)"]})),
+        ..c.clone()
+    };
+    let score = scorer("trace:F run_finished").score(&per_case, &json!(null), &events, None);
+    insta::assert_snapshot!(serde_json::to_string(&score).unwrap(), @r#"{"pass":false,"reason":"G !run_finished(status=failed) fails at event 2: `run_finished(status=failed)` holds at event 2"}"#);
+    let bad: Vec<String> = [
+        "expr:output == 1",
+        "expr:{{ (",
+        "trace:G (",
+        "schema:x.json",
+        "fuzzy",
+    ]
+    .iter()
+    .map(|spec| Scorer::parse(spec, &no_files).unwrap_err())
+    .collect();
+    insta::assert_snapshot!(bad.join("\n"), @r#"
+    scorer `expr:output == 1`: write the expression inside `{{ }}`
+    scorer `expr:{{ (`: `{{` is never closed: expected `}}`
+    trace rule `G (`: column 4: expected a formula, found the end
+    x.json: no files in this test
+    unknown scorer `fuzzy`: use exact, equal, subset, schema:FILE, expr:{{ … }}, trace, trace:RULE or judge
+    "#);
+}
+
+#[test]
+fn the_judge_is_a_request_and_a_verdict() {
+    let spec = json!({"quality_gates": {"self_verification": {"strategy": "checklist", "checklist": ["names a city", "cites a source"]}}});
+    let rubric = judge_rubric(&spec);
+    let request = judge_request(
+        &rubric,
+        &case(Some(json!("Paris"))),
+        &json!({"city": "Paris"}),
+    );
+    insta::assert_snapshot!(serde_json::to_string_pretty(&request).unwrap(), @r#"
+    {
+      "system": "You are a strict evaluator. Every item of this checklist (from the document's quality_gates.self_verification) must hold:\n- names a city\n- cites a source\nAnswer with a JSON object: pass (boolean), score (0 to 1), reason (one sentence).",
+      "messages": [
+        {
+          "role": "user",
+          "content": "Input:\n{\n  \"q\": \"capital of France\"\n}\n\nOutput to judge:\n{\n  \"city\": \"Paris\"\n}\n\nExpected:\nParis"
+        }
+      ],
+      "response_schema": {
+        "type": "object",
+        "required": [
+          "pass",
+          "score",
+          "reason"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "pass": {
+            "type": "boolean"
+          },
+          "score": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1
+          },
+          "reason": {
+            "type": "string"
+          }
+        }
+      }
+    }
+    "#);
+    assert_eq!(judge_rubric(&json!({})), "The output answers the input correctly and completely; when an expected value is given, the output agrees with it.");
+    let verdicts: Vec<String> = [
+        r#"{"pass": true, "score": 0.9, "reason": "right"}"#,
+        r#"{"score": 0.2}"#,
+        "yes",
+    ]
+    .iter()
+    .map(|answer| serde_json::to_string(&judge_score(answer)).unwrap())
+    .collect();
+    insta::assert_snapshot!(verdicts.join("\n"), @r#"
+    {"pass":true,"value":0.9,"reason":"right"}
+    {"pass":false,"reason":"the judge's answer has no boolean `pass`"}
+    {"pass":false,"reason":"the judge's answer is not JSON: expected value at line 1 column 1"}
+    "#);
+    let unjudged = scorer("judge").score(&case(None), &json!(1), &[], None);
+    assert!(!unjudged.pass);
+}
+
+fn row_of(id: &str, variant: &str, ending: Ending, latency_ms: u64) -> Row {
+    let c = Case {
+        id: id.into(),
+        input: json!({}),
+        expected: Some(json!("yes")),
+        metadata: None,
+    };
+    let events = vec![
+        json!({"seq": 0, "event": "model_responded", "t": 1, "node": "a", "usage": {"input_tokens": 10, "output_tokens": 3, "cost": 0.5}}),
+        json!({"seq": 1, "event": "obligation_updated", "t": 2, "node": "a", "rule": "r", "target": "x", "status": "failed"}),
+        json!({"seq": 2, "event": "obligation_updated", "t": 3, "node": "a", "rule": "r", "target": "x", "status": "satisfied"}),
+    ];
+    row(
+        &c,
+        variant,
+        &ending,
+        events,
+        &[scorer("exact")],
+        None,
+        latency_ms,
+    )
+}
+
+#[test]
+fn rows_summary_and_compare() {
+    let unmet = logicmd_unmet();
+    let before = vec![
+        row_of("a", "v1", Ending::Completed(json!("yes")), 10),
+        row_of("b", "v1", Ending::Completed(json!("yes")), 20),
+        row_of("c", "v1", Ending::Completed(json!("no")), 30),
+        row_of("gone", "v1", Ending::Completed(json!("yes")), 30),
+    ];
+    let after = vec![
+        row_of("a", "v2", Ending::Completed(json!("yes")), 10),
+        row_of("b", "v2", Ending::Refused(vec![unmet]), 20),
+        row_of("c", "v2", Ending::Completed(json!("yes")), 40),
+        row_of("new", "v2", Ending::Failed("provider error".into()), 40),
+    ];
+    let mut one = serde_json::to_value(&after[1]).unwrap();
+    one["trace"] = json!("(3 events)");
+    insta::assert_snapshot!(serde_json::to_string_pretty(&one).unwrap(), @r#"
+    {
+      "id": "b",
+      "variant": "v2",
+      "status": "refused",
+      "output": null,
+      "pass": false,
+      "scores": {
+        "exact": {
+          "pass": false,
+          "reason": "expected yes, got null"
+        }
+      },
+      "latency_ms": 20,
+      "tokens": {
+        "input": 10,
+        "output": 3
+      },
+      "cost": 0.5,
+      "obligations": {
+        "met": 1,
+        "unmet": 0,
+        "discharged": 0
+      },
+      "error": "refused: verify std.check_links on sources: a link is broken",
+      "trace": "(3 events)"
+    }
+    "#);
+    let both: Vec<Row> = before.iter().chain(&after).cloned().collect();
+    insta::assert_snapshot!(serde_json::to_string_pretty(&summarize(&both)).unwrap(), @r#"
+    [
+      {
+        "variant": "v1",
+        "cases": 4,
+        "passed": 3,
+        "not_completed": 0,
+        "scorers": [
+          {
+            "scorer": "exact",
+            "passed": 3,
+            "scored": 4
+          }
+        ],
+        "latency_ms_p50": 20,
+        "latency_ms_p95": 30,
+        "tokens_input": 40,
+        "tokens_output": 12,
+        "cost": 2.0
+      },
+      {
+        "variant": "v2",
+        "cases": 4,
+        "passed": 2,
+        "not_completed": 2,
+        "scorers": [
+          {
+            "scorer": "exact",
+            "passed": 2,
+            "scored": 4
+          }
+        ],
+        "latency_ms_p50": 20,
+        "latency_ms_p95": 40,
+        "tokens_input": 40,
+        "tokens_output": 12,
+        "cost": 2.0
+      }
+    ]
+    "#);
+    insta::assert_snapshot!(serde_json::to_string_pretty(&compare(&before, &after)).unwrap(), @r#"
+    {
+      "regressions": [
+        {
+          "id": "b",
+          "before_variant": "v1",
+          "after_variant": "v2",
+          "scorers": [
+            "exact"
+          ],
+          "status": [
+            "completed",
+            "refused"
+          ]
+        }
+      ],
+      "fixes": [
+        {
+          "id": "c",
+          "before_variant": "v1",
+          "after_variant": "v2",
+          "scorers": [
+            "exact"
+          ]
+        }
+      ],
+      "still_passing": 1,
+      "still_failing": 0,
+      "only_before": [
+        "gone"
+      ],
+      "only_after": [
+        "new"
+      ]
+    }
+    "#);
+    // Two variants on one side: matched by id and variant.
+    let mixed = compare(&both, &after);
+    assert_eq!(mixed.still_passing, 2);
+    assert_eq!(mixed.only_before.len(), 4);
+}
+
+fn logicmd_unmet() -> crate::run::Unmet {
+    crate::run::Unmet {
+        node: "verify".into(),
+        rule: "std.check_links".into(),
+        target: Some("sources".into()),
+        reason: "a link is broken".into(),
+    }
+}
+
+#[test]
+fn the_cache_key_changes_with_each_part() {
+    let key = cache_key("doc", &json!({"q": 1}), "m", 0);
+    assert_eq!(key.len(), 64);
+    assert_eq!(key, cache_key("doc", &json!({"q": 1}), "m", 0));
+    for other in [
+        cache_key("doc2", &json!({"q": 1}), "m", 0),
+        cache_key("doc", &json!({"q": 2}), "m", 0),
+        cache_key("doc", &json!({"q": 1}), "n", 0),
+        cache_key("doc", &json!({"q": 1}), "m", 1),
+        cache_key("do", &json!({"q": 1}), "cm", 0),
+    ] {
+        assert_ne!(key, other);
+    }
+}

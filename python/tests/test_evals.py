@@ -1,0 +1,52 @@
+"""logicmd.evals on the local pool: the CLI's rows (`logicmd evals run`), and a bad dataset
+refused at its line and column."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+import logicmd.evals
+from conftest import REPO, cli_path
+
+FIXTURES = REPO / "cli" / "tests" / "evals"
+
+
+def untimed(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    return [{k: v for k, v in row.items() if k != "latency_ms"} for row in rows]
+
+
+def test_the_local_pool_gives_the_clis_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(FIXTURES)
+    scorers = ["subset", "schema:city.schema.json", "trace:terminates"]
+    rows = logicmd.evals.run(
+        "capital.logic.md", "cases.jsonl", variants=["capital-v2.logic.md"], scorers=scorers, script="answers.yaml", batch_size=2
+    )
+    out = tmp_path / "rows.jsonl"
+    args = [str(cli_path()), "evals", "run", "capital.logic.md", "--variant", "capital-v2.logic.md", "--data", "cases.jsonl"]
+    args += ["--provider", "scripted:answers.yaml", "--out", str(out)] + sum((["--scorer", s] for s in scorers), [])
+    subprocess.run(args, capture_output=True, check=False)
+    by_cli = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [(r["id"], r["variant"], r["pass"]) for r in rows] == [
+        ("fr", "capital.logic.md", True),
+        ("fr", "capital-v2.logic.md", False),
+        ("de", "capital.logic.md", False),
+        ("de", "capital-v2.logic.md", False),
+        ("fr-trace", "capital.logic.md", True),
+        ("fr-trace", "capital-v2.logic.md", False),
+    ]
+    assert untimed(rows) == untimed(by_cli)
+
+
+def test_a_bad_dataset_is_refused_at_its_line_and_column(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text('id,input\na,"{}\n', encoding="utf-8")
+    with pytest.raises(ValueError) as raised:
+        logicmd.evals.run(FIXTURES / "capital.logic.md", bad)
+    assert str(raised.value) == f'{bad}:2:3: a quoted cell is never closed: expected `"`'
+    with pytest.raises(ValueError, match="engine must be 'local' or 'ray', not 'spark'"):
+        logicmd.evals.run(FIXTURES / "capital.logic.md", [], engine="spark")
