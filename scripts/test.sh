@@ -34,6 +34,9 @@ rm -f "$snapshot_refs"
 step "Python package: dev wheel in a fresh virtualenv, pytest (conformance and examples against the CLI, runs, threads, compat), mypy --strict"
 scripts/test-python.sh
 
+step "evals on Ray: a local single-node Ray in a fresh virtualenv runs 1,000 cases, rows equal to the local pool's and the CLI's"
+scripts/test-evals-ray.sh
+
 step "JavaScript tests (Mermaid output parses with Mermaid's parser; schema verdicts equal ajv's)"
 npm ci --prefix tests/js --silent --no-audit --no-fund
 node --test tests/js/
