@@ -3,7 +3,7 @@
 # with its `ray` extra (the pinned Ray) into a fresh virtualenv, and runs python/tests-ray there:
 # a local single-node Ray started by the test (no dashboard, usage stats off) runs 1,000 cases
 # with the synthetic and a scripted provider, compared row by row with the local pool and with
-# `logicmd evals run`. Not part of scripts/test.sh (Ray is a large download; the lead wires it).
+# `logicmd evals run`. Run by scripts/test.sh (Ray is a download of about 70 MB the first time; pip caches it).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
