@@ -80,6 +80,8 @@ fn the_manual_pages_render() {
             "logicmd.1".to_owned(),
             "logicmd-trace-check.1".to_owned(),
             "logicmd-trace-export.1".to_owned(),
+            "logicmd-evals-run.1".to_owned(),
+            "logicmd-evals-compare.1".to_owned(),
         ])
         .collect();
     expected.sort();
