@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use logicmd::evals::{obligation_word, ObligationWord};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -40,19 +41,11 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-/// An obligation's last word.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Word {
-    Met,
-    Unmet,
-    Discharged,
-}
-
 impl Summary {
     pub fn of(events: &[Value]) -> Summary {
         let mut summary = Summary::default();
         // The last word on each obligation (node, rule, target) counts.
-        let mut obligations: BTreeMap<(String, String, String), Word> = BTreeMap::new();
+        let mut obligations: BTreeMap<(String, String, String), ObligationWord> = BTreeMap::new();
         for event in events {
             let text = |key: &str| event.get(key).and_then(Value::as_str).unwrap_or("");
             summary.time_ms = summary
@@ -89,9 +82,9 @@ impl Summary {
         }
         for word in obligations.values() {
             match word {
-                Word::Met => summary.obligations.met += 1,
-                Word::Unmet => summary.obligations.unmet += 1,
-                Word::Discharged => summary.obligations.discharged += 1,
+                ObligationWord::Met => summary.obligations.met += 1,
+                ObligationWord::Unmet => summary.obligations.unmet += 1,
+                ObligationWord::Discharged => summary.obligations.discharged += 1,
             }
         }
         summary
@@ -126,29 +119,6 @@ impl Summary {
                 }
             ),
         ]
-    }
-}
-
-/// What an `obligation_updated` event says: met by `status: satisfied` (DRTL's word) or `met`
-/// or `passed`, `met: true`, `passed: true` or a passing `verdict`; discharged by `status:
-/// discharged`; anything else is unmet.
-fn obligation_word(event: &Value) -> Word {
-    if let Some(status) = event.get("status").and_then(Value::as_str) {
-        return match status {
-            "satisfied" | "met" | "passed" => Word::Met,
-            "discharged" => Word::Discharged,
-            _ => Word::Unmet,
-        };
-    }
-    let met = ["met", "passed"]
-        .iter()
-        .find_map(|key| event.get(*key).and_then(Value::as_bool))
-        .or_else(|| event.pointer("/verdict/passed").and_then(Value::as_bool))
-        .unwrap_or(false);
-    if met {
-        Word::Met
-    } else {
-        Word::Unmet
     }
 }
 

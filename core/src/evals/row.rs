@@ -179,29 +179,40 @@ fn obligations(events: &[Value]) -> RowObligations {
                 .unwrap_or("")
                 .to_owned()
         };
-        last.insert((text("node"), text("rule"), text("target")), word(event));
+        last.insert(
+            (text("node"), text("rule"), text("target")),
+            obligation_word(event),
+        );
     }
-    let count = |wanted: Word| last.values().filter(|w| **w == wanted).count() as u64;
+    let count = |wanted: ObligationWord| last.values().filter(|w| **w == wanted).count() as u64;
     RowObligations {
-        met: count(Word::Met),
-        unmet: count(Word::Unmet),
-        discharged: count(Word::Discharged),
+        met: count(ObligationWord::Met),
+        unmet: count(ObligationWord::Unmet),
+        discharged: count(ObligationWord::Discharged),
     }
 }
 
+/// What an `obligation_updated` event says of its obligation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Word {
+pub enum ObligationWord {
+    /// Satisfied (a check passed).
     Met,
+    /// Failed, or not settled.
     Unmet,
+    /// A review decided it.
     Discharged,
 }
 
-fn word(event: &Value) -> Word {
+/// What an `obligation_updated` event says: met by `status: satisfied` (DRTL's word) or `met`
+/// or `passed`, `met: true`, `passed: true` or a passing `verdict`; discharged by `status:
+/// discharged`; anything else is unmet. One reading for `logicmd run`'s summary and the evals'
+/// rows.
+pub fn obligation_word(event: &Value) -> ObligationWord {
     if let Some(status) = event.get("status").and_then(Value::as_str) {
         return match status {
-            "satisfied" | "met" | "passed" => Word::Met,
-            "discharged" => Word::Discharged,
-            _ => Word::Unmet,
+            "satisfied" | "met" | "passed" => ObligationWord::Met,
+            "discharged" => ObligationWord::Discharged,
+            _ => ObligationWord::Unmet,
         };
     }
     let met = ["met", "passed"]
@@ -210,9 +221,9 @@ fn word(event: &Value) -> Word {
         .or_else(|| event.pointer("/verdict/passed").and_then(Value::as_bool))
         .unwrap_or(false);
     if met {
-        Word::Met
+        ObligationWord::Met
     } else {
-        Word::Unmet
+        ObligationWord::Unmet
     }
 }
 
