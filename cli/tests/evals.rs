@@ -351,3 +351,102 @@ fn the_judge_is_answered_by_the_script_and_never_by_synthetic_answers() {
     false {"judge":{"pass":false,"reason":"no judge answered: a script's `node: judge` entry or a model provider judges, synthetic answers do not"}}
     "#);
 }
+
+#[test]
+fn flags_of_the_other_engine_and_alike_model_variants_are_refused() {
+    let scratch = scratch("engines");
+    // An interpreter without the package, as Python says it.
+    scratch.write(
+        "python-without-ray",
+        "#!/bin/sh\necho 'Traceback (most recent call last):' >&2\necho \"ModuleNotFoundError: No module named 'ray'\" >&2\nexit 1\n",
+    );
+    make_executable(&scratch.0.join("python-without-ray"));
+    let eval = |extra: &[&str]| {
+        let mut args = vec![
+            "evals",
+            "run",
+            "capital.logic.md",
+            "--data",
+            "cases.jsonl",
+            "--out",
+            "rows.jsonl",
+        ];
+        args.extend(extra);
+        transcript(&scratch, &logicmd(&scratch, &args))
+    };
+    let outputs = [
+        eval(&["--dry-run", "--address", "ray://head:10001"]),
+        eval(&["--provider", "openai", "--engine", "ray"]),
+        eval(&["--dry-run", "--engine", "ray", "--jobs", "4"]),
+        eval(&["--dry-run", "--engine", "ray", "--cache", "answers"]),
+        eval(&["--dry-run", "--model", "a", "--model", "b"]),
+        eval(&[
+            "--provider",
+            "scripted:answers.yaml",
+            "--model",
+            "a",
+            "--model",
+            "b",
+        ]),
+        eval(&["--provider", "openai", "--model", "a", "--model", "a"]),
+        eval(&[
+            "--dry-run",
+            "--engine",
+            "ray",
+            "--python",
+            "./no-such-python",
+        ]),
+        eval(&[
+            "--dry-run",
+            "--engine",
+            "ray",
+            "--python",
+            "./python-without-ray",
+        ]),
+    ];
+    insta::assert_snapshot!(outputs.join(""), @r"
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --address names a Ray cluster: give it with --engine ray
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --engine ray takes --dry-run or --provider scripted:FILE: an OpenAI-compatible provider on Ray needs one rate budget shared by every worker, which is not built yet
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --jobs sizes the local pool; Ray sizes its own tasks: leave it out with --engine ray
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --cache keeps answers on this machine, which Ray workers do not read: leave it out with --engine ray
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: several --model variants need --provider openai: synthetic and scripted answers do not depend on the model, so every variant would answer alike
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: several --model variants need --provider openai: synthetic and scripted answers do not depend on the model, so every variant would answer alike
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: a --model is given twice: give each model once
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --engine ray runs the cases through Python: cannot start `./no-such-python` (No such file or directory (os error 2)); name the interpreter with --python or LOGICMD_PYTHON
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --engine ray runs the cases through the Python package: `./python-without-ray` cannot import it (ModuleNotFoundError: No module named 'ray'); install it with `pip install 'logicmd[ray]'`, or name another interpreter with --python or LOGICMD_PYTHON
+    ");
+    assert!(!scratch.0.join("rows.jsonl").exists(), "nothing ran");
+}
+
+#[cfg(unix)]
+fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(path, fs::Permissions::from_mode(0o755)).expect("chmod");
+}

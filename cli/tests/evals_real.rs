@@ -87,3 +87,60 @@ fn every_case_and_its_judge_are_real_model_calls() {
         .count();
     assert_eq!((requests.len(), judged), (6, 3));
 }
+
+/// Each `--model` is a variant: every case is asked of each model, rows name it DOC@MODEL.
+#[test]
+fn each_model_is_a_variant_asked_of_every_case() {
+    let server = Loopback::answering(|request| match request.body["model"].as_str() {
+        Some("good") => completion(r#"{"city": "Paris"}"#),
+        _ => completion(r#"{"city": "Berlin"}"#),
+    });
+    let scratch = Scratch::new("evals-models");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/evals");
+    for name in ["capital.logic.md", "cases.jsonl"] {
+        scratch.write(name, fs::read(fixtures.join(name)).expect("a fixture"));
+    }
+    let status = Command::new(env!("CARGO_BIN_EXE_logicmd"))
+        .current_dir(&scratch.0)
+        .args(["evals", "run", "capital.logic.md", "--data", "cases.jsonl"])
+        .args(["--provider", "openai", "--model", "good", "--model", "bad"])
+        .args(["--no-stream", "--base-url", &server.base_url()])
+        .args(["--scorer", "subset", "--out", "rows.jsonl"])
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("OPENAI_BASE_URL")
+        .stdin(Stdio::null())
+        .output()
+        .expect("logicmd runs")
+        .status;
+    assert_eq!(status.code(), Some(1), "each model misses a case");
+    let rows: Vec<Value> = fs::read_to_string(scratch.0.join("rows.jsonl"))
+        .expect("rows written")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a row"))
+        .collect();
+    let verdicts: Vec<String> = rows
+        .iter()
+        .map(|row| format!("{} {} {}", row["id"], row["variant"], row["pass"]))
+        .collect();
+    insta::assert_snapshot!(verdicts.join("\n"), @r#"
+    "fr" "capital.logic.md@good" true
+    "fr" "capital.logic.md@bad" false
+    "de" "capital.logic.md@good" false
+    "de" "capital.logic.md@bad" true
+    "fr-trace" "capital.logic.md@good" true
+    "fr-trace" "capital.logic.md@bad" false
+    "#);
+    let mut asked: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| r.body["model"].to_string())
+        .collect();
+    asked.sort();
+    assert_eq!(
+        asked,
+        [r#""bad""#; 3]
+            .into_iter()
+            .chain([r#""good""#; 3])
+            .collect::<Vec<_>>()
+    );
+}

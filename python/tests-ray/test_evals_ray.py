@@ -89,3 +89,25 @@ def test_the_command_line_on_ray_writes_rows_logicmd_compare_reads(data: Path, t
     subprocess.run([cli, "evals", "run", "capital.logic.md", "--data", str(data), "--dry-run", "--seed", "5", "--scorer", "schema:city.schema.json", "--out", str(local)], capture_output=True, check=True)
     compared = subprocess.run([cli, "evals", "compare", str(local), str(out)], capture_output=True, text=True, check=False)
     assert (compared.returncode, compared.stdout) == (0, f"0 regressed, 0 fixed, {CASES} still passing, 0 still failing\n")
+
+
+def test_logicmd_evals_run_engine_ray_resumes_and_gives_the_local_pools_rows(data: Path, tmp_path: Path) -> None:
+    """The Rust CLI's `--engine ray` runs what an interrupted eval lacks on Ray, through this
+    interpreter's package, and ends with the rows the local pool writes."""
+    os.chdir(FIXTURES)
+    cli = os.environ.get("LOGICMD_CLI", str(REPO / "target" / "debug" / "logicmd"))
+    common = ["evals", "run", "capital.logic.md", "--data", str(data), "--dry-run", "--seed", "5"]
+    common += ["--scorer", "schema:city.schema.json", "--scorer", "trace:terminates"]
+    local = tmp_path / "local.jsonl"
+    subprocess.run([cli, *common, "--out", str(local)], capture_output=True, check=True)
+    on_ray = tmp_path / "ray.jsonl"
+    half = CASES // 2
+    on_ray.write_text("".join(local.read_text(encoding="utf-8").splitlines(keepends=True)[:half]), encoding="utf-8")
+    done = subprocess.run([cli, *common, "--engine", "ray", "--python", sys.executable, "--out", str(on_ray)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == f"resuming {on_ray}: {half} rows kept, {CASES - half} to run\n"
+    assert untimed(read_rows(on_ray)) == untimed(read_rows(local))
+
+
+def read_rows(path: Path) -> List[Dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]

@@ -7,6 +7,7 @@ mod compare;
 mod html;
 mod pool;
 mod progress;
+mod ray;
 mod results;
 mod run;
 mod runner;

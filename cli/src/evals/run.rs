@@ -13,9 +13,10 @@ use logicmd::evals::{
 
 use super::cache::{Cache, Cached};
 use super::runner::{run_case, Provider, Variant};
-use super::{html, pool, progress, results, table};
+use super::{html, pool, progress, ray, results, table};
 use crate::commands::front;
-use crate::providers::OpenAiProvider;
+use crate::providers::settings::Server;
+use crate::providers::{OpenAiProvider, Settings};
 use crate::{output, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
 #[derive(clap::Args)]
@@ -26,9 +27,17 @@ Scorers (--scorer, repeatable): exact, equal, subset, schema:FILE, 'expr:{{ outp
 trace (every built-in obligation), trace:RULE (a built-in's name or NAME=FORMULA). A case's
 metadata.obligations adds trace rules for that case.
 
+Variants: the document and each --variant, each asked of each --model when more than one is given
+(rows name them DOC@MODEL).
+
+Engines: `local` runs cases on a pool of threads (--jobs); `ray` runs them as Ray tasks through the
+Python package (pip install 'logicmd[ray]'), with --dry-run or --provider scripted:FILE.
+
 Examples:
   logicmd evals run agent.logic.md --data cases.jsonl --dry-run --scorer subset
   logicmd evals run agent.logic.md --variant agent-v2.logic.md --data cases.csv --provider scripted:answers.yaml
+  logicmd evals run agent.logic.md --data cases.jsonl --provider openai --model gpt-4o --model gpt-4o-mini
+  logicmd evals run agent.logic.md --data cases.jsonl --dry-run --engine ray --address ray://head:10001
   logicmd evals compare before.jsonl after.jsonl")]
 pub struct Args {
     /// The document to evaluate (the first variant).
@@ -51,8 +60,16 @@ pub struct Args {
     /// case starts the script from its beginning).
     #[arg(long, value_name = "openai|scripted:FILE")]
     provider: Option<String>,
+    /// The model to ask, over any `model` the document or logicmd.toml names (repeatable: each
+    /// document runs with each model).
+    #[arg(
+        long = "model",
+        value_name = "MODEL",
+        help_heading = "OpenAI-compatible provider"
+    )]
+    models: Vec<String>,
     #[command(flatten)]
-    openai: crate::providers::Settings,
+    server: Server,
     /// Seed of the synthetic answers of --dry-run.
     #[arg(long, value_name = "N", requires = "dry_run", default_value_t = 0)]
     seed: u64,
@@ -79,6 +96,8 @@ pub struct Args {
     /// Directory imports, workflow nodes and prompt files may be read from.
     #[arg(long, value_name = "DIR", value_parser = crate::commands::existing_dir)]
     root: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) ray: ray::Flags,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -87,10 +106,16 @@ pub enum ProgressFlag {
     Off,
 }
 
+/// A variant and who answers its model calls.
+struct Arm {
+    variant: Variant,
+    provider: Provider,
+}
+
 /// One case by one variant.
 struct Work<'a> {
     case: &'a Case,
-    variant: &'a Variant,
+    arm: &'a Arm,
 }
 
 pub fn run(args: &Args) -> u8 {
@@ -112,7 +137,7 @@ fn usage(message: String) -> Stop {
 }
 
 fn eval(args: &Args) -> Result<u8, Stop> {
-    let provider = provider(args)?;
+    engine_fits(args)?;
     let scorers = args
         .scorers
         .iter()
@@ -122,16 +147,7 @@ fn eval(args: &Args) -> Result<u8, Stop> {
     let data = read_bounded(&args.data.to_string_lossy(), MAX_DATA_BYTES).map_err(usage)?;
     let cases = read_cases(&args.data.to_string_lossy(), &data)
         .map_err(|e| usage(format!("{}:{e}", args.data.display())))?;
-    let mut variants = vec![variant(&args.document, args.root.as_deref())?];
-    for path in &args.variants {
-        variants.push(variant(path, args.root.as_deref())?);
-    }
-    let names: BTreeSet<&str> = variants.iter().map(|v| v.name.as_str()).collect();
-    if names.len() < variants.len() {
-        return Err(usage(
-            "two variants have the same name: give each document once".to_owned(),
-        ));
-    }
+    let arms = arms(args)?;
     let (mut rows, keep) = resumed(args)?;
     same_scorers(args, &rows, &scorers)?;
     let done: BTreeSet<(String, String)> = rows
@@ -140,8 +156,8 @@ fn eval(args: &Args) -> Result<u8, Stop> {
         .collect();
     let work: Vec<Work> = cases
         .iter()
-        .flat_map(|case| variants.iter().map(move |variant| Work { case, variant }))
-        .filter(|w| !done.contains(&(w.case.id.clone(), w.variant.name.clone())))
+        .flat_map(|case| arms.iter().map(move |arm| Work { case, arm }))
+        .filter(|w| !done.contains(&(w.case.id.clone(), w.arm.variant.name.clone())))
         .collect();
     if !rows.is_empty() {
         eprintln!(
@@ -151,34 +167,10 @@ fn eval(args: &Args) -> Result<u8, Stop> {
             work.len()
         );
     }
-    let cache = args
-        .cache
-        .as_deref()
-        .map(Cache::open)
-        .transpose()
-        .map_err(usage)?;
     let mut writer = results::Writer::open(&args.out, keep).map_err(usage)?;
-    let jobs = args.jobs.map_or_else(default_jobs, |n| n as usize);
-    let mut bar = progress::Bar::new(work.len(), args.progress == ProgressFlag::Auto);
-    let mut failure = None;
-    pool::run_in_order(
-        &work,
-        jobs,
-        |w| scored(w, &provider, &scorers, cache.as_ref()),
-        |_, result| match result {
-            Ok(row) => {
-                bar.step(row.pass);
-                if failure.is_none() {
-                    failure = writer.append(&row).err();
-                }
-                rows.push(row);
-            }
-            Err(error) => failure = failure.take().or(Some(error)),
-        },
-    );
-    bar.finish();
-    if let Some(error) = failure {
-        return Err(usage(error));
+    match args.ray.engine {
+        ray::Engine::Local => locally(args, &work, &scorers, &mut writer, &mut rows)?,
+        ray::Engine::Ray => on_ray(args, &work, &done, &mut writer, &mut rows)?,
     }
     // The file's rows, kept ones first, in case and variant order for the report.
     let case_at: HashMap<&str, usize> = cases
@@ -186,10 +178,10 @@ fn eval(args: &Args) -> Result<u8, Stop> {
         .enumerate()
         .map(|(i, c)| (c.id.as_str(), i))
         .collect();
-    let variant_at: HashMap<&str, usize> = variants
+    let variant_at: HashMap<&str, usize> = arms
         .iter()
         .enumerate()
-        .map(|(i, v)| (v.name.as_str(), i))
+        .map(|(i, arm)| (arm.variant.name.as_str(), i))
         .collect();
     let order = |row: &Row| {
         let at =
@@ -217,15 +209,167 @@ fn eval(args: &Args) -> Result<u8, Stop> {
     })
 }
 
-/// The row of one work item: from the cache when it has the answer, else run (and kept).
-fn scored(
-    work: &Work,
-    provider: &Provider,
+/// Runs `work` on a pool of threads, each row written as it comes.
+fn locally(
+    args: &Args,
+    work: &[Work],
     scorers: &[Scorer],
-    cache: Option<&Cache>,
-) -> Result<Row, String> {
+    writer: &mut results::Writer,
+    rows: &mut Vec<Row>,
+) -> Result<(), Stop> {
+    let cache = args
+        .cache
+        .as_deref()
+        .map(Cache::open)
+        .transpose()
+        .map_err(usage)?;
+    let jobs = args.jobs.map_or_else(default_jobs, |n| n as usize);
+    let mut bar = progress::Bar::new(work.len(), args.progress == ProgressFlag::Auto);
+    let mut failure = None;
+    pool::run_in_order(
+        work,
+        jobs,
+        |w| scored(w, scorers, cache.as_ref()),
+        |_, result| match result {
+            Ok(row) => {
+                bar.step(row.pass);
+                if failure.is_none() {
+                    failure = writer.append(&row).err();
+                }
+                rows.push(row);
+            }
+            Err(error) => failure = failure.take().or(Some(error)),
+        },
+    );
+    bar.finish();
+    failure.map_or(Ok(()), |error| Err(usage(error)))
+}
+
+/// Runs the cases `work` still needs on Ray, and keeps the rows that were not done.
+fn on_ray(
+    args: &Args,
+    work: &[Work],
+    done: &BTreeSet<(String, String)>,
+    writer: &mut results::Writer,
+    rows: &mut Vec<Row>,
+) -> Result<(), Stop> {
+    if work.is_empty() {
+        return Ok(());
+    }
+    let mut cases: Vec<&Case> = work.iter().map(|w| w.case).collect();
+    cases.dedup_by(|a, b| a.id == b.id);
+    let answers = match &work[0].arm.provider {
+        Provider::Simulated(Simulated::Synthetic { seed }) => {
+            ray::Answers::Synthetic { seed: *seed }
+        }
+        Provider::Simulated(Simulated::Scripted { .. }) => ray::Answers::Scripted {
+            script: args
+                .provider
+                .as_deref()
+                .and_then(|p| p.strip_prefix("scripted:"))
+                .unwrap_or_default(),
+        },
+        Provider::OpenAi { .. } => return Err(usage(RAY_ANSWERS.to_owned())),
+    };
+    let documents = std::iter::once(&args.document)
+        .chain(&args.variants)
+        .map(|path| path.to_string_lossy().into_owned())
+        .collect();
+    let request = ray::Request {
+        documents,
+        scorers: &args.scorers,
+        answers,
+        cases,
+    };
+    let mut bar = progress::Bar::new(work.len(), args.progress == ProgressFlag::Auto);
+    let ran = ray::run(&args.ray, &request).map_err(usage)?;
+    for row in ran {
+        if done.contains(&(row.id.clone(), row.variant.clone())) {
+            continue;
+        }
+        bar.step(row.pass);
+        writer.append(&row).map_err(usage)?;
+        rows.push(row);
+    }
+    bar.finish();
+    Ok(())
+}
+
+const RAY_ANSWERS: &str = "--engine ray takes --dry-run or --provider scripted:FILE: an OpenAI-compatible provider on Ray needs one rate budget shared by every worker, which is not built yet";
+
+/// Flags that only one engine reads are refused with the other.
+fn engine_fits(args: &Args) -> Result<(), Stop> {
+    let refused = match args.ray.engine {
+        ray::Engine::Local => args
+            .ray
+            .address
+            .as_ref()
+            .map(|_| "--address names a Ray cluster: give it with --engine ray"),
+        ray::Engine::Ray => {
+            if args.provider.as_deref() == Some("openai") {
+                Some(RAY_ANSWERS)
+            } else if args.cache.is_some() {
+                Some("--cache keeps answers on this machine, which Ray workers do not read: leave it out with --engine ray")
+            } else if args.jobs.is_some() {
+                Some("--jobs sizes the local pool; Ray sizes its own tasks: leave it out with --engine ray")
+            } else if args.root.is_some() {
+                Some("--root is not passed to Ray workers: run from the documents' directory instead")
+            } else {
+                None
+            }
+        }
+    };
+    if let Some(message) = refused {
+        return Err(usage(message.to_owned()));
+    }
+    if args.ray.engine == ray::Engine::Ray {
+        ray::probe(&args.ray.python).map_err(usage)?;
+    }
+    Ok(())
+}
+
+/// Every document by every model: the document first, then each --variant; one model (or
+/// none) keeps the document's name, several name each variant DOC@MODEL.
+fn arms(args: &Args) -> Result<Vec<Arm>, Stop> {
+    let models: Vec<Option<&str>> = if args.models.is_empty() {
+        vec![None]
+    } else {
+        args.models.iter().map(|m| Some(m.as_str())).collect()
+    };
+    let distinct: BTreeSet<&Option<&str>> = models.iter().collect();
+    if distinct.len() < models.len() {
+        return Err(usage(
+            "a --model is given twice: give each model once".to_owned(),
+        ));
+    }
+    let mut arms = Vec::new();
+    for path in std::iter::once(&args.document).chain(&args.variants) {
+        for model in &models {
+            let mut variant = variant(path, args.root.as_deref())?;
+            if let (Some(model), true) = (model, models.len() > 1) {
+                variant.name = format!("{}@{model}", variant.name);
+            }
+            arms.push(Arm {
+                variant,
+                provider: provider(args, *model, models.len())?,
+            });
+        }
+    }
+    let names: BTreeSet<&str> = arms.iter().map(|a| a.variant.name.as_str()).collect();
+    if names.len() < arms.len() {
+        return Err(usage(
+            "two variants have the same name: give each document once".to_owned(),
+        ));
+    }
+    Ok(arms)
+}
+
+/// The row of one work item: from the cache when it has the answer, else run (and kept).
+fn scored(work: &Work, scorers: &[Scorer], cache: Option<&Cache>) -> Result<Row, String> {
+    let provider = &work.arm.provider;
+    let variant = &work.arm.variant;
     let key = cache_key(
-        &work.variant.text,
+        &variant.text,
         &work.case.input,
         &provider.model(),
         provider.seed(),
@@ -234,7 +378,7 @@ fn scored(
     let (ending, events, latency_ms) = match cached {
         Some(cached) => (cached.ending, cached.events, cached.latency_ms),
         None => {
-            let (ending, events, latency_ms) = run_case(work.variant, work.case, provider);
+            let (ending, events, latency_ms) = run_case(variant, work.case, provider);
             if let Some(cache) = cache {
                 let answer = Cached {
                     ending,
@@ -251,7 +395,7 @@ fn scored(
     let judged = judged(work, provider, scorers, &ending);
     Ok(row(
         work.case,
-        &work.variant.name,
+        &variant.name,
         &ending,
         events,
         scorers,
@@ -272,10 +416,10 @@ fn judged(work: &Work, provider: &Provider, scorers: &[Scorer], ending: &Ending)
     }
     match provider {
         Provider::Simulated(answers) => {
-            judge_simulated(&work.variant.source, work.case, output, answers)
+            judge_simulated(&work.arm.variant.source, work.case, output, answers)
         }
         Provider::OpenAi { provider, .. } => {
-            let action = judge_action(&work.variant.source, work.case, output);
+            let action = judge_action(&work.arm.variant.source, work.case, output);
             let observation = provider.call(&action, &mut |_| {})?;
             judge_answer(logicmd::run::Answer::Observed(observation))
         }
@@ -321,20 +465,33 @@ fn variant(path: &Path, root: Option<&Path>) -> Result<Variant, Stop> {
     })
 }
 
-fn provider(args: &Args) -> Result<Provider, Stop> {
+/// Who answers `model`'s calls (`models` of them are asked in this eval).
+fn provider(args: &Args, model: Option<&str>, models: usize) -> Result<Provider, Stop> {
+    let simulated = |answers| {
+        if models > 1 {
+            Err(usage("several --model variants need --provider openai: synthetic and scripted answers do not depend on the model, so every variant would answer alike".to_owned()))
+        } else {
+            Ok(Provider::Simulated(answers))
+        }
+    };
     if args.dry_run {
-        return Ok(Provider::Simulated(Simulated::Synthetic {
-            seed: args.seed,
-        }));
+        return simulated(Simulated::Synthetic { seed: args.seed });
     }
     match args.provider.as_deref() {
         Some("openai") => {
-            let provider = OpenAiProvider::from_settings(&args.openai, Some(&args.document)).map_err(usage)?;
-            let model = args.openai.model.clone().unwrap_or_default();
-            Ok(Provider::OpenAi { provider: Arc::new(provider), model })
+            let settings = Settings {
+                model: model.map(str::to_owned),
+                server: args.server.clone(),
+            };
+            let resolved = settings
+                .resolve(Some(&args.document), &|name| std::env::var(name).ok())
+                .map_err(usage)?;
+            // The cache key names the model asked, wherever its name came from.
+            let model = resolved.model.clone().unwrap_or_default();
+            Ok(Provider::OpenAi { provider: Arc::new(OpenAiProvider::new(resolved)), model })
         }
         Some(spec) => match spec.split_once(':') {
-            Some(("scripted", path)) if !path.is_empty() => Ok(Provider::Simulated(Simulated::Scripted { script: read_file(path).map_err(usage)? })),
+            Some(("scripted", path)) if !path.is_empty() => simulated(Simulated::Scripted { script: read_file(path).map_err(usage)? }),
             _ => Err(usage(format!("unknown provider `{spec}`: use `openai`, `scripted:FILE`, or --dry-run"))),
         },
         None => Err(usage(

@@ -30,6 +30,16 @@ pub struct Settings {
     /// The model to ask, over any `model` the document or logicmd.toml names.
     #[arg(long, value_name = "MODEL")]
     pub model: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub server: Server,
+}
+
+/// The provider's flags other than the model: where the server is and how it is asked (a
+/// command that asks several models flattens these and its own `--model`).
+#[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
+#[command(next_help_heading = "OpenAI-compatible provider")]
+pub struct Server {
     /// The server's base URL (the part before `/chat/completions`). Else $OPENAI_BASE_URL,
     /// then `base_url` in logicmd.toml, then https://api.openai.com/v1.
     #[arg(long, value_name = "URL")]
@@ -56,10 +66,10 @@ impl Settings {
             }
         };
         replace(&mut self.model, &flags.model);
-        replace(&mut self.base_url, &flags.base_url);
-        replace(&mut self.api_key_env, &flags.api_key_env);
-        replace(&mut self.timeout, &flags.timeout);
-        self.no_stream |= flags.no_stream;
+        replace(&mut self.server.base_url, &flags.server.base_url);
+        replace(&mut self.server.api_key_env, &flags.server.api_key_env);
+        replace(&mut self.server.timeout, &flags.server.timeout);
+        self.server.no_stream |= flags.server.no_stream;
     }
 }
 
@@ -121,7 +131,7 @@ impl Settings {
             None => format!("`{key}`"),
         };
 
-        let (base_url, base_url_from) = if let Some(url) = &self.base_url {
+        let (base_url, base_url_from) = if let Some(url) = &self.server.base_url {
             (url.clone(), "--base-url".to_owned())
         } else if let Some(url) = env(BASE_URL_ENV) {
             (url, BASE_URL_ENV.to_owned())
@@ -132,7 +142,7 @@ impl Settings {
         };
         let base_url = check_base_url(&base_url, &base_url_from)?;
 
-        let (variable, named_by) = if let Some(var) = &self.api_key_env {
+        let (variable, named_by) = if let Some(var) = &self.server.api_key_env {
             (var.clone(), Some("--api-key-env".to_owned()))
         } else if let Some(var) = &table.api_key_env {
             (var.clone(), Some(in_file("api_key_env")))
@@ -151,7 +161,7 @@ impl Settings {
             (None, None) => None,
         };
 
-        let timeout_ms = match (&self.timeout, &table.timeout) {
+        let timeout_ms = match (&self.server.timeout, &table.timeout) {
             (Some(text), _) => parse_timeout(text, "--timeout")?,
             (None, Some(TimeoutValue::Text(text))) => parse_timeout(text, &in_file("timeout"))?,
             (None, Some(TimeoutValue::Seconds(0))) => {
@@ -170,7 +180,7 @@ impl Settings {
             model_overrides_document: self.model.is_some(),
             api_key,
             timeout_ms,
-            stream: !self.no_stream && table.stream.unwrap_or(true),
+            stream: !self.server.no_stream && table.stream.unwrap_or(true),
         })
     }
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::providers::settings::Server;
 use crate::providers::settings::DEFAULT_TIMEOUT_MS;
 use crate::providers::{Resolved, Settings};
 
@@ -71,10 +72,12 @@ fn flags_beat_the_environment_which_beats_the_file_which_beats_defaults() {
     let project = Project::new("precedence", Some(FILE));
     let flags = Settings {
         model: Some("llama3.1".into()),
-        base_url: Some("http://localhost:11434/v1".into()),
-        api_key_env: Some("MY_KEY".into()),
-        timeout: Some("2m".into()),
-        no_stream: false,
+        server: Server {
+            base_url: Some("http://localhost:11434/v1".into()),
+            api_key_env: Some("MY_KEY".into()),
+            timeout: Some("2m".into()),
+            no_stream: false,
+        },
     };
     let env = [
         ("OPENAI_BASE_URL", "http://env:1/v1"),
@@ -89,7 +92,10 @@ fn flags_beat_the_environment_which_beats_the_file_which_beats_defaults() {
             &project
                 .resolve(
                     &Settings {
-                        no_stream: true,
+                        server: Server {
+                            no_stream: true,
+                            ..Server::default()
+                        },
                         ..Settings::default()
                     },
                     &[("PROJECT_KEY", "k-project")],
@@ -186,7 +192,10 @@ fn mistakes_are_named_with_their_place() {
         (
             None,
             Settings {
-                api_key_env: Some("NOPE".into()),
+                server: Server {
+                    api_key_env: Some("NOPE".into()),
+                    ..Server::default()
+                },
                 ..Settings::default()
             },
             vec![],
@@ -194,7 +203,10 @@ fn mistakes_are_named_with_their_place() {
         (
             None,
             Settings {
-                base_url: Some("ftp://user:pw@host/v1".into()),
+                server: Server {
+                    base_url: Some("ftp://user:pw@host/v1".into()),
+                    ..Server::default()
+                },
                 ..Settings::default()
             },
             vec![],
@@ -202,7 +214,10 @@ fn mistakes_are_named_with_their_place() {
         (
             None,
             Settings {
-                timeout: Some("0s".into()),
+                server: Server {
+                    timeout: Some("0s".into()),
+                    ..Server::default()
+                },
                 ..Settings::default()
             },
             vec![],
