@@ -366,3 +366,81 @@ fn a_drtl_topology_gets_lint_and_check_diagnostics() {
     let (_, status) = client.shut_down();
     assert_eq!(status, Some(0));
 }
+
+/// The project's logicmd.toml counts in the editor as in `logicmd lint`: ignored and re-graded
+/// rules, a settings file edited while open, and an unusable one said once.
+#[test]
+fn the_projects_settings_apply_as_lint_applies_them() {
+    let scratch = Scratch::new("lsp-settings");
+    let document = concat!(
+        "---\nspec_version: \"1.0\"\nname: demo\nsteps:\n",
+        "  a:\n    description: A\n    instructions: Do a.\n",
+        "  b:\n    description: B\n    instructions: \"{{ steps.a.output }}\"\n---\n",
+    );
+    scratch.write("flows/doc.logic.md", document);
+    scratch.write(
+        "logicmd.toml",
+        "[lint]\nignore = [\"unwaited-step-read\"]\n",
+    );
+    let root = uri(&scratch.0);
+    let (mut client, _) = Client::start(&scratch.0, json!({"diagnosticsDelayMs": 10}));
+    let file = format!("{root}/flows/doc.logic.md");
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": file, "languageId": "markdown", "version": 1, "text": document}}),
+    );
+    let ignored = places(&client.diagnostics(&file));
+    assert_eq!(ignored, lint_places(&scratch, "flows/doc.logic.md"));
+    assert_eq!(ignored, []);
+
+    let mut settings_changed = |client: &mut Client, text: &str| {
+        scratch.write("logicmd.toml", text);
+        client.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": format!("{root}/logicmd.toml"), "type": 2}]}),
+        );
+        client.diagnostics(&file)
+    };
+    let regraded = settings_changed(
+        &mut client,
+        "[lint.severity]\nunwaited-step-read = \"info\"\n",
+    );
+    assert_eq!(
+        places(&regraded),
+        lint_places(&scratch, "flows/doc.logic.md")
+    );
+    let severities: Vec<&Value> = regraded["diagnostics"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|d| &d["severity"])
+        .collect();
+    assert_eq!(severities, [&json!(3)], "information, as the settings say");
+
+    let unusable = places(&settings_changed(&mut client, "[lint]\nignroe = []\n"));
+    assert_eq!(unusable.len(), 1, "the default rules meanwhile");
+    let again = places(&settings_changed(&mut client, "[lint]\nignroe = []\n"));
+    assert_eq!(again, unusable);
+    let said: Vec<String> = client
+        .notifications
+        .iter()
+        .filter(|m| m["method"] == "window/showMessage")
+        .map(|m| {
+            m["params"]["message"]
+                .as_str()
+                .unwrap_or_default()
+                .replace(&scratch.0.to_string_lossy().into_owned(), "[ROOT]")
+        })
+        .collect();
+    insta::assert_snapshot!(said.join("\n---\n"), @r"
+    logicmd: the project's settings are not applied until fixed:
+    error[config-unknown-key]: unknown setting `lint.ignroe`
+     --> [ROOT]/logicmd.toml:2:1
+      |
+    2 | ignroe = []
+      | ^^^^^^
+      = help: did you mean `lint.ignore`?
+    ");
+    let (_, status) = client.shut_down();
+    assert_eq!(status, Some(0));
+}

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::convert::{self, Text};
 use super::Server;
+use super::{project, settings};
 
 /// Why a request gets no result.
 pub enum Failure {
@@ -463,6 +464,12 @@ pub fn notification(server: &mut Server<'_>, notification: &Notification) -> Vec
             };
             let mut affected = Vec::new();
             for change in changed.changes {
+                let settings_changed = project::path_of_uri(change.uri.as_str())
+                    .is_some_and(|path| settings::is_settings_file(&path));
+                if settings_changed {
+                    affected.extend(server.versions.keys().cloned());
+                    continue;
+                }
                 if let Some(id) = id_of(server, &change.uri) {
                     affected.extend(server.workspace.changed_on_disk(&id));
                 }
@@ -475,7 +482,23 @@ pub fn notification(server: &mut Server<'_>, notification: &Notification) -> Vec
 
 /// The diagnostics of an open file, as published.
 pub fn diagnostics(server: &mut Server<'_>, id: &str) -> lsp::PublishDiagnosticsParams {
-    let found = server.workspace.diagnostics(id);
+    let (found, problem) = settings::applied(
+        &server.project.path_of(id),
+        server.workspace.diagnostics(id),
+    );
+    if let Some(problem) = problem {
+        if server.settings_problems.insert(problem.clone()) {
+            let message =
+                format!("logicmd: the project's settings are not applied until fixed:\n{problem}");
+            server.notify(
+                "window/showMessage",
+                lsp::ShowMessageParams {
+                    typ: lsp::MessageType::WARNING,
+                    message,
+                },
+            );
+        }
+    }
     let version = server.versions.get(id).copied();
     let uri = convert::uri(&server.project, id);
     let Some(file) = server.workspace.analysis(id) else {

@@ -9,6 +9,7 @@
 mod convert;
 mod handlers;
 mod project;
+mod settings;
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
@@ -93,6 +94,7 @@ fn serve(connection: &Connection, args: &Args) -> Result<u8, String> {
         buffer: VecDeque::new(),
         shutdown: false,
         next_request: 0,
+        settings_problems: HashSet::new(),
     };
     if watches_files(&init) {
         server.register_watchers();
@@ -139,6 +141,8 @@ pub(crate) struct Server<'c> {
     buffer: VecDeque<Message>,
     shutdown: bool,
     next_request: i32,
+    /// Unusable settings already said (each is said once).
+    settings_problems: HashSet<String>,
 }
 
 impl Server<'_> {
@@ -300,6 +304,8 @@ impl Server<'_> {
             "**/.logic/**/*.md",
             "**/*.drtl.yaml",
             "**/*.drtl.yml",
+            "**/logicmd.toml",
+            "**/pyproject.toml",
         ]
         .into_iter()
         .map(|glob| lsp::FileSystemWatcher {

@@ -43,12 +43,16 @@ impl Project {
 
     /// The `file://` URI of the file with `id`.
     pub fn uri_of(&self, id: &str) -> String {
-        let path = if id.starts_with('/') {
+        uri_of_path(&self.path_of(id))
+    }
+
+    /// The path of the file with `id`.
+    pub fn path_of(&self, id: &str) -> PathBuf {
+        if id.starts_with('/') {
             PathBuf::from(id)
         } else {
             self.root.join(id)
-        };
-        uri_of_path(&path)
+        }
     }
 }
 
