@@ -393,7 +393,7 @@ fn the_projects_settings_apply_as_lint_applies_them() {
     assert_eq!(ignored, lint_places(&scratch, "flows/doc.logic.md"));
     assert_eq!(ignored, []);
 
-    let mut settings_changed = |client: &mut Client, text: &str| {
+    let settings_changed = |client: &mut Client, text: &str| {
         scratch.write("logicmd.toml", text);
         client.notify(
             "workspace/didChangeWatchedFiles",
