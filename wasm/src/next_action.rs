@@ -15,10 +15,9 @@ use crate::text::js_text;
 /// problems}` when no valid answer came within `maxAttempts` (default 3). `options.provider` is
 /// `(request) => text | Promise<text>`; `options.spec` is a LOGIC.md text whose strategy and gates
 /// apply. An unusable state throws (a programming error), naming what is wrong.
-#[wasm_bindgen(js_name = nextAction, unchecked_return_type = "Promise<NextActionResult>")]
 pub async fn next_action(
-    #[wasm_bindgen(unchecked_param_type = "AgentState")] state: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "NextActionOptions")] options: JsValue,
+    state: JsValue,
+    options: JsValue,
 ) -> Result<JsValue, JsError> {
     let state: State = from_js(state, "state is not an agent state")?;
     let field = |name: &str| {

@@ -22,7 +22,6 @@ use crate::convert::{from_js, json_arg, optional_text_arg, text_arg, to_js};
 use crate::loader::JsLoader;
 
 /// A run of a document. Free it with `free()` when done (it holds WebAssembly memory).
-#[wasm_bindgen]
 pub struct EngineRun {
     session: Option<Session>,
     /// Why the document cannot run (its errors), when it cannot.
@@ -40,11 +39,10 @@ pub struct EngineRun {
 /// files like `lint`'s). A document lint finds errors in gives a run whose `diagnostics` list them
 /// and whose `next()` fails at once; lint's warnings are listed in `diagnostics` and the run goes
 /// on, as `logicmd run` does.
-#[wasm_bindgen(js_name = createRun)]
 pub fn create_run(
-    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Json")] input: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CreateRunOptions | null")] options: JsValue,
+    text: JsValue,
+    input: JsValue,
+    options: JsValue,
 ) -> Result<EngineRun, JsError> {
     let text = text_arg(&text, "text")?;
     let input = json_arg(input, "input")?;
@@ -75,10 +73,9 @@ pub fn create_run(
 /// Continues a run from `run.snapshot()`: exactly where it stopped, no answer asked for again.
 /// The events emitted before come again from `events()`. `options`: `{waits, script, synthetic,
 /// facts}`, as the run was created with (a script is brought to where it was).
-#[wasm_bindgen(js_name = resumeRun)]
 pub fn resume_run(
-    #[wasm_bindgen(unchecked_param_type = "RunSnapshot")] snapshot: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ResumeRunOptions | null")] options: JsValue,
+    snapshot: JsValue,
+    options: JsValue,
 ) -> Result<EngineRun, JsError> {
     let snapshot = json_arg(snapshot, "snapshot")?;
     let mut settings = Settings::read(&options)?;
@@ -107,10 +104,9 @@ pub fn resume_run(
 
 /// An input that fits the document's `contracts.inputs` (a value of each declared type), as
 /// `logicmd run --dry-run` uses without `--input`. `options`: `{path, files}`.
-#[wasm_bindgen(js_name = exampleInput, unchecked_return_type = "ExampleInputResult")]
 pub fn example_input_js(
-    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "CreateRunOptions | null")] options: JsValue,
+    text: JsValue,
+    options: JsValue,
 ) -> Result<JsValue, JsError> {
     let text = text_arg(&text, "text")?;
     let settings = Settings::read(&options)?;
@@ -127,11 +123,10 @@ pub fn example_input_js(
 /// diagnostics}` — what is wrong, and what the document's `contracts.validation` makes of it
 /// (`reject`: the run fails before any step; `record`: it goes on with the violation in the
 /// trace; `off`). `options`: `{path, files}`.
-#[wasm_bindgen(js_name = checkInput, unchecked_return_type = "CheckInputResult")]
 pub fn check_input_js(
-    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Json")] input: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "CreateRunOptions | null")] options: JsValue,
+    text: JsValue,
+    input: JsValue,
+    options: JsValue,
 ) -> Result<JsValue, JsError> {
     let text = text_arg(&text, "text")?;
     let input = json_arg(input, "input")?;
@@ -314,14 +309,12 @@ impl EngineRun {
     }
 }
 
-#[wasm_bindgen]
 impl EngineRun {
     /// Feeds every answer whose turn has come and hands out every action ready now, each once;
     /// at the end the run's ending, once. An empty list: nothing to do until an action handed
     /// out is answered (or, when `status()` is `paused`, a review is).
     // The JS API's name (a batch per call, not an iterator).
     #[allow(clippy::should_implement_trait)]
-    #[wasm_bindgen(unchecked_return_type = "RunAction[]")]
     pub fn next(&mut self) -> Result<JsValue, JsError> {
         let now = self.now();
         let mut actions = Vec::new();
@@ -352,8 +345,8 @@ impl EngineRun {
     /// not answer it.
     pub fn feed(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Observation")] observation: JsValue,
+        id: JsValue,
+        observation: JsValue,
     ) -> Result<(), JsError> {
         let id = text_arg(&id, "id")?;
         let observation: Observation = from_js(observation, "not an observation")?;
@@ -371,8 +364,8 @@ impl EngineRun {
     /// in the CLI and the studio), a tool an unverifiable verdict, a review waits for a person.
     pub fn unanswered(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] reason: JsValue,
+        id: JsValue,
+        reason: JsValue,
     ) -> Result<(), JsError> {
         let id = text_arg(&id, "id")?;
         let reason = text_arg(&reason, "reason")?;
@@ -387,7 +380,6 @@ impl EngineRun {
     }
 
     /// Moves a fixed clock forward to `ms` (traces and timings use it).
-    #[wasm_bindgen(js_name = setClock)]
     pub fn set_clock(&mut self, now_ms: f64) {
         if let Some(session) = &mut self.session {
             session.advance_clock(now_ms.max(0.0) as u64);
@@ -395,7 +387,6 @@ impl EngineRun {
     }
 
     /// Trace events since the last call.
-    #[wasm_bindgen(unchecked_return_type = "TraceEvent[]")]
     pub fn events(&mut self) -> Result<JsValue, JsError> {
         let events: Vec<Value> = self
             .session
@@ -406,7 +397,6 @@ impl EngineRun {
     }
 
     /// `running`, `paused` (only reviews outstanding), `completed`, `refused` or `failed`.
-    #[wasm_bindgen(unchecked_return_type = "RunStatus")]
     pub fn status(&self) -> Result<JsValue, JsError> {
         match &self.session {
             Some(session) => to_js(&session.status()),
@@ -416,7 +406,6 @@ impl EngineRun {
 
     /// Actions handed out and not yet fed (after `resumeRun`, `next()` hands out again those
     /// whose answers were not kept).
-    #[wasm_bindgen(unchecked_return_type = "RunAction[]")]
     pub fn outstanding(&self) -> Result<JsValue, JsError> {
         to_js(
             &self
@@ -429,23 +418,20 @@ impl EngineRun {
 
     /// The run as versioned JSON, for `resumeRun`: what was fed, and the answers given but not
     /// fed yet.
-    #[wasm_bindgen(unchecked_return_type = "RunSnapshot")]
     pub fn snapshot(&self) -> Result<JsValue, JsError> {
         to_js(&self.session.as_ref().map_or(Value::Null, Session::snapshot))
     }
 
     /// The document's errors: why it cannot run, or (when it runs) those the run goes on past.
-    #[wasm_bindgen(getter, unchecked_return_type = "Diagnostic[]")]
     pub fn diagnostics(&self) -> Result<JsValue, JsError> {
         to_js(&self.diagnostics)
     }
 
     /// What the synthetic provider answers to `action` (a model call, or a wait), for offline runs
     /// and previews; `null` for actions it does not answer (tools, reviews).
-    #[wasm_bindgen(unchecked_return_type = "Observation | null")]
     pub fn synthetic(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "RunAction")] action: JsValue,
+        action: JsValue,
     ) -> Result<JsValue, JsError> {
         let action: Action = from_js(action, "not an action")?;
         let Some(provider) = &mut self.synthetic else {

@@ -15,11 +15,10 @@ use crate::text::js_text;
 /// paused run's `terminates`); `rules` lists what was checked. An unreadable trace or a formula that
 /// does not parse is a diagnostic (then nothing is checked). `rules` is an array of `FORMULA` or
 /// `NAME=FORMULA` strings; `options.builtins: false` leaves the built-in rules out.
-#[wasm_bindgen(js_name = checkTrace, unchecked_return_type = "TraceCheckResult")]
 pub fn check_trace(
-    #[wasm_bindgen(unchecked_param_type = "string | TraceEvent[]")] trace: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] rules: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "TraceCheckOptions | undefined")] options: JsValue,
+    trace: JsValue,
+    rules: JsValue,
+    options: JsValue,
 ) -> Result<JsValue, JsError> {
     let formulas = rule_texts(rules)?;
     let builtins = json_arg(options, "options")?
