@@ -16,7 +16,8 @@ use wasm_bindgen::prelude::*;
 
 pub use documents::{check, compile, format, graph, lint, parse, validate, validate_json};
 pub use engine::{
-    check_input, check_trace, create_run, example_input, load_run, next_action, resume_run, EngineRun,
+    check_input, check_trace, create_run, example_input, load_run, next_action, resume_run,
+    EngineRun,
 };
 pub use tools::{apply_edit, decode_share_link, discover, encode_share_link, eval_tree, evaluate};
 
