@@ -8,6 +8,10 @@
 # wasm-split-cli (the engine behind wasm/src/engine/chunk.rs's split point into split_engine.wasm)
 # → wasm-bindgen on the first-load module → wasm-opt on both → wasm/npm/finish-package.mjs (the
 # package's own JS around the generated glue, the engine's loader, package.json).
+#
+# LOGICMD_WASM_OPT (default -O) is wasm-opt's level; a size-first build, about half the speed on
+# valid documents (docs/perf.md "npm: the engine loaded on first use"):
+#   CARGO_PROFILE_WASM_RELEASE_OPT_LEVEL=z LOGICMD_WASM_OPT=-Oz scripts/build-npm.sh
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
