@@ -90,3 +90,15 @@ test("an engine that fails to load is a clear error, and the next call loads it"
   assert.equal(result.status, "running");
   assert.equal(result.engine, 2);
 });
+
+test("CommonJS code that require()s the package (Node's require of ES modules) runs too", () => {
+  const script = `
+const logicmd = require("logicmd");
+const text = ${JSON.stringify(TEXT)};
+const run = logicmd.createRun(text, {}, { synthetic: true });
+process.stdout.write(JSON.stringify({ valid: logicmd.validate(text).valid, status: run.status() }));
+run.free();
+`;
+  const out = execFileSync(process.execPath, ["-e", script], { cwd: here, encoding: "utf8" });
+  assert.deepEqual(JSON.parse(out), { valid: true, status: "running" });
+});
