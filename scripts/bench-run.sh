@@ -9,6 +9,8 @@
 #   scripts/bench-run.sh                  # RUNS=7 STEPS="1000 5000" BEFORE_REF=3bf3c5b
 #   BEFORE=path/to/logicmd scripts/bench-run.sh     # an already built "before"
 #   REFERENCE=target/reference/packages/core/dist REFERENCE_RUNS=3 scripts/bench-run.sh
+#   (REFERENCE_STEPS="1000": the sizes it runs; REFERENCE_TIMEOUT=600: seconds of wall time
+#   after which a reference run is stopped and reported as "> its time so far")
 #
 # The "before" binary is built once per commit (a git worktree of BEFORE_REF built into this
 # target directory, so the dependencies are shared) and kept in target/bench-bins/COMMIT/.
@@ -42,7 +44,8 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 reference=()
 if [[ -n "${REFERENCE:-}" ]]; then
-  reference=(--reference "$REFERENCE" --reference-runs "${REFERENCE_RUNS:-1}")
+  reference=(--reference "$REFERENCE" --reference-runs "${REFERENCE_RUNS:-1}"
+    --reference-steps "${REFERENCE_STEPS:-$steps}" --reference-timeout "${REFERENCE_TIMEOUT:-600}")
 fi
 python3 "$repo/scripts/bench_run.py" measure --runs "$runs" --steps "$steps" --work "$work" \
   "${reference[@]}" "before=$before" "after=$after"

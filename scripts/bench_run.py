@@ -20,6 +20,7 @@ import os
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 
@@ -49,20 +50,28 @@ def generate(steps):
     return "\n".join(out) + "\n"
 
 
-def timed(command, before=None):
-    """CPU (user + system) and wall milliseconds of one run of `command`; fails loudly."""
+def timed(command, before=None, timeout=None):
+    """CPU (user + system) and wall milliseconds of one run of `command`, and whether it was
+    stopped at `timeout` seconds of wall time (its CPU time then is what it used until then);
+    any other failure ends the script."""
     if before:
         before()
     start = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    timer = threading.Timer(timeout, child.kill) if timeout else None
+    if timer:
+        timer.start()
+    error = child.stderr.read().decode(errors="replace")
     _, status, usage = os.wait4(child.pid, 0)
     wall = (time.perf_counter() - start) * 1000
-    error = child.stderr.read().decode(errors="replace")
+    stopped = bool(timer) and not timer.is_alive() and status != 0
+    if timer:
+        timer.cancel()
     child.stderr.close()
     child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
+    if child.returncode != 0 and not stopped:
         sys.exit(f"failed ({child.returncode}): {' '.join(command)}\n{error}")
-    return (usage.ru_utime + usage.ru_stime) * 1000, wall
+    return (usage.ru_utime + usage.ru_stime) * 1000, wall, stopped
 
 
 def summary(values):
@@ -96,25 +105,36 @@ def measure(args):
                     "--input", '{"topic": "benchmarks"}', "--trace", trace]
             commands[(name, "trace")] = (base, None)
             commands[(name, "+ --state")] = (base + ["--state", state], fresh_state)
-        reference_runs = args.reference_runs if args.reference else 0
+        reference_steps = [int(n) for n in (args.reference_steps or args.steps).split()]
+        reference_runs = args.reference_runs if args.reference and steps in reference_steps else 0
         if reference_runs:
             out = os.path.join(args.work, f"reference-{steps}.json")
             script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench",
                                   "reference-dry-run.mjs")
             commands[("reference", "dryRun")] = (["node", script, args.reference, document, out], None)
         results = {key: ([], []) for key in commands}
+        stopped = set()
         for run in range(args.runs):
             for key, (command, before) in commands.items():
-                if key[0] == "reference" and run >= reference_runs:
+                is_reference = key[0] == "reference"
+                if is_reference and (run >= reference_runs or key in stopped):
                     continue
-                cpu, wall = timed(command, before)
+                cpu, wall, killed = timed(command, before, args.reference_timeout if is_reference else None)
+                if killed:
+                    stopped.add(key)
                 results[key][0].append(cpu)
                 results[key][1].append(wall)
         traces = {open(os.path.join(args.work, f"{name}-{steps}.jsonl"), "rb").read() for name, _ in builds}
         if len(traces) != 1:
             sys.exit(f"the builds' traces of {steps} steps differ")
         print(header)
-        for (name, variant), (cpu, wall) in results.items():
+        for key, (cpu, wall) in results.items():
+            name, variant = key
+            if key in stopped:
+                print(f"{steps:>6}  {name:<12} {variant:<10} {'> ' + format(cpu[-1], ',.0f'):>22}"
+                      f" {'> ' + format(wall[-1], ',.0f'):>22}  (stopped unfinished after"
+                      f" {args.reference_timeout} s of wall time)")
+                continue
             print(f"{steps:>6}  {name:<12} {variant:<10} {summary(cpu):>22} {summary(wall):>22}"
                   + (f"  ({len(cpu)} runs)" if len(cpu) != args.runs else ""))
         size = os.path.getsize(os.path.join(args.work, f"{builds[0][0]}-{steps}.jsonl"))
@@ -133,6 +153,9 @@ def main():
     bench.add_argument("--work", required=True)
     bench.add_argument("--reference", help="the built reference's dist directory")
     bench.add_argument("--reference-runs", type=int, default=1)
+    bench.add_argument("--reference-steps", help="the sizes the reference runs (default: all)")
+    bench.add_argument("--reference-timeout", type=float, default=600,
+                       help="seconds of wall time after which a reference run is stopped")
     bench.add_argument("builds", nargs="+", metavar="NAME=BINARY")
     args = parser.parse_args()
     if args.command == "generate":

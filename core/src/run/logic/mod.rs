@@ -105,22 +105,23 @@ pub(crate) struct StepsProgram {
 }
 
 impl StepsProgram {
-    /// `prefix`: how trace node ids start (`None` for a document run on its own).
+    /// `prefix`: how trace node ids start (`None` for a document run on its own); `read`:
+    /// `spec` already read into its typed model, when the caller has it.
     pub fn new(
         spec: &Value,
         input: &Value,
         options: &RunOptions,
         prefix: Option<&str>,
+        read: Option<Spec>,
     ) -> Result<StepsProgram, RunError> {
         let with_main;
-        let spec = match whole_document_step(spec) {
+        let (spec, typed) = match whole_document_step(spec) {
             Some(with_step) => {
                 with_main = with_step;
-                &with_main
+                (&with_main, Spec::read(&with_main))
             }
-            None => spec,
+            None => (spec, read.unwrap_or_else(|| Spec::read(spec))),
         };
-        let typed = Spec::read(spec);
         let flow = Flow::of_steps(&typed).map_err(|cycles| {
             RunError::new(format!(
                 "the steps need each other in a cycle: {}",
@@ -322,8 +323,14 @@ pub(crate) struct Standalone {
 }
 
 impl Standalone {
-    pub fn new(spec: &Value, input: &Value, options: &RunOptions) -> Result<Standalone, RunError> {
-        let steps = StepsProgram::new(spec, input, options, None)?;
+    /// `typed`: `spec` read ([`Spec::read`]).
+    pub fn new(
+        spec: &Value,
+        typed: Spec,
+        input: &Value,
+        options: &RunOptions,
+    ) -> Result<Standalone, RunError> {
+        let steps = StepsProgram::new(spec, input, options, None, Some(typed))?;
         let budget = budget::Budget::of(&steps.shared.spec.global);
         Ok(Standalone { steps, budget })
     }
