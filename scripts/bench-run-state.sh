@@ -18,33 +18,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 generate() {
-  python3 - "$1" <<'PY'
-import sys
-steps = int(sys.argv[1])
-out = ["---", 'spec_version: "1.0"', "name: generated", "description: Generated benchmark document",
-       "reasoning:", "  strategy: cot", "  max_iterations: 3", "steps:"]
-for i in range(steps):
-    out.append(f"  step_{i}:")
-    out.append(f"    description: Step number {i} of the chain")
-    out.append("    instructions: |")
-    out.append("      Read the output of the previous step.")
-    out.append(f"      Produce a short summary for step {i}.")
-    if i > 0:
-        needs = [f"step_{i - 1}"]
-        if i % 10 == 0 and i >= 10:
-            needs.append(f"step_{i - 10}")
-        out.append(f"    needs: [{', '.join(needs)}]")
-    out.append("    confidence:")
-    out.append("      minimum: 0.6")
-    out.append("    timeout: 30s")
-    if i % 10 == 5:
-        out.append("    verification:")
-        out.append('      check: "{{ output.confidence >= 0.7 }}"')
-        out.append("      on_fail: retry")
-out.append("---")
-out.append("# Generated")
-print("\n".join(out))
-PY
+  python3 "$repo/scripts/bench_run.py" generate "$1"
 }
 
 # The run's wall time in milliseconds over RUNS runs: "median min max".

@@ -175,7 +175,18 @@ pub fn run(args: &Args) -> u8 {
             return EXIT_USAGE;
         }
     };
-    finish(args, &mut prepared, &ending)
+    let status = finish(args, &mut prepared, &ending);
+    release(prepared);
+    status
+}
+
+/// Ends the command: the state's lock is released; the run itself (every event, the session,
+/// files whose bytes are all written, none buffered) is left for the process's exit to free at
+/// once — dropping it value by value took 6% of a 5,000-step run (docs/perf.md, issue #38).
+fn release(prepared: Prepared) {
+    let Prepared { driver, _lock, .. } = prepared;
+    drop(_lock);
+    std::mem::forget(driver);
 }
 
 /// Reports the ending; a pause writes the state first (where `--state` did not already).

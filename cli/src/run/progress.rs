@@ -3,6 +3,7 @@
 //! lines as things happen (`00:00:01 gather retry 2 in 1.000s: invalid output`). Times are the
 //! run's clock (the trace's `t`), so a scripted run shows the same lines every time.
 
+use std::collections::HashMap;
 use std::io::Write;
 
 use clap::ValueEnum;
@@ -33,6 +34,9 @@ struct NodeLine {
 pub struct Progress {
     mode: ProgressMode,
     nodes: Vec<NodeLine>,
+    /// Where each node's line is in `nodes`: an event finds its line without a scan (a scan per
+    /// event made a run's progress quadratic in its nodes).
+    lines: HashMap<String, usize>,
     drawn: usize,
     /// The node lines last drawn: a frame that would look the same is not drawn again.
     last_frame: Vec<String>,
@@ -45,6 +49,7 @@ impl Progress {
         Progress {
             mode,
             nodes: Vec::new(),
+            lines: HashMap::new(),
             drawn: 0,
             last_frame: Vec::new(),
             out,
@@ -96,13 +101,17 @@ impl Progress {
     }
 
     fn update(&mut self, event: &Value) {
+        // Only the live display draws the node lines: the other modes need not keep them.
+        if self.mode != ProgressMode::Live {
+            return;
+        }
         let Some(node) = event.get("node").and_then(Value::as_str) else {
             return;
         };
         let t = event.get("t").and_then(Value::as_u64).unwrap_or(0);
         let name = event.get("event").and_then(Value::as_str).unwrap_or("");
-        let index = match self.nodes.iter().position(|n| n.node == node) {
-            Some(index) => index,
+        let index = match self.lines.get(node) {
+            Some(&index) => index,
             None => {
                 self.nodes.push(NodeLine {
                     node: node.to_owned(),
@@ -111,6 +120,7 @@ impl Progress {
                     last_t: t,
                     calls: 0,
                 });
+                self.lines.insert(node.to_owned(), self.nodes.len() - 1);
                 self.nodes.len() - 1
             }
         };

@@ -62,7 +62,8 @@ impl Summary {
                 "model_responded" => {
                     let count = |key: &str| {
                         event
-                            .pointer(&format!("/usage/{key}"))
+                            .get("usage")
+                            .and_then(|usage| usage.get(key))
                             .and_then(Value::as_u64)
                             .unwrap_or(0)
                     };

@@ -165,10 +165,9 @@ pub struct Run {
 impl Run {
     /// Starts a run of `source` (see [`prepare`]) on `input`.
     pub fn start(source: Source, input: Value, options: RunOptions) -> Result<Run, RunError> {
-        let program = source.program(&input, &options)?;
+        let (program, parallel) = source.program(&input, &options)?;
         let plan = program.plan();
         pins::check(&plan, &options.pins)?;
-        let parallel = source.max_parallelism(&options);
         let mut run = Run {
             kernel: Kernel::new(options.start_ms, parallel),
             source,

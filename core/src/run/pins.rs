@@ -84,7 +84,10 @@ pub(crate) fn check(plan: &Value, pins: &BTreeMap<String, Value>) -> Result<(), 
 
 /// The plan of `source`, as a run of it would record it.
 fn plan_of(source: &Source) -> Result<Value, RunError> {
-    Ok(source.program(&Value::Null, &RunOptions::default())?.plan())
+    Ok(source
+        .program(&Value::Null, &RunOptions::default())?
+        .0
+        .plan())
 }
 
 /// What must run again when `node` runs again: the node, everything that runs after it or may

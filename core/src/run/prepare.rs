@@ -58,38 +58,42 @@ impl Source {
         document.get("name").and_then(Value::as_str)
     }
 
-    pub(crate) fn max_parallelism(&self, options: &RunOptions) -> usize {
-        let declared = match self {
-            Source::Logic { spec, .. } => Spec::read(spec).global.max_parallelism,
-            Source::Drtl { .. } => None,
-        };
-        declared.map_or(options.max_parallelism, |n| {
-            options.max_parallelism.min(n.max(1) as usize)
-        })
-    }
-
+    /// The program that runs the source, and how many calls it may have in flight (the
+    /// options' bound, or the document's `global.max_parallelism` when lower). A document is
+    /// read into its typed model once for both: each reading of a 5,000-step document costs
+    /// as much as a tenth of its run's trace.
     pub(crate) fn program(
         &self,
         input: &Value,
         options: &RunOptions,
-    ) -> Result<Box<dyn Program>, RunError> {
+    ) -> Result<(Box<dyn Program>, usize), RunError> {
         match self {
-            Source::Logic { spec, nodes }
-                if !nodes.is_empty() || Spec::read(spec).is_workflow() =>
-            {
-                Ok(Box::new(super::logic::WorkflowProgram::new(
-                    spec, nodes, input, options,
-                )?))
+            Source::Logic { spec, nodes } => {
+                let typed = Spec::read(spec);
+                let parallel = typed
+                    .global
+                    .max_parallelism
+                    .map_or(options.max_parallelism, |n| {
+                        options.max_parallelism.min(n.max(1) as usize)
+                    });
+                let program: Box<dyn Program> = if !nodes.is_empty() || typed.is_workflow() {
+                    Box::new(super::logic::WorkflowProgram::new(
+                        spec, nodes, input, options,
+                    )?)
+                } else {
+                    Box::new(super::logic::Standalone::new(spec, typed, input, options)?)
+                };
+                Ok((program, parallel))
             }
-            Source::Logic { spec, .. } => Ok(Box::new(super::logic::Standalone::new(
-                spec, input, options,
-            )?)),
             Source::Drtl {
                 topology,
                 artifacts,
-            } => Ok(Box::new(super::drtl::DrtlProgram::new(
-                topology, artifacts, input, options,
-            )?)),
+            } => Ok((
+                Box::new(super::drtl::DrtlProgram::new(
+                    topology, artifacts, input, options,
+                )?),
+                options.max_parallelism,
+            )),
         }
     }
 }

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 
 use crate::compile::compile;
-use crate::flow::{EdgeKind, Flow, UnitKind};
+use crate::flow::{EdgeKind, Flow, FlowEdge, UnitKind};
 use crate::model::Spec;
 use crate::run::action::Observation;
 use crate::run::kernel::{Ending, Kernel, Waiter};
@@ -105,22 +105,23 @@ pub(crate) struct StepsProgram {
 }
 
 impl StepsProgram {
-    /// `prefix`: how trace node ids start (`None` for a document run on its own).
+    /// `prefix`: how trace node ids start (`None` for a document run on its own); `read`:
+    /// `spec` already read into its typed model, when the caller has it.
     pub fn new(
         spec: &Value,
         input: &Value,
         options: &RunOptions,
         prefix: Option<&str>,
+        read: Option<Spec>,
     ) -> Result<StepsProgram, RunError> {
         let with_main;
-        let spec = match whole_document_step(spec) {
+        let (spec, typed) = match whole_document_step(spec) {
             Some(with_step) => {
                 with_main = with_step;
-                &with_main
+                (&with_main, Spec::read(&with_main))
             }
-            None => spec,
+            None => (spec, read.unwrap_or_else(|| Spec::read(spec))),
         };
-        let typed = Spec::read(spec);
         let flow = Flow::of_steps(&typed).map_err(|cycles| {
             RunError::new(format!(
                 "the steps need each other in a cycle: {}",
@@ -199,7 +200,7 @@ impl StepsProgram {
         for (unit, entry) in nodes.iter_mut().enumerate() {
             let step = self.graph.step_of(unit).map(|i| &self.shared.spec.steps[i]);
             if let (Some(step), Value::Object(entry)) = (step, entry) {
-                entry.extend(step_plan(flow, unit, step, &self.shared.prefix));
+                entry.extend(step_plan(&self.graph, unit, step, &self.shared.prefix));
             }
         }
         nodes
@@ -254,7 +255,7 @@ fn whole_document_step(spec: &Value) -> Option<Value> {
 /// check can bound its `retried` events) and, for a parallel step joining `any` or `majority`,
 /// `join` with `join_of` (the members it may start before all of them settle, §4.3).
 fn step_plan(
-    flow: &Flow,
+    graph: &Graph,
     unit: usize,
     step: &crate::model::Step,
     prefix: &str,
@@ -266,10 +267,10 @@ fn step_plan(
     if step.is_parallel() && join != "all" {
         // As `needs_met` reads it: `any`, and every other join is a majority.
         let mode = if join == "any" { "any" } else { "majority" };
-        let members: Vec<String> = flow
+        let members: Vec<String> = graph
             .incoming(unit)
             .filter(|e| e.kind == EdgeKind::Parallel)
-            .map(|e| format!("{prefix}{}", flow.units[e.from].name))
+            .map(|e| format!("{prefix}{}", graph.name(e.from)))
             .collect();
         fields.insert("join".into(), mode.into());
         fields.insert("join_of".into(), json!(members));
@@ -288,10 +289,18 @@ pub(crate) fn plan_of(flow: &Flow, prefix: &str) -> Vec<Value> {
             _ => format!("{prefix}{}", unit.name),
         }
     };
+    // Each unit's incoming edges, in the flow's order, gathered in one pass: `Flow::incoming`
+    // scans every edge, once per unit a plan quadratic in the steps.
+    let mut incoming: Vec<Vec<&FlowEdge>> = vec![Vec::new(); flow.units.len()];
+    for edge in &flow.edges {
+        incoming[edge.to].push(edge);
+    }
     (0..flow.units.len())
         .map(|unit| {
-            let (choices, orders): (Vec<_>, Vec<_>) =
-                flow.incoming(unit).partition(|e| e.kind.is_choice());
+            let (choices, orders): (Vec<&FlowEdge>, Vec<&FlowEdge>) = incoming[unit]
+                .iter()
+                .copied()
+                .partition(|e| e.kind.is_choice());
             let mut entry = json!({
                 "id": id(unit),
                 "kind": flow.units[unit].kind,
@@ -314,8 +323,14 @@ pub(crate) struct Standalone {
 }
 
 impl Standalone {
-    pub fn new(spec: &Value, input: &Value, options: &RunOptions) -> Result<Standalone, RunError> {
-        let steps = StepsProgram::new(spec, input, options, None)?;
+    /// `typed`: `spec` read ([`Spec::read`]).
+    pub fn new(
+        spec: &Value,
+        typed: Spec,
+        input: &Value,
+        options: &RunOptions,
+    ) -> Result<Standalone, RunError> {
+        let steps = StepsProgram::new(spec, input, options, None, Some(typed))?;
         let budget = budget::Budget::of(&steps.shared.spec.global);
         Ok(Standalone { steps, budget })
     }

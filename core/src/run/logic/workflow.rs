@@ -155,7 +155,7 @@ impl WorkflowProgram {
             self.node_done(kernel, unit, pin);
             return;
         }
-        match StepsProgram::new(&document, &input, &self.options, Some(&name)) {
+        match StepsProgram::new(&document, &input, &self.options, Some(&name), None) {
             Ok(mut program) => {
                 program.unit_base = self.next_base;
                 program.run_deadline = self.budget.deadline(kernel);
@@ -326,9 +326,13 @@ impl Program for WorkflowProgram {
         let mut nodes = super::plan_of(&self.flow, "");
         for unit in &self.flow.units {
             let document = self.documents.get(&unit.name).cloned().unwrap_or_default();
-            if let Ok(program) =
-                StepsProgram::new(&document, &Value::Null, &self.options, Some(&unit.name))
-            {
+            if let Ok(program) = StepsProgram::new(
+                &document,
+                &Value::Null,
+                &self.options,
+                Some(&unit.name),
+                None,
+            ) {
                 nodes.extend(program.plan_nodes());
             }
         }
