@@ -193,12 +193,19 @@ impl Studio {
     /// Replaces the whole text; consecutive changes of one `group` (a field being typed in) are
     /// one undoable change together.
     pub fn replace_text_in(&self, new: String, group: Option<&str>) {
+        if self.recorded(&new, group) {
+            self.set_text(new);
+        }
+    }
+
+    /// Records the text before a change to `new` for undo; false when `new` changes nothing.
+    fn recorded(&self, new: &str, group: Option<&str>) -> bool {
         let old = self.text.get_untracked();
         if old == new {
-            return;
+            return false;
         }
         self.history.update(|h| h.record_in(old, group));
-        self.set_text(new);
+        true
     }
 
     /// A key typed in the source pane: [`Studio::replace_text`], with the analysis (graph,
@@ -206,25 +213,20 @@ impl Studio {
     /// screen as fast as the browser can draw it. The text itself is the new one at once, so
     /// nothing typed waits or can be lost; keys typed before that frame share one analysis.
     pub fn replace_text_typed(&self, new: String) {
-        let old = self.text.get_untracked();
-        if old == new {
+        if !self.recorded(&new, None) {
             return;
         }
-        self.history.update(|h| h.record_in(old, None));
         self.write_text.set(new);
         if self.analysis_pending.get_value() {
             return;
         }
         self.analysis_pending.set_value(true);
         let (pending, analyse) = (self.analysis_pending, self.analyse);
-        request_animation_frame(move || {
-            let catch_up = move || {
-                // Not if a change since did it (`set_text`).
-                if pending.try_update_value(|p| std::mem::replace(p, false)) == Some(true) {
-                    analyse.notify();
-                }
-            };
-            set_timeout(catch_up, std::time::Duration::ZERO);
+        after_the_frame(move || {
+            // Not if a change since did it (`set_text`).
+            if pending.try_update_value(|p| std::mem::replace(p, false)) == Some(true) {
+                analyse.notify();
+            }
         });
     }
 
@@ -236,7 +238,7 @@ impl Studio {
             action();
             return;
         }
-        request_animation_frame(move || set_timeout(action, std::time::Duration::ZERO));
+        after_the_frame(action);
     }
 
     /// Has a typed change's waiting analysis done now, for a command that reads the graph's
@@ -306,6 +308,12 @@ impl Studio {
             self.set_text(next);
         }
     }
+}
+
+/// Runs `action` in a task after the next frame has been drawn (its animation frame, then a
+/// task): work that must not delay what that frame shows.
+fn after_the_frame(action: impl FnOnce() + 'static) {
+    request_animation_frame(move || set_timeout(action, std::time::Duration::ZERO));
 }
 
 /// The graph drawn: the last graph of a text that parsed, its nodes kept where they were
@@ -400,21 +408,16 @@ fn schedule_checks(
         };
         checking.set(true);
         let generation = Arc::clone(&generation);
-        request_animation_frame(move || {
-            set_timeout(
-                move || {
-                    if generation.load(Ordering::SeqCst) != mine {
-                        return;
-                    }
-                    let started = browser::now_ms();
-                    let (found, needs) = check(&parsed);
-                    check_ms.set(browser::now_ms() - started);
-                    checked.set(found);
-                    run_needs.set(needs);
-                    checking.set(false);
-                },
-                std::time::Duration::ZERO,
-            );
+        after_the_frame(move || {
+            if generation.load(Ordering::SeqCst) != mine {
+                return;
+            }
+            let started = browser::now_ms();
+            let (found, needs) = check(&parsed);
+            check_ms.set(browser::now_ms() - started);
+            checked.set(found);
+            run_needs.set(needs);
+            checking.set(false);
         });
     });
 }
