@@ -64,4 +64,8 @@ for file in "$name.js" "${name}_bg.wasm"; do
   sri="sha384-$(openssl dgst -sha384 -binary "$staging/$file" | openssl base64 -A)"
   sed -i -E "s#(href=\"[^\"]*/$file\"[^>]*integrity=\")sha384-[^\"]*\"#\1$sri\"#" "$html"
 done
+# The main module imports the chunks' loader: fetched only once the main module has arrived and
+# been parsed, unless it is preloaded beside it (issue #38: a step less before the studio starts).
+loader_sri="sha384-$(openssl dgst -sha384 -binary "$staging/__wasm_split.js" | openssl base64 -A)"
+sed -i "s#</head>#<link rel=\"modulepreload\" href=\"/__wasm_split.js\" crossorigin=\"anonymous\" integrity=\"$loader_sri\"></head>#" "$html"
 log "main ${name}_bg.wasm + $((${#modules[@]} - 1)) chunk(s) staged"

@@ -4,10 +4,29 @@
 // check has run (reported apart). On dist/ (build it with names kept, see profile-keystroke.mjs).
 // Usage: node tests/web/profile-load.mjs [steps] [rounds] (STUDIO_DIST=dir to profile another
 // build); writes target/load.cpuprofile and prints the top functions per load.
+// `node tests/web/profile-load.mjs start [rounds]` profiles the studio's start instead (issue #38):
+// navigation to the default example interactive (`typing.mjs`'s `startStudio`), each in a fresh
+// browser context; writes target/start.cpuprofile.
 import { recorded, printTop } from "./cpu-profile.mjs";
 import { launch, open, serve } from "./support.mjs";
 import { repo, SOURCE } from "./studio-suite.mjs";
-import { chain, replaceText, timeLoad } from "./typing.mjs";
+import { chain, replaceText, startStudio, timeLoad } from "./typing.mjs";
+
+if (process.argv[2] === "start") {
+  const rounds = Number(process.argv[3] ?? 5);
+  const server = await serve({ "/": process.env.STUDIO_DIST ?? `${repo}dist` });
+  const browser = await launch();
+  const merged = [];
+  for (let round = 0; round < rounds; round++) {
+    const [profile, figures] = await startStudio(browser, server.url, (page, act) => recorded(page, "start", act));
+    merged.push(profile);
+    console.log(`start ${round + 1}: ${JSON.stringify(figures)}`);
+  }
+  printTop(merged.at(-1), 1, "start");
+  await browser.close();
+  await server.close();
+  process.exit(0);
+}
 
 const steps = Number(process.argv[2] ?? 5000);
 const rounds = Number(process.argv[3] ?? 3);

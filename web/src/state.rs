@@ -48,7 +48,17 @@ impl Default for Viewport {
 
 #[derive(Clone, Copy)]
 pub struct Studio {
-    pub text: RwSignal<String>,
+    /// The text, written only through the methods below (they keep the analysis following it).
+    pub text: ReadSignal<String>,
+    write_text: WriteSignal<String>,
+    /// Notified when the analysis is to follow the text: at once for every change but a key
+    /// typed in the source pane, whose analysis waits for the frame showing the key
+    /// ([`Studio::replace_text_typed`]).
+    analyse: Trigger,
+    /// A typed change waits for its analysis (one is scheduled).
+    analysis_pending: StoredValue<bool>,
+    /// The analysis of the text: it follows `text` (see `analyse`), so between a key typed in
+    /// the source and the next frame it may be the analysis of the text before the key.
     pub analysis: Memo<Analysis>,
     /// The last graph of a text that parsed: kept while the text is broken.
     pub graph: Memo<Option<Arc<Graph>>>,
@@ -89,12 +99,15 @@ pub struct Studio {
 impl Studio {
     /// A studio on `initial`, laying graphs out afresh in `direction` (the remembered choice).
     pub fn new(initial: String, direction: RwSignal<Direction>) -> Studio {
-        let text = RwSignal::new(initial);
+        let (text, write_text) = signal(initial);
+        let analyse = Trigger::new();
         let retired = Retired::default();
         // The memo hands its previous analysis over (no copy kept here): an edit inside one
         // value then changes the previous document in place when nothing else holds it.
         let analysis = Memo::new_owning(move |previous: Option<Analysis>| {
-            let (next, rest) = text.with(|t| analyze_replacing(t, previous, browser::now_ms));
+            analyse.track();
+            let (next, rest) =
+                text.with_untracked(|t| analyze_replacing(t, previous, browser::now_ms));
             // As `Memo::new` compares; a new parse never equals the previous one (identity).
             let changed = rest.as_ref().is_none_or(|rest| *rest != next);
             if let Some(rest) = rest {
@@ -121,6 +134,9 @@ impl Studio {
             Memo::new(move |_| analysis.with(|a| checked.with(|c| diagnostics_of(a, c))));
         Studio {
             text,
+            write_text,
+            analyse,
+            analysis_pending: StoredValue::new(false),
             analysis,
             graph,
             diagnostics,
@@ -177,12 +193,69 @@ impl Studio {
     /// Replaces the whole text; consecutive changes of one `group` (a field being typed in) are
     /// one undoable change together.
     pub fn replace_text_in(&self, new: String, group: Option<&str>) {
+        if self.recorded(&new, group) {
+            self.set_text(new);
+        }
+    }
+
+    /// Records the text before a change to `new` for undo; false when `new` changes nothing.
+    fn recorded(&self, new: &str, group: Option<&str>) -> bool {
         let old = self.text.get_untracked();
         if old == new {
-            return;
+            return false;
         }
         self.history.update(|h| h.record_in(old, group));
-        self.text.set(new);
+        true
+    }
+
+    /// A key typed in the source pane: [`Studio::replace_text`], with the analysis (graph,
+    /// canvas, inspector, problems) run after the frame that shows the key, so the key is on
+    /// screen as fast as the browser can draw it. The text itself is the new one at once, so
+    /// nothing typed waits or can be lost; keys typed before that frame share one analysis.
+    pub fn replace_text_typed(&self, new: String) {
+        if !self.recorded(&new, None) {
+            return;
+        }
+        self.write_text.set(new);
+        if self.analysis_pending.get_value() {
+            return;
+        }
+        self.analysis_pending.set_value(true);
+        let (pending, analyse) = (self.analysis_pending, self.analyse);
+        after_the_frame(move || {
+            // Not if a change since did it (`set_text`).
+            if pending.try_update_value(|p| std::mem::replace(p, false)) == Some(true) {
+                analyse.notify();
+            }
+        });
+    }
+
+    /// Runs `action` once the analysis follows the text: now, or after a typed change's
+    /// analysis (scheduled after it, it runs after it). For what reads the graph's places in
+    /// the text, which a key typed since would have moved.
+    pub fn when_analysed(&self, action: impl FnOnce() + 'static) {
+        if !self.analysis_pending.get_value() {
+            action();
+            return;
+        }
+        after_the_frame(action);
+    }
+
+    /// Has a typed change's waiting analysis done now, for a command that reads the graph's
+    /// places in the text.
+    pub fn analyse_pending(&self) {
+        if self.analysis_pending.get_value() {
+            self.analysis_pending.set_value(false);
+            self.analyse.notify();
+        }
+    }
+
+    /// Sets the text and has the analysis follow it at once (a typed change's waiting analysis
+    /// is done with it).
+    fn set_text(&self, new: String) {
+        self.write_text.set(new);
+        self.analysis_pending.set_value(false);
+        self.analyse.notify();
     }
 
     /// Loads a new document: one undoable change, selection cleared, view fitted.
@@ -202,7 +275,7 @@ impl Studio {
             Ok(applied) => {
                 if applied.text != old {
                     self.history.update(|h| h.record(old));
-                    self.text.set(applied.text.clone());
+                    self.set_text(applied.text.clone());
                 }
                 Ok(applied)
             }
@@ -225,23 +298,29 @@ impl Studio {
     pub fn undo(&self) {
         let current = self.text.get_untracked();
         if let Some(previous) = self.history.try_update(|h| h.undo(current)).flatten() {
-            self.text.set(previous);
+            self.set_text(previous);
         }
     }
 
     pub fn redo(&self) {
         let current = self.text.get_untracked();
         if let Some(next) = self.history.try_update(|h| h.redo(current)).flatten() {
-            self.text.set(next);
+            self.set_text(next);
         }
     }
+}
+
+/// Runs `action` in a task after the next frame has been drawn (its animation frame, then a
+/// task): work that must not delay what that frame shows.
+fn after_the_frame(action: impl FnOnce() + 'static) {
+    request_animation_frame(move || set_timeout(action, std::time::Duration::ZERO));
 }
 
 /// The graph drawn: the last graph of a text that parsed, its nodes kept where they were
 /// unless the layout was asked for afresh.
 /// A cleared text has no graph (not the old one).
 fn stable_graph(
-    text: RwSignal<String>,
+    text: ReadSignal<String>,
     analysis: Memo<Analysis>,
     places: Places,
 ) -> Memo<Option<Arc<Graph>>> {
@@ -258,7 +337,8 @@ fn stable_graph(
         seen_epoch.set_value(epoch);
         let previous = previous.cloned().flatten();
         let Some(next) = analysis.with(|a| a.graph.clone()) else {
-            let blank = text.with(|t| t.trim().is_empty());
+            // The analysis follows the text: read with it, not on every key.
+            let blank = text.with_untracked(|t| t.trim().is_empty());
             return if blank { None } else { previous };
         };
         let renamed = renamed.try_update_value(std::mem::take).unwrap_or_default();
@@ -328,21 +408,16 @@ fn schedule_checks(
         };
         checking.set(true);
         let generation = Arc::clone(&generation);
-        request_animation_frame(move || {
-            set_timeout(
-                move || {
-                    if generation.load(Ordering::SeqCst) != mine {
-                        return;
-                    }
-                    let started = browser::now_ms();
-                    let (found, needs) = check(&parsed);
-                    check_ms.set(browser::now_ms() - started);
-                    checked.set(found);
-                    run_needs.set(needs);
-                    checking.set(false);
-                },
-                std::time::Duration::ZERO,
-            );
+        after_the_frame(move || {
+            if generation.load(Ordering::SeqCst) != mine {
+                return;
+            }
+            let started = browser::now_ms();
+            let (found, needs) = check(&parsed);
+            check_ms.set(browser::now_ms() - started);
+            checked.set(found);
+            run_needs.set(needs);
+            checking.set(false);
         });
     });
 }

@@ -200,12 +200,12 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
             .ok()
             .and_then(|kind| kind.as_string())
             .is_none();
-        let text = if scripted {
-            pane.replaced(&value)
+        if scripted {
+            studio.replace_text(pane.replaced(&value));
         } else {
-            studio.text.with_untracked(|t| pane.typed(t, &value))
-        };
-        studio.replace_text(text);
+            let text = studio.text.with_untracked(|t| pane.typed(t, &value));
+            studio.replace_text_typed(text);
+        }
         studio.text.with_untracked(|t| {
             lines_of_text.with_untracked(|index| pane.after_typing(t, index, scripted))
         });
@@ -326,7 +326,7 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
                             on:input=on_input
                             on:keydown=on_key
                             on:scroll=sync_scroll
-                            on:keyup=move |_| { follow_caret(); settle(); }
+                            on:keyup=move |_| { studio.when_analysed(follow_caret); settle(); }
                             on:click=move |ev: web_sys::MouseEvent| {
                                 follow_caret();
                                 if ev.ctrl_key() || ev.meta_key() {

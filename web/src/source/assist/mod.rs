@@ -274,6 +274,7 @@ impl Assist {
                 studio.notify(crate::state::Severity::Info, "No definition here");
                 return;
             };
+            studio.analyse_pending();
             let node = studio.graph.with_untracked(|g| {
                 g.as_ref()
                     .and_then(|g| crate::analysis::node_at_offset(g, span.start))

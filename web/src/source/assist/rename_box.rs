@@ -15,6 +15,7 @@ use crate::state::Studio;
 fn rename(studio: Studio, offset: usize, from: &str, to: &str) -> Result<usize, String> {
     let to = to.trim();
     let step = format!("step:{from}");
+    studio.analyse_pending();
     let is_step = studio.graph.with_untracked(|g| {
         g.as_ref()
             .and_then(|g| g.node(&step))
