@@ -10,6 +10,7 @@ mod convert;
 mod handlers;
 mod project;
 mod settings;
+mod transport;
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
@@ -17,12 +18,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::RecvTimeoutError;
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
 use serde_json::Value;
 
 use logicmd_ide::Workspace;
 use project::Project;
+use transport::{Outgoing, Transport};
 
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
@@ -41,7 +43,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> u8 {
     let _ = args.stdio;
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, io_threads) = transport::stdio();
     let status = match serve(&connection, args) {
         Ok(status) => status,
         Err(message) => {
@@ -54,8 +56,8 @@ pub fn run(args: &Args) -> u8 {
     status
 }
 
-fn serve(connection: &Connection, args: &Args) -> Result<u8, String> {
-    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+fn serve(connection: &Transport, args: &Args) -> Result<u8, String> {
+    let (id, params) = initialize_start(connection)?;
     let init: lsp::InitializeParams = serde_json::from_value(params).map_err(|e| e.to_string())?;
     let root = match &args.root {
         Some(root) => root.clone(),
@@ -72,10 +74,7 @@ fn serve(connection: &Connection, args: &Args) -> Result<u8, String> {
             version: Some(env!("CARGO_PKG_VERSION").to_owned()),
         }),
     };
-    let result = serde_json::to_value(result).map_err(|e| e.to_string())?;
-    connection
-        .initialize_finish(id, result)
-        .map_err(|e| e.to_string())?;
+    initialize_finish(connection, &id, &result)?;
     let delay = init
         .initialization_options
         .as_ref()
@@ -102,6 +101,49 @@ fn serve(connection: &Connection, args: &Args) -> Result<u8, String> {
     Ok(server.main_loop())
 }
 
+/// Waits for the client's `initialize` (a request before it is refused as the protocol says).
+fn initialize_start(connection: &Transport) -> Result<(RequestId, Value), String> {
+    loop {
+        match connection.receiver.recv() {
+            Ok(Message::Request(request)) if request.method == "initialize" => {
+                return Ok((request.id, request.params))
+            }
+            Ok(Message::Request(request)) => {
+                let refused = Response::new_err(
+                    request.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    format!("expected initialize request, got `{}`", request.method),
+                );
+                send(connection, Outgoing::message(&Message::Response(refused)));
+            }
+            Ok(Message::Notification(n)) if n.method != "exit" => {}
+            Ok(other) => return Err(format!("expected initialize request, got {other:?}")),
+            Err(_) => return Err("the client left before initializing".to_owned()),
+        }
+    }
+}
+
+/// Answers `initialize` and waits for the client's `initialized`.
+fn initialize_finish(
+    connection: &Transport,
+    id: &RequestId,
+    result: &lsp::InitializeResult,
+) -> Result<(), String> {
+    send(
+        connection,
+        Outgoing::result(id, result).map_err(|e| e.to_string())?,
+    );
+    match connection.receiver.recv() {
+        Ok(Message::Notification(n)) if n.method == "initialized" => Ok(()),
+        Ok(other) => Err(format!("expected initialized notification, got: {other:?}")),
+        Err(_) => Err("the client left before initializing".to_owned()),
+    }
+}
+
+fn send(connection: &Transport, message: Outgoing) {
+    let _ = connection.sender.send(message);
+}
+
 /// The first workspace folder, else the root URI the client sent.
 fn client_root(init: &lsp::InitializeParams) -> Option<PathBuf> {
     if let Some(folder) = init.workspace_folders.as_ref().and_then(|f| f.first()) {
@@ -125,7 +167,7 @@ fn watches_files(init: &lsp::InitializeParams) -> bool {
 }
 
 pub(crate) struct Server<'c> {
-    connection: &'c Connection,
+    connection: &'c Transport,
     project: Arc<Project>,
     workspace: Workspace,
     /// The client's version of each open document.
@@ -244,7 +286,12 @@ impl Server<'_> {
         }
         let id = request.id.clone();
         let response = match handlers::request(self, &request) {
-            Ok(value) => Response::new_ok(id, value),
+            Ok(answer) => match answer.into_message(&id) {
+                Ok(message) => return send(self.connection, message),
+                Err(error) => {
+                    Response::new_err(id, ErrorCode::InternalError as i32, error.to_string())
+                }
+            },
             Err(handlers::Failure::Unknown) => Response::new_err(
                 id,
                 ErrorCode::MethodNotFound as i32,
@@ -258,21 +305,18 @@ impl Server<'_> {
     }
 
     fn respond(&self, response: Response) {
-        let _ = self.connection.sender.send(Message::Response(response));
+        send(
+            self.connection,
+            Outgoing::message(&Message::Response(response)),
+        );
     }
 
     fn notify(&self, method: &str, params: impl serde::Serialize) {
-        let _ = self
-            .connection
-            .sender
-            .send(Message::Notification(Notification::new(
-                method.to_owned(),
-                params,
-            )));
+        send(self.connection, Outgoing::notification(method, &params));
     }
 
     fn notification(&mut self, notification: Notification) {
-        let affected = handlers::notification(self, &notification);
+        let affected = handlers::notification(self, notification);
         if !affected.is_empty() {
             self.pending.extend(affected);
             self.deadline = Some(Instant::now() + self.delay);
@@ -327,6 +371,9 @@ impl Server<'_> {
                 registrations: vec![registration],
             },
         );
-        let _ = self.connection.sender.send(Message::Request(request));
+        send(
+            self.connection,
+            Outgoing::message(&Message::Request(request)),
+        );
     }
 }
