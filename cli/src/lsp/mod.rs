@@ -8,6 +8,7 @@
 
 mod convert;
 mod handlers;
+mod memory;
 mod project;
 mod settings;
 mod transport;
@@ -94,6 +95,7 @@ fn serve(connection: &Transport, args: &Args) -> Result<u8, String> {
         shutdown: false,
         next_request: 0,
         settings_problems: HashSet::new(),
+        worked: false,
     };
     if watches_files(&init) {
         server.register_watchers();
@@ -183,6 +185,8 @@ pub(crate) struct Server<'c> {
     buffer: VecDeque<Message>,
     shutdown: bool,
     next_request: i32,
+    /// Work was done since the allocator's free pages were last given back.
+    worked: bool,
     /// Unusable settings already said (each is said once).
     settings_problems: HashSet<String>,
 }
@@ -226,7 +230,13 @@ impl Server<'_> {
                         return None;
                     }
                 },
-                None => self.connection.receiver.recv().ok()?,
+                None => {
+                    if self.worked && self.connection.receiver.is_empty() {
+                        self.worked = false;
+                        memory::release_free_pages();
+                    }
+                    self.connection.receiver.recv().ok()?
+                }
             };
             if let Some(message) = self.screen(received) {
                 return Some(message);
@@ -263,6 +273,7 @@ impl Server<'_> {
     }
 
     fn request(&mut self, request: Request) {
+        self.worked = true;
         if self.cancelled.remove(&request.id) {
             self.respond(Response::new_err(
                 request.id,
@@ -327,6 +338,7 @@ impl Server<'_> {
     /// message arrives: what it changes comes first.
     fn publish(&mut self) {
         self.deadline = None;
+        self.worked = true;
         while let Some(id) = self.pending.pop_first() {
             if !self.versions.contains_key(&id) {
                 continue;
