@@ -82,6 +82,11 @@ fn main() {
 }
 
 /// How long the language server's `malloc_trim` when idle takes on this heap (glibc only).
+#[allow(
+    clippy::disallowed_methods,
+    clippy::disallowed_types,
+    reason = "a bench times with the clock; the ide crate itself has none"
+)]
 fn trim_timed() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
