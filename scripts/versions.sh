@@ -4,6 +4,7 @@ WASM_BINDGEN_VERSION=0.2.130
 TRUNK_VERSION=0.21.14
 WASM_PACK_VERSION=0.15.1
 BINARYEN_VERSION=132.0.0
-# The studio's split step (scripts/split-wasm.sh): crate wasm_split_cli_support, binary
-# wasm-split-cli; it must read what the wasm_split_helpers in Cargo.lock (leptos's) writes.
+# The split step of the studio (scripts/split-wasm.sh) and of the npm package (scripts/build-npm.sh):
+# crate wasm_split_cli_support, binary wasm-split-cli; it must read what the wasm_split_helpers in
+# Cargo.lock (leptos's, and the npm package's pin in Cargo.toml) writes.
 WASM_SPLIT_VERSION=0.2.4

@@ -6,6 +6,12 @@
 //! - `throughput_probe run WHAT [TIMES]` validates `steps-1000`, `steps-5000`, `corpus` or a file once (or
 //!   TIMES times), for instruction counts:
 //!   `valgrind --tool=callgrind --toggle-collect='*validate_all*' target/release/examples/throughput_probe run corpus`
+//! - `throughput_probe rate FILE ROUNDS WARMUP_MS` measures parse + validate of the texts of FILE
+//!   (a JSON array of strings) as `wasm/bench/throughput.mjs` measures a pipeline: one cold
+//!   round, rounds for WARMUP_MS, then the median of ROUNDS rounds, printed as
+//!   `{"rate": MB/s, "cold": MB/s}` (MB = 10^6 bytes). The npm bench runs it beside js-yaml +
+//!   ajv on the same sets in the same run, so the native ratio to the warmed reference is printed
+//!   from one run (issue #38);
 //! - `throughput_probe kept WHAT TIMES` times TIMES validations while the report of a first one
 //!   is kept alive, as the criterion bench (and the studio, holding the current document) does,
 //!   and prints the milliseconds per pass: the heap's layout decides how many pages the
@@ -116,6 +122,31 @@ fn validate_all(texts: &[String], times: usize) -> usize {
     errors
 }
 
+/// MB/s of one round of parse + validate over `texts` (`bytes` long in all).
+fn round(texts: &[String], bytes: usize) -> f64 {
+    let started = std::time::Instant::now();
+    let valid = texts.iter().filter(|t| logicmd::validate(t).valid).count();
+    std::hint::black_box(valid);
+    bytes as f64 / started.elapsed().as_secs_f64() / 1e6
+}
+
+/// The median MB/s of `rounds` rounds after rounds for `warm_up_ms` (at least one), and the
+/// first, cold round's: what the npm bench measures of each pipeline.
+fn rate(texts: &[String], rounds: usize, warm_up_ms: u64) -> (f64, f64) {
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let cold = round(texts, bytes);
+    let warming_until = std::time::Instant::now() + std::time::Duration::from_millis(warm_up_ms);
+    loop {
+        round(texts, bytes);
+        if std::time::Instant::now() >= warming_until {
+            break;
+        }
+    }
+    let mut rates: Vec<f64> = (0..rounds).map(|_| round(texts, bytes)).collect();
+    rates.sort_by(f64::total_cmp);
+    (rates[rates.len() / 2], cold)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args
@@ -143,6 +174,14 @@ fn main() {
                 texts.len()
             );
         }
+        ["rate", file, rounds, warm_up_ms] => {
+            let text = std::fs::read_to_string(file).expect("reads the texts");
+            let texts: Vec<String> = serde_json::from_str(&text).expect("a JSON array of strings");
+            let rounds: usize = rounds.parse().unwrap_or(15).max(1);
+            let warm_up_ms: u64 = warm_up_ms.parse().unwrap_or(2_000);
+            let (rate, cold) = rate(&texts, rounds, warm_up_ms);
+            println!("{{\"rate\": {rate:.3}, \"cold\": {cold:.3}}}");
+        }
         ["kept", what, times] => {
             let times: usize = times.parse().unwrap_or(1).max(1);
             let texts = documents(what);
@@ -156,7 +195,7 @@ fn main() {
             );
         }
         _ => println!(
-            "usage: throughput_probe write DIR | heap | run steps-1000|steps-5000|corpus [TIMES] | kept WHAT TIMES"
+            "usage: throughput_probe write DIR | heap | run steps-1000|steps-5000|corpus [TIMES] | rate FILE ROUNDS WARMUP_MS | kept WHAT TIMES"
         ),
     }
 }

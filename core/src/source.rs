@@ -59,7 +59,11 @@ impl LineIndex {
     /// A byte-order mark is not part of the first line: editors do not count it as a column.
     pub fn new(text: &str) -> Self {
         let first = if text.starts_with('\u{feff}') { 3 } else { 0 };
-        let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
+        // Counted first (a loop that vectorises), so the table is allocated once at its size:
+        // growing it was a reallocation or two per small document (issue #38), and the spare
+        // capacity stayed in every kept document.
+        let breaks = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+        let mut line_starts = Vec::with_capacity(breaks + 1);
         line_starts.push(first);
         line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         LineIndex {

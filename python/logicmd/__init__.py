@@ -64,6 +64,7 @@ from .errors import (
     InputError,
     LogicmdError,
     RunError,
+    SettingsError,
     TraceError,
 )
 from .openai import OpenAIProvider, ProviderError
@@ -135,5 +136,6 @@ __all__ = [
     "ExpressionError",
     "InputError",
     "RunError",
+    "SettingsError",
     "TraceError",
 ]

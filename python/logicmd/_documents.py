@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 from . import _args, _logicmd
+from ._project import SettingsPath, raise_problems, settings_file
 from ._types import (
     CheckReport,
     CompiledStep,
@@ -44,26 +45,36 @@ def validate(text: str, *, path: Optional[str] = None) -> Report:
     return Report(result["kind"], result["valid"], diagnostics_of(result["diagnostics"]))
 
 
-def lint(text: str, *, path: Optional[str] = None, files: _args.Files = None) -> Report:
+def lint(
+    text: str, *, path: Optional[str] = None, files: _args.Files = None, settings: SettingsPath = None
+) -> Report:
     """Validation plus the semantic rules (``logicmd lint``). ``files`` resolves imports:
     a dict ``{path: text}`` or a callable ``path -> text | None``; ``path`` is the document's
-    own, relative imports resolve against it."""
+    own, relative imports resolve against it. ``settings`` names the project's settings file
+    (``logicmd.toml``, or ``pyproject.toml`` with ``[tool.logicmd]``), applied as ``logicmd
+    lint`` applies it; a file that cannot be applied raises ``SettingsError``."""
+    path = _args.optional_text(path, "path")
     result = _args.from_json(
         _logicmd.lint(
-            _args.text(text, "text"), _args.optional_text(path, "path"), _args.files(files)
+            _args.text(text, "text"), path, _args.files(files), settings_file(settings, path)
         )
     )
+    raise_problems(result, settings)
     return Report(result["kind"], result["valid"], diagnostics_of(result["diagnostics"]))
 
 
-def check(text: str, *, path: Optional[str] = None, files: _args.Files = None) -> CheckReport:
+def check(
+    text: str, *, path: Optional[str] = None, files: _args.Files = None, settings: SettingsPath = None
+) -> CheckReport:
     """The obligation analysis (``logicmd check``): unverified outputs, unbounded cycles,
-    termination, gate branches."""
+    termination, gate branches. ``settings`` as for ``lint``."""
+    path = _args.optional_text(path, "path")
     result = _args.from_json(
         _logicmd.check(
-            _args.text(text, "text"), _args.optional_text(path, "path"), _args.files(files)
+            _args.text(text, "text"), path, _args.files(files), settings_file(settings, path)
         )
     )
+    raise_problems(result, settings)
     return CheckReport(
         result["kind"],
         result["valid"],

@@ -48,6 +48,11 @@ class InputError(LogicmdError, ValueError):
         self.problems = list(problems)
 
 
+class SettingsError(LogicmdError, ValueError):
+    """A project settings file (``settings=``) that cannot be applied: not a settings file's
+    name, not TOML, an unknown key (the diagnostics say where, in that file)."""
+
+
 class TraceError(LogicmdError, ValueError):
     """A trace that cannot be read (not JSON Lines of event objects, or over the limits)."""
 

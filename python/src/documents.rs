@@ -48,13 +48,41 @@ struct Checked<'a> {
     diagnostics: &'a [Diagnostic],
 }
 
-/// `text` through the front door with `options`, as `{kind, valid, diagnostics}`.
-fn checked(text: &str, options: &Options<'_>, loader: &dyn Loader) -> PyResult<String> {
+/// A project settings file handed in: its text, its file name, and the document's path
+/// relative to its directory.
+type SettingsFile = (PyBackedStr, PyBackedStr, Option<PyBackedStr>);
+
+/// `diagnostics` as the settings file wants them (`logicmd::config::apply_file`), or the
+/// settings file's problems, as `{settings_problems}`. (`valid` stays the schema's verdict, as
+/// in the CLI: settings shape the rules' diagnostics only.)
+fn settled(
+    diagnostics: Vec<Diagnostic>,
+    settings: Option<&SettingsFile>,
+) -> Result<Vec<Diagnostic>, String> {
+    let Some((text, name, relative)) = settings else {
+        return Ok(diagnostics);
+    };
+    logicmd::config::apply_file(text, name, relative.as_deref(), diagnostics)
+        .map_err(|problems| json!({ "settings_problems": problems }).to_string())
+}
+
+/// `text` through the front door with `options`, as `{kind, valid, diagnostics}`, with the
+/// settings applied when given.
+fn checked(
+    text: &str,
+    options: &Options<'_>,
+    loader: &dyn Loader,
+    settings: Option<&SettingsFile>,
+) -> PyResult<String> {
     let analysis = analyze(text, options, loader);
+    let diagnostics = match settled(analysis.diagnostics, settings) {
+        Ok(settled) => settled,
+        Err(problems) => return Ok(problems),
+    };
     to_json(&Checked {
         kind: analysis.kind,
         valid: analysis.valid,
-        diagnostics: &analysis.diagnostics,
+        diagnostics: &diagnostics,
     })
 }
 
@@ -88,39 +116,55 @@ fn validate(py: Python<'_>, text: PyBackedStr, path: Option<PyBackedStr>) -> PyR
             &text,
             &validate_options(path.as_deref()),
             &MemoryLoader::new(),
+            None,
         )
     })
 }
 
-/// `{kind, valid, diagnostics}`: validation plus the semantic rules (`logicmd lint`).
+/// `{kind, valid, diagnostics}`: validation plus the semantic rules (`logicmd lint`), shaped by
+/// a project settings file when given (else `{settings_problems}`).
 #[pyfunction]
-#[pyo3(signature = (text, path=None, files=None))]
+#[pyo3(signature = (text, path=None, files=None, settings=None))]
 fn lint(
     py: Python<'_>,
     text: PyBackedStr,
     path: Option<PyBackedStr>,
     files: Option<&Bound<'_, PyAny>>,
+    settings: Option<SettingsFile>,
 ) -> PyResult<String> {
     let loader = PyLoader::new(files)?;
-    py.detach(|| checked(&text, &lint_options(path.as_deref()), &loader))
+    py.detach(|| {
+        checked(
+            &text,
+            &lint_options(path.as_deref()),
+            &loader,
+            settings.as_ref(),
+        )
+    })
 }
 
-/// `{kind, valid, diagnostics, findings}`: the obligation analysis (`logicmd check`).
+/// `{kind, valid, diagnostics, findings}`: the obligation analysis (`logicmd check`), shaped by
+/// a project settings file when given (else `{settings_problems}`).
 #[pyfunction]
-#[pyo3(signature = (text, path=None, files=None))]
+#[pyo3(signature = (text, path=None, files=None, settings=None))]
 fn check(
     py: Python<'_>,
     text: PyBackedStr,
     path: Option<PyBackedStr>,
     files: Option<&Bound<'_, PyAny>>,
+    settings: Option<SettingsFile>,
 ) -> PyResult<String> {
     let loader = PyLoader::new(files)?;
     py.detach(|| {
         let checked = obligations(&text, &lint_options(path.as_deref()), &loader);
+        let diagnostics = match settled(checked.analysis.diagnostics, settings.as_ref()) {
+            Ok(settled) => settled,
+            Err(problems) => return Ok(problems),
+        };
         to_json(&json!({
             "kind": checked.analysis.kind,
             "valid": checked.analysis.valid,
-            "diagnostics": checked.analysis.diagnostics,
+            "diagnostics": diagnostics,
             "findings": checked.findings,
         }))
     })

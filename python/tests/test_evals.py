@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -40,6 +41,27 @@ def test_the_local_pool_gives_the_clis_rows(tmp_path: Path, monkeypatch: pytest.
         ("fr-trace", "capital-v2.logic.md", False),
     ]
     assert untimed(rows) == untimed(by_cli)
+
+
+def test_rows_as_batches_finish_are_the_rows_of_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(FIXTURES)
+    settings: Dict[str, Any] = dict(variants=["capital-v2.logic.md"], scorers=["subset"], script="answers.yaml", batch_size=1, jobs=3)
+    ordered = logicmd.evals.run("capital.logic.md", "cases.jsonl", **settings)
+    finished = list(logicmd.evals.run_as_finished("capital.logic.md", "cases.jsonl", **settings))
+    key = lambda row: (row["id"], row["variant"])  # noqa: E731
+    assert sorted(untimed(finished), key=key) == sorted(untimed(ordered), key=key)
+    assert len(finished) == 6
+
+
+def test_the_command_line_streams_rows_to_standard_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(FIXTURES)
+    args = [sys.executable, "-m", "logicmd.evals", "run", "capital.logic.md", "--data", "cases.jsonl", "--dry-run", "--out", "-"]
+    done = subprocess.run(args, capture_output=True, text=True, check=False)
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    passed = sum(1 for row in rows if row["pass"])
+    assert done.stderr == f"3 rows, {passed} passed; results: -\n"
+    assert done.returncode == (0 if passed == 3 else 1)
+    assert sorted(row["id"] for row in rows) == ["de", "fr", "fr-trace"]
 
 
 def test_a_bad_dataset_is_refused_at_its_line_and_column(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ async function resultOf(url) {
   return JSON.parse(text);
 }
 
-test("a plain <script type=module> loads the package with init()", async () => {
+test("a plain <script type=module> loads the package with init(), the run engine on loadRun()", async () => {
   const server = await serve({ "/logicmd/": pkg, "/": join(here, "pages") });
   try {
     const result = await resultOf(`${server.url}/`);
@@ -36,6 +36,13 @@ test("a plain <script type=module> loads the package with init()", async () => {
     assert.equal(result.nodes, 2);
     assert.equal(result.edges, 1);
     assert.match(result.version, /^\d+\.\d+\.\d+/);
+    // The document tools ran without the engine's module; a synchronous run function before
+    // loadRun() says what to call; after it the run completes and its trace checks.
+    assert.equal(result.fetchedBeforeRun, false);
+    assert.match(result.beforeLoad, /^createRun needs the run engine, which loads on first use: .*`await loadRun\(\)`/);
+    assert.equal(result.status, "completed");
+    assert.equal(result.violations, 0);
+    assert.equal(result.fetchedAfterRun, true);
   } finally {
     await server.close();
   }
@@ -51,11 +58,19 @@ test("Vite bundles the package and the bundle runs", async () => {
       build: { outDir, emptyOutDir: true, target: "es2022" },
     });
     const assets = readdirSync(join(outDir, "assets"));
-    assert.ok(assets.some((name) => name.endsWith(".wasm")), `the wasm is emitted: ${assets}`);
+    const wasm = assets.filter((name) => name.endsWith(".wasm"));
+    assert.equal(wasm.length, 2, `the first-load wasm and the run engine's are emitted: ${assets}`);
     const server = await serve({ "/": outDir });
     try {
       const result = await resultOf(`${server.url}/`);
-      assert.deepEqual(result, { order: ["a", "b"], roundTrip: true });
+      // nextAction loads the run engine by itself, on first use.
+      assert.deepEqual(result, {
+        order: ["a", "b"],
+        roundTrip: true,
+        fetchedBeforeUse: false,
+        decided: "complete_task",
+        fetchedAfterUse: true,
+      });
     } finally {
       await server.close();
     }

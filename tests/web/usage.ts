@@ -18,6 +18,7 @@ import init, {
   format,
   graph,
   lint,
+  loadRun,
   parse,
   supportedSpecVersions,
   validate,
@@ -41,6 +42,14 @@ export async function decide(): Promise<string> {
     { provider: async () => '{"action": "ask_user", "question": "What should I search for?"}', maxAttempts: 2 },
   );
   return result.action?.action ?? result.problems.join("; ");
+}
+
+/** In a browser: the run engine's module, loaded once before the first synchronous run function. */
+export async function runInBrowser(text: string): Promise<TraceEvent[]> {
+  await init();
+  const ready: Promise<void> = loadRun();
+  await ready;
+  return runOffline(text);
 }
 
 /** Runs `text` offline to its end and returns the trace: the engine API as a builder uses it. */

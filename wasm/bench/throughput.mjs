@@ -12,13 +12,19 @@
 // Prints, per set and pipeline, the median over `rounds` rounds after a warm-up (MB = 10^6
 // bytes), and the first (cold) round's rate. `LOGICMD_PKG` (a path to another build's `node.js`)
 // measures that build instead, to compare two builds interleaved.
+// Natively: when the release probe is built (`cargo build --release -p logicmd --example
+// throughput_probe`; `LOGICMD_NATIVE_PROBE` names another build's), each set is also measured by
+// its `rate` mode in a child process — the same documents, the same cold round, warm-up and
+// median — and its ratio to the warmed reference of this run is printed (issue #38).
 // Warm-up: V8 compiles a wasm function with its baseline compiler first and tiers it up to its
 // optimising compiler on background threads only after it has run a while; the corpus is 423
 // small documents, most written to fail on a path no other one takes, so it took 30-70 rounds
 // (0.3-1 s on 2 busy cores) to reach the steady state. Both pipelines therefore run rounds for
 // `LOGICMD_BENCH_WARMUP_MS` (default 2000) before the measured ones; the cold round is printed
 // beside the steady state, not hidden (docs/decisions.md, Throughput, "npm: opt-level 2").
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -125,6 +131,25 @@ for (const steps of [1000, 5000]) {
     console.error(`no ${docs}/steps-${steps}.logic.md: run the throughput_probe write command above`);
   }
 }
+/** The native probe's `measure` of `texts`, or null when no release probe is built. */
+function native(texts) {
+  const probe = process.env.LOGICMD_NATIVE_PROBE ?? join(repo, "target/release/examples/throughput_probe");
+  try {
+    statSync(probe);
+  } catch {
+    return null;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "logicmd-bench-"));
+  try {
+    const file = join(dir, "texts.json");
+    writeFileSync(file, JSON.stringify(texts));
+    const out = execFileSync(probe, ["rate", file, String(rounds), String(warmUpMs)], { encoding: "utf8" });
+    return JSON.parse(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const ours = (text) => validate(text).valid;
 const theirs = reference();
 console.log(
@@ -137,6 +162,10 @@ for (const [label, texts] of sets) {
   if (theirs) {
     const ref = measure(theirs, texts);
     line += `, js-yaml + ajv ${figures(ref)} (ratio ${(mine.rate / ref.rate).toFixed(2)})`;
+    const natively = native(texts);
+    if (natively) {
+      line += `; native ${figures(natively)} (ratio ${(natively.rate / ref.rate).toFixed(2)})`;
+    }
   }
   console.log(line);
 }

@@ -4,6 +4,7 @@
 
 mod convert;
 mod documents;
+mod engine;
 mod loader;
 mod next_action;
 mod run;
@@ -14,10 +15,11 @@ mod trace;
 use wasm_bindgen::prelude::*;
 
 pub use documents::{check, compile, format, graph, lint, parse, validate, validate_json};
-pub use next_action::next_action;
-pub use run::{check_input_js, create_run, example_input_js, resume_run, EngineRun};
+pub use engine::{
+    check_input, check_trace, create_run, example_input, load_run, next_action, resume_run,
+    EngineRun,
+};
 pub use tools::{apply_edit, decode_share_link, discover, encode_share_link, eval_tree, evaluate};
-pub use trace::check_trace;
 
 /// The result and argument types, written once here and checked by `tsc` in the JS tests.
 #[wasm_bindgen(typescript_custom_section)]

@@ -11,15 +11,8 @@ use wasm_bindgen_futures::JsFuture;
 use crate::convert::{from_js, to_js};
 use crate::text::js_text;
 
-/// Decides the next action for `state`: `{action, attempts, problems}`, or `{action: null,
-/// problems}` when no valid answer came within `maxAttempts` (default 3). `options.provider` is
-/// `(request) => text | Promise<text>`; `options.spec` is a LOGIC.md text whose strategy and gates
-/// apply. An unusable state throws (a programming error), naming what is wrong.
-#[wasm_bindgen(js_name = nextAction, unchecked_return_type = "Promise<NextActionResult>")]
-pub async fn next_action(
-    #[wasm_bindgen(unchecked_param_type = "AgentState")] state: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "NextActionOptions")] options: JsValue,
-) -> Result<JsValue, JsError> {
+/// `nextAction` (its documentation: `crate::engine`), run in the engine's module.
+pub async fn next_action(state: JsValue, options: JsValue) -> Result<JsValue, JsError> {
     let state: State = from_js(state, "state is not an agent state")?;
     let field = |name: &str| {
         js_sys::Reflect::get(&options, &JsValue::from_str(name))

@@ -22,7 +22,6 @@ use crate::convert::{from_js, json_arg, optional_text_arg, text_arg, to_js};
 use crate::loader::JsLoader;
 
 /// A run of a document. Free it with `free()` when done (it holds WebAssembly memory).
-#[wasm_bindgen]
 pub struct EngineRun {
     session: Option<Session>,
     /// Why the document cannot run (its errors), when it cannot.
@@ -35,17 +34,8 @@ pub struct EngineRun {
     clock: ClockMode,
 }
 
-/// Starts a run of `text` on `input`. `options`: `{path, files, maxParallelism, startMs, seed,
-/// clock, waits, script, synthetic, facts}` (`files` resolves imports, workflow nodes and prompt
-/// files like `lint`'s). A document lint finds errors in gives a run whose `diagnostics` list them
-/// and whose `next()` fails at once; lint's warnings are listed in `diagnostics` and the run goes
-/// on, as `logicmd run` does.
-#[wasm_bindgen(js_name = createRun)]
-pub fn create_run(
-    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Json")] input: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CreateRunOptions | null")] options: JsValue,
-) -> Result<EngineRun, JsError> {
+/// `createRun` (its documentation: `crate::engine`), run in the engine's module.
+pub fn create_run(text: JsValue, input: JsValue, options: JsValue) -> Result<EngineRun, JsError> {
     let text = text_arg(&text, "text")?;
     let input = json_arg(input, "input")?;
     let settings = Settings::read(&options)?;
@@ -72,14 +62,8 @@ pub fn create_run(
     }
 }
 
-/// Continues a run from `run.snapshot()`: exactly where it stopped, no answer asked for again.
-/// The events emitted before come again from `events()`. `options`: `{waits, script, synthetic,
-/// facts}`, as the run was created with (a script is brought to where it was).
-#[wasm_bindgen(js_name = resumeRun)]
-pub fn resume_run(
-    #[wasm_bindgen(unchecked_param_type = "RunSnapshot")] snapshot: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ResumeRunOptions | null")] options: JsValue,
-) -> Result<EngineRun, JsError> {
+/// `resumeRun` (its documentation: `crate::engine`), run in the engine's module.
+pub fn resume_run(snapshot: JsValue, options: JsValue) -> Result<EngineRun, JsError> {
     let snapshot = json_arg(snapshot, "snapshot")?;
     let mut settings = Settings::read(&options)?;
     settings.clock = match snapshot.pointer("/session/clock").and_then(Value::as_str) {
@@ -105,13 +89,8 @@ pub fn resume_run(
     })
 }
 
-/// An input that fits the document's `contracts.inputs` (a value of each declared type), as
-/// `logicmd run --dry-run` uses without `--input`. `options`: `{path, files}`.
-#[wasm_bindgen(js_name = exampleInput, unchecked_return_type = "ExampleInputResult")]
-pub fn example_input_js(
-    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "CreateRunOptions | null")] options: JsValue,
-) -> Result<JsValue, JsError> {
+/// `exampleInput` (its documentation: `crate::engine`), run in the engine's module.
+pub fn example_input_js(text: JsValue, options: JsValue) -> Result<JsValue, JsError> {
     let text = text_arg(&text, "text")?;
     let settings = Settings::read(&options)?;
     match prepared(&text, &settings)? {
@@ -123,16 +102,8 @@ pub fn example_input_js(
     }
 }
 
-/// `input` against the document's `contracts.inputs`: `{problems, enforcement, rejects,
-/// diagnostics}` — what is wrong, and what the document's `contracts.validation` makes of it
-/// (`reject`: the run fails before any step; `record`: it goes on with the violation in the
-/// trace; `off`). `options`: `{path, files}`.
-#[wasm_bindgen(js_name = checkInput, unchecked_return_type = "CheckInputResult")]
-pub fn check_input_js(
-    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Json")] input: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "CreateRunOptions | null")] options: JsValue,
-) -> Result<JsValue, JsError> {
+/// `checkInput` (its documentation: `crate::engine`), run in the engine's module.
+pub fn check_input_js(text: JsValue, input: JsValue, options: JsValue) -> Result<JsValue, JsError> {
     let text = text_arg(&text, "text")?;
     let input = json_arg(input, "input")?;
     let settings = Settings::read(&options)?;
@@ -314,14 +285,10 @@ impl EngineRun {
     }
 }
 
-#[wasm_bindgen]
 impl EngineRun {
-    /// Feeds every answer whose turn has come and hands out every action ready now, each once;
-    /// at the end the run's ending, once. An empty list: nothing to do until an action handed
-    /// out is answered (or, when `status()` is `paused`, a review is).
+    /// `EngineRun.next` (its documentation: `crate::engine`), run in the engine's module.
     // The JS API's name (a batch per call, not an iterator).
     #[allow(clippy::should_implement_trait)]
-    #[wasm_bindgen(unchecked_return_type = "RunAction[]")]
     pub fn next(&mut self) -> Result<JsValue, JsError> {
         let now = self.now();
         let mut actions = Vec::new();
@@ -347,14 +314,8 @@ impl EngineRun {
         to_js(&actions)
     }
 
-    /// Gives the answer to action `id` (any order: they are fed in the order they were handed
-    /// out). Throws when no such action waits, it was answered already, or the observation does
-    /// not answer it.
-    pub fn feed(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Observation")] observation: JsValue,
-    ) -> Result<(), JsError> {
+    /// `EngineRun.feed` (its documentation: `crate::engine`), run in the engine's module.
+    pub fn feed(&mut self, id: JsValue, observation: JsValue) -> Result<(), JsError> {
         let id = text_arg(&id, "id")?;
         let observation: Observation = from_js(observation, "not an observation")?;
         let now = self.now();
@@ -367,13 +328,8 @@ impl EngineRun {
             .map_err(|e| JsError::new(&e.message))
     }
 
-    /// Says that nobody answers action `id`: a model call becomes a `ProviderError` failure (as
-    /// in the CLI and the studio), a tool an unverifiable verdict, a review waits for a person.
-    pub fn unanswered(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] reason: JsValue,
-    ) -> Result<(), JsError> {
+    /// `EngineRun.unanswered` (its documentation: `crate::engine`), run in the engine's module.
+    pub fn unanswered(&mut self, id: JsValue, reason: JsValue) -> Result<(), JsError> {
         let id = text_arg(&id, "id")?;
         let reason = text_arg(&reason, "reason")?;
         let now = self.now();
@@ -386,16 +342,14 @@ impl EngineRun {
             .map_err(|e| JsError::new(&e.message))
     }
 
-    /// Moves a fixed clock forward to `ms` (traces and timings use it).
-    #[wasm_bindgen(js_name = setClock)]
+    /// `EngineRun.setClock` (its documentation: `crate::engine`), run in the engine's module.
     pub fn set_clock(&mut self, now_ms: f64) {
         if let Some(session) = &mut self.session {
             session.advance_clock(now_ms.max(0.0) as u64);
         }
     }
 
-    /// Trace events since the last call.
-    #[wasm_bindgen(unchecked_return_type = "TraceEvent[]")]
+    /// `EngineRun.events` (its documentation: `crate::engine`), run in the engine's module.
     pub fn events(&mut self) -> Result<JsValue, JsError> {
         let events: Vec<Value> = self
             .session
@@ -405,8 +359,7 @@ impl EngineRun {
         to_js(&events)
     }
 
-    /// `running`, `paused` (only reviews outstanding), `completed`, `refused` or `failed`.
-    #[wasm_bindgen(unchecked_return_type = "RunStatus")]
+    /// `EngineRun.status` (its documentation: `crate::engine`), run in the engine's module.
     pub fn status(&self) -> Result<JsValue, JsError> {
         match &self.session {
             Some(session) => to_js(&session.status()),
@@ -414,9 +367,7 @@ impl EngineRun {
         }
     }
 
-    /// Actions handed out and not yet fed (after `resumeRun`, `next()` hands out again those
-    /// whose answers were not kept).
-    #[wasm_bindgen(unchecked_return_type = "RunAction[]")]
+    /// `EngineRun.outstanding` (its documentation: `crate::engine`), run in the engine's module.
     pub fn outstanding(&self) -> Result<JsValue, JsError> {
         to_js(
             &self
@@ -427,26 +378,18 @@ impl EngineRun {
         )
     }
 
-    /// The run as versioned JSON, for `resumeRun`: what was fed, and the answers given but not
-    /// fed yet.
-    #[wasm_bindgen(unchecked_return_type = "RunSnapshot")]
+    /// `EngineRun.snapshot` (its documentation: `crate::engine`), run in the engine's module.
     pub fn snapshot(&self) -> Result<JsValue, JsError> {
         to_js(&self.session.as_ref().map_or(Value::Null, Session::snapshot))
     }
 
-    /// The document's errors: why it cannot run, or (when it runs) those the run goes on past.
-    #[wasm_bindgen(getter, unchecked_return_type = "Diagnostic[]")]
+    /// `EngineRun.diagnostics` (its documentation: `crate::engine`), run in the engine's module.
     pub fn diagnostics(&self) -> Result<JsValue, JsError> {
         to_js(&self.diagnostics)
     }
 
-    /// What the synthetic provider answers to `action` (a model call, or a wait), for offline runs
-    /// and previews; `null` for actions it does not answer (tools, reviews).
-    #[wasm_bindgen(unchecked_return_type = "Observation | null")]
-    pub fn synthetic(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "RunAction")] action: JsValue,
-    ) -> Result<JsValue, JsError> {
+    /// `EngineRun.synthetic` (its documentation: `crate::engine`), run in the engine's module.
+    pub fn synthetic(&mut self, action: JsValue) -> Result<JsValue, JsError> {
         let action: Action = from_js(action, "not an action")?;
         let Some(provider) = &mut self.synthetic else {
             return to_js(&Value::Null);

@@ -10,17 +10,8 @@ use wasm_bindgen::prelude::*;
 use crate::convert::{json_arg, to_js};
 use crate::text::js_text;
 
-/// `{violations, notChecked, rules, events, diagnostics}`: each violation names its rule and the
-/// event index (0-based) where it fails; `notChecked` the rules the trace cannot settle yet (a
-/// paused run's `terminates`); `rules` lists what was checked. An unreadable trace or a formula that
-/// does not parse is a diagnostic (then nothing is checked). `rules` is an array of `FORMULA` or
-/// `NAME=FORMULA` strings; `options.builtins: false` leaves the built-in rules out.
-#[wasm_bindgen(js_name = checkTrace, unchecked_return_type = "TraceCheckResult")]
-pub fn check_trace(
-    #[wasm_bindgen(unchecked_param_type = "string | TraceEvent[]")] trace: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string[] | undefined")] rules: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "TraceCheckOptions | undefined")] options: JsValue,
-) -> Result<JsValue, JsError> {
+/// `checkTrace` (its documentation: `crate::engine`), run in the engine's module.
+pub fn check_trace(trace: JsValue, rules: JsValue, options: JsValue) -> Result<JsValue, JsError> {
     let formulas = rule_texts(rules)?;
     let builtins = json_arg(options, "options")?
         .get("builtins")

@@ -1,10 +1,12 @@
 //! `logicmd evals run --engine ray`: the cases run as Ray tasks through the Python package
-//! (`python -m logicmd.evals run … --engine ray`), which holds the same core in every worker.
-//! This side writes the cases still to run to a scratch dataset, starts the interpreter, and
-//! reads back the rows it wrote: resuming, the summary, the report and the exit status stay
-//! the CLI's, whichever engine ran the cases.
+//! (`python -m logicmd.evals run … --engine ray --out -`), which holds the same core in every
+//! worker. This side writes the cases still to run to a scratch dataset, starts the
+//! interpreter, and takes each batch's rows from its standard output as the batch finishes:
+//! they are written to `--out` at once (an interrupted eval keeps them), and resuming, the
+//! progress bar, the summary, the report and the exit status stay the CLI's, whichever engine
+//! ran the cases.
 
-use std::io::Write;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -59,11 +61,15 @@ pub struct Request<'a> {
 /// The modules the engine imports, checked before any case is written.
 const PROBE: &str = "import logicmd.evals, ray";
 
-/// Runs `request` on Ray: the rows of every case and document, in case then document order.
-pub fn run(flags: &Flags, request: &Request) -> Result<Vec<Row>, String> {
+/// Runs `request` on Ray, handing each row to `take` as its batch finishes (batches in the
+/// order they finish); stops at the first error `take` returns.
+pub fn run(
+    flags: &Flags,
+    request: &Request,
+    take: &mut dyn FnMut(Row) -> Result<(), String>,
+) -> Result<(), String> {
     let scratch = Scratch::new()?;
     let data = scratch.0.join("cases.jsonl");
-    let out = scratch.0.join("rows.jsonl");
     write_cases(&data, &request.cases)?;
     let mut command = Command::new(&flags.python);
     command.args(["-m", "logicmd.evals", "run", &request.documents[0]]);
@@ -82,23 +88,57 @@ pub fn run(flags: &Flags, request: &Request) -> Result<Vec<Row>, String> {
     if let Some(address) = &flags.address {
         command.args(["--address", address]);
     }
-    command.arg("--out").arg(&out);
-    let done = command
+    command.args(["--out", "-"]);
+    let mut child = command
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .output()
+        .spawn()
         .map_err(|e| format!("cannot start {}: {e}", flags.python))?;
-    // 0: every row passed, 1: some did not; both wrote every row.
-    if !matches!(done.status.code(), Some(0 | 1)) || !out.exists() {
+    // Ray talks on standard error; read it aside so neither pipe fills and stops the other.
+    let mut stderr = child.stderr.take();
+    let said = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(stderr) = stderr.as_mut() {
+            let _ = stderr.read_to_string(&mut text);
+        }
+        text
+    });
+    let taken = match child.stdout.take() {
+        Some(stdout) => take_rows(BufReader::new(stdout), take),
+        None => Err("the interpreter's output is not readable".to_owned()),
+    };
+    if taken.is_err() {
+        let _ = child.kill();
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    let said = said.join().unwrap_or_default();
+    taken?;
+    // 0: every row passed, 1: some did not; both gave every row.
+    if !matches!(status.code(), Some(0 | 1)) {
         return Err(format!(
-            "the eval on Ray stopped ({}): {}",
-            done.status,
-            last_lines(&String::from_utf8_lossy(&done.stderr))
+            "the eval on Ray stopped ({status}): {}",
+            last_lines(&said)
         ));
     }
-    let (rows, _) = results::read(&out, false)?;
-    Ok(rows)
+    Ok(())
+}
+
+/// Each row line of the interpreter's output, read as it comes.
+fn take_rows(
+    output: impl BufRead,
+    take: &mut dyn FnMut(Row) -> Result<(), String>,
+) -> Result<(), String> {
+    for (index, line) in output.lines().enumerate() {
+        let line = line.map_err(|e| format!("cannot read the rows from Ray: {e}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let row = results::row(&line)
+            .map_err(|e| format!("row {} from Ray is not a result row: {e}", index + 1))?;
+        take(row)?;
+    }
+    Ok(())
 }
 
 /// The interpreter can import the package and Ray, or the error says how to get there.

@@ -20,7 +20,7 @@ pub fn read(path: &Path, lenient: bool) -> Result<(Vec<Row>, u64), String> {
             break;
         }
         if !line.trim().is_empty() {
-            let row = serde_json::from_str::<Row>(line).map_err(|error| {
+            let row = row(line).map_err(|error| {
                 format!(
                     "{}:{}:{}: not a result row: {error}",
                     path.display(),
@@ -33,6 +33,11 @@ pub fn read(path: &Path, lenient: bool) -> Result<(Vec<Row>, u64), String> {
         kept += line.len() as u64;
     }
     Ok((rows, kept))
+}
+
+/// One row's line.
+pub fn row(line: &str) -> Result<Row, serde_json::Error> {
+    serde_json::from_str(line)
 }
 
 /// Appends rows to a results file.

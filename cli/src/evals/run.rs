@@ -170,7 +170,7 @@ fn eval(args: &Args) -> Result<u8, Stop> {
     let mut writer = results::Writer::open(&args.out, keep).map_err(usage)?;
     match args.ray.engine {
         ray::Engine::Local => locally(args, &work, &scorers, &mut writer, &mut rows)?,
-        ray::Engine::Ray => on_ray(args, &work, &done, &mut writer, &mut rows)?,
+        ray::Engine::Ray => on_ray(args, &work, &done, (&mut writer, keep), &mut rows)?,
     }
     // The file's rows, kept ones first, in case and variant order for the report.
     let case_at: HashMap<&str, usize> = cases
@@ -245,12 +245,14 @@ fn locally(
     failure.map_or(Ok(()), |error| Err(usage(error)))
 }
 
-/// Runs the cases `work` still needs on Ray, and keeps the rows that were not done.
+/// Runs the cases `work` still needs on Ray, and keeps the rows that were not done: written as
+/// batches finish (an interruption keeps them), then, once all are in, written again in case
+/// order after the `keep` bytes resumed from — the file the local pool writes.
 fn on_ray(
     args: &Args,
     work: &[Work],
     done: &BTreeSet<(String, String)>,
-    writer: &mut results::Writer,
+    (writer, keep): (&mut results::Writer, Option<u64>),
     rows: &mut Vec<Row>,
 ) -> Result<(), Stop> {
     if work.is_empty() {
@@ -282,16 +284,35 @@ fn on_ray(
         cases,
     };
     let mut bar = progress::Bar::new(work.len(), args.progress == ProgressFlag::Auto);
-    let ran = ray::run(&args.ray, &request).map_err(usage)?;
-    for row in ran {
+    let mut ran = Vec::new();
+    let finished = ray::run(&args.ray, &request, &mut |row| {
+        // A case half done before runs again whole; its done half is kept as it was.
         if done.contains(&(row.id.clone(), row.variant.clone())) {
-            continue;
+            return Ok(());
         }
         bar.step(row.pass);
-        writer.append(&row).map_err(usage)?;
-        rows.push(row);
-    }
+        writer.append(&row)?;
+        ran.push(row);
+        Ok(())
+    });
     bar.finish();
+    finished.map_err(usage)?;
+    let position: HashMap<(&str, &str), usize> = work
+        .iter()
+        .enumerate()
+        .map(|(i, w)| ((w.case.id.as_str(), w.arm.variant.name.as_str()), i))
+        .collect();
+    ran.sort_by_key(|row| {
+        position
+            .get(&(row.id.as_str(), row.variant.as_str()))
+            .copied()
+            .unwrap_or(usize::MAX)
+    });
+    *writer = results::Writer::open(&args.out, keep).map_err(usage)?;
+    for row in &ran {
+        writer.append(row).map_err(usage)?;
+    }
+    rows.extend(ran);
     Ok(())
 }
 

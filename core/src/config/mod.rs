@@ -121,6 +121,30 @@ fn names(selectors: &[String], family: &str, code: &str) -> bool {
     selectors.iter().any(|s| s == code || s == family)
 }
 
+/// `diagnostics` as the settings file named `name` (`logicmd.toml` or `pyproject.toml`), whose
+/// text is `text`, wants them — for front ends handed the file rather than finding it (the
+/// Python and npm packages). A `pyproject.toml` without `[tool.logicmd]` changes nothing; an
+/// unusable file gives its problems, at their places in it.
+pub fn apply_file(
+    text: &str,
+    name: &str,
+    relative_path: Option<&str>,
+    diagnostics: Vec<Diagnostic>,
+) -> Result<Vec<Diagnostic>, Vec<Diagnostic>> {
+    let Some(kind) = FileKind::of(name) else {
+        return Err(vec![Diagnostic::error(
+            "config-file-name",
+            format!(
+                "`{name}` is not a settings file: expected `{LOGICMD_TOML}` or `{PYPROJECT_TOML}`"
+            ),
+        )]);
+    };
+    Ok(match read::parse(text, kind)? {
+        Some(settings) => apply(&settings.lint, relative_path, diagnostics),
+        None => diagnostics,
+    })
+}
+
 /// `diagnostics` of the file at `relative_path` (relative to the settings file's directory,
 /// `/`-separated; `None` when the file has no path, like standard input) as `settings` want
 /// them: unselected and ignored warnings and infos left out, severities re-graded. Diagnostics

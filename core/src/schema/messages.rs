@@ -139,7 +139,7 @@ pub(super) fn describe(error: &SchemaError<'_>) -> String {
 }
 
 /// A hint for fixing the value, where one can be computed from the value and the schema.
-pub(super) fn help(schema: &Value, error: &SchemaError<'_>) -> Option<String> {
+pub(super) fn help(schema: &super::places::Places<'_>, error: &SchemaError<'_>) -> Option<String> {
     match &error.kind {
         ErrorKind::Enum { options } => {
             let text = error.instance.as_str()?;
@@ -149,7 +149,7 @@ pub(super) fn help(schema: &Value, error: &SchemaError<'_>) -> Option<String> {
         }
         ErrorKind::Required { property } => {
             let at = crate::json::pointer_push(&error.instance_path, property);
-            let choices = suggest::enum_at(schema, &at);
+            let choices = schema.choices(&at);
             (!choices.is_empty()).then(|| {
                 let listed: Vec<String> = choices.iter().map(|c| format!("`{c}`")).collect();
                 format!("`{property}` is one of {}", listed.join(", "))
@@ -157,7 +157,7 @@ pub(super) fn help(schema: &Value, error: &SchemaError<'_>) -> Option<String> {
         }
         ErrorKind::Type { expected } if expected.as_slice() == ["string"] => {
             let number = error.instance.as_number()?;
-            suggest::is_duration(schema, &error.instance_path).then(|| {
+            schema.is_duration(&error.instance_path).then(|| {
                 format!("a duration is a string with a unit: `\"{number}s\"` (also `ms`, `m`, `h`)")
             })
         }

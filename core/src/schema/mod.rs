@@ -7,6 +7,7 @@ mod engine;
 mod evaluate;
 mod instance;
 mod messages;
+mod places;
 mod program;
 #[doc(hidden)]
 pub mod reference;
@@ -40,6 +41,7 @@ pub struct EmbeddedSchema {
     text: &'static str,
     value: OnceLock<Value>,
     program: OnceLock<Program<'static>>,
+    places: OnceLock<places::Places<'static>>,
 }
 
 impl EmbeddedSchema {
@@ -49,7 +51,14 @@ impl EmbeddedSchema {
             text,
             value: OnceLock::new(),
             program: OnceLock::new(),
+            places: OnceLock::new(),
         }
+    }
+
+    /// The schema's places, for the hints of its errors (built on demand, kept for the process).
+    fn places(&'static self) -> &'static places::Places<'static> {
+        self.places
+            .get_or_init(|| places::Places::new(self.value()))
     }
 
     /// The schema compiled, once per process.
@@ -130,7 +139,7 @@ pub fn validate_source(schema: &'static EmbeddedSchema, source: &dyn Source) -> 
     };
     let mut diagnostics = Vec::new();
     for error in evaluate::errors(schema.program(), tree) {
-        diagnostics.extend(diagnose(source, schema.value(), &error));
+        diagnostics.extend(diagnose(source, schema.places(), &error));
     }
     let root = source.root_name();
     if root != ROOT_NAME {
@@ -168,7 +177,7 @@ pub fn check_instance(schema: &Value, instance: &Value) -> Vec<(String, String)>
 
 pub(crate) fn diagnose(
     document: &dyn Source,
-    schema: &Value,
+    schema: &places::Places<'_>,
     error: &SchemaError<'_>,
 ) -> Vec<Diagnostic> {
     let path = error.instance_path.clone();
@@ -177,7 +186,7 @@ pub(crate) fn diagnose(
     match &error.kind {
         ErrorKind::AdditionalProperties { unexpected } => {
             // The names are the same for every unexpected key of one object: walked once.
-            let known = suggest::known_property_names(schema, &path);
+            let known = schema.property_names(&path);
             unexpected
                 .iter()
                 .map(|key| {

@@ -344,9 +344,10 @@ fn equal(a: &Value, b: &Value) -> bool {
 /// evaluated by [`ReferenceEvaluator`], every finding placed as [`super::validate`] places it.
 pub fn validate(document: &crate::document::Document) -> Vec<crate::diagnostic::Diagnostic> {
     let schema = super::schema();
+    let places = super::places::Places::new(schema);
     let mut diagnostics = Vec::new();
     for error in ReferenceEvaluator::new(schema).errors(document.json()) {
-        diagnostics.extend(super::diagnose(document, schema, &error));
+        diagnostics.extend(super::diagnose(document, &places, &error));
     }
     crate::diagnostic::sort_diagnostics(&mut diagnostics);
     diagnostics

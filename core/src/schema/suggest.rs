@@ -115,8 +115,10 @@ pub fn property_order(schema: &Value, tokens: &[String]) -> Vec<String> {
     names
 }
 
-/// The string values an `enum` allows at instance `pointer`, when the schema has one there.
-pub fn enum_at<'s>(schema: &'s Value, pointer: &str) -> Vec<&'s str> {
+/// The string values an `enum` allows at instance `pointer`, when the schema has one there
+/// (the walk the schema's places answer from states; kept as their test's oracle).
+#[cfg(test)]
+pub(super) fn enum_at<'s>(schema: &'s Value, pointer: &str) -> Vec<&'s str> {
     subschemas_at(schema, &tokens_of(pointer).collect::<Vec<_>>())
         .iter()
         .filter_map(|sub| sub.get("enum").and_then(Value::as_array))
@@ -126,8 +128,10 @@ pub fn enum_at<'s>(schema: &'s Value, pointer: &str) -> Vec<&'s str> {
 }
 
 /// Whether the schema describes the value at instance `pointer` as a duration string (the
-/// canonical schema says so in the property's description: "... (duration string)").
-pub fn is_duration(schema: &Value, pointer: &str) -> bool {
+/// canonical schema says so in the property's description: "... (duration string)"); the oracle
+/// of the places' test.
+#[cfg(test)]
+pub(super) fn is_duration(schema: &Value, pointer: &str) -> bool {
     subschemas_at(schema, &tokens_of(pointer).collect::<Vec<_>>())
         .iter()
         .any(|sub| {
@@ -143,30 +147,40 @@ pub fn is_duration(schema: &Value, pointer: &str) -> bool {
 /// next step) and the same three lists serve every step: the hints walk the schema for every
 /// error, and re-reading each object and a new list per step were most of that walk
 /// (issue #17).
-fn subschemas_at<'s>(schema: &'s Value, tokens: &[impl AsRef<str>]) -> Vec<&'s Value> {
-    let mut pending = vec![schema];
+pub(super) fn subschemas_at<'s>(schema: &'s Value, tokens: &[impl AsRef<str>]) -> Vec<&'s Value> {
     let mut current = Vec::new();
-    expand_into(schema, &mut pending, &mut current);
+    expand_into(schema, &mut vec![schema], &mut current);
+    let mut next = Vec::new();
     for token in tokens {
-        let token = token.as_ref();
-        let index = token.parse::<usize>().is_ok();
-        pending.clear();
-        for (_, words) in &current {
-            if let Some(child) = words.properties.and_then(|p| p.get(token)) {
-                pending.push(child);
-            } else if let Some(child @ Value::Object(_)) = words.additional_properties {
-                pending.push(child);
-            }
-            if index {
-                if let Some(items) = words.items {
-                    pending.push(items);
-                }
-            }
-        }
-        current.clear();
-        expand_into(schema, &mut pending, &mut current);
+        next.clear();
+        step_into(schema, &current, token.as_ref(), &mut next);
+        std::mem::swap(&mut current, &mut next);
     }
     current.into_iter().map(|(sub, _)| sub).collect()
+}
+
+/// Every schema that applies one step (`token`) below the schemas of `current`, into `out`.
+pub(super) fn step_into<'s>(
+    root: &'s Value,
+    current: &[(&'s Value, Words<'s>)],
+    token: &str,
+    out: &mut Vec<(&'s Value, Words<'s>)>,
+) {
+    let index = token.parse::<usize>().is_ok();
+    let mut pending = Vec::new();
+    for (_, words) in current {
+        if let Some(child) = words.properties.and_then(|p| p.get(token)) {
+            pending.push(child);
+        } else if let Some(child @ Value::Object(_)) = words.additional_properties {
+            pending.push(child);
+        }
+        if index {
+            if let Some(items) = words.items {
+                pending.push(items);
+            }
+        }
+    }
+    expand_into(root, &mut pending, out);
 }
 
 /// The keywords of one schema object that lead to other schemas, read in one pass over its
@@ -174,7 +188,7 @@ fn subschemas_at<'s>(schema: &'s Value, tokens: &[impl AsRef<str>]) -> Vec<&'s V
 /// each keyword to look it up (the corpus's did-you-mean and duration hints walk the schema
 /// for every error; issue #17, round three in docs/perf.md).
 #[derive(Default, Clone, Copy)]
-struct Words<'s> {
+pub(super) struct Words<'s> {
     reference: Option<&'s Value>,
     all_of: Option<&'s Value>,
     any_of: Option<&'s Value>,
@@ -239,7 +253,7 @@ fn array_index(token: &str) -> Option<usize> {
 
 /// Follows local `$ref`s and combinators from the schemas in `pending` (taken from its end)
 /// so every schema that applies at one place is listed in `out`, each with its keywords.
-fn expand_into<'s>(
+pub(super) fn expand_into<'s>(
     root: &'s Value,
     pending: &mut Vec<&'s Value>,
     out: &mut Vec<(&'s Value, Words<'s>)>,

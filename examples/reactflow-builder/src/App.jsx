@@ -111,7 +111,7 @@ function Builder() {
       <section className="source">
         <div className="toolbar">
           <h2>Source</h2>
-          <button type="button" data-testid="run" onClick={() => setRun(runDocument(text))}>Run</button>
+          <button type="button" data-testid="run" onClick={async () => setRun(await runDocument(text))}>Run</button>
         </div>
         <textarea data-testid="source" aria-label="Source" spellCheck={false} value={text} onChange={(e) => setText(e.target.value)} />
         <p data-testid="problems">{flow.diagnostics.filter((d) => d.severity === "error").length} errors, {flow.diagnostics.filter((d) => d.severity === "warning").length} warnings</p>

@@ -1,8 +1,11 @@
 // The Run button: the document through `createRun` with the engine's synthetic provider (no model,
 // no key), tools unverifiable, the first review action taken. A builder plugs its model in here.
-import { createRun, exampleInput } from "logicmd";
+// The run engine is a wasm of its own, fetched on the first Run (`loadRun()`; later calls return
+// at once): the canvas's first load carries only the document tools.
+import { createRun, exampleInput, loadRun } from "logicmd";
 
-export function runDocument(text) {
+export async function runDocument(text) {
+  await loadRun();
   const { input } = exampleInput(text);
   const run = createRun(text, input ?? {}, { synthetic: true });
   try {

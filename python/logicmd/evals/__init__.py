@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import json
 import os
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from .. import _logicmd
 
 Row = Dict[str, Any]
 Cases = Union[str, "os.PathLike[str]", Sequence[Dict[str, Any]]]
 
-__all__ = ["run", "Row"]
+__all__ = ["run", "run_as_finished", "Row"]
 
 #: Cases per batch (per Ray task): large enough that a task's overhead is small against its work.
 DEFAULT_BATCH = 100
@@ -49,11 +49,56 @@ def run(
     path, or a list of ``{id, input, expected?, metadata?}`` dicts. ``engine`` is ``"local"``
     (``jobs`` threads) or ``"ray"`` (Ray tasks; ``address`` is given to ``ray.init`` when Ray is
     not started yet). Returns the rows: ``{id, variant, status, output, pass, scores,
-    latency_ms, tokens, cost, obligations, error?, trace}``."""
+    latency_ms, tokens, cost, obligations, error?, trace}``, in case order."""
+    documents, work, options = _prepared(document, cases, variants, scorers, seed, script, engine, batch_size)
+    outputs: List[str] = [""] * len(work)
+    for index, output in _finished(work, options, engine, jobs, address):
+        outputs[index] = output
+    return _case_order(outputs, len(documents))
+
+
+def run_as_finished(
+    document: Union[str, "os.PathLike[str]"],
+    cases: Cases,
+    *,
+    variants: Iterable[Union[str, "os.PathLike[str]"]] = (),
+    scorers: Iterable[str] = (),
+    seed: Optional[int] = None,
+    script: Optional[Union[str, "os.PathLike[str]"]] = None,
+    engine: str = "local",
+    jobs: Optional[int] = None,
+    batch_size: int = DEFAULT_BATCH,
+    address: Optional[str] = None,
+) -> Iterator[Row]:
+    """As ``run``, but yields each batch's rows as soon as the batch finishes (batches in the
+    order they finish, cases in order within one): for progress, and for keeping what is done
+    when a long eval is interrupted."""
+    _, work, options = _prepared(document, cases, variants, scorers, seed, script, engine, batch_size)
+    for _, output in _finished(work, options, engine, jobs, address):
+        for line in output.splitlines():
+            if line:
+                yield json.loads(line)
+
+
+Work = Tuple[str, str, str]
+
+
+def _prepared(
+    document: Union[str, "os.PathLike[str]"],
+    cases: Cases,
+    variants: Iterable[Union[str, "os.PathLike[str]"]],
+    scorers: Iterable[str],
+    seed: Optional[int],
+    script: Optional[Union[str, "os.PathLike[str]"]],
+    engine: str,
+    batch_size: int,
+) -> Tuple[List[str], List[Work], Dict[str, Any]]:
+    """The documents, the batches (each batch of cases by each document), and the options."""
     if engine not in ("local", "ray"):
         raise ValueError(f"engine must be 'local' or 'ray', not {engine!r}")
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
+
     documents = [os.fspath(document)] + [os.fspath(v) for v in variants]
     texts = [_read(path) for path in documents]
     script_text = _read(os.fspath(script)) if script is not None else None
@@ -64,15 +109,23 @@ def run(
     # Read here: a Ray worker may run where these paths mean nothing.
     schemas = {s[len("schema:") :]: _read(s[len("schema:") :]) for s in scorers if s.startswith("schema:")}
     options = {"scorers": scorers, "seed": seed, "script": script_text, "schemas": schemas}
+    return documents, work, options
+
+
+def _finished(
+    work: List[Work], options: Dict[str, Any], engine: str, jobs: Optional[int], address: Optional[str]
+) -> Iterator[Tuple[int, str]]:
+    """Each batch's index and output, as batches finish."""
     if engine == "ray":
-        outputs = _on_ray(work, options, address)
-    else:
-        with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
-            outputs = list(pool.map(lambda w: _run_batch(w, options), work))
-    return _case_order(outputs, len(documents))
+        yield from _on_ray(work, options, address)
+        return
+    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+        futures = {pool.submit(_run_batch, w, options): i for i, w in enumerate(work)}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
 
 
-def _run_batch(work: Any, options: Dict[str, Any]) -> str:
+def _run_batch(work: Work, options: Dict[str, Any]) -> str:
     path, text, cases = work
     return str(
         _logicmd.evals_run_cases(
@@ -88,7 +141,7 @@ def _run_batch(work: Any, options: Dict[str, Any]) -> str:
     )
 
 
-def _on_ray(work: List[Any], options: Dict[str, Any], address: Optional[str]) -> List[str]:
+def _on_ray(work: List[Work], options: Dict[str, Any], address: Optional[str]) -> Iterator[Tuple[int, str]]:
     try:
         import ray  # type: ignore[import-not-found, unused-ignore]
     except ImportError as error:  # pragma: no cover - depends on the extra
@@ -97,7 +150,21 @@ def _on_ray(work: List[Any], options: Dict[str, Any], address: Optional[str]) ->
         ray.init(address=address, include_dashboard=False)
     remote = ray.remote(_run_batch)
     shared = ray.put(options)
-    return list(ray.get([remote.remote(w, shared) for w in work]))
+    # A window of tasks in flight (twice the cluster's CPUs): each wait looks at the window,
+    # not at every task of a million-case eval, and finished rows do not pile up in the store.
+    window = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+    queued = iter(enumerate(work))
+    in_flight: Dict[Any, int] = {}
+    while True:
+        for i, w in queued:
+            in_flight[remote.remote(w, shared)] = i
+            if len(in_flight) >= window:
+                break
+        if not in_flight:
+            return
+        done, _ = ray.wait(list(in_flight), num_returns=1)
+        for ref in done:
+            yield in_flight.pop(ref), str(ray.get(ref))
 
 
 def _case_order(outputs: List[str], variants: int) -> List[Row]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
-from . import DEFAULT_BATCH, run
+from . import DEFAULT_BATCH, run, run_as_finished
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -29,7 +29,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     command.add_argument("--address", metavar="ADDRESS", help="the Ray cluster (ray://…) when Ray is not started yet")
     command.add_argument("--jobs", type=int, metavar="N", help="threads of the local pool")
     command.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, metavar="N", help="cases per batch (per Ray task)")
-    command.add_argument("--out", default="evals.jsonl", metavar="FILE", help="the results, one row a line")
+    command.add_argument("--out", default="evals.jsonl", metavar="FILE", help="the results, one row a line, in case order; - writes each batch's rows to standard output as it finishes")
     args = parser.parse_args(argv)
     script = None
     if args.provider is not None:
@@ -37,28 +37,39 @@ def main(argv: Optional[List[str]] = None) -> int:
         if kind != "scripted" or not path:
             parser.error(f"unknown provider `{args.provider}`: use scripted:FILE or --dry-run")
         script = path
+    settings: Dict[str, Any] = dict(
+        variants=args.variant,
+        scorers=args.scorer,
+        seed=args.seed if script is None else None,
+        script=script,
+        engine=args.engine,
+        jobs=args.jobs,
+        batch_size=args.batch_size,
+        address=args.address,
+    )
+    rows = passed = 0
     try:
-        rows = run(
-            args.document,
-            args.data,
-            variants=args.variant,
-            scorers=args.scorer,
-            seed=args.seed if script is None else None,
-            script=script,
-            engine=args.engine,
-            jobs=args.jobs,
-            batch_size=args.batch_size,
-            address=args.address,
-        )
-        with open(args.out, "w", encoding="utf-8") as out:
-            for row in rows:
-                out.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n")
+        if args.out == "-":
+            for row in run_as_finished(args.document, args.data, **settings):
+                sys.stdout.write(_line(row))
+                sys.stdout.flush()
+                rows, passed = rows + 1, passed + bool(row["pass"])
+        else:
+            every = run(args.document, args.data, **settings)
+            with open(args.out, "w", encoding="utf-8") as out:
+                for row in every:
+                    out.write(_line(row))
+            rows, passed = len(every), sum(1 for row in every if row["pass"])
     except (OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    passed = sum(1 for row in rows if row["pass"])
-    print(f"{len(rows)} rows, {passed} passed; results: {args.out}")
-    return 0 if passed == len(rows) else 1
+    said = sys.stderr if args.out == "-" else sys.stdout
+    print(f"{rows} rows, {passed} passed; results: {args.out}", file=said)
+    return 0 if passed == rows else 1
+
+
+def _line(row: object) -> str:
+    return json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 if __name__ == "__main__":
