@@ -77,11 +77,6 @@ impl<'d> LintContext<'d> {
         self.diagnostics
     }
 
-    /// What was reported so far, taken out.
-    pub fn take(&mut self) -> Vec<Diagnostic> {
-        std::mem::take(&mut self.diagnostics)
-    }
-
     /// Names of the steps the resolved document defines (own and imported).
     pub fn step_names(&self) -> Vec<&'d str> {
         object(field(self.resolved, "steps"))

@@ -43,14 +43,7 @@ pub use structure::FALLBACK_MODES;
 pub fn lint(document: &Document, id: &str, loader: &dyn Loader) -> Vec<Diagnostic> {
     let own = document.json_for_call();
     let resolved = resolve_own(document, &own, id, loader);
-    let mut cx = LintContext::new(document, &own, &resolved.value);
-    lint_with(
-        &mut cx,
-        resolved.diagnostics.clone(),
-        &resolved.contributed,
-        id,
-        loader,
-    )
+    lint_with(document, &own, &resolved, id, loader)
 }
 
 /// Lints `document` whose imports are already `resolved` (what [`crate::imports::resolve`]
@@ -61,27 +54,23 @@ pub fn lint_resolved(
     id: &str,
     loader: &dyn Loader,
 ) -> Vec<Diagnostic> {
-    let mut cx = LintContext::new(document, document.json(), &resolved.value);
-    lint_with(
-        &mut cx,
-        resolved.diagnostics.clone(),
-        &resolved.contributed,
-        id,
-        loader,
-    )
+    lint_with(document, document.json(), resolved, id, loader)
 }
 
+/// Lints `document` whose own frontmatter is `own` and whose imports are `resolved`.
 fn lint_with(
-    cx: &mut LintContext<'_>,
-    mut diagnostics: Vec<Diagnostic>,
-    contributed: &[crate::imports::Contribution],
+    document: &Document,
+    own: &Value,
+    resolved: &Resolved<'_>,
     id: &str,
     loader: &dyn Loader,
 ) -> Vec<Diagnostic> {
-    run_rules(cx);
-    imports::check(cx, contributed);
-    workflow::check(cx, id, loader);
-    diagnostics.extend(cx.take());
+    let mut diagnostics = resolved.diagnostics.clone();
+    let mut cx = LintContext::new(document, own, &resolved.value);
+    run_rules(&mut cx);
+    imports::check(&mut cx, &resolved.contributed);
+    workflow::check(&mut cx, id, loader);
+    diagnostics.extend(cx.finish());
     finish(diagnostics)
 }
 
