@@ -4,6 +4,7 @@ mod reparse;
 
 pub use reparse::ScalarEdit;
 
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
@@ -153,6 +154,16 @@ impl Document {
     /// The frontmatter as JSON, as the schema sees it.
     pub fn json(&self) -> &Value {
         self.json.get_or_init(|| json::to_json(&self.root))
+    }
+
+    /// The JSON view for one reader that does not keep it: the view the document holds when
+    /// something already made it, else a copy made for this call and dropped after it (the
+    /// language server keeps many documents open; a view kept in each doubled its memory).
+    pub fn json_for_call(&self) -> Cow<'_, Value> {
+        match self.json.get() {
+            Some(made) => Cow::Borrowed(made),
+            None => Cow::Owned(json::to_json(&self.root)),
+        }
     }
 
     /// Parsing found no problem at all (no duplicate key, no syntax error).

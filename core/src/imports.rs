@@ -68,7 +68,17 @@ struct Resolver<'l> {
 
 /// Resolves the imports of `document`, whose id (for relative references) is `id`.
 pub fn resolve<'d>(document: &'d Document, id: &str, loader: &dyn Loader) -> Resolved<'d> {
-    let own = document.json();
+    resolve_own(document, document.json(), id, loader)
+}
+
+/// [`resolve`] with the document's own frontmatter as JSON given (a view made for one call,
+/// [`Document::json_for_call`], so that resolving does not make the document keep one).
+pub fn resolve_own<'d>(
+    document: &Document,
+    own: &'d Value,
+    id: &str,
+    loader: &dyn Loader,
+) -> Resolved<'d> {
     if own.get("imports").is_none() {
         // Merging the own sections into an empty object gives them back as they are.
         return Resolved {
@@ -87,7 +97,7 @@ pub fn resolve<'d>(document: &'d Document, id: &str, loader: &dyn Loader) -> Res
     let mut contributed = Vec::new();
     let mut merged = Value::Object(Map::new());
     let mut chain = vec![id.to_owned()];
-    let entries = import_entries(document.json());
+    let entries = import_entries(own);
     for (position, entry) in entries.iter().enumerate() {
         let pointer = format!("/imports/{}", entry.index);
         let refused = Contribution {
@@ -125,7 +135,7 @@ pub fn resolve<'d>(document: &'d Document, id: &str, loader: &dyn Loader) -> Res
                 let contribution = contribution(entry.index, &entry.alias, &namespaced);
                 // Steps nothing here refers to are a library left unused: not run (lint says
                 // `unused-import`); other sections merge in and apply.
-                if contribution.sections.is_empty() && !refers_to(document.json(), &entry.alias) {
+                if contribution.sections.is_empty() && !refers_to(own, &entry.alias) {
                     contributed.push(contribution);
                     continue;
                 }
@@ -141,7 +151,7 @@ pub fn resolve<'d>(document: &'d Document, id: &str, loader: &dyn Loader) -> Res
             }
         }
     }
-    merge(&mut merged, own_sections(document.json()));
+    merge(&mut merged, own_sections(own));
     Resolved {
         value: Cow::Owned(merged),
         files: resolver.files,

@@ -45,7 +45,9 @@ pub fn code_actions(workspace: &mut Workspace, id: &str, range: Span) -> Vec<Act
         return Vec::new();
     };
     let diagnostics = workspace.raw_diagnostics(id);
-    let json = file.json();
+    // The whole document's JSON is made (for this call) only when a diagnostic is in range:
+    // editors ask for actions at every cursor move.
+    let json = std::cell::OnceCell::new();
     let text = &file.text;
     let mut actions = Vec::new();
     for diagnostic in diagnostics.iter() {
@@ -54,7 +56,11 @@ pub fn code_actions(workspace: &mut Workspace, id: &str, range: Span) -> Vec<Act
         if !overlaps {
             continue;
         }
-        let fixes = fixes_for(text, json, diagnostic);
+        let fixes = fixes_for(
+            text,
+            json.get_or_init(|| file.json()).as_deref(),
+            diagnostic,
+        );
         let safe = fixes.iter().filter(|f| f.safety == Safety::Safe).count();
         for fix in fixes {
             if let Some(edit) = edit_of(id, text, &fix) {
@@ -70,14 +76,18 @@ pub fn code_actions(workspace: &mut Workspace, id: &str, range: Span) -> Vec<Act
             }
         }
     }
-    if let (Some(source), Some(json)) = (file.source(), json) {
+    if let Some(source) = file.source() {
         if let Some(at) = place(source.root(), range.start) {
             if at.key.is_none() {
                 let pointer = pointer_of(&at.path);
                 let already = actions.iter().any(|a| {
                     a.code.as_deref() == Some(logicmd::lint::rules::UNBRACED_CONDITION.code)
                 });
-                if let Some(fix) = wrap_condition(json, &pointer).filter(|_| !already) {
+                let spine = file
+                    .json_at(&pointer)
+                    .map(|value| spine_of(&at.path, value.into_owned()));
+                let fix = spine.and_then(|json| wrap_condition(&json, &pointer));
+                if let Some(fix) = fix.filter(|_| !already) {
                     if let Some(edit) = edit_of(id, text, &fix) {
                         actions.push(Action {
                             title: fix.title,
@@ -94,6 +104,19 @@ pub fn code_actions(workspace: &mut Workspace, id: &str, range: Span) -> Vec<Act
         }
     }
     actions
+}
+
+/// A document holding only `value` at `path` (a list's earlier items null): what an assist that
+/// reads one value by its pointer needs, without the whole document's JSON.
+fn spine_of(path: &[Seg], value: serde_json::Value) -> serde_json::Value {
+    path.iter().rev().fold(value, |inner, seg| match seg {
+        Seg::Key(key) => serde_json::Value::Object([(key.clone(), inner)].into_iter().collect()),
+        Seg::Index(index) => {
+            let mut items = vec![serde_json::Value::Null; *index];
+            items.push(inner);
+            serde_json::Value::Array(items)
+        }
+    })
 }
 
 fn pointer_of(path: &[Seg]) -> String {

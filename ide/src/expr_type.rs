@@ -5,11 +5,12 @@
 use logicmd::expr::{BinaryOp, Expr, ExprKind, LogicalOp, UnaryOp};
 use serde_json::Value;
 
-use crate::completion::{descend, inputs_schema, json_type};
+use crate::completion::{descend, inputs_schema, json_type, output_schema};
+use crate::workspace::FileAnalysis;
 
 /// What an expression reads from (the document's data) and where it is (the enclosing step).
 pub(crate) struct Scope<'a> {
-    pub json: &'a Value,
+    pub file: &'a FileAnalysis,
     pub step: Option<&'a str>,
 }
 
@@ -122,19 +123,9 @@ pub(crate) fn type_of(expr: &Expr, scope: &Scope<'_>) -> Option<String> {
 pub(crate) fn schema_of_chain(path: &[String], scope: &Scope<'_>) -> Option<Value> {
     let fields: Vec<&str> = path.iter().map(String::as_str).collect();
     match fields.as_slice() {
-        ["steps", step, "output", rest @ ..] => {
-            let schema = scope.json.get("steps")?.get(*step)?.get("output_schema")?;
-            descend(schema, rest)
-        }
-        ["input" | "inputs", rest @ ..] => descend(&inputs_schema(scope.json), rest),
-        ["output", rest @ ..] => {
-            let schema = scope
-                .json
-                .get("steps")?
-                .get(scope.step?)?
-                .get("output_schema")?;
-            descend(schema, rest)
-        }
+        ["steps", step, "output", rest @ ..] => descend(&output_schema(scope.file, step)?, rest),
+        ["input" | "inputs", rest @ ..] => descend(&inputs_schema(scope.file), rest),
+        ["output", rest @ ..] => descend(&output_schema(scope.file, scope.step?)?, rest),
         _ => None,
     }
 }

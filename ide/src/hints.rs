@@ -38,7 +38,8 @@ fn order_hints(workspace: &Workspace, file: &FileAnalysis) -> Vec<Hint> {
         return Vec::new();
     };
     let loader = workspace.loader();
-    let resolved = logicmd::imports::resolve(document, &file.id, &loader);
+    let own = document.json_for_call();
+    let resolved = logicmd::imports::resolve_own(document, &own, &file.id, &loader);
     let spec = Spec::read(&resolved.value);
     let Ok(flow) = Flow::of_steps(&spec) else {
         return Vec::new();
@@ -94,8 +95,9 @@ fn target_hints(file: &FileAnalysis) -> Vec<Hint> {
             let found = symbols.resolve(reference);
             let noun = match (found, reference.kind) {
                 (Some(_), SymbolKind::DrtlNode) => {
-                    let kind = file
-                        .json()
+                    let json = file.json();
+                    let kind = json
+                        .as_deref()
                         .and_then(|j| j.get("nodes"))
                         .and_then(|n| n.as_array())
                         .and_then(|nodes| {

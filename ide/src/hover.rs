@@ -2,6 +2,7 @@
 //! (or node's) description, needs and output schema where it is named; an expression's type;
 //! and the rule and reason of a diagnostic there.
 
+use logicmd::analysis::Kind;
 use logicmd::source::Span;
 use logicmd::yaml::Node;
 use serde::Serialize;
@@ -89,7 +90,7 @@ pub(crate) fn describe(file: &FileAnalysis, definition: &Definition) -> String {
     if file.id.contains('/') || definition.kind == SymbolKind::Import {
         out.push_str(&format!(" — `{}`", file.id));
     }
-    let Some(value) = file.json().and_then(|j| j.pointer(&definition.pointer)) else {
+    let Some(value) = file.json_at(&definition.pointer) else {
         return out;
     };
     let text = |key: &str| value.get(key).and_then(Value::as_str);
@@ -218,8 +219,8 @@ fn expression_hover(file: &FileAnalysis, offset: usize) -> Option<(String, Span)
         [Seg::Key(steps), Seg::Key(step), ..] if steps == "steps" => Some(step.as_str()),
         _ => None,
     };
-    let json = file.json()?;
-    let scope = Scope { json, step };
+    file.parsed.as_ref()?;
+    let scope = Scope { file, step };
     let written = &value[node.span.clone()];
     let shown = chain(node).map_or_else(|| written.to_owned(), |c| c.join("."));
     let kind = type_of(node, &scope)
@@ -251,7 +252,13 @@ fn key_hover(file: &FileAnalysis, offset: usize) -> Option<(String, Span)> {
     let source = file.source()?;
     let at = place(source.root(), offset)?;
     let entry = at.key?;
-    let found = schema_docs::at(file.kind, &at.path, file.json())?;
+    // The data picks a DRTL node's conditional branches; the LOGIC.md schema has none, so a
+    // document's JSON is not made for it.
+    let data = match file.kind {
+        Kind::Drtl => file.json(),
+        Kind::Logic => None,
+    };
+    let found = schema_docs::at(file.kind, &at.path, data.as_deref())?;
     let root_key = (at.path.len() == 1).then(|| entry.key.as_str());
     let mut markdown = format!("**`{}`**: {}", entry.key, schema_docs::type_name(&found));
     if let Some(documentation) = key_documentation(file.kind, &found, root_key) {

@@ -2,6 +2,7 @@
 //! the project's other files, each file's analysis made on first use and kept until its text
 //! or a file it loads changes, and who loads whom, so a change re-checks its importers.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
 
@@ -92,9 +93,24 @@ impl FileAnalysis {
         }
     }
 
-    /// The data as JSON, when the file parses.
-    pub fn json(&self) -> Option<&Value> {
-        self.parsed.as_ref().map(Parsed::json)
+    /// The data as JSON, when the file parses: a LOGIC.md document's made for this call from
+    /// its tree (a view kept per open document doubled the server's memory; position queries
+    /// read [`FileAnalysis::json_at`]), a DRTL topology's borrowed.
+    pub fn json(&self) -> Option<Cow<'_, Value>> {
+        match self.parsed.as_ref()? {
+            Parsed::Logic(document) => Some(document.json_for_call()),
+            Parsed::Drtl(topology) => Some(Cow::Borrowed(topology.json())),
+        }
+    }
+
+    /// The JSON of the value at `pointer`, when the file parses and has one there: only that
+    /// value is made (from a LOGIC.md document's tree).
+    pub fn json_at(&self, pointer: &str) -> Option<Cow<'_, Value>> {
+        match self.parsed.as_ref()? {
+            Parsed::Logic(document) => logicmd::json::node_at(document.root(), pointer)
+                .map(|node| Cow::Owned(logicmd::json::to_json(node))),
+            Parsed::Drtl(topology) => topology.json().pointer(pointer).map(Cow::Borrowed),
+        }
     }
 
     /// Lines of the text.

@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use logicmd::diagnostic::Severity;
 use logicmd::source::{LineIndex, Span};
@@ -77,7 +78,7 @@ pub fn diagnostic(
     id: &str,
     text: &Text<'_>,
     found: &IdeDiagnostic,
-    texts: &dyn Fn(&str) -> Option<String>,
+    texts: &dyn Fn(&str) -> Option<Arc<str>>,
 ) -> lsp::Diagnostic {
     let d = &found.diagnostic;
     let severity = match d.severity {
@@ -160,7 +161,7 @@ pub fn completion(text: &Text<'_>, item: &CompletionItem) -> lsp::CompletionItem
 pub fn location(
     project: &Project,
     location: &Location,
-    texts: &dyn Fn(&str) -> Option<String>,
+    texts: &dyn Fn(&str) -> Option<Arc<str>>,
 ) -> Option<lsp::Location> {
     let text = texts(&location.file)?;
     Some(lsp::Location::new(
@@ -183,7 +184,7 @@ pub fn text_edits(text: &Text<'_>, edits: &[TextEdit]) -> Vec<lsp::TextEdit> {
 pub fn workspace_edit(
     project: &Project,
     edit: &WorkspaceEdit,
-    texts: &dyn Fn(&str) -> Option<String>,
+    texts: &dyn Fn(&str) -> Option<Arc<str>>,
 ) -> lsp::WorkspaceEdit {
     let mut changes = HashMap::new();
     for (id, edits) in &edit.changes {
@@ -201,7 +202,7 @@ pub fn action(
     action: &Action,
     diagnostics: &[lsp::Diagnostic],
     text: &Text<'_>,
-    texts: &dyn Fn(&str) -> Option<String>,
+    texts: &dyn Fn(&str) -> Option<Arc<str>>,
 ) -> lsp::CodeActionOrCommand {
     let kind = match action.kind {
         ActionKind::QuickFix => lsp::CodeActionKind::QUICKFIX,

@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::convert::{self, Text};
+use super::transport::Outgoing;
 use super::Server;
 use super::{project, settings};
 
@@ -83,8 +84,33 @@ fn params<P: DeserializeOwned>(value: &Value) -> Result<P, Failure> {
     serde_json::from_value(value.clone()).map_err(|e| Failure::Params(e.to_string()))
 }
 
-fn json(value: impl serde::Serialize) -> Result<Value, Failure> {
-    serde_json::to_value(value).map_err(|e| Failure::Params(e.to_string()))
+/// An answer written as JSON text straight from the values (no `serde_json::Value` between:
+/// see [`super::transport`]).
+fn json(value: impl serde::Serialize) -> Result<Answer, Failure> {
+    serde_json::to_string(&value)
+        .map(Answer)
+        .map_err(|e| Failure::Params(e.to_string()))
+}
+
+/// A request's result as JSON text.
+pub struct Answer(String);
+
+impl Answer {
+    fn null() -> Answer {
+        Answer("null".to_owned())
+    }
+
+    /// The response to request `id` carrying this result.
+    pub fn into_message(self, id: &lsp_server::RequestId) -> serde_json::Result<Outgoing> {
+        let id = serde_json::to_string(id)?;
+        let mut text = String::with_capacity(self.0.len() + id.len() + 32);
+        text.push_str("{\"jsonrpc\":\"2.0\",\"id\":");
+        text.push_str(&id);
+        text.push_str(",\"result\":");
+        text.push_str(&self.0);
+        text.push('}');
+        Ok(Outgoing::text(text))
+    }
 }
 
 /// The id of a document the client names (`None` for a URI outside `file://`).
@@ -93,12 +119,12 @@ fn id_of(server: &Server<'_>, uri: &lsp::Uri) -> Option<String> {
 }
 
 /// The current text of any file, for converting places in it.
-fn texts<'a>(server: &'a Server<'_>) -> impl Fn(&str) -> Option<String> + 'a {
-    move |id: &str| server.workspace.text(id).map(|t| t.to_string())
+fn texts<'a>(server: &'a Server<'_>) -> impl Fn(&str) -> Option<std::sync::Arc<str>> + 'a {
+    move |id: &str| server.workspace.text(id)
 }
 
 /// Answers a request.
-pub fn request(server: &mut Server<'_>, request: &Request) -> Result<Value, Failure> {
+pub fn request(server: &mut Server<'_>, request: &Request) -> Result<Answer, Failure> {
     let p = &request.params;
     match request.method.as_str() {
         "textDocument/completion" => {
@@ -342,8 +368,8 @@ fn position_request(
         &str,
         &logicmd_ide::FileAnalysis,
         usize,
-    ) -> Result<Value, Failure>,
-) -> Result<Value, Failure> {
+    ) -> Result<Answer, Failure>,
+) -> Result<Answer, Failure> {
     let position = at.position;
     document_request(server, &at.text_document, |server, id, file| {
         let offset = Text::of(file).offset(position);
@@ -355,13 +381,13 @@ fn position_request(
 fn document_request(
     server: &mut Server<'_>,
     document: &lsp::TextDocumentIdentifier,
-    answer: impl FnOnce(&mut Server<'_>, &str, &logicmd_ide::FileAnalysis) -> Result<Value, Failure>,
-) -> Result<Value, Failure> {
+    answer: impl FnOnce(&mut Server<'_>, &str, &logicmd_ide::FileAnalysis) -> Result<Answer, Failure>,
+) -> Result<Answer, Failure> {
     let Some(id) = id_of(server, &document.uri) else {
-        return Ok(Value::Null);
+        return Ok(Answer::null());
     };
     let Some(file) = server.workspace.analysis(&id) else {
-        return Ok(Value::Null);
+        return Ok(Answer::null());
     };
     answer(server, &id, &file)
 }
@@ -396,12 +422,12 @@ fn encode_tokens(text: &Text<'_>, found: &[tokens::SemanticToken]) -> Vec<lsp::S
 }
 
 /// Handles a notification; the open files whose diagnostics may have changed.
-pub fn notification(server: &mut Server<'_>, notification: &Notification) -> Vec<String> {
-    let p = &notification.params;
-    match notification.method.as_str() {
+pub fn notification(server: &mut Server<'_>, notification: Notification) -> Vec<String> {
+    // The parameters are read by value: an opened document's text is not copied.
+    let Notification { method, params: p } = notification;
+    match method.as_str() {
         "textDocument/didOpen" => {
-            let Ok(opened) = serde_json::from_value::<lsp::DidOpenTextDocumentParams>(p.clone())
-            else {
+            let Ok(opened) = serde_json::from_value::<lsp::DidOpenTextDocumentParams>(p) else {
                 return Vec::new();
             };
             let Some(id) = id_of(server, &opened.text_document.uri) else {
@@ -413,8 +439,7 @@ pub fn notification(server: &mut Server<'_>, notification: &Notification) -> Vec
             server.workspace.open(&id, opened.text_document.text)
         }
         "textDocument/didChange" => {
-            let Ok(changed) = serde_json::from_value::<lsp::DidChangeTextDocumentParams>(p.clone())
-            else {
+            let Ok(changed) = serde_json::from_value::<lsp::DidChangeTextDocumentParams>(p) else {
                 return Vec::new();
             };
             let Some(id) = id_of(server, &changed.text_document.uri) else {
@@ -443,8 +468,7 @@ pub fn notification(server: &mut Server<'_>, notification: &Notification) -> Vec
             affected
         }
         "textDocument/didClose" => {
-            let Ok(closed) = serde_json::from_value::<lsp::DidCloseTextDocumentParams>(p.clone())
-            else {
+            let Ok(closed) = serde_json::from_value::<lsp::DidCloseTextDocumentParams>(p) else {
                 return Vec::new();
             };
             let Some(id) = id_of(server, &closed.text_document.uri) else {
@@ -458,8 +482,7 @@ pub fn notification(server: &mut Server<'_>, notification: &Notification) -> Vec
             server.workspace.close(&id)
         }
         "workspace/didChangeWatchedFiles" => {
-            let Ok(changed) = serde_json::from_value::<lsp::DidChangeWatchedFilesParams>(p.clone())
-            else {
+            let Ok(changed) = serde_json::from_value::<lsp::DidChangeWatchedFilesParams>(p) else {
                 return Vec::new();
             };
             let mut affected = Vec::new();

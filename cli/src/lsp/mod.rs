@@ -8,8 +8,10 @@
 
 mod convert;
 mod handlers;
+mod memory;
 mod project;
 mod settings;
+mod transport;
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
@@ -17,12 +19,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::RecvTimeoutError;
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
 use serde_json::Value;
 
 use logicmd_ide::Workspace;
 use project::Project;
+use transport::{Outgoing, Transport};
 
 use crate::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
@@ -41,7 +44,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> u8 {
     let _ = args.stdio;
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, io_threads) = transport::stdio();
     let status = match serve(&connection, args) {
         Ok(status) => status,
         Err(message) => {
@@ -54,8 +57,8 @@ pub fn run(args: &Args) -> u8 {
     status
 }
 
-fn serve(connection: &Connection, args: &Args) -> Result<u8, String> {
-    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+fn serve(connection: &Transport, args: &Args) -> Result<u8, String> {
+    let (id, params) = initialize_start(connection)?;
     let init: lsp::InitializeParams = serde_json::from_value(params).map_err(|e| e.to_string())?;
     let root = match &args.root {
         Some(root) => root.clone(),
@@ -72,10 +75,7 @@ fn serve(connection: &Connection, args: &Args) -> Result<u8, String> {
             version: Some(env!("CARGO_PKG_VERSION").to_owned()),
         }),
     };
-    let result = serde_json::to_value(result).map_err(|e| e.to_string())?;
-    connection
-        .initialize_finish(id, result)
-        .map_err(|e| e.to_string())?;
+    initialize_finish(connection, &id, &result)?;
     let delay = init
         .initialization_options
         .as_ref()
@@ -95,11 +95,55 @@ fn serve(connection: &Connection, args: &Args) -> Result<u8, String> {
         shutdown: false,
         next_request: 0,
         settings_problems: HashSet::new(),
+        worked: false,
     };
     if watches_files(&init) {
         server.register_watchers();
     }
     Ok(server.main_loop())
+}
+
+/// Waits for the client's `initialize` (a request before it is refused as the protocol says).
+fn initialize_start(connection: &Transport) -> Result<(RequestId, Value), String> {
+    loop {
+        match connection.receiver.recv() {
+            Ok(Message::Request(request)) if request.method == "initialize" => {
+                return Ok((request.id, request.params))
+            }
+            Ok(Message::Request(request)) => {
+                let refused = Response::new_err(
+                    request.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    format!("expected initialize request, got `{}`", request.method),
+                );
+                send(connection, Outgoing::message(&Message::Response(refused)));
+            }
+            Ok(Message::Notification(n)) if n.method != "exit" => {}
+            Ok(other) => return Err(format!("expected initialize request, got {other:?}")),
+            Err(_) => return Err("the client left before initializing".to_owned()),
+        }
+    }
+}
+
+/// Answers `initialize` and waits for the client's `initialized`.
+fn initialize_finish(
+    connection: &Transport,
+    id: &RequestId,
+    result: &lsp::InitializeResult,
+) -> Result<(), String> {
+    send(
+        connection,
+        Outgoing::result(id, result).map_err(|e| e.to_string())?,
+    );
+    match connection.receiver.recv() {
+        Ok(Message::Notification(n)) if n.method == "initialized" => Ok(()),
+        Ok(other) => Err(format!("expected initialized notification, got: {other:?}")),
+        Err(_) => Err("the client left before initializing".to_owned()),
+    }
+}
+
+fn send(connection: &Transport, message: Outgoing) {
+    let _ = connection.sender.send(message);
 }
 
 /// The first workspace folder, else the root URI the client sent.
@@ -125,7 +169,7 @@ fn watches_files(init: &lsp::InitializeParams) -> bool {
 }
 
 pub(crate) struct Server<'c> {
-    connection: &'c Connection,
+    connection: &'c Transport,
     project: Arc<Project>,
     workspace: Workspace,
     /// The client's version of each open document.
@@ -141,6 +185,8 @@ pub(crate) struct Server<'c> {
     buffer: VecDeque<Message>,
     shutdown: bool,
     next_request: i32,
+    /// Work was done since the allocator's free pages were last given back.
+    worked: bool,
     /// Unusable settings already said (each is said once).
     settings_problems: HashSet<String>,
 }
@@ -184,7 +230,13 @@ impl Server<'_> {
                         return None;
                     }
                 },
-                None => self.connection.receiver.recv().ok()?,
+                None => {
+                    if self.worked && self.connection.receiver.is_empty() {
+                        self.worked = false;
+                        memory::release_free_pages();
+                    }
+                    self.connection.receiver.recv().ok()?
+                }
             };
             if let Some(message) = self.screen(received) {
                 return Some(message);
@@ -221,6 +273,7 @@ impl Server<'_> {
     }
 
     fn request(&mut self, request: Request) {
+        self.worked = true;
         if self.cancelled.remove(&request.id) {
             self.respond(Response::new_err(
                 request.id,
@@ -244,7 +297,12 @@ impl Server<'_> {
         }
         let id = request.id.clone();
         let response = match handlers::request(self, &request) {
-            Ok(value) => Response::new_ok(id, value),
+            Ok(answer) => match answer.into_message(&id) {
+                Ok(message) => return send(self.connection, message),
+                Err(error) => {
+                    Response::new_err(id, ErrorCode::InternalError as i32, error.to_string())
+                }
+            },
             Err(handlers::Failure::Unknown) => Response::new_err(
                 id,
                 ErrorCode::MethodNotFound as i32,
@@ -258,21 +316,18 @@ impl Server<'_> {
     }
 
     fn respond(&self, response: Response) {
-        let _ = self.connection.sender.send(Message::Response(response));
+        send(
+            self.connection,
+            Outgoing::message(&Message::Response(response)),
+        );
     }
 
     fn notify(&self, method: &str, params: impl serde::Serialize) {
-        let _ = self
-            .connection
-            .sender
-            .send(Message::Notification(Notification::new(
-                method.to_owned(),
-                params,
-            )));
+        send(self.connection, Outgoing::notification(method, &params));
     }
 
     fn notification(&mut self, notification: Notification) {
-        let affected = handlers::notification(self, &notification);
+        let affected = handlers::notification(self, notification);
         if !affected.is_empty() {
             self.pending.extend(affected);
             self.deadline = Some(Instant::now() + self.delay);
@@ -283,6 +338,7 @@ impl Server<'_> {
     /// message arrives: what it changes comes first.
     fn publish(&mut self) {
         self.deadline = None;
+        self.worked = true;
         while let Some(id) = self.pending.pop_first() {
             if !self.versions.contains_key(&id) {
                 continue;
@@ -327,6 +383,9 @@ impl Server<'_> {
                 registrations: vec![registration],
             },
         );
-        let _ = self.connection.sender.send(Message::Request(request));
+        send(
+            self.connection,
+            Outgoing::message(&Message::Request(request)),
+        );
     }
 }

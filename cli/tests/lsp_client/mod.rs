@@ -26,7 +26,13 @@ pub struct Client {
 impl Client {
     /// Starts `logicmd lsp` and initializes it for the project at `root`.
     pub fn start(root: &Path, options: Value) -> (Client, Value) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_logicmd"))
+        Client::start_program(Path::new(env!("CARGO_BIN_EXE_logicmd")), root, options)
+    }
+
+    /// [`Client::start`] with another build of `logicmd` (a bench's before and after).
+    #[allow(dead_code, reason = "used by the memory bench, not by every test")]
+    pub fn start_program(program: &Path, root: &Path, options: Value) -> (Client, Value) {
+        let mut child = Command::new(program)
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

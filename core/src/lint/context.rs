@@ -15,6 +15,8 @@ use crate::source::Span;
 
 pub struct LintContext<'d> {
     pub document: &'d Document,
+    /// The document's own frontmatter as JSON (made for the lint call, not kept).
+    own: &'d Value,
     /// The frontmatter with imports merged: names defined by imports resolve against this.
     pub resolved: &'d Value,
     diagnostics: Vec<Diagnostic>,
@@ -24,9 +26,10 @@ pub struct LintContext<'d> {
 }
 
 impl<'d> LintContext<'d> {
-    pub fn new(document: &'d Document, resolved: &'d Value) -> Self {
+    pub fn new(document: &'d Document, own: &'d Value, resolved: &'d Value) -> Self {
         LintContext {
             document,
+            own,
             resolved,
             diagnostics: Vec::new(),
             step_set: OnceCell::new(),
@@ -35,7 +38,7 @@ impl<'d> LintContext<'d> {
 
     /// The file's own frontmatter: what rules walk, so every finding has a place in this file.
     pub fn own(&self) -> &'d Value {
-        self.document.json()
+        self.own
     }
 
     /// Reports `rule` at the value at `pointer`.

@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{sort_diagnostics, Diagnostic};
 use crate::document::Document;
-use crate::imports::{resolve, Resolved};
+use crate::imports::{resolve_own, Resolved};
 use crate::loader::Loader;
 
 pub use conditions::condition_patterns;
@@ -38,8 +38,12 @@ pub use structure::FALLBACK_MODES;
 
 /// Lints `document` (id `id` for relative imports), loading other files through `loader`.
 /// Schema errors are not repeated here; call [`crate::validate()`] for those.
+/// The document's JSON view is read for this call only, not kept in the document (see
+/// [`Document::json_for_call`]).
 pub fn lint(document: &Document, id: &str, loader: &dyn Loader) -> Vec<Diagnostic> {
-    lint_resolved(document, &resolve(document, id, loader), id, loader)
+    let own = document.json_for_call();
+    let resolved = resolve_own(document, &own, id, loader);
+    lint_with(document, &own, &resolved, id, loader)
 }
 
 /// Lints `document` whose imports are already `resolved` (what [`crate::imports::resolve`]
@@ -50,8 +54,19 @@ pub fn lint_resolved(
     id: &str,
     loader: &dyn Loader,
 ) -> Vec<Diagnostic> {
+    lint_with(document, document.json(), resolved, id, loader)
+}
+
+/// Lints `document` whose own frontmatter is `own` and whose imports are `resolved`.
+fn lint_with(
+    document: &Document,
+    own: &Value,
+    resolved: &Resolved<'_>,
+    id: &str,
+    loader: &dyn Loader,
+) -> Vec<Diagnostic> {
     let mut diagnostics = resolved.diagnostics.clone();
-    let mut cx = LintContext::new(document, &resolved.value);
+    let mut cx = LintContext::new(document, own, &resolved.value);
     run_rules(&mut cx);
     imports::check(&mut cx, &resolved.contributed);
     workflow::check(&mut cx, id, loader);
@@ -61,7 +76,7 @@ pub fn lint_resolved(
 
 /// Lints a document on its own, without loading anything (imports count as unresolved).
 pub fn lint_value(document: &Document, resolved: &Value) -> Vec<Diagnostic> {
-    let mut cx = LintContext::new(document, resolved);
+    let mut cx = LintContext::new(document, document.json(), resolved);
     run_rules(&mut cx);
     finish(cx.finish())
 }

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::names::{imported_steps, steps};
 use super::{CompletionItem, ItemKind, Request};
 use crate::schema_docs::Seg;
-use crate::workspace::Workspace;
+use crate::workspace::{FileAnalysis, Workspace};
 
 /// The methods (and the `length` property) the expression language evaluates.
 pub(crate) const METHODS: &[(&str, &str, &str)] = &[
@@ -200,8 +200,6 @@ fn members(
     let Some(file) = request.file else {
         return Vec::new();
     };
-    let null = Value::Null;
-    let json = file.json().unwrap_or(&null);
     let schema = match (request.kind, object) {
         (Kind::Logic, ["steps"]) => return steps(request, workspace, None),
         (Kind::Logic, ["steps", _]) => {
@@ -213,9 +211,7 @@ fn members(
             )]
         }
         (Kind::Logic, ["steps", step, "output", fields @ ..]) => {
-            let own = json
-                .pointer(&format!("/steps/{step}/output_schema"))
-                .cloned();
+            let own = output_schema(file, step);
             let schema = own.or_else(|| {
                 imported_steps(workspace, request.id, file)
                     .into_iter()
@@ -224,14 +220,11 @@ fn members(
             });
             schema.and_then(|s| descend(&s, fields))
         }
-        (Kind::Logic, ["input" | "inputs", fields @ ..]) => descend(&inputs_schema(json), fields),
+        (Kind::Logic, ["input" | "inputs", fields @ ..]) => descend(&inputs_schema(file), fields),
         (Kind::Logic, ["output", fields @ ..]) => enclosing_step(request)
-            .and_then(|step| {
-                json.pointer(&format!("/steps/{step}/output_schema"))
-                    .cloned()
-            })
+            .and_then(|step| output_schema(file, &step))
             .and_then(|s| descend(&s, fields)),
-        (Kind::Drtl, [node]) if drtl_node(json, node) => {
+        (Kind::Drtl, [node]) if file.json().is_some_and(|json| drtl_node(&json, node)) => {
             return vec![request.item(
                 "output",
                 ItemKind::Field,
@@ -261,10 +254,21 @@ fn drtl_node(json: &Value, id: &str) -> bool {
 }
 
 /// `contracts.inputs` as one object schema: each input's name with its schema.
-pub(crate) fn inputs_schema(json: &Value) -> Value {
+/// The `output_schema` of the file's own step `step`, made from the tree (only that value).
+pub(crate) fn output_schema(file: &FileAnalysis, step: &str) -> Option<Value> {
+    let pointer = format!(
+        "/steps/{}/output_schema",
+        step.replace('~', "~0").replace('/', "~1")
+    );
+    file.json_at(&pointer).map(std::borrow::Cow::into_owned)
+}
+
+/// The schema of `input`: an object whose properties are the file's `contracts.inputs`.
+pub(crate) fn inputs_schema(file: &FileAnalysis) -> Value {
     let mut properties = serde_json::Map::new();
-    for input in json
-        .pointer("/contracts/inputs")
+    for input in file
+        .json_at("/contracts/inputs")
+        .as_deref()
         .and_then(Value::as_array)
         .into_iter()
         .flatten()

@@ -171,12 +171,13 @@ pub(crate) fn imported_steps(
     let Some(document) = file.document() else {
         return Vec::new();
     };
-    if document.json().get("imports").is_none() {
+    if document.root().get("imports").is_none() {
         return Vec::new();
     }
     let loader = workspace.loader();
-    let resolved = logicmd::imports::resolve(document, id, &loader);
-    let own = document.json().get("steps");
+    let json = document.json_for_call();
+    let resolved = logicmd::imports::resolve_own(document, &json, id, &loader);
+    let own = json.get("steps");
     let mut found: Vec<(String, Value)> = resolved
         .value
         .get("steps")
