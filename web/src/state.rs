@@ -221,6 +221,9 @@ impl Studio {
             return;
         }
         self.analysis_pending.set_value(true);
+        // The problems shown are the previous text's until the analysis: say they are being
+        // checked (the check that follows the analysis clears it).
+        self.checking.set(true);
         let (pending, analyse) = (self.analysis_pending, self.analyse);
         after_the_frame(move || {
             // Not if a change since did it (`set_text`).
