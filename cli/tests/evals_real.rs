@@ -23,49 +23,60 @@ fn answer(request: &Recorded) -> Reply {
     }
 }
 
-#[test]
-fn every_case_and_its_judge_are_real_model_calls() {
-    let server = Loopback::answering(answer);
-    let scratch = Scratch::new("evals-real");
+/// A scratch project with the capital document and its cases.
+fn project(name: &str) -> Scratch {
+    let scratch = Scratch::new(name);
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/evals");
     for name in ["capital.logic.md", "cases.jsonl"] {
         scratch.write(name, fs::read(fixtures.join(name)).expect("a fixture"));
     }
-    let status = Command::new(env!("CARGO_BIN_EXE_logicmd"))
+    scratch
+}
+
+/// `logicmd evals run capital.logic.md --data cases.jsonl --provider openai …` against
+/// `server`, with `args` added: its exit code.
+fn eval(scratch: &Scratch, server: &Loopback, args: &[&str]) -> Option<i32> {
+    Command::new(env!("CARGO_BIN_EXE_logicmd"))
         .current_dir(&scratch.0)
+        .args(["evals", "run", "capital.logic.md", "--data", "cases.jsonl"])
         .args([
-            "evals",
-            "run",
-            "capital.logic.md",
-            "--data",
-            "cases.jsonl",
             "--provider",
             "openai",
-            "--model",
-            "m",
-        ])
-        .args([
             "--no-stream",
             "--base-url",
             &server.base_url(),
-            "--scorer",
-            "subset",
-            "--scorer",
-            "judge",
         ])
-        .args(["--jobs", "2", "--out", "rows.jsonl"])
+        .args(args)
         .env_remove("OPENAI_API_KEY")
         .env_remove("OPENAI_BASE_URL")
         .stdin(Stdio::null())
         .output()
         .expect("logicmd runs")
-        .status;
-    assert_eq!(status.code(), Some(1), "`de` expects Berlin");
-    let rows: Vec<Value> = fs::read_to_string(scratch.0.join("rows.jsonl"))
+        .status
+        .code()
+}
+
+/// The rows of `rows.jsonl`.
+fn rows(scratch: &Scratch) -> Vec<Value> {
+    fs::read_to_string(scratch.0.join("rows.jsonl"))
         .expect("rows written")
         .lines()
         .map(|line| serde_json::from_str(line).expect("a row"))
-        .collect();
+        .collect()
+}
+
+#[test]
+fn every_case_and_its_judge_are_real_model_calls() {
+    let server = Loopback::answering(answer);
+    let scratch = project("evals-real");
+    let args = ["--model", "m", "--scorer", "subset", "--scorer", "judge"];
+    let status = eval(
+        &scratch,
+        &server,
+        &[&args[..], &["--jobs", "2", "--out", "rows.jsonl"]].concat(),
+    );
+    assert_eq!(status, Some(1), "`de` expects Berlin");
+    let rows = rows(&scratch);
     let verdicts: Vec<String> = rows
         .iter()
         .map(|row| format!("{} {} {}", row["id"], row["pass"], row["scores"]))
@@ -95,29 +106,23 @@ fn each_model_is_a_variant_asked_of_every_case() {
         Some("good") => completion(r#"{"city": "Paris"}"#),
         _ => completion(r#"{"city": "Berlin"}"#),
     });
-    let scratch = Scratch::new("evals-models");
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/evals");
-    for name in ["capital.logic.md", "cases.jsonl"] {
-        scratch.write(name, fs::read(fixtures.join(name)).expect("a fixture"));
-    }
-    let status = Command::new(env!("CARGO_BIN_EXE_logicmd"))
-        .current_dir(&scratch.0)
-        .args(["evals", "run", "capital.logic.md", "--data", "cases.jsonl"])
-        .args(["--provider", "openai", "--model", "good", "--model", "bad"])
-        .args(["--no-stream", "--base-url", &server.base_url()])
-        .args(["--scorer", "subset", "--out", "rows.jsonl"])
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("OPENAI_BASE_URL")
-        .stdin(Stdio::null())
-        .output()
-        .expect("logicmd runs")
-        .status;
-    assert_eq!(status.code(), Some(1), "each model misses a case");
-    let rows: Vec<Value> = fs::read_to_string(scratch.0.join("rows.jsonl"))
-        .expect("rows written")
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a row"))
-        .collect();
+    let scratch = project("evals-models");
+    let args = [
+        "--model",
+        "good",
+        "--model",
+        "bad",
+        "--scorer",
+        "subset",
+        "--out",
+        "rows.jsonl",
+    ];
+    assert_eq!(
+        eval(&scratch, &server, &args),
+        Some(1),
+        "each model misses a case"
+    );
+    let rows = rows(&scratch);
     let verdicts: Vec<String> = rows
         .iter()
         .map(|row| format!("{} {} {}", row["id"], row["variant"], row["pass"]))
