@@ -450,3 +450,111 @@ fn make_executable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
     fs::set_permissions(path, fs::Permissions::from_mode(0o755)).expect("chmod");
 }
+
+/// What an eval writes never replaces what it reads, resumed rows must be this eval's, and
+/// rows from Ray are exactly the rows asked for: nothing missing, nothing twice.
+#[test]
+fn outputs_inputs_foreign_rows_and_rays_rows_are_held_to_the_eval() {
+    let scratch = scratch("held");
+    let base = [
+        "evals",
+        "run",
+        "capital.logic.md",
+        "--data",
+        "cases.jsonl",
+        "--dry-run",
+    ];
+    let eval = |extra: &[&str]| {
+        let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+        transcript(&scratch, &logicmd(&scratch, &args))
+    };
+    let local = eval(&["--out", "local.jsonl"]);
+    assert!(local.starts_with("exit: Some(0)"), "{local}");
+    let row = fs::read_to_string(scratch.0.join("local.jsonl")).expect("rows");
+    let first = row.lines().next().expect("a row");
+    // Interpreters that pass the import check, then give no row, or one row twice.
+    scratch.write("row.jsonl", format!("{first}\n"));
+    for (name, rows) in [
+        ("python-silent", ""),
+        ("python-twice", "cat row.jsonl row.jsonl\n"),
+    ] {
+        scratch.write(
+            name,
+            format!("#!/bin/sh\n[ \"$1\" = \"-c\" ] && exit 0\n{rows}"),
+        );
+        make_executable(&scratch.0.join(name));
+    }
+    scratch.write(
+        "other.jsonl",
+        "{\"id\": \"elsewhere\", \"input\": {\"country\": \"Peru\"}}\n",
+    );
+    let outputs = [
+        eval(&["--out", "rows.html"]),
+        eval(&["--out", "cases.jsonl", "--restart"]),
+        eval(&["--out", "rows.jsonl", "--report", "capital.logic.md"]),
+        transcript(
+            &scratch,
+            &logicmd(
+                &scratch,
+                &[
+                    "evals",
+                    "run",
+                    "capital.logic.md",
+                    "--data",
+                    "other.jsonl",
+                    "--dry-run",
+                    "--out",
+                    "local.jsonl",
+                ],
+            ),
+        ),
+        eval(&[
+            "--engine",
+            "ray",
+            "--python",
+            "./python-silent",
+            "--out",
+            "silent.jsonl",
+        ]),
+        eval(&[
+            "--engine",
+            "ray",
+            "--python",
+            "./python-twice",
+            "--out",
+            "twice.jsonl",
+        ]),
+    ];
+    insta::assert_snapshot!(outputs.join(""), @r"
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --out and the report are the same file (rows.html): give --report another name
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --out would overwrite the dataset (cases.jsonl): name another file
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: the report would overwrite the document (capital.logic.md): name another file
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: local.jsonl holds rows of another eval (case `fr`, variant `capital.logic.md` is not in this one): resume with the same --data and documents, or --restart
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: Ray gave 0 of the 3 rows asked for (case `de`, variant `capital.logic.md` is missing): the rows it gave are kept in silent.jsonl; run again to resume
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: Ray gave a row that was not asked for, or twice: case `fr`, variant `capital.logic.md`
+    ");
+    assert_eq!(
+        fs::read_to_string(scratch.0.join("cases.jsonl")).expect("the dataset"),
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/evals/cases.jsonl"))
+            .expect("the fixture"),
+        "the dataset is untouched"
+    );
+}

@@ -148,8 +148,10 @@ fn eval(args: &Args) -> Result<u8, Stop> {
     let cases = read_cases(&args.data.to_string_lossy(), &data)
         .map_err(|e| usage(format!("{}:{e}", args.data.display())))?;
     let arms = arms(args)?;
+    outputs_fit(args)?;
     let (mut rows, keep) = resumed(args)?;
     same_scorers(args, &rows, &scorers)?;
+    same_eval(args, &rows, &cases, &arms)?;
     let done: BTreeSet<(String, String)> = rows
         .iter()
         .map(|r| (r.id.clone(), r.variant.clone()))
@@ -189,10 +191,7 @@ fn eval(args: &Args) -> Result<u8, Stop> {
         (at(&case_at, &row.id), at(&variant_at, &row.variant))
     };
     rows.sort_by_key(|row| order(row));
-    let report = args
-        .report
-        .clone()
-        .unwrap_or_else(|| args.out.with_extension("html"));
+    let report = report_path(args);
     let page = html::report(&rows, &args.data.to_string_lossy());
     std::fs::write(&report, page)
         .map_err(|e| usage(format!("cannot write {}: {e}", report.display())))?;
@@ -285,10 +284,31 @@ fn on_ray(
     };
     let mut bar = progress::Bar::new(work.len(), args.progress == ProgressFlag::Auto);
     let mut ran = Vec::new();
+    let asked: BTreeSet<(&str, &str)> = work
+        .iter()
+        .map(|w| (w.case.id.as_str(), w.arm.variant.name.as_str()))
+        .collect();
+    let names = scorer_names(args);
+    let mut given = BTreeSet::new();
     let finished = ray::run(&args.ray, &request, &mut |row| {
         // A case half done before runs again whole; its done half is kept as it was.
         if done.contains(&(row.id.clone(), row.variant.clone())) {
             return Ok(());
+        }
+        // Only the rows asked for, each once, scored as asked: anything else is not this eval.
+        let key = (row.id.clone(), row.variant.clone());
+        if !asked.contains(&(key.0.as_str(), key.1.as_str())) || !given.insert(key) {
+            return Err(format!(
+                "Ray gave a row that was not asked for, or twice: case `{}`, variant `{}`",
+                row.id, row.variant
+            ));
+        }
+        if row.scores.keys().ne(names.iter()) {
+            return Err(format!(
+                "Ray gave case `{}` scored by [{}], not by the scorers asked",
+                row.id,
+                row.scores.keys().cloned().collect::<Vec<_>>().join(", ")
+            ));
         }
         bar.step(row.pass);
         writer.append(&row)?;
@@ -297,6 +317,17 @@ fn on_ray(
     });
     bar.finish();
     finished.map_err(usage)?;
+    if let Some((id, variant)) = asked
+        .iter()
+        .find(|(id, variant)| !given.contains(&((*id).to_owned(), (*variant).to_owned())))
+    {
+        return Err(usage(format!(
+            "Ray gave {} of the {} rows asked for (case `{id}`, variant `{variant}` is missing): the rows it gave are kept in {}; run again to resume",
+            given.len(),
+            asked.len(),
+            args.out.display()
+        )));
+    }
     let position: HashMap<(&str, &str), usize> = work
         .iter()
         .enumerate()
@@ -445,6 +476,86 @@ fn judged(work: &Work, provider: &Provider, scorers: &[Scorer], ending: &Ending)
             judge_answer(logicmd::run::Answer::Observed(observation))
         }
     }
+}
+
+/// The names rows carry for this eval's scorers.
+fn scorer_names(args: &Args) -> Vec<String> {
+    args.scorers
+        .iter()
+        .filter_map(|spec| Scorer::parse(spec, &read_file).ok())
+        .map(|s| s.name())
+        .collect()
+}
+
+/// Kept rows must belong to this eval's cases and variants: rows of another dataset or
+/// document would be counted as this one's.
+fn same_eval(args: &Args, rows: &[Row], cases: &[Case], arms: &[Arm]) -> Result<(), Stop> {
+    let ids: BTreeSet<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+    let variants: BTreeSet<&str> = arms.iter().map(|a| a.variant.name.as_str()).collect();
+    match rows
+        .iter()
+        .find(|r| !ids.contains(r.id.as_str()) || !variants.contains(r.variant.as_str()))
+    {
+        Some(row) => Err(usage(format!(
+            "{} holds rows of another eval (case `{}`, variant `{}` is not in this one): resume with the same --data and documents, or --restart",
+            args.out.display(),
+            row.id,
+            row.variant
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The results and the report are two files, and neither is one this eval reads.
+fn outputs_fit(args: &Args) -> Result<(), Stop> {
+    let report = report_path(args);
+    if same_file(&args.out, &report) {
+        return Err(usage(format!(
+            "--out and the report are the same file ({}): give --report another name",
+            args.out.display()
+        )));
+    }
+    let mut inputs = vec![("the dataset", args.data.clone())];
+    for path in std::iter::once(&args.document).chain(&args.variants) {
+        inputs.push(("the document", path.clone()));
+    }
+    if let Some(script) = args
+        .provider
+        .as_deref()
+        .and_then(|p| p.strip_prefix("scripted:"))
+    {
+        inputs.push(("the script", PathBuf::from(script)));
+    }
+    for spec in &args.scorers {
+        if let Some(file) = spec.strip_prefix("schema:") {
+            inputs.push(("a scorer's schema", PathBuf::from(file)));
+        }
+    }
+    for (flag, output) in [("--out", &args.out), ("the report", &report)] {
+        if let Some((what, input)) = inputs.iter().find(|(_, input)| same_file(output, input)) {
+            return Err(usage(format!(
+                "{flag} would overwrite {what} ({}): name another file",
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The report's path: --report, or --out with the extension .html.
+fn report_path(args: &Args) -> PathBuf {
+    args.report
+        .clone()
+        .unwrap_or_else(|| args.out.with_extension("html"))
+}
+
+/// Whether two paths name one file (as written, or once resolved when both exist).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    if absolute(a) == absolute(b) {
+        return true;
+    }
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
 /// Kept rows must have been scored as this run scores, or the results would mix two measures.
