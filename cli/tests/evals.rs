@@ -558,3 +558,55 @@ fn outputs_inputs_foreign_rows_and_rays_rows_are_held_to_the_eval() {
         "the dataset is untouched"
     );
 }
+
+/// `compare` fails (1) when a case of BEFORE is missing from AFTER, and refuses (2) results
+/// scored by other scorers or holding a case twice.
+#[test]
+fn compare_counts_missing_cases_and_refuses_what_does_not_compare() {
+    let scratch = scratch("compare-held");
+    let run = |out: &str, scorer: &str| {
+        let args = [
+            "evals",
+            "run",
+            "capital.logic.md",
+            "--data",
+            "cases.jsonl",
+            "--dry-run",
+        ];
+        let mut args = args.to_vec();
+        args.extend(["--scorer", scorer, "--out", out]);
+        logicmd(&scratch, &args)
+    };
+    run("before.jsonl", "subset");
+    run("other.jsonl", "exact");
+    scratch.write("empty.jsonl", "");
+    let before = fs::read_to_string(scratch.0.join("before.jsonl")).expect("rows");
+    let first = before.lines().next().expect("a row");
+    scratch.write("twice.jsonl", format!("{before}{first}\n"));
+    let compare = |after: &str| {
+        transcript(
+            &scratch,
+            &logicmd(&scratch, &["evals", "compare", "before.jsonl", after]),
+        )
+    };
+    let outputs = [
+        compare("empty.jsonl"),
+        compare("other.jsonl"),
+        compare("twice.jsonl"),
+    ];
+    insta::assert_snapshot!(outputs.join(""), @r"
+    exit: Some(1)
+    --- stdout
+    0 regressed, 0 fixed, 0 still passing, 0 still failing
+      only in before.jsonl: fr, de, fr-trace
+    --- stderr
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: before.jsonl was scored by [subset] and other.jsonl by [exact]: compare results scored alike
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: twice.jsonl holds case `fr` of variant `capital.logic.md` twice
+    ");
+}

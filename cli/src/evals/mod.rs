@@ -24,7 +24,8 @@ pub struct Args {
 enum Command {
     /// Run a document and its variants over a dataset of cases, score each output.
     Run(Box<run::Args>),
-    /// Compare two results (`evals run --out`): what regressed, what was fixed.
+    /// Compare two results (`evals run --out`): what regressed, what was fixed. Exit 1 when a
+    /// case regressed or is missing from AFTER.
     Compare(compare::Args),
 }
 
