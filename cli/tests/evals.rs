@@ -610,3 +610,28 @@ fn compare_counts_missing_cases_and_refuses_what_does_not_compare() {
     error: twice.jsonl holds case `fr` of variant `capital.logic.md` twice
     ");
 }
+
+/// `trace:RULE` names a built-in or is NAME=FORMULA: a mistyped built-in is a usage error with
+/// its closest name, not a formula every case fails.
+#[test]
+fn a_mistyped_built_in_trace_rule_is_a_usage_error() {
+    let scratch = scratch("trace-typo");
+    let args = [
+        "evals",
+        "run",
+        "capital.logic.md",
+        "--data",
+        "cases.jsonl",
+        "--dry-run",
+        "--scorer",
+        "trace:terminats",
+        "--out",
+        "rows.jsonl",
+    ];
+    insta::assert_snapshot!(transcript(&scratch, &logicmd(&scratch, &args)), @r"
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: `trace:terminats` names no built-in rule (did you mean `terminates`?): use one of needs-before-start, verified-output, reviews-answered, terminates, retries-bounded, or NAME=FORMULA
+    ");
+}

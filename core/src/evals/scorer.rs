@@ -189,10 +189,28 @@ impl Scorer {
 }
 
 fn parse_rule(text: &str) -> Result<Rule, String> {
-    match Builtin::from_name(text.trim()) {
+    let name = text.trim();
+    match Builtin::from_name(name) {
         Some(builtin) => Ok(Rule::Builtin(builtin)),
+        // A bare word is a built-in's name mistyped, not the formula "the first event is it".
+        None if is_bare_word(name) => {
+            let known = Builtin::ALL.map(Builtin::name);
+            let hint = crate::lint::context::did_you_mean(name, known.iter().copied())
+                .map_or_else(String::new, |help| format!(" ({help})"));
+            Err(format!(
+                "`trace:{name}` names no built-in rule{hint}: use one of {}, or NAME=FORMULA",
+                known.join(", ")
+            ))
+        }
         None => Rule::parse(text).map_err(|e| format!("trace rule `{text}`: {e}")),
     }
+}
+
+fn is_bare_word(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 fn expression(text: &str, case: &Case, output: &Value, events: &[Value]) -> Score {

@@ -6,7 +6,7 @@
 mod ambiguous;
 mod branches;
 mod conditions;
-mod context;
+pub(crate) mod context;
 mod empty;
 mod expressions;
 mod imports;
