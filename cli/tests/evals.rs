@@ -488,7 +488,20 @@ fn outputs_inputs_foreign_rows_and_rays_rows_are_held_to_the_eval() {
         "other.jsonl",
         "{\"id\": \"elsewhere\", \"input\": {\"country\": \"Peru\"}}\n",
     );
+    scratch.write("none.jsonl", "\n\n");
+    let nothing = [
+        "evals",
+        "run",
+        "capital.logic.md",
+        "--data",
+        "none.jsonl",
+        "--dry-run",
+        "--out",
+        "none-rows.jsonl",
+    ];
     let outputs = [
+        eval(&["--out", "-"]),
+        transcript(&scratch, &logicmd(&scratch, &nothing)),
         eval(&["--out", "rows.html"]),
         eval(&["--out", "cases.jsonl", "--restart"]),
         eval(&["--out", "rows.jsonl", "--report", "capital.logic.md"]),
@@ -526,6 +539,14 @@ fn outputs_inputs_foreign_rows_and_rays_rows_are_held_to_the_eval() {
         ]),
     ];
     insta::assert_snapshot!(outputs.join(""), @r"
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --out names the results file (it is what an interrupted eval resumes from): `-` is not one
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: none.jsonl holds no cases: an eval of nothing would pass
     exit: Some(2)
     --- stdout
     --- stderr

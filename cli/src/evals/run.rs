@@ -147,6 +147,12 @@ fn eval(args: &Args) -> Result<u8, Stop> {
     let data = read_bounded(&args.data.to_string_lossy(), MAX_DATA_BYTES).map_err(usage)?;
     let cases = read_cases(&args.data.to_string_lossy(), &data)
         .map_err(|e| usage(format!("{}:{e}", args.data.display())))?;
+    if cases.is_empty() {
+        return Err(usage(format!(
+            "{} holds no cases: an eval of nothing would pass",
+            args.data.display()
+        )));
+    }
     let arms = arms(args)?;
     outputs_fit(args)?;
     let (mut rows, keep) = resumed(args)?;
@@ -508,6 +514,11 @@ fn same_eval(args: &Args, rows: &[Row], cases: &[Case], arms: &[Arm]) -> Result<
 
 /// The results and the report are two files, and neither is one this eval reads.
 fn outputs_fit(args: &Args) -> Result<(), Stop> {
+    if args.out.as_os_str() == "-" {
+        return Err(usage(
+            "--out names the results file (it is what an interrupted eval resumes from): `-` is not one".to_owned(),
+        ));
+    }
     let report = report_path(args);
     if same_file(&args.out, &report) {
         return Err(usage(format!(
