@@ -178,7 +178,13 @@ fn eval(args: &Args) -> Result<u8, Stop> {
     let mut writer = results::Writer::open(&args.out, keep).map_err(usage)?;
     match args.ray.engine {
         ray::Engine::Local => locally(args, &work, &scorers, &mut writer, &mut rows)?,
-        ray::Engine::Ray => on_ray(args, &work, &done, (&mut writer, keep), &mut rows)?,
+        ray::Engine::Ray => on_ray(
+            args,
+            (&work, &scorers),
+            &done,
+            (&mut writer, keep),
+            &mut rows,
+        )?,
     }
     // The file's rows, kept ones first, in case and variant order for the report.
     let case_at: HashMap<&str, usize> = cases
@@ -250,12 +256,13 @@ fn locally(
     failure.map_or(Ok(()), |error| Err(usage(error)))
 }
 
-/// Runs the cases `work` still needs on Ray, and keeps the rows that were not done: written as
+/// Runs the cases `work` still needs on Ray (scored by `scorers`), and keeps the rows that were
+/// not done: written as
 /// batches finish (an interruption keeps them), then, once all are in, written again in case
 /// order after the `keep` bytes resumed from — the file the local pool writes.
 fn on_ray(
     args: &Args,
-    work: &[Work],
+    (work, scorers): (&[Work], &[Scorer]),
     done: &BTreeSet<(String, String)>,
     (writer, keep): (&mut results::Writer, Option<u64>),
     rows: &mut Vec<Row>,
@@ -294,7 +301,7 @@ fn on_ray(
         .iter()
         .map(|w| (w.case.id.as_str(), w.arm.variant.name.as_str()))
         .collect();
-    let names = scorer_names(args);
+    let names: Vec<String> = scorers.iter().map(Scorer::name).collect();
     let mut given = BTreeSet::new();
     let finished = ray::run(&args.ray, &request, &mut |row| {
         // A case half done before runs again whole; its done half is kept as it was.
@@ -482,15 +489,6 @@ fn judged(work: &Work, provider: &Provider, scorers: &[Scorer], ending: &Ending)
             judge_answer(logicmd::run::Answer::Observed(observation))
         }
     }
-}
-
-/// The names rows carry for this eval's scorers.
-fn scorer_names(args: &Args) -> Vec<String> {
-    args.scorers
-        .iter()
-        .filter_map(|spec| Scorer::parse(spec, &read_file).ok())
-        .map(|s| s.name())
-        .collect()
 }
 
 /// Kept rows must belong to this eval's cases and variants: rows of another dataset or
