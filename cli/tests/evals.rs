@@ -34,6 +34,9 @@ fn logicmd(scratch: &Scratch, args: &[&str]) -> Output {
 fn untimed(text: &str) -> String {
     let latency = regex::Regex::new(r#""latency_ms":\d+"#).unwrap();
     let text = latency.replace_all(text, "\"latency_ms\":_");
+    // A fingerprint is a digest of the fixtures: its shape is asserted, not its bits.
+    let fingerprint = regex::Regex::new(r#""fingerprint":"[0-9a-f]{32}""#).unwrap();
+    let text = fingerprint.replace_all(&text, "\"fingerprint\":\"…\"");
     let columns = regex::Regex::new(r"(?m)^(\S+\s+\d+\s+\d+\s+\S+\s+\d+)\s+\d+\s+\d+").unwrap();
     let text = columns.replace_all(&text, "$1  _  _");
     // The report's summary: not-completed, p50, p95, tokens.
@@ -138,6 +141,7 @@ fn an_interrupted_eval_goes_on_where_it_stopped() {
     exit: Some(2)
     --- stdout
     --- stderr
+    note: 1 case lists metadata.obligations, which only a trace scorer checks: add --scorer trace (every built-in rule and theirs) or --scorer trace:RULE
     error: results.jsonl holds rows scored by [subset, schema:city.schema.json, expr:{{ output.city == expected.city }}, trace:terminates], not by [exact]: give the same --scorer list to resume, or --restart
     "#);
 }
@@ -389,6 +393,8 @@ fn flags_of_the_other_engine_and_alike_model_variants_are_refused() {
             "b",
         ]),
         eval(&["--provider", "openai", "--model", "a", "--model", "a"]),
+        eval(&["--dry-run", "--model", "gpt-4o"]),
+        eval(&["--provider", "scripted:answers.yaml", "--model", "gpt-4o"]),
         eval(&[
             "--dry-run",
             "--engine",
@@ -404,7 +410,7 @@ fn flags_of_the_other_engine_and_alike_model_variants_are_refused() {
             "./python-without-ray",
         ]),
     ];
-    insta::assert_snapshot!(outputs.join(""), @r"
+    insta::assert_snapshot!(outputs.join(""), @r#"
     exit: Some(2)
     --- stdout
     --- stderr
@@ -436,12 +442,20 @@ fn flags_of_the_other_engine_and_alike_model_variants_are_refused() {
     exit: Some(2)
     --- stdout
     --- stderr
+    error: --model names the model --provider openai asks: synthetic and scripted answers do not depend on it, so it would change nothing here
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --model names the model --provider openai asks: synthetic and scripted answers do not depend on it, so it would change nothing here
+    exit: Some(2)
+    --- stdout
+    --- stderr
     error: --engine ray runs the cases through Python: cannot start `./no-such-python` (No such file or directory (os error 2)); name the interpreter with --python or LOGICMD_PYTHON
     exit: Some(2)
     --- stdout
     --- stderr
     error: --engine ray runs the cases through the Python package: `./python-without-ray` cannot import it (ModuleNotFoundError: No module named 'ray'); install it with `pip install 'logicmd[ray]'`, or name another interpreter with --python or LOGICMD_PYTHON
-    ");
+    "#);
     assert!(!scratch.0.join("rows.jsonl").exists(), "nothing ran");
 }
 
@@ -538,7 +552,7 @@ fn outputs_inputs_foreign_rows_and_rays_rows_are_held_to_the_eval() {
             "twice.jsonl",
         ]),
     ];
-    insta::assert_snapshot!(outputs.join(""), @r"
+    insta::assert_snapshot!(outputs.join(""), @r#"
     exit: Some(2)
     --- stdout
     --- stderr
@@ -566,12 +580,14 @@ fn outputs_inputs_foreign_rows_and_rays_rows_are_held_to_the_eval() {
     exit: Some(2)
     --- stdout
     --- stderr
+    note: 1 case lists metadata.obligations, which only a trace scorer checks: add --scorer trace (every built-in rule and theirs) or --scorer trace:RULE
     error: Ray gave 0 of the 3 rows asked for (case `de`, variant `capital.logic.md` is missing): the rows it gave are kept in silent.jsonl; run again to resume
     exit: Some(2)
     --- stdout
     --- stderr
+    note: 1 case lists metadata.obligations, which only a trace scorer checks: add --scorer trace (every built-in rule and theirs) or --scorer trace:RULE
     error: Ray gave a row that was not asked for, or twice: case `fr`, variant `capital.logic.md`
-    ");
+    "#);
     assert_eq!(
         fs::read_to_string(scratch.0.join("cases.jsonl")).expect("the dataset"),
         fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/evals/cases.jsonl"))
@@ -615,11 +631,13 @@ fn compare_counts_missing_cases_and_refuses_what_does_not_compare() {
         compare("other.jsonl"),
         compare("twice.jsonl"),
     ];
-    insta::assert_snapshot!(outputs.join(""), @r"
+    insta::assert_snapshot!(outputs.join(""), @r#"
     exit: Some(1)
     --- stdout
     0 regressed, 0 fixed, 0 still passing, 0 still failing
-      only in before.jsonl: fr, de, fr-trace
+      only in before.jsonl: fr
+      only in before.jsonl: de
+      only in before.jsonl: fr-trace
     --- stderr
     exit: Some(2)
     --- stdout
@@ -629,7 +647,7 @@ fn compare_counts_missing_cases_and_refuses_what_does_not_compare() {
     --- stdout
     --- stderr
     error: twice.jsonl holds case `fr` of variant `capital.logic.md` twice
-    ");
+    "#);
 }
 
 /// `trace:RULE` names a built-in or is NAME=FORMULA: a mistyped built-in is a usage error with
@@ -655,4 +673,125 @@ fn a_mistyped_built_in_trace_rule_is_a_usage_error() {
     --- stderr
     error: `trace:terminats` names no built-in rule (did you mean `terminates`?): use one of needs-before-start, verified-output, reviews-answered, terminates, retries-bounded, or NAME=FORMULA
     ");
+}
+
+/// A kept row is made from its case, the document, the script and the scorers: when any of
+/// them changed since, resuming runs that case again instead of keeping a stale answer.
+#[test]
+fn a_resumed_eval_runs_again_what_changed_since() {
+    let scratch = scratch("changed");
+    let mut args = SCRIPTED.to_vec();
+    args.extend(["--out", "results.jsonl"]);
+    logicmd(&scratch, &args);
+    let unchanged = logicmd(&scratch, &args);
+    // Edits: one case's expected value, the second document.
+    let cases = fs::read_to_string(scratch.0.join("cases.jsonl")).unwrap();
+    scratch.write("cases.jsonl", cases.replace("\"Berlin\"", "\"Bonn\""));
+    let v2 = fs::read_to_string(scratch.0.join("capital-v2.logic.md")).unwrap();
+    scratch.write(
+        "capital-v2.logic.md",
+        v2.replace("description:", "description: Now"),
+    );
+    let edited = logicmd(&scratch, &args);
+    let rows: Vec<Value> = fs::read_to_string(scratch.0.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let de = rows
+        .iter()
+        .find(|r| r["id"] == "de" && r["variant"] == "capital.logic.md")
+        .expect("the edited case's row");
+    // A scripted answer's latency is the script's (200 ms), not the wall time.
+    let facts = rows
+        .iter()
+        .map(|r| format!("{} {} {}", r["id"], r["variant"], r["latency_ms"]))
+        .collect::<Vec<_>>()
+        .join("\n");
+    // A schema edited in place changes every row.
+    scratch.write(
+        "city.schema.json",
+        "{\"type\": \"object\", \"required\": [\"city\", \"country\"]}",
+    );
+    let schema = logicmd(&scratch, &args);
+    insta::assert_snapshot!(
+        format!(
+            "{}{}{}\n{}\n{facts}",
+            stderr(&unchanged),
+            stderr(&edited),
+            stderr(&schema),
+            de["scores"]["subset"]
+        ),
+        @r#"
+    resuming results.jsonl: 6 rows kept, 0 to run
+    4 rows of results.jsonl were made from a case, document, script or schema that has changed since: they run again
+    resuming results.jsonl: 2 rows kept, 4 to run
+    6 rows of results.jsonl were made from a case, document, script or schema that has changed since: they run again
+
+    {"pass":false,"reason":"/city: expected \"Bonn\", got \"Paris\""}
+    "fr" "capital.logic.md" 200
+    "fr-trace" "capital.logic.md" 200
+    "fr" "capital-v2.logic.md" 0
+    "de" "capital.logic.md" 200
+    "de" "capital-v2.logic.md" 0
+    "fr-trace" "capital-v2.logic.md" 0
+    "#
+    );
+}
+
+/// The summary says which runs went on past a contract that only warns, and a long list of
+/// case ids is cut to the first ten (the report and `evals compare` list them all).
+#[test]
+fn the_summary_names_warned_runs_and_keeps_long_lists_short() {
+    let scratch = Scratch::new("evals-warned");
+    let contracts = "contracts:\n  inputs:\n    - {name: q, type: string, required: true}\n  outputs:\n    - {name: answer, type: string, required: true}\n  validation:\n    mode: warn\n";
+    scratch.write(
+        "warned.logic.md",
+        format!("---\nspec_version: \"1.0\"\nname: warned\n{contracts}steps:\n  ask:\n    description: Ask\n---\n"),
+    );
+    scratch.write(
+        "other.logic.md",
+        format!("---\nspec_version: \"1.0\"\nname: other\n{contracts}steps:\n  reply:\n    description: Reply\n---\n"),
+    );
+    scratch.write(
+        "answers.yaml",
+        "- {node: ask, text: '{\"answer\": \"a\", \"extra\": 1}'}\n",
+    );
+    let cases: String = (0..12)
+        .map(|i| format!("{{\"id\": \"c{i}\", \"input\": {{}}}}\n"))
+        .collect();
+    scratch.write("cases.jsonl", cases);
+    let output = logicmd(
+        &scratch,
+        &[
+            "evals",
+            "run",
+            "warned.logic.md",
+            "--variant",
+            "other.logic.md",
+            "--data",
+            "cases.jsonl",
+            "--provider",
+            "scripted:answers.yaml",
+            "--scorer",
+            "expr:{{ output.answer == 'a' }}",
+            "--out",
+            "rows.jsonl",
+        ],
+    );
+    insta::assert_snapshot!(transcript(&scratch, &output), @r#"
+    exit: Some(1)
+    --- stdout
+    variant           cases  passed    rate  not completed   p50 ms   p95 ms   tokens in/out
+    warned.logic.md      12      12  100.0%              0  _  _             0/0
+    other.logic.md       12       0    0.0%             12  _  _             0/0
+      warned.logic.md · expr:{{ output.answer == 'a' }}: 12/12 passed
+      other.logic.md · expr:{{ output.answer == 'a' }}: 0/12 passed
+      warned.logic.md · 12 runs went on past a broken contract (contracts.validation warns): c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, and 2 more
+      other.logic.md · 12 runs went on past a broken contract (contracts.validation warns): c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, and 2 more
+    other.logic.md against warned.logic.md: 12 regressed (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, and 2 more), 0 fixed
+    results: rows.jsonl
+    report: rows.html
+    --- stderr
+    "#);
 }

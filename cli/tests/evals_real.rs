@@ -6,10 +6,11 @@ mod loopback;
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use harness::Scratch;
-use loopback::{completion, Loopback, Recorded, Reply};
+use loopback::{completion, error, Loopback, Recorded, Reply};
 use serde_json::Value;
 
 fn answer(request: &Recorded) -> Reply {
@@ -148,4 +149,179 @@ fn each_model_is_a_variant_asked_of_every_case() {
             .chain([r#""good""#; 3])
             .collect::<Vec<_>>()
     );
+}
+
+/// A project of `n` cases asking for France's capital.
+fn many_cases(name: &str, n: usize) -> Scratch {
+    let scratch = project(name);
+    let cases: String = (0..n)
+        .map(|i| format!("{{\"id\": \"c{i}\", \"input\": {{\"country\": \"France\"}}, \"expected\": {{\"city\": \"Paris\"}}}}\n"))
+        .collect();
+    scratch.write("cases.jsonl", cases);
+    scratch
+}
+
+const MANY: &[&str] = &[
+    "--model",
+    "m",
+    "--jobs",
+    "1",
+    "--scorer",
+    "subset",
+    "--out",
+    "rows.jsonl",
+];
+
+/// A server that refuses every call alike (a revoked key): after ten cases in a row failed
+/// with the same error the eval stops instead of asking for every case, and keeps none of
+/// those rows, so running it again once the key works runs them.
+#[test]
+fn an_eval_stops_when_every_case_fails_alike() {
+    let server = Loopback::answering(|_| error(401, "invalid api key", &[]));
+    let scratch = many_cases("evals-alike", 40);
+    let output = Command::new(env!("CARGO_BIN_EXE_logicmd"))
+        .current_dir(&scratch.0)
+        .args(["evals", "run", "capital.logic.md", "--data", "cases.jsonl"])
+        .args([
+            "--provider",
+            "openai",
+            "--no-stream",
+            "--base-url",
+            &server.base_url(),
+        ])
+        .args(MANY)
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("OPENAI_BASE_URL")
+        .stdin(Stdio::null())
+        .output()
+        .expect("logicmd runs");
+    assert_eq!(output.status.code(), Some(2));
+    insta::assert_snapshot!(scratch.redact(&String::from_utf8_lossy(&output.stderr)), @r#"
+    error: stopped: 10 cases in a row failed alike, and the rest would too: step `answer`: AuthenticationError: HTTP 401 Unauthorized: invalid api key
+    0 rows are kept in rows.jsonl (not the failed ones): fix what the error says, then run the same command again to resume
+    "#);
+    assert_eq!(
+        fs::read_to_string(scratch.0.join("rows.jsonl")).unwrap(),
+        ""
+    );
+    // One thread: the tenth failure stops it before many more cases are asked.
+    assert!(
+        server.requests().len() <= 12,
+        "{} calls",
+        server.requests().len()
+    );
+}
+
+fn start_slow_eval(scratch: &Scratch, server: &Loopback) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_logicmd"))
+        .current_dir(&scratch.0)
+        .args(["evals", "run", "capital.logic.md", "--data", "cases.jsonl"])
+        .args([
+            "--provider",
+            "openai",
+            "--no-stream",
+            "--base-url",
+            &server.base_url(),
+        ])
+        .args(MANY)
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("OPENAI_BASE_URL")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("logicmd starts")
+}
+
+fn rows_written(scratch: &Scratch) -> usize {
+    fs::read_to_string(scratch.0.join("rows.jsonl"))
+        .map(|text| text.lines().count())
+        .unwrap_or(0)
+}
+
+/// Waits (bounded) until the eval has written a row.
+fn until_a_row(scratch: &Scratch) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while rows_written(scratch) == 0 {
+        assert!(Instant::now() < deadline, "no row was written");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn interrupt(child: &Child) {
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+}
+
+/// Ctrl-C: the first lets the case in flight finish and says how many rows are kept; a
+/// second stops at once. Either way the eval says it resumes, and it does.
+#[test]
+fn ctrl_c_says_what_is_kept_and_the_eval_resumes() {
+    let server = Loopback::answering(|_| {
+        Reply::Slow(
+            Duration::from_millis(400),
+            Box::new(completion(r#"{"city": "Paris"}"#)),
+        )
+    });
+    let scratch = many_cases("evals-ctrl-c", 8);
+    let child = start_slow_eval(&scratch, &server);
+    until_a_row(&scratch);
+    interrupt(&child);
+    let once = child.wait_with_output().expect("it ends");
+    let kept = rows_written(&scratch);
+    assert!((1..8).contains(&kept), "{kept} rows");
+    let count = regex::Regex::new(r"\d+ rows? (is|are) kept").unwrap();
+    let said = count
+        .replace_all(&String::from_utf8_lossy(&once.stderr), "N rows are kept")
+        .into_owned();
+    assert_eq!(once.status.code(), Some(130));
+    insta::assert_snapshot!(said.trim(), @r#"
+    interrupted: no new case starts; finishing the cases in flight (Ctrl-C again stops at once)
+    interrupted: N rows are kept in rows.jsonl; run the same command again to resume
+    "#);
+
+    // Once the server is asked, the eval is running (its Ctrl-C handler is in place).
+    let asked = server.requests().len();
+    let child = start_slow_eval(&scratch, &server);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while server.requests().len() == asked {
+        assert!(Instant::now() < deadline, "the resumed eval asked nothing");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    interrupt(&child);
+    std::thread::sleep(Duration::from_millis(50));
+    interrupt(&child);
+    let twice = child.wait_with_output().expect("it ends");
+    assert_eq!(twice.status.code(), Some(130));
+    let now = rows_written(&scratch);
+    let said = String::from_utf8_lossy(&twice.stderr);
+    let kept = if now == 1 {
+        "1 row is".to_owned()
+    } else {
+        format!("{now} rows are")
+    };
+    assert!(
+        said.contains(&format!("interrupted: {kept} kept in rows.jsonl")),
+        "{said}"
+    );
+
+    let status = Command::new(env!("CARGO_BIN_EXE_logicmd"))
+        .current_dir(&scratch.0)
+        .args(["evals", "run", "capital.logic.md", "--data", "cases.jsonl"])
+        .args([
+            "--provider",
+            "openai",
+            "--no-stream",
+            "--base-url",
+            &server.base_url(),
+        ])
+        .args(MANY)
+        .stdin(Stdio::null())
+        .output()
+        .expect("logicmd runs");
+    assert_eq!(status.status.code(), Some(0));
+    assert_eq!(rows_written(&scratch), 8);
 }

@@ -2,10 +2,9 @@
 //! answers and scored, all in core (`logicmd::evals`), without the GIL. The rows are the CLI's
 //! (`logicmd evals run`): the same loop, the same scorers, the same row.
 
-use std::time::Instant;
-
 use logicmd::evals::{
-    judge_simulated, read_cases, read_jsonl, row, run_simulated, Ending, Scorer, Simulated,
+    fingerprint, judge_simulated, read_cases, read_jsonl, row, run_simulated, Ending, Scorer,
+    Simulated,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -72,25 +71,26 @@ fn evals_run_cases(
                 let listed: Vec<String> = problems.iter().map(|d| d.message.clone()).collect();
                 PyValueError::new_err(format!("{variant} was not run: {}", listed.join("; ")))
             })?;
+        let answers_identity = answers.identity();
         let mut rows = String::new();
         for case in &cases {
-            let started = Instant::now();
-            let (ending, events) = run_simulated(&source, case, &answers);
-            let latency_ms = started.elapsed().as_millis().min(u128::from(u64::MAX)) as u64;
-            let judged = match (&ending, scorers.iter().any(|s| matches!(s, Scorer::Judge))) {
+            let ran = run_simulated(&source, case, &answers);
+            let judged = match (
+                &ran.ending,
+                scorers.iter().any(|s| matches!(s, Scorer::Judge)),
+            ) {
                 (Ending::Completed(output), true) => {
                     judge_simulated(&source, case, output, &answers)
                 }
                 _ => None,
             };
+            let made_from = fingerprint(&text, case, &answers_identity, &scorers);
             let row = row(
                 case,
-                &variant,
-                &ending,
-                events,
+                (&variant, made_from),
+                ran,
                 &scorers,
                 judged.as_deref(),
-                latency_ms,
             );
             rows.push_str(
                 &serde_json::to_string(&row).map_err(|e| PyValueError::new_err(e.to_string()))?,

@@ -4,16 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use logicmd::evals::Ending;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use logicmd::evals::Ran;
 
-#[derive(Serialize, Deserialize)]
-pub struct Cached {
-    pub ending: Ending,
-    pub events: Vec<Value>,
-    pub latency_ms: u64,
-}
+/// A kept answer: the run as it ended.
+pub type Cached = Ran;
 
 static NEXT_WRITER: AtomicU64 = AtomicU64::new(0);
 

@@ -59,19 +59,14 @@ pub fn run(args: &Args) -> u8 {
                 .iter()
                 .map(|c| format!("  fixed: {}", described(c))),
         );
-        if !comparison.only_before.is_empty() {
-            lines.push(format!(
-                "  only in {}: {}",
-                args.before.display(),
-                comparison.only_before.join(", ")
-            ));
-        }
-        if !comparison.only_after.is_empty() {
-            lines.push(format!(
-                "  only in {}: {}",
-                args.after.display(),
-                comparison.only_after.join(", ")
-            ));
+        for (path, ids) in [
+            (&args.before, &comparison.only_before),
+            (&args.after, &comparison.only_after),
+        ] {
+            lines.extend(
+                ids.iter()
+                    .map(|id| format!("  only in {}: {id}", path.display())),
+            );
         }
         output::print(&lines.join("\n"));
     }

@@ -186,6 +186,13 @@ fn cell(page: &mut String, row: &Row, baseline: Option<&Row>, trace: &str) {
     if let Some(error) = &row.error {
         let _ = write!(page, "<div class=\"reason\">{}</div>", escape(error));
     }
+    for warning in &row.warnings {
+        let _ = write!(
+            page,
+            "<div class=\"reason\">warning: {}</div>",
+            escape(warning)
+        );
+    }
     for (name, score) in &row.scores {
         if score.get("pass") != Some(&Value::Bool(true)) {
             let reason = score.get("reason").and_then(Value::as_str).unwrap_or("");

@@ -5,12 +5,14 @@
 mod cache;
 mod compare;
 mod html;
+mod interrupt;
 mod pool;
 mod progress;
 mod ray;
 mod results;
 mod run;
 mod runner;
+mod streak;
 mod table;
 
 /// `logicmd evals`.

@@ -5,10 +5,12 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-/// Runs `work` on every item with `jobs` threads; `done` gets each result in item order.
+/// Runs `work` on every item with `jobs` threads; `done` gets each result in item order. Once
+/// `stop` says so, no further item starts (those started still finish and reach `done`).
 pub fn run_in_order<T: Sync, R: Send>(
     items: &[T],
     jobs: usize,
+    stop: &(dyn Fn() -> bool + Sync),
     work: impl Fn(&T) -> R + Sync,
     mut done: impl FnMut(usize, R),
 ) {
@@ -19,6 +21,9 @@ pub fn run_in_order<T: Sync, R: Send>(
             let sender = sender.clone();
             let (next, work) = (&next, &work);
             scope.spawn(move || loop {
+                if stop() {
+                    break;
+                }
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let Some(item) = items.get(index) else { break };
                 if sender.send((index, work(item))).is_err() {

@@ -40,6 +40,21 @@ pub fn row(line: &str) -> Result<Row, serde_json::Error> {
     serde_json::from_str(line)
 }
 
+/// Writes `rows` as the whole results file (beside it, then renamed: an interruption leaves
+/// the old file or the new one, never half of it); the bytes written.
+pub fn rewrite(path: &Path, rows: &[Row]) -> Result<u64, String> {
+    let mut text = String::new();
+    for row in rows {
+        text.push_str(&serde_json::to_string(row).map_err(|e| e.to_string())?);
+        text.push('\n');
+    }
+    let beside = path.with_extension("jsonl.partial");
+    std::fs::write(&beside, &text)
+        .and_then(|()| std::fs::rename(&beside, path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(text.len() as u64)
+}
+
 /// Appends rows to a results file.
 pub struct Writer {
     out: BufWriter<File>,

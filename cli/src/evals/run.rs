@@ -4,15 +4,18 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use logicmd::evals::{
-    cache_key, judge_action, judge_answer, judge_simulated, read_cases, row, Case, Ending, Row,
-    Scorer, Simulated,
+    cache_key, fingerprint, judge_action, judge_answer, judge_simulated, read_cases, row, Case,
+    Ending, Row, Scorer, Simulated,
 };
 
-use super::cache::{Cache, Cached};
+use super::cache::Cache;
+use super::interrupt::{Interrupt, EXIT_INTERRUPTED};
 use super::runner::{run_case, Provider, Variant};
+use super::streak::{Streak, SAME_FAILURES};
 use super::{html, pool, progress, ray, results, table};
 use crate::commands::front;
 use crate::providers::settings::Server;
@@ -118,11 +121,25 @@ struct Work<'a> {
     arm: &'a Arm,
 }
 
+impl Work<'_> {
+    /// What this work's row is made from (see [`fingerprint`]).
+    fn fingerprint(&self, scorers: &[Scorer]) -> String {
+        fingerprint(
+            &self.arm.variant.text,
+            self.case,
+            &self.arm.provider.model(),
+            scorers,
+        )
+    }
+}
+
 pub fn run(args: &Args) -> u8 {
     match eval(args) {
         Ok(status) => status,
         Err((message, status)) => {
-            if !message.is_empty() {
+            if status == EXIT_INTERRUPTED {
+                eprintln!("{message}");
+            } else if !message.is_empty() {
                 eprintln!("error: {message}");
             }
             status
@@ -155,9 +172,18 @@ fn eval(args: &Args) -> Result<u8, Stop> {
     }
     let arms = arms(args)?;
     outputs_fit(args)?;
-    let (mut rows, keep) = resumed(args)?;
+    obligations_scored(&cases, &scorers);
+    let (mut rows, mut keep) = resumed(args)?;
     same_scorers(args, &rows, &scorers)?;
     same_eval(args, &rows, &cases, &arms)?;
+    let changed = changed_since(&mut rows, (&cases, &arms), &scorers);
+    if changed > 0 {
+        keep = Some(results::rewrite(&args.out, &rows).map_err(usage)?);
+        eprintln!(
+            "{changed} rows of {} were made from a case, document, script or schema that has changed since: they run again",
+            args.out.display()
+        );
+    }
     let done: BTreeSet<(String, String)> = rows
         .iter()
         .map(|r| (r.id.clone(), r.variant.clone()))
@@ -176,13 +202,14 @@ fn eval(args: &Args) -> Result<u8, Stop> {
         );
     }
     let mut writer = results::Writer::open(&args.out, keep).map_err(usage)?;
+    let interrupt = Interrupt::install(&args.out.display().to_string(), rows.len() as u64);
     match args.ray.engine {
-        ray::Engine::Local => locally(args, &work, &scorers, &mut writer, &mut rows)?,
+        ray::Engine::Local => locally(args, &work, &scorers, (&mut writer, &interrupt), &mut rows)?,
         ray::Engine::Ray => on_ray(
             args,
             (&work, &scorers),
             &done,
-            (&mut writer, keep),
+            (&mut writer, keep, &interrupt),
             &mut rows,
         )?,
     }
@@ -220,12 +247,13 @@ fn eval(args: &Args) -> Result<u8, Stop> {
     })
 }
 
-/// Runs `work` on a pool of threads, each row written as it comes.
+/// Runs `work` on a pool of threads, each row written as it comes. Stops early on Ctrl-C, and
+/// when cases against a server keep failing alike (see [`Streak`]).
 fn locally(
     args: &Args,
     work: &[Work],
     scorers: &[Scorer],
-    writer: &mut results::Writer,
+    (writer, interrupt): (&mut results::Writer, &Interrupt),
     rows: &mut Vec<Row>,
 ) -> Result<(), Stop> {
     let cache = args
@@ -235,25 +263,65 @@ fn locally(
         .transpose()
         .map_err(usage)?;
     let jobs = args.jobs.map_or_else(default_jobs, |n| n as usize);
+    let against_a_server = work
+        .iter()
+        .any(|w| matches!(w.arm.provider, Provider::OpenAi { .. }));
+    let mut streak = Streak::new(against_a_server.then_some(SAME_FAILURES));
+    let gave_up = AtomicBool::new(false);
     let mut bar = progress::Bar::new(work.len(), args.progress == ProgressFlag::Auto);
     let mut failure = None;
+    let mut keep = |row: Row, bar: &mut progress::Bar| {
+        bar.step(row.pass);
+        if failure.is_none() {
+            match writer.append(&row) {
+                Ok(()) => interrupt.wrote(),
+                Err(error) => failure = Some(error),
+            }
+        }
+        rows.push(row);
+    };
+    let mut stopped_by = None;
+    // A row that could not be made (its answer could not be cached).
+    let mut unkept = None;
     pool::run_in_order(
         work,
         jobs,
+        &|| interrupt.requested() || gave_up.load(Ordering::SeqCst),
         |w| scored(w, scorers, cache.as_ref()),
         |_, result| match result {
-            Ok(row) => {
-                bar.step(row.pass);
-                if failure.is_none() {
-                    failure = writer.append(&row).err();
+            Ok(row) if stopped_by.is_none() => match streak.take(row) {
+                Ok(released) => released.into_iter().for_each(|row| keep(row, &mut bar)),
+                Err(error) => {
+                    gave_up.store(true, Ordering::SeqCst);
+                    stopped_by = Some(error);
                 }
-                rows.push(row);
-            }
-            Err(error) => failure = failure.take().or(Some(error)),
+            },
+            // Cases still in flight when the eval gave up: dropped, they run again.
+            Ok(_) => {}
+            Err(error) => unkept = unkept.take().or(Some(error)),
         },
     );
+    if stopped_by.is_none() {
+        streak
+            .rest()
+            .into_iter()
+            .for_each(|row| keep(row, &mut bar));
+    }
     bar.finish();
-    failure.map_or(Ok(()), |error| Err(usage(error)))
+    if let Some(error) = failure.or(unkept) {
+        return Err(usage(error));
+    }
+    if let Some(error) = stopped_by {
+        return Err(usage(format!(
+            "stopped: {SAME_FAILURES} cases in a row failed alike, and the rest would too: {error}\n{} kept in {} (not the failed ones): fix what the error says, then run the same command again to resume",
+            super::interrupt::rows_are(rows.len() as u64),
+            args.out.display()
+        )));
+    }
+    if interrupt.requested() {
+        return Err((interrupt.stopped(), EXIT_INTERRUPTED));
+    }
+    Ok(())
 }
 
 /// Runs the cases `work` still needs on Ray (scored by `scorers`), and keeps the rows that were
@@ -264,7 +332,7 @@ fn on_ray(
     args: &Args,
     (work, scorers): (&[Work], &[Scorer]),
     done: &BTreeSet<(String, String)>,
-    (writer, keep): (&mut results::Writer, Option<u64>),
+    (writer, keep, interrupt): (&mut results::Writer, Option<u64>, &Interrupt),
     rows: &mut Vec<Row>,
 ) -> Result<(), Stop> {
     if work.is_empty() {
@@ -302,6 +370,13 @@ fn on_ray(
         .map(|w| (w.case.id.as_str(), w.arm.variant.name.as_str()))
         .collect();
     let names: Vec<String> = scorers.iter().map(Scorer::name).collect();
+    let fingerprints: HashMap<(&str, &str), String> = work
+        .iter()
+        .map(|w| {
+            let key = (w.case.id.as_str(), w.arm.variant.name.as_str());
+            (key, w.fingerprint(scorers))
+        })
+        .collect();
     let mut given = BTreeSet::new();
     let finished = ray::run(&args.ray, &request, &mut |row| {
         // A case half done before runs again whole; its done half is kept as it was.
@@ -323,12 +398,22 @@ fn on_ray(
                 row.scores.keys().cloned().collect::<Vec<_>>().join(", ")
             ));
         }
+        if fingerprints.get(&(row.id.as_str(), row.variant.as_str())) != Some(&row.fingerprint) {
+            return Err(format!(
+                "Ray's row for case `{}`, variant `{}` was made from another text than this eval's (did a document, the script or a schema change while it ran?)",
+                row.id, row.variant
+            ));
+        }
         bar.step(row.pass);
         writer.append(&row)?;
+        interrupt.wrote();
         ran.push(row);
         Ok(())
     });
     bar.finish();
+    if interrupt.requested() {
+        return Err((interrupt.stopped(), EXIT_INTERRUPTED));
+    }
     finished.map_err(usage)?;
     if let Some((id, variant)) = asked
         .iter()
@@ -439,33 +524,23 @@ fn scored(work: &Work, scorers: &[Scorer], cache: Option<&Cache>) -> Result<Row,
         &provider.model(),
         provider.seed(),
     );
-    let cached = cache.and_then(|c| c.get(&key));
-    let (ending, events, latency_ms) = match cached {
-        Some(cached) => (cached.ending, cached.events, cached.latency_ms),
+    let ran = match cache.and_then(|c| c.get(&key)) {
+        Some(cached) => cached,
         None => {
-            let (ending, events, latency_ms) = run_case(variant, work.case, provider);
+            let ran = run_case(variant, work.case, provider);
             if let Some(cache) = cache {
-                let answer = Cached {
-                    ending,
-                    events,
-                    latency_ms,
-                };
-                cache.put(&key, &answer)?;
-                (answer.ending, answer.events, answer.latency_ms)
-            } else {
-                (ending, events, latency_ms)
+                cache.put(&key, &ran)?;
             }
+            ran
         }
     };
-    let judged = judged(work, provider, scorers, &ending);
+    let judged = judged(work, provider, scorers, &ran.ending);
     Ok(row(
         work.case,
-        &variant.name,
-        &ending,
-        events,
+        (&variant.name, work.fingerprint(scorers)),
+        ran,
         scorers,
         judged.as_deref(),
-        latency_ms,
     ))
 }
 
@@ -507,6 +582,54 @@ fn same_eval(args: &Args, rows: &[Row], cases: &[Case], arms: &[Arm]) -> Result<
             row.variant
         ))),
         None => Ok(()),
+    }
+}
+
+/// Drops the kept rows that were made from something that has changed since (a case's input,
+/// expected value or metadata, a document, the script, a schema): their cases run again. How
+/// many were dropped.
+fn changed_since(
+    rows: &mut Vec<Row>,
+    (cases, arms): (&[Case], &[Arm]),
+    scorers: &[Scorer],
+) -> usize {
+    let case_of: HashMap<&str, &Case> = cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    let arm_of: HashMap<&str, &Arm> = arms.iter().map(|a| (a.variant.name.as_str(), a)).collect();
+    let before = rows.len();
+    rows.retain(|row| {
+        match (
+            case_of.get(row.id.as_str()),
+            arm_of.get(row.variant.as_str()),
+        ) {
+            (Some(case), Some(arm)) => Work { case, arm }.fingerprint(scorers) == row.fingerprint,
+            _ => false,
+        }
+    });
+    before - rows.len()
+}
+
+/// A case's `metadata.obligations` is checked by a trace scorer; without one, say it is not.
+fn obligations_scored(cases: &[Case], scorers: &[Scorer]) {
+    if scorers.iter().any(|s| matches!(s, Scorer::Trace { .. })) {
+        return;
+    }
+    let listing = cases
+        .iter()
+        .filter(|c| {
+            c.metadata
+                .as_ref()
+                .is_some_and(|m| m.get("obligations").is_some())
+        })
+        .count();
+    if listing > 0 {
+        let cases = if listing == 1 {
+            "1 case lists".to_owned()
+        } else {
+            format!("{listing} cases list")
+        };
+        eprintln!(
+            "note: {cases} metadata.obligations, which only a trace scorer checks: add --scorer trace (every built-in rule and theirs) or --scorer trace:RULE"
+        );
     }
 }
 
@@ -611,6 +734,8 @@ fn provider(args: &Args, model: Option<&str>, models: usize) -> Result<Provider,
     let simulated = |answers| {
         if models > 1 {
             Err(usage("several --model variants need --provider openai: synthetic and scripted answers do not depend on the model, so every variant would answer alike".to_owned()))
+        } else if model.is_some() {
+            Err(usage("--model names the model --provider openai asks: synthetic and scripted answers do not depend on it, so it would change nothing here".to_owned()))
         } else {
             Ok(Provider::Simulated(answers))
         }

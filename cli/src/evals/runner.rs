@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use logicmd::evals::{run_simulated, Case, Ending, Simulated};
+use logicmd::evals::{run_simulated, Case, Ending, Ran, Simulated};
 use logicmd::run::session::{
     check_input, contracts_of, Answerers, ClockMode, Models, Session, Start, Waits,
 };
@@ -40,11 +40,7 @@ impl Provider {
     /// The model named in the cache key.
     pub fn model(&self) -> String {
         match self {
-            Provider::Simulated(Simulated::Synthetic { seed }) => format!("synthetic:{seed}"),
-            Provider::Simulated(Simulated::Scripted { script }) => format!(
-                "scripted:{}",
-                logicmd::evals::cache_key(script, &Value::Null, "", 0)
-            ),
+            Provider::Simulated(answers) => answers.identity(),
             Provider::OpenAi { model, .. } => format!("openai:{model}"),
         }
     }
@@ -60,19 +56,23 @@ impl Provider {
 const MAX_PARALLEL: usize = 4;
 const LINK_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Runs `case` with `variant`: its ending, its trace events, and the wall time it took.
-pub fn run_case(variant: &Variant, case: &Case, provider: &Provider) -> (Ending, Vec<Value>, u64) {
+/// Runs `case` with `variant`: its ending, its trace events, and the time it took (a real
+/// provider's wall time; simulated answers' own clock).
+pub fn run_case(variant: &Variant, case: &Case, provider: &Provider) -> Ran {
+    let provider = match provider {
+        Provider::Simulated(answers) => return run_simulated(&variant.source, case, answers),
+        Provider::OpenAi { provider, .. } => Arc::clone(provider),
+    };
     let started = Instant::now();
     let (ending, events) = drive(variant, case, provider);
-    let took = started.elapsed().as_millis().min(u128::from(u64::MAX)) as u64;
-    (ending, events, took)
+    Ran {
+        ending,
+        events,
+        latency_ms: started.elapsed().as_millis().min(u128::from(u64::MAX)) as u64,
+    }
 }
 
-fn drive(variant: &Variant, case: &Case, provider: &Provider) -> (Ending, Vec<Value>) {
-    let (provider, ()) = match provider {
-        Provider::Simulated(answers) => return run_simulated(&variant.source, case, answers),
-        Provider::OpenAi { provider, .. } => (Arc::clone(provider), ()),
-    };
+fn drive(variant: &Variant, case: &Case, provider: Arc<OpenAiProvider>) -> (Ending, Vec<Value>) {
     let check = check_input(&contracts_of(&variant.source), &case.input);
     if check.rejects() {
         return (Ending::InvalidInput(check.problems), Vec::new());

@@ -36,6 +36,21 @@ pub fn summary(rows: &[Row]) -> String {
             ));
         }
     }
+    for s in &summaries {
+        let warned: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.variant == s.variant && !r.warnings.is_empty())
+            .map(|r| r.id.as_str())
+            .collect();
+        if !warned.is_empty() {
+            lines.push(format!(
+                "  {} · {} went on past a broken contract (contracts.validation warns): {}",
+                s.variant,
+                counted(warned.len(), "run"),
+                listed(&warned)
+            ));
+        }
+    }
     if let Some((first, others)) = summaries.split_first() {
         let baseline: Vec<Row> = rows
             .iter()
@@ -62,13 +77,31 @@ pub fn summary(rows: &[Row]) -> String {
                 if ids.is_empty() {
                     String::new()
                 } else {
-                    format!(" ({})", ids.join(", "))
+                    format!(" ({})", listed(&ids))
                 },
                 comparison.fixes.len()
             ));
         }
     }
     lines.join("\n")
+}
+
+/// Case ids for one line of the table: the first few, then how many more (the report and
+/// `evals compare` list them all).
+fn listed(ids: &[&str]) -> String {
+    const SHOWN: usize = 10;
+    match ids.len().checked_sub(SHOWN) {
+        Some(more) if more > 0 => format!("{}, and {more} more", ids[..SHOWN].join(", ")),
+        _ => ids.join(", "),
+    }
+}
+
+fn counted(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }
 
 pub fn rate(passed: u64, cases: u64) -> String {

@@ -16,7 +16,9 @@ mod summary;
 pub use case::{read_cases, read_csv, read_jsonl, Case, DatasetError};
 pub use compare::{compare, Change, Comparison};
 pub use judge::{judge_action, judge_answer, judge_request, judge_rubric, judge_score, JUDGE_NODE};
-pub use row::{cache_key, obligation_word, row, Ending, ObligationWord, Row, RowTokens};
+pub use row::{
+    cache_key, fingerprint, obligation_word, row, Ending, ObligationWord, Ran, Row, RowTokens,
+};
 pub use scorer::{Score, Scorer};
 pub use simulate::{judge_simulated, run_simulated, Simulated, LINKS_NOT_CHECKED};
 pub use summary::{summarize, ScorerTally, VariantSummary};

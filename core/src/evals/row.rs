@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::case::Case;
-use super::scorer::Scorer;
+use super::scorer::{Score, Scorer};
 use crate::run::Unmet;
 
 /// How a case's run ended (what every driver knows when it stops).
@@ -68,22 +68,45 @@ pub struct Row {
     /// Why the run did not complete.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Contract breaches the document's `contracts.validation` let through (warn mode): the
+    /// run went on, and the row says so.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    /// What the row was made from (see [`fingerprint`]): a resumed eval runs a case again when
+    /// its fingerprint is not the one it would have now.
+    #[serde(default)]
+    pub fingerprint: String,
     /// The run's trace events.
     pub trace: Vec<Value>,
 }
 
-/// The row of `case` run by `variant`: its ending, its events, the judge's answer (if any), and
-/// the wall time the driver measured.
+/// What a driver knows of one case's run when it stops.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ran {
+    /// How the run ended.
+    pub ending: Ending,
+    /// The run's trace events.
+    pub events: Vec<Value>,
+    /// How long the run took: the wall time with a real provider, the run's own clock (the
+    /// answers' declared latencies and the waits) with simulated answers.
+    pub latency_ms: u64,
+}
+
+/// The row of `case` run by `variant` (made from what `fingerprint` names), scored by
+/// `scorers`; `judged` is the judge's answer, if any.
 pub fn row(
     case: &Case,
-    variant: &str,
-    ending: &Ending,
-    events: Vec<Value>,
+    (variant, fingerprint): (&str, String),
+    ran: Ran,
     scorers: &[Scorer],
     judged: Option<&str>,
-    latency_ms: u64,
 ) -> Row {
-    let (status, output, error) = match ending {
+    let Ran {
+        ending,
+        events,
+        latency_ms,
+    } = ran;
+    let (status, output, error) = match &ending {
         Ending::Completed(output) => ("completed", output.clone(), None),
         Ending::Refused(unmet) => ("refused", Value::Null, Some(refusal(unmet))),
         Ending::Failed(error) => ("failed", Value::Null, Some(error.clone())),
@@ -101,19 +124,40 @@ pub fn row(
             )),
         ),
     };
+    let completed = status == "completed";
     let mut scores = Map::new();
+    let mut checked = Vec::new();
     for scorer in scorers {
-        let score = scorer.score(case, &output, &events, judged);
+        let score = match scorer {
+            Scorer::Trace { .. } => {
+                let (score, verdicts) = scorer.score_trace(case, &events);
+                checked.extend(verdicts);
+                score
+            }
+            // An output scorer has nothing to score when the run gave no output.
+            _ if !completed => Score::failed(no_output(status)),
+            _ => scorer.score(case, &output, &events, judged),
+        };
         scores.insert(
             scorer.name(),
             serde_json::to_value(score).unwrap_or_default(),
         );
     }
-    let pass = status == "completed"
+    let pass = completed
         && scores
             .values()
             .all(|s| s.get("pass") == Some(&Value::Bool(true)));
     let (tokens, cost) = usage(&events);
+    let mut obligations = obligations(&events);
+    checked.sort();
+    checked.dedup_by(|a, b| a.0 == b.0);
+    for (_, met) in checked {
+        if met {
+            obligations.met += 1;
+        } else {
+            obligations.unmet += 1;
+        }
+    }
     Row {
         id: case.id.clone(),
         variant: variant.to_owned(),
@@ -124,10 +168,72 @@ pub fn row(
         latency_ms,
         tokens,
         cost,
-        obligations: obligations(&events),
+        obligations,
         error,
+        warnings: warnings(&events),
+        fingerprint,
         trace: events,
     }
+}
+
+fn no_output(status: &str) -> String {
+    let how = match status {
+        "refused" => "was refused",
+        "paused" => "paused",
+        "invalid_input" => "was given an input its contract rejects",
+        _ => "failed",
+    };
+    format!("no output to score: the run {how}")
+}
+
+/// The contract breaches a run went on past: an input that broke `contracts.inputs`, and the
+/// output problems a lenient output contract let through.
+fn warnings(events: &[Value]) -> Vec<String> {
+    let text = |event: &Value, key: &str| {
+        event
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    let listed = |value: Option<&Value>| -> Vec<String> {
+        value
+            .and_then(Value::as_array)
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut warnings = Vec::new();
+    for event in events {
+        match text(event, "event").as_str() {
+            "gate_evaluated"
+                if text(event, "gate") == "input_contract"
+                    && event.get("passed") == Some(&Value::Bool(false)) =>
+            {
+                warnings.push(format!(
+                    "the input breaks contracts.inputs: {}",
+                    listed(event.get("errors")).join("; ")
+                ));
+            }
+            "output_validated" => {
+                let problems = listed(event.get("contract_warnings"));
+                if !problems.is_empty() {
+                    warnings.push(format!(
+                        "`{}`'s output breaks contracts.outputs: {}",
+                        text(event, "node"),
+                        problems.join("; ")
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    warnings
 }
 
 fn refusal(unmet: &[Unmet]) -> String {
@@ -227,18 +333,42 @@ pub fn obligation_word(event: &Value) -> ObligationWord {
     }
 }
 
-/// The key an answer is cached by: the document's text, the case's input, the model and the
-/// seed (SHA-256, hex).
-pub fn cache_key(document: &str, input: &Value, model: &str, seed: u64) -> String {
+/// What a row is made from, as the first 128 bits of a SHA-256 (hex): the document's text, the case (input,
+/// expected, metadata), who answers (`answers`: the model, the script or the seed) and each
+/// scorer (a schema's content included). A row kept from an earlier eval whose fingerprint is
+/// not this one was made from something that has changed since.
+pub fn fingerprint(document: &str, case: &Case, answers: &str, scorers: &[Scorer]) -> String {
+    let json = |value: &Option<Value>| value.as_ref().map(Value::to_string).unwrap_or_default();
+    let mut parts = vec![
+        document.to_owned(),
+        case.input.to_string(),
+        json(&case.expected),
+        json(&case.metadata),
+        answers.to_owned(),
+    ];
+    parts.extend(scorers.iter().map(Scorer::identity));
+    // 128 bits tell changed inputs apart; a million rows need not carry 256.
+    let mut hex = digest(parts.iter().map(String::as_bytes));
+    hex.truncate(32);
+    hex
+}
+
+fn digest<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
     let mut hash = Sha256::new();
-    for part in [
-        document.as_bytes(),
-        input.to_string().as_bytes(),
-        model.as_bytes(),
-        &seed.to_le_bytes(),
-    ] {
+    for part in parts {
         hash.update((part.len() as u64).to_le_bytes());
         hash.update(part);
     }
     hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The key an answer is cached by: the document's text, the case's input, the model and the
+/// seed (SHA-256, hex).
+pub fn cache_key(document: &str, input: &Value, model: &str, seed: u64) -> String {
+    digest([
+        document.as_bytes(),
+        input.to_string().as_bytes(),
+        model.as_bytes(),
+        &seed.to_le_bytes(),
+    ])
 }

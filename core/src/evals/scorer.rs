@@ -128,6 +128,24 @@ impl Scorer {
         }
     }
 
+    /// What the scorer is, for a row's fingerprint: its name, and a schema's content (the file
+    /// may change under the same name).
+    pub fn identity(&self) -> String {
+        match self {
+            Scorer::Schema { name, schema } => format!("schema:{name}:{schema}"),
+            other => other.name(),
+        }
+    }
+
+    /// A trace scorer's verdict on `events`, and each rule it checked by name with whether it
+    /// held (the case's `metadata.obligations` included); no rules for another scorer.
+    pub fn score_trace(&self, case: &Case, events: &[Value]) -> (Score, Vec<(String, bool)>) {
+        match self {
+            Scorer::Trace { rules } => obligations(rules, case, events),
+            _ => (Score::failed("not a trace scorer"), Vec::new()),
+        }
+    }
+
     /// Scores `output` of `case` whose run left `events`; `judged` is the judge's answer text
     /// (only the judge reads it; without it the judge fails, saying so).
     pub fn score(
@@ -177,7 +195,7 @@ impl Scorer {
                 }
             }
             Scorer::Expression { text } => expression(text, case, output, events),
-            Scorer::Trace { rules } => obligations(rules, case, events),
+            Scorer::Trace { .. } => self.score_trace(case, events).0,
             Scorer::Judge => match judged {
                 Some(answer) => super::judge::judge_score(answer),
                 None => Score::failed(
@@ -232,7 +250,11 @@ fn expression(text: &str, case: &Case, output: &Value, events: &[Value]) -> Scor
     }
 }
 
-fn obligations(rules: &[(String, Rule)], case: &Case, events: &[Value]) -> Score {
+fn obligations(
+    rules: &[(String, Rule)],
+    case: &Case,
+    events: &[Value],
+) -> (Score, Vec<(String, bool)>) {
     let mut all: Vec<Rule> = rules.iter().map(|(_, rule)| rule.clone()).collect();
     let listed = case
         .metadata
@@ -242,22 +264,43 @@ fn obligations(rules: &[(String, Rule)], case: &Case, events: &[Value]) -> Score
     for formula in listed.into_iter().flatten() {
         match formula.as_str().map(parse_rule) {
             Some(Ok(rule)) => all.push(rule),
-            Some(Err(why)) => return Score::failed(format!("metadata.obligations: {why}")),
-            None => return Score::failed("metadata.obligations: expected a list of rule texts"),
+            Some(Err(why)) => {
+                return (
+                    Score::failed(format!("metadata.obligations: {why}")),
+                    Vec::new(),
+                )
+            }
+            None => {
+                return (
+                    Score::failed("metadata.obligations: expected a list of rule texts"),
+                    Vec::new(),
+                )
+            }
         }
     }
     let violations = crate::trace::check(events, &all);
     let open = crate::trace::not_checked(events, &all);
-    if let Some(violation) = violations.first() {
-        return Score::failed(format!(
+    // A rule not checked (its end is still to come) is not met.
+    let verdicts = all
+        .iter()
+        .map(|rule| {
+            let name = rule.name();
+            let held =
+                !violations.iter().any(|v| v.rule == name) && !open.iter().any(|o| o.rule == name);
+            (name.to_owned(), held)
+        })
+        .collect();
+    let score = if let Some(violation) = violations.first() {
+        Score::failed(format!(
             "{} fails at event {}: {}",
             violation.rule, violation.index, violation.message
-        ));
-    }
-    match open.first() {
-        Some(open) => Score::failed(format!("{} not checked: {}", open.rule, open.reason)),
-        None => Score::passed(),
-    }
+        ))
+    } else if let Some(open) = open.first() {
+        Score::failed(format!("{} not checked: {}", open.rule, open.reason))
+    } else {
+        Score::passed()
+    };
+    (score, verdicts)
 }
 
 /// The text of a value: a string as it is, anything else as compact JSON.

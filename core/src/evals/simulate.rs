@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::case::Case;
-use super::row::Ending;
+use super::row::{Ending, Ran};
 use crate::run::session::{
     check_input, contracts_of, no_checker, Answerers, ClockMode, Models, Next, Session, Start,
     Waits,
@@ -35,8 +35,39 @@ pub const LINKS_NOT_CHECKED: &str = "dry run: links are not checked (no request 
 /// The most model and tool calls a case's run has in flight (as `logicmd run`'s default).
 const MAX_PARALLELISM: usize = 4;
 
-/// Runs `case` on `source` with simulated answers: its ending and its trace events.
-pub fn run_simulated(source: &Source, case: &Case, answers: &Simulated) -> (Ending, Vec<Value>) {
+impl Simulated {
+    /// Who answers, as a row's fingerprint and the answer cache name it: the seed, or the
+    /// script's digest.
+    pub fn identity(&self) -> String {
+        match self {
+            Simulated::Synthetic { seed } => format!("synthetic:{seed}"),
+            Simulated::Scripted { script } => format!(
+                "scripted:{}",
+                super::row::cache_key(script, &Value::Null, "", 0)
+            ),
+        }
+    }
+}
+
+/// Runs `case` on `source` with simulated answers: how it ended, its trace events, and how
+/// long it took on its own clock (the latencies the answers declare and the waits it passed;
+/// the wall time of a simulated run says nothing of the document).
+pub fn run_simulated(source: &Source, case: &Case, answers: &Simulated) -> Ran {
+    let (ending, events) = simulate(source, case, answers);
+    // The run's clock starts at 0: its last event's time is how long it took.
+    let latency_ms = events
+        .iter()
+        .filter_map(|e| e.get("t").and_then(Value::as_u64))
+        .max()
+        .unwrap_or(0);
+    Ran {
+        ending,
+        events,
+        latency_ms,
+    }
+}
+
+fn simulate(source: &Source, case: &Case, answers: &Simulated) -> (Ending, Vec<Value>) {
     let check = check_input(&contracts_of(source), &case.input);
     if check.rejects() {
         return (Ending::InvalidInput(check.problems), Vec::new());

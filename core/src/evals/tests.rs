@@ -267,15 +267,12 @@ fn row_of(id: &str, variant: &str, ending: Ending, latency_ms: u64) -> Row {
         json!({"seq": 1, "event": "obligation_updated", "t": 2, "node": "a", "rule": "r", "target": "x", "status": "failed"}),
         json!({"seq": 2, "event": "obligation_updated", "t": 3, "node": "a", "rule": "r", "target": "x", "status": "satisfied"}),
     ];
-    row(
-        &c,
-        variant,
-        &ending,
+    let ran = Ran {
+        ending,
         events,
-        &[scorer("exact")],
-        None,
         latency_ms,
-    )
+    };
+    row(&c, (variant, String::new()), ran, &[scorer("exact")], None)
 }
 
 #[test]
@@ -305,7 +302,7 @@ fn rows_summary_and_compare() {
       "scores": {
         "exact": {
           "pass": false,
-          "reason": "expected yes, got null"
+          "reason": "no output to score: the run was refused"
         }
       },
       "latency_ms": 20,
@@ -320,6 +317,7 @@ fn rows_summary_and_compare() {
         "discharged": 0
       },
       "error": "refused: verify std.check_links on sources: a link is broken",
+      "fingerprint": "",
       "trace": "(3 events)"
     }
     "#);
@@ -429,4 +427,163 @@ fn the_cache_key_changes_with_each_part() {
     ] {
         assert_ne!(key, other);
     }
+}
+
+fn source(text: &str) -> crate::run::Source {
+    crate::run::prepare(
+        text,
+        &crate::analysis::Options::lint("a.logic.md"),
+        &crate::loader::MemoryLoader::new(),
+    )
+    .expect("runs")
+}
+
+/// A document whose contracts warn: an input missing `q` and an answer missing `answer` go on.
+const WARNED: &str = "---\nspec_version: \"1.0\"\nname: warned\ncontracts:\n  inputs:\n    - {name: q, type: string, required: true}\n  outputs:\n    - {name: answer, type: string, required: true}\n  validation:\n    mode: warn\nsteps:\n  ask:\n    description: Ask\n---\n";
+
+fn simulated_row(text: &str, case: &Case, script: &str, scorers: &[&str]) -> Row {
+    let answers = Simulated::Scripted {
+        script: script.to_owned(),
+    };
+    let scorers: Vec<Scorer> = scorers.iter().map(|s| scorer(s)).collect();
+    let ran = run_simulated(&source(text), case, &answers);
+    let made_from = fingerprint(text, case, &answers.identity(), &scorers);
+    row(case, ("v", made_from), ran, &scorers, None)
+}
+
+#[test]
+fn a_simulated_rows_latency_is_its_own_clock_and_warnings_say_what_went_on() {
+    let case = Case {
+        id: "c".into(),
+        input: json!({}),
+        expected: None,
+        metadata: None,
+    };
+    let script = "- {node: ask, text: '{\"other\": 1}', latency_ms: 1250}\n";
+    let row = simulated_row(WARNED, &case, script, &[]);
+    assert_eq!(row.status, "completed");
+    // The script says the answer took 1.25 s: the row says so, whatever the wall time was.
+    assert_eq!(row.latency_ms, 1250);
+    insta::assert_snapshot!(row.warnings.join("\n"), @r"
+    the input breaks contracts.inputs: missing required property `q`
+    `ask`'s output breaks contracts.outputs: missing required property `answer`
+    ");
+}
+
+#[test]
+fn output_scorers_fail_a_run_without_output_and_trace_rules_count_as_obligations() {
+    let case = Case {
+        id: "c".into(),
+        input: json!({"q": "x"}),
+        expected: None,
+        metadata: Some(
+            json!({"obligations": ["said = F(model_responded)", "never = G(!model_responded)"]}),
+        ),
+    };
+    // No answer for `ask`: the run fails; `null == null` must not pass a run that gave nothing.
+    let failed = simulated_row(
+        WARNED,
+        &case,
+        "[]",
+        &["expr:{{ output == expected }}", "trace:terminates"],
+    );
+    assert_eq!(failed.status, "failed");
+    insta::assert_snapshot!(serde_json::to_string_pretty(&failed.scores).unwrap(), @r#"
+    {
+      "expr:{{ output == expected }}": {
+        "pass": false,
+        "reason": "no output to score: the run failed"
+      },
+      "trace:terminates": {
+        "pass": false,
+        "reason": "never fails at event 4: `model_responded` holds at event 4"
+      }
+    }
+    "#);
+    let answered = simulated_row(
+        WARNED,
+        &case,
+        "- {node: ask, text: '{\"answer\": \"a\"}'}\n",
+        &["trace:terminates"],
+    );
+    // terminates and `said` hold, `never` does not: the row counts each rule it checked.
+    assert_eq!(
+        (answered.obligations.met, answered.obligations.unmet),
+        (2, 1)
+    );
+    assert!(!answered.pass);
+    let summary = summarize(&[failed]);
+    insta::assert_snapshot!(serde_json::to_string(&summary[0].scorers).unwrap(), @r#"[{"scorer":"expr:{{ output == expected }}","passed":0,"scored":1},{"scorer":"trace:terminates","passed":0,"scored":1}]"#);
+}
+
+#[test]
+fn a_rows_fingerprint_changes_with_everything_it_was_made_from_but_the_id() {
+    let base = Case {
+        id: "a".into(),
+        input: json!({"q": 1}),
+        expected: Some(json!(2)),
+        metadata: Some(json!({"tag": "t"})),
+    };
+    let scorers = [scorer("exact")];
+    let of = |doc: &str, case: &Case, answers: &str, scorers: &[Scorer]| {
+        fingerprint(doc, case, answers, scorers)
+    };
+    let first = of("doc", &base, "synthetic:0", &scorers);
+    let renamed = Case {
+        id: "b".into(),
+        ..base.clone()
+    };
+    assert_eq!(first, of("doc", &renamed, "synthetic:0", &scorers));
+    let changed = [
+        of("doc ", &base, "synthetic:0", &scorers),
+        of(
+            "doc",
+            &Case {
+                input: json!({"q": 2}),
+                ..base.clone()
+            },
+            "synthetic:0",
+            &scorers,
+        ),
+        of(
+            "doc",
+            &Case {
+                expected: None,
+                ..base.clone()
+            },
+            "synthetic:0",
+            &scorers,
+        ),
+        of(
+            "doc",
+            &Case {
+                metadata: None,
+                ..base.clone()
+            },
+            "synthetic:0",
+            &scorers,
+        ),
+        of("doc", &base, "synthetic:1", &scorers),
+        of("doc", &base, "synthetic:0", &[scorer("equal")]),
+        of(
+            "doc",
+            &base,
+            "synthetic:0",
+            &[Scorer::parse("schema:s.json", &|_| Ok("{\"type\": \"integer\"}".into())).unwrap()],
+        ),
+    ];
+    let schema_edited = of(
+        "doc",
+        &base,
+        "synthetic:0",
+        &[Scorer::parse("schema:s.json", &|_| Ok("{\"type\": \"string\"}".into())).unwrap()],
+    );
+    let mut all: Vec<&String> = changed.iter().chain([&first, &schema_edited]).collect();
+    all.sort();
+    all.dedup();
+    assert_eq!(
+        all.len(),
+        changed.len() + 2,
+        "each change gives another fingerprint"
+    );
 }
