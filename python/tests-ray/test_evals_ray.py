@@ -40,10 +40,6 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def untimed(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    return [{k: v for k, v in row.items() if k != "latency_ms"} for row in rows]
-
-
 def cli_rows(args: List[str], cwd: Path) -> List[Dict[str, Any]]:
     cli = os.environ.get("LOGICMD_CLI", str(REPO / "target" / "debug" / "logicmd"))
     out = Path(tempfile.mkdtemp()) / "rows.jsonl"
@@ -57,9 +53,9 @@ def test_synthetic_on_ray_gives_the_local_pools_and_the_clis_rows(local_ray: Non
     on_ray = logicmd.evals.run("capital.logic.md", data, scorers=scorers, seed=5, engine="ray")
     local = logicmd.evals.run("capital.logic.md", data, scorers=scorers, seed=5, engine="local", jobs=2)
     assert len(on_ray) == CASES
-    assert untimed(on_ray) == untimed(local)
+    assert on_ray == local
     by_cli = cli_rows(["capital.logic.md", "--data", str(data), "--dry-run", "--seed", "5", "--jobs", "2", *sum((["--scorer", s] for s in scorers), [])], FIXTURES)
-    assert untimed(on_ray) == untimed(by_cli)
+    assert on_ray == by_cli
 
 
 def test_scripted_two_variants_on_ray_give_the_local_pools_and_the_clis_rows(local_ray: None, data: Path) -> None:
@@ -69,12 +65,12 @@ def test_scripted_two_variants_on_ray_give_the_local_pools_and_the_clis_rows(loc
     on_ray = logicmd.evals.run("capital.logic.md", data, engine="ray", batch_size=64, **kwargs)
     local = logicmd.evals.run("capital.logic.md", data, engine="local", **kwargs)
     assert len(on_ray) == 2 * CASES
-    assert untimed(on_ray) == untimed(local)
+    assert on_ray == local
     passed = sum(1 for row in on_ray if row["pass"])
     # c0, c3, c6, … expect Berlin; the second variant's step is not in the script.
     assert passed == CASES - (CASES + 2) // 3
     by_cli = cli_rows(["capital.logic.md", "--variant", "capital-v2.logic.md", "--data", str(data), "--provider", "scripted:answers.yaml", *sum((["--scorer", s] for s in scorers), [])], FIXTURES)
-    assert untimed(on_ray) == untimed(by_cli)
+    assert on_ray == by_cli
 
 
 def test_the_command_line_on_ray_writes_rows_logicmd_compare_reads(data: Path, tmp_path: Path) -> None:
@@ -106,7 +102,7 @@ def test_logicmd_evals_run_engine_ray_resumes_and_gives_the_local_pools_rows(dat
     done = subprocess.run([cli, *common, "--engine", "ray", "--python", sys.executable, "--out", str(on_ray)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stderr == f"resuming {on_ray}: {half} rows kept, {CASES - half} to run\n"
-    assert untimed(read_rows(on_ray)) == untimed(read_rows(local))
+    assert read_rows(on_ray) == read_rows(local)
 
 
 def read_rows(path: Path) -> List[Dict[str, Any]]:

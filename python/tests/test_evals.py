@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict
 
 import pytest
 
@@ -15,10 +15,6 @@ import logicmd.evals
 from conftest import REPO, cli_path
 
 FIXTURES = REPO / "cli" / "tests" / "evals"
-
-
-def untimed(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    return [{k: v for k, v in row.items() if k != "latency_ms"} for row in rows]
 
 
 def test_the_local_pool_gives_the_clis_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -40,7 +36,25 @@ def test_the_local_pool_gives_the_clis_rows(tmp_path: Path, monkeypatch: pytest.
         ("fr-trace", "capital.logic.md", True),
         ("fr-trace", "capital-v2.logic.md", False),
     ]
-    assert untimed(rows) == untimed(by_cli)
+    # Whole rows: a scripted run's latency is the script's, and the fingerprints agree.
+    assert rows == by_cli
+
+
+def test_a_crlf_document_gives_the_clis_rows_and_fingerprints(tmp_path: Path) -> None:
+    """The text is hashed as it is on the disk: Python must not translate its line ends."""
+    for name in ["cases.jsonl", "answers.yaml"]:
+        (tmp_path / name).write_bytes((FIXTURES / name).read_bytes())
+    text = (FIXTURES / "capital.logic.md").read_text(encoding="utf-8").replace("\n", "\r\n")
+    (tmp_path / "capital.logic.md").write_bytes(text.encode("utf-8"))
+    rows = logicmd.evals.run(
+        str(tmp_path / "capital.logic.md"), str(tmp_path / "cases.jsonl"), scorers=["subset"], script=str(tmp_path / "answers.yaml")
+    )
+    out = tmp_path / "rows.jsonl"
+    args = [str(cli_path()), "evals", "run", "capital.logic.md", "--data", "cases.jsonl", "--provider", "scripted:answers.yaml"]
+    subprocess.run(args + ["--scorer", "subset", "--out", str(out)], capture_output=True, check=False, cwd=tmp_path)
+    by_cli = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["fingerprint"] for r in rows] == [r["fingerprint"] for r in by_cli]
+    assert [r["pass"] for r in rows] == [True, False, True]
 
 
 def test_rows_as_batches_finish_are_the_rows_of_run(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -49,7 +63,7 @@ def test_rows_as_batches_finish_are_the_rows_of_run(monkeypatch: pytest.MonkeyPa
     ordered = logicmd.evals.run("capital.logic.md", "cases.jsonl", **settings)
     finished = list(logicmd.evals.run_as_finished("capital.logic.md", "cases.jsonl", **settings))
     key = lambda row: (row["id"], row["variant"])  # noqa: E731
-    assert sorted(untimed(finished), key=key) == sorted(untimed(ordered), key=key)
+    assert sorted(finished, key=key) == sorted(ordered, key=key)
     assert len(finished) == 6
 
 

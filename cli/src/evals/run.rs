@@ -24,7 +24,10 @@ use crate::{output, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 
 #[derive(clap::Args)]
 #[command(after_help = "\
-Exit status: 0 every row passed, 1 a row did not pass (or a document has errors), 2 usage or I/O.
+Exit status: 0 every row passed, 1 a row did not pass (or a document has errors), 2 usage or I/O
+(or ten cases in a row failed alike against a server), 130 interrupted (Ctrl-C: the cases in flight
+finish; a second Ctrl-C stops at once). Run the same command again to resume: kept rows whose case,
+document, script or schema changed since are run again.
 
 Scorers (--scorer, repeatable): exact, equal, subset, schema:FILE, 'expr:{{ output.x == expected.x }}',
 trace (every built-in obligation), trace:RULE (a built-in's name or NAME=FORMULA). A case's
@@ -408,6 +411,10 @@ fn on_ray(
         writer.append(&row)?;
         interrupt.wrote();
         ran.push(row);
+        // Ctrl-C: the rows so far are kept; the interpreter is stopped.
+        if interrupt.requested() {
+            return Err("interrupted".to_owned());
+        }
         Ok(())
     });
     bar.finish();

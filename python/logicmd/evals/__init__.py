@@ -49,7 +49,8 @@ def run(
     path, or a list of ``{id, input, expected?, metadata?}`` dicts. ``engine`` is ``"local"``
     (``jobs`` threads) or ``"ray"`` (Ray tasks; ``address`` is given to ``ray.init`` when Ray is
     not started yet). Returns the rows: ``{id, variant, status, output, pass, scores,
-    latency_ms, tokens, cost, obligations, error?, trace}``, in case order."""
+    latency_ms, tokens, cost, obligations, error?, warnings?, fingerprint, trace}``, in case
+    order."""
     documents, work, options = _prepared(document, cases, variants, scorers, seed, script, engine, batch_size)
     outputs: List[str] = [""] * len(work)
     for index, output in _finished(work, options, engine, jobs, address):
@@ -187,5 +188,6 @@ def _case_lines(cases: Cases) -> List[str]:
 
 
 def _read(path: str) -> str:
-    with open(path, encoding="utf-8") as file:
+    # The text as the CLI reads it (no newline translation): rows' fingerprints hash it.
+    with open(path, encoding="utf-8", newline="") as file:
         return file.read()
