@@ -224,7 +224,7 @@ fn warnings(events: &[Value]) -> Vec<String> {
                 let problems = listed(event.get("contract_warnings"));
                 if !problems.is_empty() {
                     warnings.push(format!(
-                        "`{}`'s output breaks contracts.outputs: {}",
+                        "the output of `{}` breaks contracts.outputs: {}",
                         text(event, "node"),
                         problems.join("; ")
                     ));

@@ -466,7 +466,7 @@ fn a_simulated_rows_latency_is_its_own_clock_and_warnings_say_what_went_on() {
     assert_eq!(row.latency_ms, 1250);
     insta::assert_snapshot!(row.warnings.join("\n"), @r"
     the input breaks contracts.inputs: missing required property `q`
-    `ask`'s output breaks contracts.outputs: missing required property `answer`
+    the output of `ask` breaks contracts.outputs: missing required property `answer`
     ");
 }
 
