@@ -37,7 +37,17 @@ fn project(name: &str) -> Scratch {
 /// `logicmd evals run capital.logic.md --data cases.jsonl --provider openai …` against
 /// `server`, with `args` added: its exit code.
 fn eval(scratch: &Scratch, server: &Loopback, args: &[&str]) -> Option<i32> {
-    Command::new(env!("CARGO_BIN_EXE_logicmd"))
+    eval_command(scratch, server, args)
+        .output()
+        .expect("logicmd runs")
+        .status
+        .code()
+}
+
+/// The command of [`eval`], not started.
+fn eval_command(scratch: &Scratch, server: &Loopback, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_logicmd"));
+    command
         .current_dir(&scratch.0)
         .args(["evals", "run", "capital.logic.md", "--data", "cases.jsonl"])
         .args([
@@ -50,11 +60,8 @@ fn eval(scratch: &Scratch, server: &Loopback, args: &[&str]) -> Option<i32> {
         .args(args)
         .env_remove("OPENAI_API_KEY")
         .env_remove("OPENAI_BASE_URL")
-        .stdin(Stdio::null())
-        .output()
-        .expect("logicmd runs")
-        .status
-        .code()
+        .stdin(Stdio::null());
+    command
 }
 
 /// The rows of `rows.jsonl`.
@@ -179,20 +186,7 @@ const MANY: &[&str] = &[
 fn an_eval_stops_when_every_case_fails_alike() {
     let server = Loopback::answering(|_| error(401, "invalid api key", &[]));
     let scratch = many_cases("evals-alike", 40);
-    let output = Command::new(env!("CARGO_BIN_EXE_logicmd"))
-        .current_dir(&scratch.0)
-        .args(["evals", "run", "capital.logic.md", "--data", "cases.jsonl"])
-        .args([
-            "--provider",
-            "openai",
-            "--no-stream",
-            "--base-url",
-            &server.base_url(),
-        ])
-        .args(MANY)
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("OPENAI_BASE_URL")
-        .stdin(Stdio::null())
+    let output = eval_command(&scratch, &server, MANY)
         .output()
         .expect("logicmd runs");
     assert_eq!(output.status.code(), Some(2));
@@ -213,20 +207,7 @@ fn an_eval_stops_when_every_case_fails_alike() {
 }
 
 fn start_slow_eval(scratch: &Scratch, server: &Loopback) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_logicmd"))
-        .current_dir(&scratch.0)
-        .args(["evals", "run", "capital.logic.md", "--data", "cases.jsonl"])
-        .args([
-            "--provider",
-            "openai",
-            "--no-stream",
-            "--base-url",
-            &server.base_url(),
-        ])
-        .args(MANY)
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("OPENAI_BASE_URL")
-        .stdin(Stdio::null())
+    eval_command(scratch, server, MANY)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -308,18 +289,7 @@ fn ctrl_c_says_what_is_kept_and_the_eval_resumes() {
         "{said}"
     );
 
-    let status = Command::new(env!("CARGO_BIN_EXE_logicmd"))
-        .current_dir(&scratch.0)
-        .args(["evals", "run", "capital.logic.md", "--data", "cases.jsonl"])
-        .args([
-            "--provider",
-            "openai",
-            "--no-stream",
-            "--base-url",
-            &server.base_url(),
-        ])
-        .args(MANY)
-        .stdin(Stdio::null())
+    let status = eval_command(&scratch, &server, MANY)
         .output()
         .expect("logicmd runs");
     assert_eq!(status.status.code(), Some(0));

@@ -196,18 +196,7 @@ fn warnings(events: &[Value]) -> Vec<String> {
             .unwrap_or("")
             .to_owned()
     };
-    let listed = |value: Option<&Value>| -> Vec<String> {
-        value
-            .and_then(Value::as_array)
-            .map(|items| {
-                items
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+    let listed = crate::model::strings;
     let mut warnings = Vec::new();
     for event in events {
         match text(event, "event").as_str() {
