@@ -3,8 +3,8 @@
 //! (`logicmd evals run`): the same loop, the same scorers, the same row.
 
 use logicmd::evals::{
-    fingerprint, judge_simulated, read_cases, read_jsonl, row, run_simulated, Ending, Scorer,
-    Simulated,
+    fingerprint, judge_simulated, read_cases, read_jsonl, row, run_simulated, Ending, MadeFrom,
+    Scorer, Simulated,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -71,7 +71,7 @@ fn evals_run_cases(
                 let listed: Vec<String> = problems.iter().map(|d| d.message.clone()).collect();
                 PyValueError::new_err(format!("{variant} was not run: {}", listed.join("; ")))
             })?;
-        let answers_identity = answers.identity();
+        let made = MadeFrom::new(&text, &answers.identity(), &scorers);
         let mut rows = String::new();
         for case in &cases {
             let ran = run_simulated(&source, case, &answers);
@@ -84,7 +84,7 @@ fn evals_run_cases(
                 }
                 _ => None,
             };
-            let made_from = fingerprint(&text, case, &answers_identity, &scorers);
+            let made_from = fingerprint(&made, case);
             let row = row(
                 case,
                 (&variant, made_from),

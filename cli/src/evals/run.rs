@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use logicmd::evals::{
     cache_key, fingerprint, judge_action, judge_answer, judge_simulated, read_cases, row, Case,
-    Ending, Row, Scorer, Simulated,
+    Ending, MadeFrom, Row, Scorer, Simulated,
 };
 
 use super::cache::Cache;
@@ -112,10 +112,11 @@ pub enum ProgressFlag {
     Off,
 }
 
-/// A variant and who answers its model calls.
+/// A variant, who answers its model calls, and what its rows are made from.
 struct Arm {
     variant: Variant,
     provider: Provider,
+    made: MadeFrom,
 }
 
 /// One case by one variant.
@@ -126,13 +127,8 @@ struct Work<'a> {
 
 impl Work<'_> {
     /// What this work's row is made from (see [`fingerprint`]).
-    fn fingerprint(&self, scorers: &[Scorer]) -> String {
-        fingerprint(
-            &self.arm.variant.text,
-            self.case,
-            &self.arm.provider.model(),
-            scorers,
-        )
+    fn fingerprint(&self) -> String {
+        fingerprint(&self.arm.made, self.case)
     }
 }
 
@@ -173,13 +169,13 @@ fn eval(args: &Args) -> Result<u8, Stop> {
             args.data.display()
         )));
     }
-    let arms = arms(args)?;
+    let arms = arms(args, &scorers)?;
     outputs_fit(args)?;
     obligations_scored(&cases, &scorers);
     let (mut rows, mut keep) = resumed(args)?;
     same_scorers(args, &rows, &scorers)?;
     same_eval(args, &rows, &cases, &arms)?;
-    let changed = changed_since(&mut rows, (&cases, &arms), &scorers);
+    let changed = changed_since(&mut rows, &cases, &arms);
     if changed > 0 {
         keep = Some(results::rewrite(&args.out, &rows).map_err(usage)?);
         eprintln!(
@@ -377,7 +373,7 @@ fn on_ray(
         .iter()
         .map(|w| {
             let key = (w.case.id.as_str(), w.arm.variant.name.as_str());
-            (key, w.fingerprint(scorers))
+            (key, w.fingerprint())
         })
         .collect();
     let mut given = BTreeSet::new();
@@ -487,7 +483,7 @@ fn engine_fits(args: &Args) -> Result<(), Stop> {
 
 /// Every document by every model: the document first, then each --variant; one model (or
 /// none) keeps the document's name, several name each variant DOC@MODEL.
-fn arms(args: &Args) -> Result<Vec<Arm>, Stop> {
+fn arms(args: &Args, scorers: &[Scorer]) -> Result<Vec<Arm>, Stop> {
     let models: Vec<Option<&str>> = if args.models.is_empty() {
         vec![None]
     } else {
@@ -506,9 +502,12 @@ fn arms(args: &Args) -> Result<Vec<Arm>, Stop> {
             if let (Some(model), true) = (model, models.len() > 1) {
                 variant.name = format!("{}@{model}", variant.name);
             }
+            let provider = provider(args, *model, models.len())?;
+            let made = MadeFrom::new(&variant.text, &provider.model(), scorers);
             arms.push(Arm {
                 variant,
-                provider: provider(args, *model, models.len())?,
+                provider,
+                made,
             });
         }
     }
@@ -544,7 +543,7 @@ fn scored(work: &Work, scorers: &[Scorer], cache: Option<&Cache>) -> Result<Row,
     let judged = judged(work, provider, scorers, &ran.ending);
     Ok(row(
         work.case,
-        (&variant.name, work.fingerprint(scorers)),
+        (&variant.name, work.fingerprint()),
         ran,
         scorers,
         judged.as_deref(),
@@ -595,11 +594,7 @@ fn same_eval(args: &Args, rows: &[Row], cases: &[Case], arms: &[Arm]) -> Result<
 /// Drops the kept rows that were made from something that has changed since (a case's input,
 /// expected value or metadata, a document, the script, a schema): their cases run again. How
 /// many were dropped.
-fn changed_since(
-    rows: &mut Vec<Row>,
-    (cases, arms): (&[Case], &[Arm]),
-    scorers: &[Scorer],
-) -> usize {
+fn changed_since(rows: &mut Vec<Row>, cases: &[Case], arms: &[Arm]) -> usize {
     let case_of: HashMap<&str, &Case> = cases.iter().map(|c| (c.id.as_str(), c)).collect();
     let arm_of: HashMap<&str, &Arm> = arms.iter().map(|a| (a.variant.name.as_str(), a)).collect();
     let before = rows.len();
@@ -608,7 +603,7 @@ fn changed_since(
             case_of.get(row.id.as_str()),
             arm_of.get(row.variant.as_str()),
         ) {
-            (Some(case), Some(arm)) => Work { case, arm }.fingerprint(scorers) == row.fingerprint,
+            (Some(case), Some(arm)) => Work { case, arm }.fingerprint() == row.fingerprint,
             _ => false,
         }
     });

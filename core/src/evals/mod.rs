@@ -17,7 +17,8 @@ pub use case::{read_cases, read_csv, read_jsonl, Case, DatasetError};
 pub use compare::{compare, Change, Comparison};
 pub use judge::{judge_action, judge_answer, judge_request, judge_rubric, judge_score, JUDGE_NODE};
 pub use row::{
-    cache_key, fingerprint, obligation_word, row, Ending, ObligationWord, Ran, Row, RowTokens,
+    cache_key, fingerprint, obligation_word, row, Ending, MadeFrom, ObligationWord, Ran, Row,
+    RowTokens,
 };
 pub use scorer::{Score, Scorer};
 pub use simulate::{judge_simulated, run_simulated, Simulated, LINKS_NOT_CHECKED};

@@ -322,20 +322,33 @@ pub fn obligation_word(event: &Value) -> ObligationWord {
     }
 }
 
-/// What a row is made from, as the first 128 bits of a SHA-256 (hex): the document's text, the case (input,
-/// expected, metadata), who answers (`answers`: the model, the script or the seed) and each
-/// scorer (a schema's content included). A row kept from an earlier eval whose fingerprint is
-/// not this one was made from something that has changed since.
-pub fn fingerprint(document: &str, case: &Case, answers: &str, scorers: &[Scorer]) -> String {
+/// What every row of one variant is made from, digested once: the document's text, who
+/// answers (`answers`: the model, the script's digest or the seed) and each scorer (a schema's
+/// content included). A big document is hashed once per eval, not once per case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MadeFrom(String);
+
+impl MadeFrom {
+    /// The digest of `document`, `answers` and `scorers`.
+    pub fn new(document: &str, answers: &str, scorers: &[Scorer]) -> MadeFrom {
+        let mut parts = vec![document.to_owned(), answers.to_owned()];
+        parts.extend(scorers.iter().map(Scorer::identity));
+        MadeFrom(digest(parts.iter().map(String::as_bytes)))
+    }
+}
+
+/// What a row of `case` is made from, as the first 128 bits of a SHA-256 (hex): `made` (the
+/// variant's document, answers and scorers) and the case's input, expected value and metadata
+/// (not its id). A row kept from an earlier eval whose fingerprint is not this one was made
+/// from something that has changed since.
+pub fn fingerprint(made: &MadeFrom, case: &Case) -> String {
     let json = |value: &Option<Value>| value.as_ref().map(Value::to_string).unwrap_or_default();
-    let mut parts = vec![
-        document.to_owned(),
+    let parts = [
+        made.0.clone(),
         case.input.to_string(),
         json(&case.expected),
         json(&case.metadata),
-        answers.to_owned(),
     ];
-    parts.extend(scorers.iter().map(Scorer::identity));
     // 128 bits tell changed inputs apart; a million rows need not carry 256.
     let mut hex = digest(parts.iter().map(String::as_bytes));
     hex.truncate(32);

@@ -447,7 +447,7 @@ fn simulated_row(text: &str, case: &Case, script: &str, scorers: &[&str]) -> Row
     };
     let scorers: Vec<Scorer> = scorers.iter().map(|s| scorer(s)).collect();
     let ran = run_simulated(&source(text), case, &answers);
-    let made_from = fingerprint(text, case, &answers.identity(), &scorers);
+    let made_from = fingerprint(&MadeFrom::new(text, &answers.identity(), &scorers), case);
     row(case, ("v", made_from), ran, &scorers, None)
 }
 
@@ -526,7 +526,7 @@ fn a_rows_fingerprint_changes_with_everything_it_was_made_from_but_the_id() {
     };
     let scorers = [scorer("exact")];
     let of = |doc: &str, case: &Case, answers: &str, scorers: &[Scorer]| {
-        fingerprint(doc, case, answers, scorers)
+        fingerprint(&MadeFrom::new(doc, answers, scorers), case)
     };
     let first = of("doc", &base, "synthetic:0", &scorers);
     let renamed = Case {
