@@ -3,8 +3,8 @@
 //! (`logicmd evals run`): the same loop, the same scorers, the same row.
 
 use logicmd::evals::{
-    fingerprint, judge_simulated, read_cases, read_jsonl, row, run_simulated, Ending, MadeFrom,
-    Scorer, Simulated,
+    fingerprint, judge_simulated, read_cases, read_jsonl, row, run_simulated, Ending, Judged,
+    MadeFrom, Scorer, Simulated,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -71,7 +71,7 @@ fn evals_run_cases(
                 let listed: Vec<String> = problems.iter().map(|d| d.message.clone()).collect();
                 PyValueError::new_err(format!("{variant} was not run: {}", listed.join("; ")))
             })?;
-        let made = MadeFrom::new(&text, &answers.identity(), &scorers);
+        let made = MadeFrom::new((&text, &source), &answers.identity(), &scorers);
         let mut rows = String::new();
         for case in &cases {
             let ran = run_simulated(&source, case, &answers);
@@ -85,13 +85,8 @@ fn evals_run_cases(
                 _ => None,
             };
             let made_from = fingerprint(&made, case);
-            let row = row(
-                case,
-                (&variant, made_from),
-                ran,
-                &scorers,
-                judged.as_deref(),
-            );
+            let judged = judged.as_deref().map_or(Judged::Nobody, Judged::Answered);
+            let row = row(case, (&variant, made_from), ran, &scorers, judged);
             rows.push_str(
                 &serde_json::to_string(&row).map_err(|e| PyValueError::new_err(e.to_string()))?,
             );

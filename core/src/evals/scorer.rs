@@ -94,10 +94,11 @@ impl Scorer {
             }),
             ("trace", Some(rule)) => Ok(Scorer::Trace { rules: vec![(rule.to_owned(), parse_rule(rule)?)] }),
             ("expr", Some(text)) => {
-                crate::expr::Template::parse(text).map_err(|e| format!("scorer `{spec}`: {e}"))?;
+                let template = crate::expr::Template::parse(text).map_err(|e| format!("scorer `{spec}`: {e}"))?;
                 if !text.contains("{{") {
                     return Err(format!("scorer `{spec}`: write the expression inside `{{{{ }}}}`"));
                 }
+                known_names(spec, &template)?;
                 Ok(Scorer::Expression { text: text.to_owned() })
             }
             ("schema", Some(file)) => {
@@ -222,6 +223,29 @@ fn parse_rule(text: &str) -> Result<Rule, String> {
         }
         None => Rule::parse(text).map_err(|e| format!("trace rule `{text}`: {e}")),
     }
+}
+
+/// What an `expr:` scorer may read.
+const EXPRESSION_NAMES: [&str; 5] = ["output", "expected", "input", "metadata", "trace"];
+
+/// Every name an `expr:` scorer reads is one it is given: a misspelt `outptu` would be
+/// `undefined`, and `outptu.city != ""` would pass every case.
+fn known_names(spec: &str, template: &crate::expr::Template) -> Result<(), String> {
+    let constants = ["true", "false", "null", "undefined"];
+    for expression in template.expressions() {
+        for (name, _) in expression.roots() {
+            if EXPRESSION_NAMES.contains(&name.as_str()) || constants.contains(&name.as_str()) {
+                continue;
+            }
+            let hint = crate::lint::context::did_you_mean(&name, EXPRESSION_NAMES.iter().copied())
+                .map_or_else(String::new, |help| format!(" ({help})"));
+            return Err(format!(
+                "scorer `{spec}` reads `{name}`, which it is not given{hint}: an expression reads {}",
+                EXPRESSION_NAMES.join(", ")
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn is_bare_word(text: &str) -> bool {

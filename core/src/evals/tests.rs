@@ -272,7 +272,13 @@ fn row_of(id: &str, variant: &str, ending: Ending, latency_ms: u64) -> Row {
         events,
         latency_ms,
     };
-    row(&c, (variant, String::new()), ran, &[scorer("exact")], None)
+    row(
+        &c,
+        (variant, String::new()),
+        ran,
+        &[scorer("exact")],
+        Judged::Nobody,
+    )
 }
 
 #[test]
@@ -446,9 +452,16 @@ fn simulated_row(text: &str, case: &Case, script: &str, scorers: &[&str]) -> Row
         script: script.to_owned(),
     };
     let scorers: Vec<Scorer> = scorers.iter().map(|s| scorer(s)).collect();
-    let ran = run_simulated(&source(text), case, &answers);
-    let made_from = fingerprint(&MadeFrom::new(text, &answers.identity(), &scorers), case);
-    row(case, ("v", made_from), ran, &scorers, None)
+    let source = source(text);
+    let ran = run_simulated(&source, case, &answers);
+    let made = MadeFrom::new((text, &source), &answers.identity(), &scorers);
+    row(
+        case,
+        ("v", fingerprint(&made, case)),
+        ran,
+        &scorers,
+        Judged::Nobody,
+    )
 }
 
 #[test]
@@ -526,7 +539,11 @@ fn a_rows_fingerprint_changes_with_everything_it_was_made_from_but_the_id() {
     };
     let scorers = [scorer("exact")];
     let of = |doc: &str, case: &Case, answers: &str, scorers: &[Scorer]| {
-        fingerprint(&MadeFrom::new(doc, answers, scorers), case)
+        let source = crate::run::Source::Logic {
+            spec: json!({"name": doc}),
+            nodes: Default::default(),
+        };
+        fingerprint(&MadeFrom::new((doc, &source), answers, scorers), case)
     };
     let first = of("doc", &base, "synthetic:0", &scorers);
     let renamed = Case {
