@@ -394,6 +394,10 @@ fn flags_of_the_other_engine_and_alike_model_variants_are_refused() {
         ]),
         eval(&["--provider", "openai", "--model", "a", "--model", "a"]),
         eval(&["--dry-run", "--model", "gpt-4o"]),
+        eval(&["--dry-run", "--base-url", "http://127.0.0.1:9/v1"]),
+        eval(&["--provider", "scripted:answers.yaml", "--no-stream"]),
+        eval(&["--provider", "scripted:answers.yaml", "--seed", "3"]),
+        eval(&["--dry-run", "--report", "no-such-dir/report.html"]),
         eval(&["--provider", "scripted:answers.yaml", "--model", "gpt-4o"]),
         eval(&[
             "--dry-run",
@@ -443,6 +447,22 @@ fn flags_of_the_other_engine_and_alike_model_variants_are_refused() {
     --- stdout
     --- stderr
     error: --model names the model --provider openai asks: synthetic and scripted answers do not depend on it, so it would change nothing here
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --base-url is for the server --provider openai asks: synthetic and scripted answers ask none, so it would change nothing here
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --no-stream is for the server --provider openai asks: synthetic and scripted answers ask none, so it would change nothing here
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --seed seeds the synthetic answers of --dry-run: other answers do not depend on it, so it would change nothing here
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --report no-such-dir/report.html: the directory no-such-dir does not exist
     exit: Some(2)
     --- stdout
     --- stderr

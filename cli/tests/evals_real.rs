@@ -420,7 +420,10 @@ fn one_eval_writes_a_results_file_and_another_server_is_asked_again() {
         .expect("logicmd runs");
     let said = regex::Regex::new(r"^\d+ rows? of rows.jsonl (was|were)")
         .unwrap()
-        .replace(&String::from_utf8_lossy(&output.stderr), "N rows of rows.jsonl were")
+        .replace(
+            &String::from_utf8_lossy(&output.stderr),
+            "N rows of rows.jsonl were",
+        )
         .into_owned();
     insta::assert_snapshot!(said, @r#"N rows of rows.jsonl were made from a case, document, import, script, schema or server that has changed since: they run again"#);
     assert_eq!(other.requests().len(), 6);

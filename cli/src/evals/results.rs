@@ -48,7 +48,9 @@ pub fn rewrite(path: &Path, rows: &[Row]) -> Result<u64, String> {
         text.push_str(&serde_json::to_string(row).map_err(|e| e.to_string())?);
         text.push('\n');
     }
-    let beside = path.with_extension("jsonl.partial");
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    let beside = path.with_file_name(name);
     std::fs::write(&beside, &text)
         .and_then(|()| std::fs::rename(&beside, path))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;

@@ -78,9 +78,9 @@ pub struct Args {
     models: Vec<String>,
     #[command(flatten)]
     server: Server,
-    /// Seed of the synthetic answers of --dry-run.
-    #[arg(long, value_name = "N", requires = "dry_run", default_value_t = 0)]
-    seed: u64,
+    /// Seed of the synthetic answers of --dry-run [default: 0].
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
     /// Cases run at once, each on its own thread [default: the number of CPUs].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     jobs: Option<u64>,
@@ -176,6 +176,7 @@ fn eval(args: &Args) -> Result<u8, Stop> {
     obligations_scored(&cases, &scorers);
     // One eval at a time writes a results file: two would interleave their rows.
     let _lock = Lock::acquire_for(&args.out, ("the results file", "write it")).map_err(usage)?;
+    let interrupt = Interrupt::install(&args.out.display().to_string());
     let (mut rows, mut keep) = resumed(args)?;
     same_scorers(args, &rows, &scorers)?;
     same_eval(args, &rows, &cases, &arms)?;
@@ -217,7 +218,7 @@ fn eval(args: &Args) -> Result<u8, Stop> {
         );
     }
     let mut writer = results::Writer::open(&args.out, keep).map_err(usage)?;
-    let interrupt = Interrupt::install(&args.out.display().to_string(), rows.len() as u64);
+    interrupt.kept(rows.len() as u64);
     match args.ray.engine {
         ray::Engine::Local => locally(args, &work, &scorers, (&mut writer, &interrupt), &mut rows)?,
         ray::Engine::Ray => on_ray(
@@ -730,6 +731,20 @@ fn outputs_fit(args: &Args) -> Result<(), Stop> {
             inputs.push(("a scorer's schema", PathBuf::from(file)));
         }
     }
+    // Found before the eval runs, not after hours of it.
+    for (flag, output) in [("--out", &args.out), ("--report", &report)] {
+        let dir = output
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if !dir.is_dir() {
+            return Err(usage(format!(
+                "{flag} {}: the directory {} does not exist",
+                output.display(),
+                dir.display()
+            )));
+        }
+    }
     for (flag, output) in [("--out", &args.out), ("the report", &report)] {
         if let Some((what, input)) = inputs.iter().find(|(_, input)| same_file(output, input)) {
             return Err(usage(format!(
@@ -803,12 +818,21 @@ fn provider(args: &Args, model: Option<&str>, models: usize) -> Result<Provider,
             Err(usage("several --model variants need --provider openai: synthetic and scripted answers do not depend on the model, so every variant would answer alike".to_owned()))
         } else if model.is_some() {
             Err(usage("--model names the model --provider openai asks: synthetic and scripted answers do not depend on it, so it would change nothing here".to_owned()))
+        } else if let Some(flag) = server_flag(&args.server) {
+            Err(usage(format!("{flag} is for the server --provider openai asks: synthetic and scripted answers ask none, so it would change nothing here")))
         } else {
             Ok(Provider::Simulated(answers))
         }
     };
+    if args.seed.is_some() && !args.dry_run {
+        return Err(usage(
+            "--seed seeds the synthetic answers of --dry-run: other answers do not depend on it, so it would change nothing here".to_owned(),
+        ));
+    }
     if args.dry_run {
-        return simulated(Simulated::Synthetic { seed: args.seed });
+        return simulated(Simulated::Synthetic {
+            seed: args.seed.unwrap_or(0),
+        });
     }
     match args.provider.as_deref() {
         Some("openai") => {
@@ -832,6 +856,18 @@ fn provider(args: &Args, model: Option<&str>, models: usize) -> Result<Provider,
             "say who answers model calls: --dry-run (synthetic answers), --provider openai or --provider scripted:FILE".to_owned(),
         )),
     }
+}
+
+/// The first server flag given, by its name.
+fn server_flag(server: &Server) -> Option<&'static str> {
+    [
+        (server.base_url.is_some(), "--base-url"),
+        (server.api_key_env.is_some(), "--api-key-env"),
+        (server.timeout.is_some(), "--timeout"),
+        (server.no_stream, "--no-stream"),
+    ]
+    .into_iter()
+    .find_map(|(given, flag)| given.then_some(flag))
 }
 
 /// The largest dataset read (a million short cases fit).

@@ -604,3 +604,30 @@ fn a_rows_fingerprint_changes_with_everything_it_was_made_from_but_the_id() {
         "each change gives another fingerprint"
     );
 }
+
+#[test]
+fn a_schema_scorer_whose_schema_cannot_mean_what_it_says_is_refused() {
+    let problems: Vec<String> = [
+        r#"{"type": "strnig"}"#,
+        r#"{"type": "object", "properties": {"city": {"type": ["string", "nul"]}}}"#,
+        r##"{"properties": {"a": {"$ref": "#/definitions/missing"}}}"##,
+        r#"{"allOf": [{"$ref": "other.json#/x"}]}"#,
+    ]
+    .iter()
+    .map(|text| {
+        let text = text.to_string();
+        Scorer::parse("schema:s.json", &move |_| Ok(text.clone()))
+            .err()
+            .unwrap_or_else(|| "accepted".into())
+    })
+    .collect();
+    insta::assert_snapshot!(problems.join("\n"), @r##"
+    s.json: /type: "strnig" is not a JSON Schema type (did you mean `string`?): use one of string, number, integer, boolean, object, array, null
+    s.json: /properties/city/type: "nul" is not a JSON Schema type (did you mean `null`?): use one of string, number, integer, boolean, object, array, null
+    s.json: /properties/a/$ref: "#/definitions/missing" resolves to nothing in the file (a reference is `#` and a JSON pointer into it)
+    s.json: /allOf/0/$ref: "other.json#/x" resolves to nothing in the file (a reference is `#` and a JSON pointer into it)
+    "##);
+    // A property named `type`, and references that resolve, are fine.
+    let fine = r##"{"definitions": {"c": {"type": "string"}}, "properties": {"type": {"$ref": "#/definitions/c"}}}"##;
+    assert!(Scorer::parse("schema:s.json", &|_| Ok(fine.to_owned())).is_ok());
+}
