@@ -105,6 +105,9 @@ fn every_case_and_its_judge_are_real_model_calls() {
         })
         .count();
     assert_eq!((requests.len(), judged), (6, 3));
+    // Each row's tokens are its run's call and its judge's call (11 in, 7 out each).
+    let tokens: Vec<String> = rows.iter().map(|row| row["tokens"].to_string()).collect();
+    assert_eq!(tokens, [r#"{"input":22,"output":14}"#; 3]);
 }
 
 /// Each `--model` is a variant: every case is asked of each model, rows name it DOC@MODEL.

@@ -22,7 +22,7 @@ use crate::providers::settings::Server;
 use crate::providers::{OpenAiProvider, Settings};
 use crate::run::lock::Lock;
 use crate::{output, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
-use logicmd::run::Observation;
+use logicmd::run::{Observation, Usage};
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -560,17 +560,26 @@ fn scored(work: &Work, scorers: &[Scorer], cache: Option<&Cache>) -> Result<Row,
     };
     let judgement = judged(work, provider, scorers, &ran.ending);
     let judged = match &judgement {
-        Ok(Some(answer)) => Judged::Answered(answer),
+        Ok(Some((answer, _))) => Judged::Answered(answer),
         Ok(None) => Judged::Nobody,
         Err(error) => Judged::CallFailed(error),
     };
-    Ok(row(
+    let mut row = row(
         work.case,
         (&variant.name, work.fingerprint()),
         ran,
         scorers,
         judged,
-    ))
+    );
+    // The judge's call is part of what the case cost.
+    if let Ok(Some((_, Some(usage)))) = &judgement {
+        row.tokens.input += usage.input_tokens;
+        row.tokens.output += usage.output_tokens;
+        if let Some(cost) = usage.cost {
+            row.cost = Some(row.cost.unwrap_or(0.0) + cost);
+        }
+    }
+    Ok(row)
 }
 
 /// What the judge said of a completed run's output, when a judge scores it: from the
@@ -582,7 +591,7 @@ fn judged(
     provider: &Provider,
     scorers: &[Scorer],
     ending: &Ending,
-) -> Result<Option<String>, String> {
+) -> Result<Option<(String, Option<Usage>)>, String> {
     let Ending::Completed(output) = ending else {
         return Ok(None);
     };
@@ -590,12 +599,12 @@ fn judged(
         return Ok(None);
     }
     match provider {
-        Provider::Simulated(answers) => Ok(judge_simulated(
-            &work.arm.variant.source,
-            work.case,
-            output,
-            answers,
-        )),
+        Provider::Simulated(answers) => {
+            Ok(
+                judge_simulated(&work.arm.variant.source, work.case, output, answers)
+                    .map(|text| (text, None)),
+            )
+        }
         Provider::OpenAi { provider, .. } => {
             let action = judge_action(&work.arm.variant.source, work.case, output);
             for attempt in 1..=JUDGE_ATTEMPTS {
@@ -612,7 +621,14 @@ fn judged(
                     Observation::ModelError(failure) => {
                         return Err(format!("{}: {}", failure.kind, failure.message))
                     }
-                    answered => return Ok(judge_answer(logicmd::run::Answer::Observed(answered))),
+                    answered => {
+                        let usage = match &answered {
+                            Observation::ModelResponse { usage, .. } => usage.clone(),
+                            _ => None,
+                        };
+                        let answer = judge_answer(logicmd::run::Answer::Observed(answered));
+                        return Ok(answer.map(|text| (text, usage)));
+                    }
                 }
             }
             Ok(None)
