@@ -623,7 +623,7 @@ fn judged(
                     }
                     answered => {
                         let usage = match &answered {
-                            Observation::ModelResponse { usage, .. } => usage.clone(),
+                            Observation::ModelResponse { usage, .. } => *usage,
                             _ => None,
                         };
                         let answer = judge_answer(logicmd::run::Answer::Observed(answered));
