@@ -140,6 +140,13 @@ impl From<String> for Text {
     }
 }
 
+/// Serialized as its text, exactly as a `String`.
+impl serde::Serialize for Text {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
 impl From<Text> for String {
     fn from(text: Text) -> Self {
         text.as_str().to_owned()
