@@ -5,12 +5,9 @@ use std::collections::BTreeSet;
 
 use rustc_hash::FxHashMap;
 
-use serde_json::Value;
-
-use super::context::{did_you_mean, entries, items, object, At, LintContext};
+use super::context::{did_you_mean, entries, field, items, object, At, LintContext, V};
 use super::rules;
 use crate::dag::StepDag;
-use crate::json::field;
 
 pub fn check(cx: &mut LintContext<'_>) {
     let own = cx.own();
@@ -44,7 +41,7 @@ pub fn check(cx: &mut LintContext<'_>) {
             }
         }
         for (at, branch) in items(step, &pointer, "branches") {
-            let Some(target) = field(branch, "then").and_then(Value::as_str) else {
+            let Some(target) = field(branch, "then").and_then(V::as_str) else {
                 continue;
             };
             if !cx.has_step(target) {
@@ -63,22 +60,22 @@ pub fn check(cx: &mut LintContext<'_>) {
     loops(cx);
 }
 
-fn needs_of(step: &Value) -> Vec<&str> {
+fn needs_of(step: V<'_>) -> Vec<&str> {
     field(step, "needs")
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .and_then(V::as_array)
+        .map(|a| a.iter().filter_map(V::as_str).collect())
         .unwrap_or_default()
 }
 
-fn resolved_steps<'v>(cx: &LintContext<'v>) -> Vec<(&'v str, &'v Value)> {
+fn resolved_steps<'v>(cx: &LintContext<'v>) -> Vec<(&'v str, V<'v>)> {
     object(field(cx.resolved, "steps"))
-        .map(|m| m.iter().map(|(k, v)| (k.as_str(), v)).collect())
+        .map(|m| m.iter().collect())
         .unwrap_or_default()
 }
 
 fn cycles(cx: &mut LintContext<'_>) {
     let steps = resolved_steps(cx);
-    let dag = StepDag::new(steps.iter().map(|(name, step)| (*name, needs_of(step))));
+    let dag = StepDag::new(steps.iter().map(|(name, step)| (*name, needs_of(*step))));
     for cycle in dag.cycles() {
         let first = cycle.0.first().cloned().unwrap_or_default();
         let pointer = format!("/steps/{}/needs", crate::json::escape_token(&first));
@@ -113,7 +110,7 @@ fn loops(cx: &mut LintContext<'_>) {
         });
         let ancestors = ancestors(name, needs);
         for (at, branch) in branches {
-            let Some(target) = field(branch, "then").and_then(Value::as_str) else {
+            let Some(target) = field(branch, "then").and_then(V::as_str) else {
                 continue;
             };
             if target != name && !ancestors.contains(target) {
