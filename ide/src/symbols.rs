@@ -251,13 +251,7 @@ impl Walk<'_> {
         self.refer_in(kind, node, usage, None);
     }
 
-    fn refer_in(
-        &mut self,
-        kind: SymbolKind,
-        node: &Node,
-        usage: Usage,
-        scope: Option<&Text>,
-    ) {
+    fn refer_in(&mut self, kind: SymbolKind, node: &Node, usage: Usage, scope: Option<&Text>) {
         if let Some((name, _)) = text_of(node) {
             self.out.references.push(Reference {
                 kind,
@@ -283,7 +277,11 @@ impl Walk<'_> {
             self.define(SymbolKind::Step, entry, at.clone(), None);
             let step = &entry.value;
             self.refer_all(SymbolKind::Step, step.get("needs"), Usage::Needs);
-            self.refer_all(SymbolKind::Step, step.get("parallel_steps"), Usage::Parallel);
+            self.refer_all(
+                SymbolKind::Step,
+                step.get("parallel_steps"),
+                Usage::Parallel,
+            );
             for (_, branch) in seq(step.get("branches")) {
                 if let Some(then) = branch.get("then") {
                     self.refer(SymbolKind::Step, then, Usage::Then);

@@ -319,10 +319,7 @@ impl Document {
         clippy::result_large_err,
         reason = "the document given back is the one handed over; the Ok side is as large"
     )]
-    pub fn reparse_shared_owned(
-        self,
-        text: &Arc<str>,
-    ) -> Result<(Document, ScalarEdit), Document> {
+    pub fn reparse_shared_owned(self, text: &Arc<str>) -> Result<(Document, ScalarEdit), Document> {
         match self.plan(text) {
             Some(plan) => Ok(self.apply(plan, Arc::clone(text))),
             None => Err(self),
