@@ -325,7 +325,7 @@ impl Walk<'_> {
     fn trees(&mut self, root: &Node, is_step: &dyn Fn(&str) -> bool) {
         for tree_entry in map(root.get("decision_trees")) {
             let tree = &tree_entry.key;
-            let at = format!("/decision_trees/{}", token(&tree));
+            let at = format!("/decision_trees/{}", token(tree));
             self.define(SymbolKind::Tree, tree_entry, at.clone(), None);
             let value = &tree_entry.value;
             let nodes: Vec<String> = map(value.get("nodes")).map(|e| e.key.to_string()).collect();

@@ -42,7 +42,7 @@ pub fn check(cx: &mut LintContext<'_>) {
         return;
     };
     for (key, expected) in KEYS {
-        let Some(value) = config.get(*key) else {
+        let Some(value) = config.get(key) else {
             continue;
         };
         if let Some(wanted) = problem(expected, value) {
