@@ -57,3 +57,79 @@ fn the_tree_and_the_json_view_give_the_same_findings() {
         "only {from_the_tree} documents read from the tree"
     );
 }
+
+mod scalars {
+    //! The places where rules read numbers, booleans and values, each given scalars YAML reads
+    //! in different ways (integers, floats, infinities, hex, large integers, quoted numbers,
+    //! booleans, nulls, collections): the tree and the JSON view must agree on every one.
+    //! (`.inf` and `.nan` are parse findings, so such a document is read as JSON anyway.)
+
+    use logicmd::imports::resolve;
+    use logicmd::lint::{lint, lint_resolved};
+    use logicmd::loader::MemoryLoader;
+    use logicmd::Document;
+    use proptest::prelude::*;
+
+    const SCALARS: &[&str] = &[
+        "1",
+        "0",
+        "-1",
+        "3",
+        "1.0",
+        "0.5",
+        "2.5",
+        "-0.0",
+        "1e3",
+        "0x1F",
+        "0o17",
+        "99999999999999999999",
+        "true",
+        "false",
+        "null",
+        "~",
+        "''",
+        "'1'",
+        "abc",
+        "5s",
+        "'0'",
+        "[]",
+        "{}",
+        "[a, b]",
+        "{a: 1}",
+    ];
+
+    fn scalar() -> impl Strategy<Value = &'static str> {
+        proptest::sample::select(SCALARS)
+    }
+
+    fn document(s: &[&str]) -> String {
+        format!(
+            "---\nspec_version: \"1.0\"\nname: t\nreasoning:\n  strategy: cot\n  max_iterations: {}\n  temperature: {}\n  strategy_config:\n    max_depth: {}\n    pruning_threshold: {}\n    replan_on_failure: {}\n    operations: {}\nsteps:\n  a:\n    description: d\n    confidence: {{minimum: {}, target: {}, escalate_below: {}}}\n    retry: {{max_attempts: {}, backoff_coefficient: {}, initial_interval: {}}}\n    timeout: {}\n    branches:\n      - {{if: \"{{{{ output.ok }}}}\", then: b, default: {}}}\n      - {{default: true, then: a}}\n  b:\n    needs: [a, {}]\ndecision_trees:\n  t:\n    description: d\n    root: n\n    nodes:\n      n:\n        condition: \"{{{{ input.x }}}}\"\n        branches:\n          - {{value: {}, next: done}}\n          - {{value: {}, next: done}}\n          - {{default: {}, next: done}}\n    terminals:\n      done: {{action: finish}}\nquality_gates:\n  self_verification:\n    rubric:\n      criteria:\n        - {{name: x, weight: {}}}\n        - {{name: y, weight: {}}}\nfallback:\n  escalation:\n    - {{level: {}, trigger: \"{{{{ true }}}}\", action: ask}}\n    - {{level: {}, trigger: \"{{{{ true }}}}\", action: ask}}\n---\n",
+            s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13],
+            s[14], s[15], s[16], s[17], s[18], s[19], s[20], s[21]
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn every_scalar_reads_alike_from_the_tree_and_the_json_view(
+            s in proptest::collection::vec(scalar(), 22),
+        ) {
+            let text = document(&s);
+            let parsed = Document::parse(&text);
+            let Some(document) = parsed.document else {
+                return Ok(());
+            };
+            prop_assume!(document.is_clean());
+            let loader = MemoryLoader::new();
+            let read = lint(&document, "t.logic.md", &loader);
+            let viewed = lint_resolved(
+                &document,
+                &resolve(&document, "t.logic.md", &loader),
+                "t.logic.md",
+                &loader,
+            );
+            prop_assert_eq!(read, viewed, "{}", text);
+        }
+    }
+}
