@@ -88,11 +88,15 @@ fn cycles(cx: &mut LintContext<'_>) {
     }
 }
 
+/// Each step's `needs`, by name.
+type Needs<'v> = FxHashMap<&'v str, Vec<&'v str>>;
+
 /// A branch to the step itself or to a step it (transitively) needs is a loop; it must be
 /// bounded by a retry limit, an iteration limit or a verification failure action.
 fn loops(cx: &mut LintContext<'_>) {
-    // Made for the first step with branches: most documents have none.
-    let mut needs: Option<FxHashMap<&str, Vec<&str>>> = None;
+    // Made for the first step with branches: most documents have none. The steps by name too:
+    // a tree's mapping is a list, and a scan of it per loop was quadratic in the steps.
+    let mut needs: Option<(Needs<'_>, FxHashMap<&str, V<'_>>)> = None;
     let globally_bounded = field(cx.resolved, "reasoning")
         .and_then(|r| field(r, "max_iterations"))
         .is_some();
@@ -102,11 +106,13 @@ fn loops(cx: &mut LintContext<'_>) {
         if branches.clone().next().is_none() {
             continue;
         }
-        let needs = needs.get_or_insert_with(|| {
-            resolved_steps(cx)
-                .into_iter()
-                .map(|(name, step)| (name, needs_of(step)))
-                .collect()
+        let (needs, steps) = needs.get_or_insert_with(|| {
+            let steps = resolved_steps(cx);
+            let needs = steps
+                .iter()
+                .map(|(n, step)| (*n, needs_of(*step)))
+                .collect();
+            (needs, steps.into_iter().collect())
         });
         let ancestors = ancestors(name, needs);
         for (at, branch) in branches {
@@ -117,16 +123,14 @@ fn loops(cx: &mut LintContext<'_>) {
                 continue;
             }
             let bounded = |s: &str| {
-                field(cx.resolved, "steps")
-                    .and_then(|all| all.get(s))
-                    .is_some_and(|s| {
-                        field(s, "retry")
-                            .and_then(|r| field(r, "max_attempts"))
+                steps.get(s).is_some_and(|&s| {
+                    field(s, "retry")
+                        .and_then(|r| field(r, "max_attempts"))
+                        .is_some()
+                        || field(s, "verification")
+                            .and_then(|v| field(v, "on_fail"))
                             .is_some()
-                            || field(s, "verification")
-                                .and_then(|v| field(v, "on_fail"))
-                                .is_some()
-                    })
+                })
             };
             if !(globally_bounded || bounded(name) || bounded(target)) {
                 cx.report(
