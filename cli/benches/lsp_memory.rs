@@ -27,6 +27,15 @@ impl AtRest for Client {
     }
 }
 
+/// The resident set's two parts now: anonymous memory (the heap: what the server holds) and
+/// pages of files it maps (its own code, paged in as requests reach new code, and more of it
+/// when the binary is in the page cache: not memory the workspace takes).
+fn parts(client: &Client) -> (u64, u64) {
+    let anon = client.status_bytes("RssAnon:").unwrap_or(0);
+    let file = client.status_bytes("RssFile:").unwrap_or(0);
+    (anon, file)
+}
+
 fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
@@ -42,6 +51,7 @@ fn main() {
         None => Client::start(&root, options),
     };
     let before = client.resident_at_rest().expect("/proc is readable");
+    let parts_before = parts(&client);
     let file = format!("{}/big.logic.md", uri(&root));
     client.notify(
         "textDocument/didOpen",
@@ -69,6 +79,7 @@ fn main() {
         client.request(method, json!({"textDocument": {"uri": file}}));
     }
     let after = client.resident_at_rest().expect("/proc is readable");
+    let parts_after = parts(&client);
     let mib = |bytes: u64| bytes as f64 / (1024.0 * 1024.0);
     println!(
         "lsp memory, 5,000 steps ({:.2} MiB of text):",
@@ -87,6 +98,12 @@ fn main() {
         "  growth / text: {:.1}x; resident / text: {:.1}x",
         (after - before) as f64 / text.len() as f64,
         after as f64 / text.len() as f64
+    );
+    let growth = |now: u64, then: u64| now.saturating_sub(then) as f64 / text.len() as f64;
+    println!(
+        "  of the growth: anonymous (heap) {:.1}x, mapped files (code) {:.1}x",
+        growth(parts_after.0, parts_before.0),
+        growth(parts_after.1, parts_before.1)
     );
     let _ = client.shut_down();
     let _ = std::fs::remove_dir_all(&root);

@@ -81,13 +81,23 @@ impl Document {
         if let Some(problem) = too_large(parsed_len(text.as_bytes(), limits), limits) {
             return failed(problem);
         }
+        Document::parse_shared(&Arc::from(text), limits)
+    }
+
+    /// [`Document::parse_with`] of a text the caller holds shared: the document (and its tree's
+    /// scalars) keep that text, not a copy of it (the language server holds every open file's
+    /// text already).
+    pub fn parse_shared(source: &Arc<str>, limits: Limits) -> ParsedDocument {
+        let text: &str = source;
+        if let Some(problem) = too_large(parsed_len(text.as_bytes(), limits), limits) {
+            return failed(problem);
+        }
         let index = LineIndex::new(text);
         let sections = match frontmatter::split(text, &index) {
             Ok(sections) => sections,
             Err(diagnostic) => return failed(*diagnostic),
         };
-        let source: Arc<str> = Arc::from(text);
-        let built = yaml::build(&source, &index, sections.yaml, limits);
+        let built = yaml::build(source, &index, sections.yaml, limits);
         let mut diagnostics: Vec<Diagnostic> = built
             .problems
             .into_iter()
@@ -120,7 +130,7 @@ impl Document {
             None => return finish(None, diagnostics),
         };
         let document = Document {
-            text: source,
+            text: Arc::clone(source),
             index,
             sections,
             root,

@@ -51,7 +51,7 @@ pub fn document_symbols(file: &FileAnalysis) -> Vec<Symbol> {
     let symbols = file.symbols();
     let mut out = Vec::new();
     let definition_symbol = |d: &crate::symbols::Definition, kind: OutlineKind| Symbol {
-        name: d.name.clone(),
+        name: d.name.to_string(),
         detail: d.kind.noun().to_owned(),
         kind,
         span: d.full,

@@ -45,7 +45,7 @@ pub fn prepare_rename(
         return Err(format!("a {} is not renamed here", definition.kind.noun()));
     }
     let inner = unquoted(&file.text, span);
-    Ok((inner, definition.name))
+    Ok((inner, definition.name.into()))
 }
 
 /// The edits that rename the thing at `offset` of `id` to `new_name`, in this file and in the
@@ -182,7 +182,7 @@ fn rename_step(
     let renamed = apply(
         &file.text,
         &Edit::RenameStep {
-            from: definition.name.clone(),
+            from: definition.name.to_string(),
             to: name.to_owned(),
         },
     )

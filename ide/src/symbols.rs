@@ -6,7 +6,7 @@
 
 use logicmd::analysis::Kind;
 use logicmd::source::Span;
-use logicmd::yaml::{Entry, Node};
+use logicmd::yaml::{Entry, Node, NodeValue, Text};
 use serde::Serialize;
 
 use crate::expr_at::{expressions, file_span, members_of};
@@ -67,10 +67,10 @@ impl SymbolKind {
 pub struct Definition {
     /// What it is.
     pub kind: SymbolKind,
-    /// Its name.
-    pub name: String,
+    /// Its name (shares the file's text when written there as it reads).
+    pub name: Text,
     /// The decision tree it belongs to (tree nodes and terminals).
-    pub scope: Option<String>,
+    pub scope: Option<Text>,
     /// Where the name is written (a key, or an `id` / `name` value).
     pub span: Span,
     /// The whole definition (key and value), for outlines and folding.
@@ -116,16 +116,14 @@ pub enum Usage {
 pub struct Reference {
     /// What it names (for a `next`: the tree node, terminal or step it resolved to).
     pub kind: SymbolKind,
-    /// The name as written.
-    pub name: String,
+    /// The name as written (shares the file's text when written there as it reads).
+    pub name: Text,
     /// The decision tree a tree node or terminal is looked up in.
-    pub scope: Option<String>,
+    pub scope: Option<Text>,
     /// Where the name is written.
     pub span: Span,
     /// How it is used.
     pub usage: Usage,
-    /// JSON Pointer of the value holding it.
-    pub pointer: String,
 }
 
 /// A file reference (`imports[].ref`, a workflow node's `logic_ref`).
@@ -168,6 +166,10 @@ impl Symbols {
             Kind::Drtl => walk.drtl(source.root()),
         }
         symbols.references.sort_by_key(|r| r.span.start);
+        // Kept as long as the file is open: no spare capacity (a large file's references
+        // doubled their vector's size in it).
+        symbols.definitions.shrink_to_fit();
+        symbols.references.shrink_to_fit();
         symbols
     }
 
@@ -234,44 +236,36 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    fn define(&mut self, kind: SymbolKind, entry: &Entry, pointer: String, scope: Option<&str>) {
+    fn define(&mut self, kind: SymbolKind, entry: &Entry, pointer: String, scope: Option<&Text>) {
         self.out.definitions.push(Definition {
             kind,
-            name: entry.key.to_string(),
-            scope: scope.map(str::to_owned),
+            name: entry.key.clone(),
+            scope: scope.cloned(),
             span: entry.key_span,
             full: entry.key_span.cover(entry.value.span),
             pointer,
         });
     }
 
-    fn refer(&mut self, kind: SymbolKind, node: &Node, usage: Usage, pointer: String) {
-        self.refer_in(kind, node, usage, pointer, None);
+    fn refer(&mut self, kind: SymbolKind, node: &Node, usage: Usage) {
+        self.refer_in(kind, node, usage, None);
     }
 
-    fn refer_in(
-        &mut self,
-        kind: SymbolKind,
-        node: &Node,
-        usage: Usage,
-        pointer: String,
-        scope: Option<&str>,
-    ) {
-        if let Some(name) = node.as_str() {
+    fn refer_in(&mut self, kind: SymbolKind, node: &Node, usage: Usage, scope: Option<&Text>) {
+        if let Some((name, _)) = text_of(node) {
             self.out.references.push(Reference {
                 kind,
-                name: name.to_owned(),
-                scope: scope.map(str::to_owned),
+                name,
+                scope: scope.cloned(),
                 span: node.span,
                 usage,
-                pointer,
             });
         }
     }
 
-    fn refer_all(&mut self, kind: SymbolKind, list: Option<&Node>, usage: Usage, pointer: &str) {
-        for (index, item) in seq(list) {
-            self.refer(kind, item, usage, format!("{pointer}/{index}"));
+    fn refer_all(&mut self, kind: SymbolKind, list: Option<&Node>, usage: Usage) {
+        for (_, item) in seq(list) {
+            self.refer(kind, item, usage);
         }
     }
 
@@ -282,65 +276,56 @@ impl Walk<'_> {
             let at = format!("/steps/{}", token(&entry.key));
             self.define(SymbolKind::Step, entry, at.clone(), None);
             let step = &entry.value;
-            self.refer_all(
-                SymbolKind::Step,
-                step.get("needs"),
-                Usage::Needs,
-                &format!("{at}/needs"),
-            );
+            self.refer_all(SymbolKind::Step, step.get("needs"), Usage::Needs);
             self.refer_all(
                 SymbolKind::Step,
                 step.get("parallel_steps"),
                 Usage::Parallel,
-                &format!("{at}/parallel_steps"),
             );
-            for (index, branch) in seq(step.get("branches")) {
+            for (_, branch) in seq(step.get("branches")) {
                 if let Some(then) = branch.get("then") {
-                    let pointer = format!("{at}/branches/{index}/then");
-                    self.refer(SymbolKind::Step, then, Usage::Then, pointer);
+                    self.refer(SymbolKind::Step, then, Usage::Then);
                 }
             }
         }
         self.trees(root, &is_step);
-        for (index, invariant) in seq(root.get("quality_gates").and_then(|q| q.get("invariants"))) {
+        for (_, invariant) in seq(root.get("quality_gates").and_then(|q| q.get("invariants"))) {
             if let Some(target) = invariant
                 .get("on_breach")
                 .filter(|t| t.as_str().is_some_and(is_step))
             {
-                let pointer = format!("/quality_gates/invariants/{index}/on_breach");
-                self.refer(SymbolKind::Step, target, Usage::OnBreach, pointer);
+                self.refer(SymbolKind::Step, target, Usage::OnBreach);
             }
         }
-        for (index, rule) in seq(root.get("fallback").and_then(|f| f.get("degradation"))) {
+        for (_, rule) in seq(root.get("fallback").and_then(|f| f.get("degradation"))) {
             if let Some(target) = rule
                 .get("fallback_to")
                 .filter(|t| t.as_str().is_some_and(is_step))
             {
-                let pointer = format!("/fallback/degradation/{index}/fallback_to");
-                self.refer(SymbolKind::Step, target, Usage::FallbackTo, pointer);
+                self.refer(SymbolKind::Step, target, Usage::FallbackTo);
             }
         }
         self.workflow(root);
         self.imports(root);
         for (index, input) in seq(root.get("contracts").and_then(|c| c.get("inputs"))) {
-            if let Some(name) = input.entry("name").filter(|e| e.value.as_str().is_some()) {
+            if let Some((name, node)) = input.get("name").and_then(text_of) {
                 self.out.definitions.push(Definition {
                     kind: SymbolKind::InputField,
-                    name: name.value.as_str().unwrap_or_default().to_owned(),
+                    name,
                     scope: None,
-                    span: name.value.span,
+                    span: node.span,
                     full: input.span,
                     pointer: format!("/contracts/inputs/{index}"),
                 });
             }
         }
-        self.expressions(root, &mut String::new());
+        self.expressions(root);
     }
 
     fn trees(&mut self, root: &Node, is_step: &dyn Fn(&str) -> bool) {
         for tree_entry in map(root.get("decision_trees")) {
-            let tree = tree_entry.key.to_string();
-            let at = format!("/decision_trees/{}", token(&tree));
+            let tree = &tree_entry.key;
+            let at = format!("/decision_trees/{}", token(tree));
             self.define(SymbolKind::Tree, tree_entry, at.clone(), None);
             let value = &tree_entry.value;
             let nodes: Vec<String> = map(value.get("nodes")).map(|e| e.key.to_string()).collect();
@@ -349,22 +334,17 @@ impl Walk<'_> {
                 .collect();
             for node in map(value.get("nodes")) {
                 let pointer = format!("{at}/nodes/{}", token(&node.key));
-                self.define(SymbolKind::TreeNode, node, pointer, Some(&tree));
+                self.define(SymbolKind::TreeNode, node, pointer, Some(tree));
             }
             for terminal in map(value.get("terminals")) {
                 let pointer = format!("{at}/terminals/{}", token(&terminal.key));
-                self.define(SymbolKind::Terminal, terminal, pointer.clone(), Some(&tree));
+                self.define(SymbolKind::Terminal, terminal, pointer, Some(tree));
                 if let Some(action) = terminal
                     .value
                     .get("action")
                     .filter(|a| a.as_str().is_some_and(is_step))
                 {
-                    self.refer(
-                        SymbolKind::Step,
-                        action,
-                        Usage::Action,
-                        format!("{pointer}/action"),
-                    );
+                    self.refer(SymbolKind::Step, action, Usage::Action);
                 }
             }
             if let Some(start) = value.get("root") {
@@ -376,24 +356,22 @@ impl Walk<'_> {
                 } else {
                     SymbolKind::TreeNode
                 };
-                self.refer_in(kind, start, Usage::Root, format!("{at}/root"), Some(&tree));
+                self.refer_in(kind, start, Usage::Root, Some(tree));
             }
             for node in map(value.get("nodes")) {
-                let pointer = format!("{at}/nodes/{}", token(&node.key));
-                for (index, branch) in seq(node.value.get("branches")) {
+                for (_, branch) in seq(node.value.get("branches")) {
                     let Some(next) = branch.get("next") else {
                         continue;
                     };
                     let name = next.as_str().unwrap_or_default();
                     let (kind, scope) = if nodes.iter().any(|n| n == name) {
-                        (SymbolKind::TreeNode, Some(tree.as_str()))
+                        (SymbolKind::TreeNode, Some(tree))
                     } else if terminals.iter().any(|t| t == name) {
-                        (SymbolKind::Terminal, Some(tree.as_str()))
+                        (SymbolKind::Terminal, Some(tree))
                     } else {
                         (SymbolKind::Step, None)
                     };
-                    let pointer = format!("{pointer}/branches/{index}/next");
-                    self.refer_in(kind, next, Usage::Next, pointer, scope);
+                    self.refer_in(kind, next, Usage::Next, scope);
                 }
             }
         }
@@ -402,12 +380,11 @@ impl Walk<'_> {
     fn workflow(&mut self, root: &Node) {
         for entry in map(root.get("nodes")) {
             let at = format!("/nodes/{}", token(&entry.key));
-            self.define(SymbolKind::WorkflowNode, entry, at.clone(), None);
+            self.define(SymbolKind::WorkflowNode, entry, at, None);
             self.refer_all(
                 SymbolKind::WorkflowNode,
                 entry.value.get("depends_on"),
                 Usage::DependsOn,
-                &format!("{at}/depends_on"),
             );
             if let Some(reference) = entry.value.get("logic_ref") {
                 if let Some(text) = reference.as_str() {
@@ -421,11 +398,10 @@ impl Walk<'_> {
             }
         }
         if root.get("nodes").and_then(Node::as_map).is_some() {
-            for (index, edge) in seq(root.get("edges")) {
+            for (_, edge) in seq(root.get("edges")) {
                 for end in ["from", "to"] {
                     if let Some(node) = edge.get(end) {
-                        let pointer = format!("/edges/{index}/{end}");
-                        self.refer(SymbolKind::WorkflowNode, node, Usage::EdgeEnd, pointer);
+                        self.refer(SymbolKind::WorkflowNode, node, Usage::EdgeEnd);
                     }
                 }
             }
@@ -434,15 +410,13 @@ impl Walk<'_> {
 
     fn imports(&mut self, root: &Node) {
         for (index, import) in seq(root.get("imports")) {
-            let alias = import
-                .entry("as")
-                .and_then(|e| e.value.as_str().map(|a| (a, e)));
-            if let Some((name, entry)) = alias {
+            let alias = import.get("as").and_then(text_of);
+            if let Some((name, node)) = &alias {
                 self.out.definitions.push(Definition {
                     kind: SymbolKind::Import,
-                    name: name.to_owned(),
+                    name: name.clone(),
                     scope: None,
-                    span: entry.value.span,
+                    span: node.span,
                     full: import.span,
                     pointer: format!("/imports/{index}"),
                 });
@@ -452,7 +426,7 @@ impl Walk<'_> {
                     self.out.files.push(FileRef {
                         reference: text.to_owned(),
                         span: reference.span,
-                        alias: alias.map(|(a, _)| a.to_owned()),
+                        alias: alias.as_ref().map(|(a, _)| a.to_string()),
                         node: None,
                     });
                 }
@@ -461,22 +435,14 @@ impl Walk<'_> {
     }
 
     /// `steps.NAME` and `input.NAME` inside every string holding `{{`.
-    fn expressions(&mut self, node: &Node, pointer: &mut String) {
+    fn expressions(&mut self, node: &Node) {
         if let Some(entries) = node.as_map() {
             for entry in entries {
-                let len = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&token(&entry.key));
-                self.expressions(&entry.value, pointer);
-                pointer.truncate(len);
+                self.expressions(&entry.value);
             }
         } else if let Some(items) = node.as_seq() {
-            for (index, item) in items.iter().enumerate() {
-                let len = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&index.to_string());
-                self.expressions(item, pointer);
-                pointer.truncate(len);
+            for item in items {
+                self.expressions(item);
             }
         } else if let Some(value) = node.as_str() {
             let Some(found) = expressions(value) else {
@@ -490,11 +456,10 @@ impl Walk<'_> {
                     for (name, range) in members_of(expr, root) {
                         self.out.references.push(Reference {
                             kind,
-                            name,
+                            name: Text::from(name),
                             scope: None,
                             span: file_span(self.text, node, value, &range),
                             usage: Usage::Expression,
-                            pointer: pointer.clone(),
                         });
                     }
                 }
@@ -508,46 +473,37 @@ impl Walk<'_> {
             .collect();
         let is_node = |name: &str| ids.iter().any(|id| id == name);
         for (index, node) in seq(root.get("nodes")) {
-            let at = format!("/nodes/{index}");
-            if let Some(id) = node.get("id").filter(|id| id.as_str().is_some()) {
+            if let Some((name, id)) = node.get("id").and_then(text_of) {
                 self.out.definitions.push(Definition {
                     kind: SymbolKind::DrtlNode,
-                    name: id.as_str().unwrap_or_default().to_owned(),
+                    name,
                     scope: None,
                     span: id.span,
                     full: node.span,
-                    pointer: at.clone(),
+                    pointer: format!("/nodes/{index}"),
                 });
             }
             for route in ["on_pass", "on_fail"] {
                 if let Some(value) = node.get(route) {
                     let target = value.get("next").unwrap_or(value);
-                    let pointer = if value.get("next").is_some() {
-                        format!("{at}/{route}/next")
-                    } else {
-                        format!("{at}/{route}")
-                    };
-                    self.refer(SymbolKind::DrtlNode, target, Usage::Route, pointer);
+                    self.refer(SymbolKind::DrtlNode, target, Usage::Route);
                 }
             }
-            for (action_index, action) in seq(node.get("actions")) {
+            for (_, action) in seq(node.get("actions")) {
                 for entry in action.as_map().unwrap_or_default() {
                     if let Some(next) = entry.value.get("next") {
-                        let pointer =
-                            format!("{at}/actions/{action_index}/{}/next", token(&entry.key));
-                        self.refer(SymbolKind::DrtlNode, next, Usage::Route, pointer);
+                        self.refer(SymbolKind::DrtlNode, next, Usage::Route);
                     }
                 }
             }
             if let Some(input) = node.get("input") {
-                self.drtl_input(input, &format!("{at}/input"), &is_node);
+                self.drtl_input(input, &is_node);
             }
         }
-        for (index, edge) in seq(root.get("edges")) {
+        for (_, edge) in seq(root.get("edges")) {
             for end in ["from", "to"] {
                 if let Some(node) = edge.get(end) {
-                    let pointer = format!("/edges/{index}/{end}");
-                    self.refer(SymbolKind::DrtlNode, node, Usage::EdgeEnd, pointer);
+                    self.refer(SymbolKind::DrtlNode, node, Usage::EdgeEnd);
                 }
             }
         }
@@ -555,11 +511,10 @@ impl Walk<'_> {
     }
 
     /// A node's `input`: `node.field` (a string, or the strings of a mapping) names a node.
-    fn drtl_input(&mut self, input: &Node, pointer: &str, is_node: &dyn Fn(&str) -> bool) {
+    fn drtl_input(&mut self, input: &Node, is_node: &dyn Fn(&str) -> bool) {
         if let Some(entries) = input.as_map() {
             for entry in entries {
-                let at = format!("{pointer}/{}", token(&entry.key));
-                self.drtl_input(&entry.value, &at, is_node);
+                self.drtl_input(&entry.value, is_node);
             }
             return;
         }
@@ -574,11 +529,10 @@ impl Walk<'_> {
             let span = file_span(self.text, input, text, &(0..head.len()));
             self.out.references.push(Reference {
                 kind: SymbolKind::DrtlNode,
-                name: head.to_owned(),
+                name: Text::from(head),
                 scope: None,
                 span,
                 usage: Usage::Input,
-                pointer: pointer.to_owned(),
             });
         }
     }
@@ -609,11 +563,10 @@ impl Walk<'_> {
                     if is_node(&name) {
                         self.out.references.push(Reference {
                             kind: SymbolKind::DrtlNode,
-                            name,
+                            name: Text::from(name),
                             scope: None,
                             span: file_span(self.text, node, value, &range),
                             usage: Usage::Expression,
-                            pointer: pointer.clone(),
                         });
                     }
                 }
@@ -637,6 +590,14 @@ fn collect_strings<'n>(node: &'n Node, pointer: String, out: &mut Vec<(String, &
         }
     } else if node.as_str().is_some() {
         out.push((pointer, node));
+    }
+}
+
+/// A string scalar's text (shared, not copied) with its node.
+fn text_of(node: &Node) -> Option<(Text, &Node)> {
+    match &node.value {
+        NodeValue::String(text) => Some((text.clone(), node)),
+        _ => None,
     }
 }
 

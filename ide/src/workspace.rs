@@ -54,7 +54,7 @@ impl FileAnalysis {
                 Some(Parsed::Logic(Arc::new(document))),
                 Vec::new(),
             ),
-            None => analysis::parse(&text, &options),
+            None => analysis::parse_shared(&text, &options),
         };
         let made = FileAnalysis {
             id: id.to_owned(),
@@ -135,12 +135,12 @@ impl FileAnalysis {
 /// analysis comes back when it was not consumed.
 fn reparse(
     previous: Arc<FileAnalysis>,
-    text: &str,
+    text: &Arc<str>,
 ) -> (Option<Document>, Option<Arc<FileAnalysis>>) {
     let mut owned = match Arc::try_unwrap(previous) {
         Ok(owned) => owned,
         Err(shared) => {
-            let document = shared.document().and_then(|d| d.reparse(text));
+            let document = shared.document().and_then(|d| d.reparse_shared(text));
             return (document, Some(shared));
         }
     };
@@ -148,7 +148,7 @@ fn reparse(
         return (None, Some(Arc::new(owned)));
     };
     match Arc::try_unwrap(document) {
-        Ok(document) => match document.reparse_edit_owned(text) {
+        Ok(document) => match document.reparse_shared_owned(text) {
             Ok((next, _)) => (Some(next), None),
             Err(document) => {
                 owned.parsed = Some(Parsed::Logic(Arc::new(document)));
@@ -156,7 +156,7 @@ fn reparse(
             }
         },
         Err(shared) => {
-            let next = shared.reparse(text);
+            let next = shared.reparse_shared(text);
             owned.parsed = Some(Parsed::Logic(shared));
             (next, Some(Arc::new(owned)))
         }

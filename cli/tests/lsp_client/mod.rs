@@ -159,8 +159,13 @@ impl Client {
 
     /// The server's resident memory (Linux: `VmRSS`, in bytes).
     pub fn resident_bytes(&self) -> Option<u64> {
+        self.status_bytes("VmRSS:")
+    }
+
+    /// One `/proc/PID/status` figure in bytes (`VmRSS:`, `RssAnon:`, `RssFile:`).
+    pub fn status_bytes(&self, field: &str) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        let line = status.lines().find(|l| l.starts_with(field))?;
         let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
         Some(kib * 1024)
     }

@@ -195,12 +195,34 @@ pub fn analyze_bytes(bytes: &[u8], options: &Options<'_>, loader: &dyn Loader) -
 
 /// Detects the kind and parses: what the studio draws from at every keystroke.
 pub fn parse(text: &str, options: &Options<'_>) -> (Kind, Option<Parsed>, Vec<Diagnostic>) {
+    parse_from(text, None, options)
+}
+
+/// [`parse`] of a text the caller holds shared: a LOGIC.md document keeps `text` itself rather
+/// than a copy (unless lone carriage returns had to be read as line breaks).
+pub fn parse_shared(
+    text: &Arc<str>,
+    options: &Options<'_>,
+) -> (Kind, Option<Parsed>, Vec<Diagnostic>) {
+    parse_from(text, Some(text), options)
+}
+
+fn parse_from(
+    text: &str,
+    shared: Option<&Arc<str>>,
+    options: &Options<'_>,
+) -> (Kind, Option<Parsed>, Vec<Diagnostic>) {
     // A lone carriage return is a line break (classic Mac line endings), offsets unchanged.
-    let text = &*crate::source::lone_cr_as_lf(text);
+    let read = crate::source::lone_cr_as_lf(text);
+    let shared = shared.filter(|_| matches!(read, std::borrow::Cow::Borrowed(_)));
+    let text = &*read;
     let kind = detect(text, options.path);
     match kind {
         Kind::Logic => {
-            let parsed = Document::parse_with(text, options.limits);
+            let parsed = match shared {
+                Some(source) => Document::parse_shared(source, options.limits),
+                None => Document::parse_with(text, options.limits),
+            };
             let document = parsed.document.map(|d| Parsed::Logic(Arc::new(d)));
             (kind, document, parsed.diagnostics)
         }

@@ -294,16 +294,7 @@ impl Document {
     /// [`Document::reparse`], also telling which value changed.
     pub fn reparse_edit(&self, text: &str) -> Option<(Document, ScalarEdit)> {
         let plan = self.plan(text)?;
-        let copy = Document {
-            text: Arc::clone(&self.text),
-            index: self.index.clone(),
-            sections: self.sections,
-            root: self.root.clone(),
-            json: self.json.clone(),
-            clean: self.clean,
-            aliases: self.aliases.clone(),
-        };
-        Some(copy.apply(plan, text))
+        Some(self.copied().apply(plan, Arc::from(text)))
     }
 
     /// [`Document::reparse_edit`] of a document handed over by value: the tree and the JSON
@@ -316,7 +307,21 @@ impl Document {
     )]
     pub fn reparse_edit_owned(self, text: &str) -> Result<(Document, ScalarEdit), Document> {
         match self.plan(text) {
-            Some(plan) => Ok(self.apply(plan, text)),
+            Some(plan) => Ok(self.apply(plan, Arc::from(text))),
+            None => Err(self),
+        }
+    }
+
+    /// [`Document::reparse_edit_owned`] of a text the caller already holds shared: the new
+    /// document keeps that text instead of a copy of it (the language server holds every open
+    /// file's text; a second copy in its document was one more text's size in memory).
+    #[allow(
+        clippy::result_large_err,
+        reason = "the document given back is the one handed over; the Ok side is as large"
+    )]
+    pub fn reparse_shared_owned(self, text: &Arc<str>) -> Result<(Document, ScalarEdit), Document> {
+        match self.plan(text) {
+            Some(plan) => Ok(self.apply(plan, Arc::clone(text))),
             None => Err(self),
         }
     }
@@ -327,6 +332,25 @@ impl Document {
     /// parse gives, problems included (there are none).
     pub fn reparse(&self, text: &str) -> Option<Document> {
         self.reparse_edit(text).map(|(document, _)| document)
+    }
+
+    /// [`Document::reparse`] keeping the caller's shared `text` rather than a copy of it.
+    pub fn reparse_shared(&self, text: &Arc<str>) -> Option<Document> {
+        let plan = self.plan(text)?;
+        Some(self.copied().apply(plan, Arc::clone(text)).0)
+    }
+
+    /// A copy to derive the next parse from (the text shared, the tree copied).
+    fn copied(&self) -> Document {
+        Document {
+            text: Arc::clone(&self.text),
+            index: self.index.clone(),
+            sections: self.sections,
+            root: self.root.clone(),
+            json: self.json.clone(),
+            clean: self.clean,
+            aliases: self.aliases.clone(),
+        }
     }
 
     fn plan(&self, text: &str) -> Option<Plan> {
@@ -375,7 +399,7 @@ impl Document {
 
     /// This document (its own copy or one handed over) made the parse of `text` by `plan`, which
     /// checked that the value's place exists in the tree and in the JSON view.
-    fn apply(mut self, plan: Plan, text: &str) -> (Document, ScalarEdit) {
+    fn apply(mut self, plan: Plan, text: Arc<str>) -> (Document, ScalarEdit) {
         let Plan {
             path,
             old,
@@ -395,7 +419,7 @@ impl Document {
         self.sections.yaml = moved(self.sections.yaml, old, delta);
         self.sections.close = moved(self.sections.close, old, delta);
         self.sections.body = moved(self.sections.body, old, delta);
-        self.text = Arc::from(text);
+        self.text = text;
         self.index.edited(old, delta);
         let edit = ScalarEdit {
             path,

@@ -2,9 +2,7 @@
 //! that matches is taken, a default always matching; a tree node's branch whose `value` equals
 //! the condition's is taken, else its default. What can never be taken is reported.
 
-use serde_json::Value;
-
-use super::context::{entries, items, shown, At, LintContext};
+use super::context::{entries, items, shown, At, LintContext, V};
 use super::rules;
 use super::shapes::is_default;
 
@@ -20,10 +18,10 @@ pub fn check(cx: &mut LintContext<'_>) {
     }
 }
 
-fn step_branches(cx: &mut LintContext<'_>, pointer: &At<'_>, name: &str, step: &Value) {
+fn step_branches(cx: &mut LintContext<'_>, pointer: &At<'_>, name: &str, step: V<'_>) {
     let mut default: Option<usize> = None;
     for (index, (at, branch)) in items(step, pointer, "branches").enumerate() {
-        let Value::Object(branch) = branch else {
+        let Some(branch) = branch.as_object() else {
             continue;
         };
         let conditional = branch.contains_key("if");
@@ -60,15 +58,16 @@ fn step_branches(cx: &mut LintContext<'_>, pointer: &At<'_>, name: &str, step: &
     }
 }
 
-fn tree_branches(cx: &mut LintContext<'_>, pointer: &At<'_>, name: &str, node: &Value) {
+fn tree_branches(cx: &mut LintContext<'_>, pointer: &At<'_>, name: &str, node: V<'_>) {
     let mut default: Option<usize> = None;
-    let mut values: Vec<(usize, &Value)> = Vec::new();
+    let mut values: Vec<(usize, V<'_>)> = Vec::new();
     for (index, (at, branch)) in items(node, pointer, "branches").enumerate() {
-        let Value::Object(branch) = branch else {
+        let Some(branch) = branch.as_object() else {
             continue;
         };
         if let Some(value) = branch.get("value") {
-            if let Some((first, _)) = values.iter().find(|(_, v)| crate::trees::same(v, value)) {
+            let same = |v: &V<'_>| crate::trees::same(&v.json(), &value.json());
+            if let Some((first, _)) = values.iter().find(|(_, v)| same(v)) {
                 cx.report(
                     rules::DUPLICATE_BRANCH_VALUE,
                     &format!("{at}/value"),

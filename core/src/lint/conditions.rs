@@ -4,8 +4,6 @@
 //! blocks, a branch always fires and a tree condition matches no branch's value. That is an
 //! error here, not a surprise at run time.
 
-use serde_json::Value;
-
 use super::context::{places, LintContext};
 use super::expressions::locate;
 use super::rules;
@@ -69,7 +67,7 @@ pub fn check(cx: &mut LintContext<'_>) {
     for place in PLACES {
         let found = places(own, place.pattern);
         for (at, value) in found.iter() {
-            if let Value::String(text) = value {
+            if let Some(text) = value.as_str() {
                 condition(cx, &at.pointer(), text, place);
             }
         }

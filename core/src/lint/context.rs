@@ -5,20 +5,20 @@ use std::cell::OnceCell;
 use std::fmt;
 
 use rustc_hash::FxHashSet;
-use serde_json::{Map, Value};
 
 use super::rules::LintRule;
+pub use super::view::{Obj, V};
 use crate::diagnostic::Diagnostic;
 use crate::document::Document;
-use crate::json::{entry_at, field, push_index, push_token};
+use crate::json::{entry_at, push_index, push_token};
 use crate::source::Span;
 
 pub struct LintContext<'d> {
     pub document: &'d Document,
-    /// The document's own frontmatter as JSON (made for the lint call, not kept).
-    own: &'d Value,
+    /// The document's own frontmatter (its tree, or a JSON view made for the lint call).
+    own: V<'d>,
     /// The frontmatter with imports merged: names defined by imports resolve against this.
-    pub resolved: &'d Value,
+    pub resolved: V<'d>,
     diagnostics: Vec<Diagnostic>,
     /// The resolved steps' names, made on the first [`LintContext::has_step`]: rules ask it for
     /// every `needs`, branch and expression, of a map serde_json hashes with SipHash.
@@ -26,7 +26,7 @@ pub struct LintContext<'d> {
 }
 
 impl<'d> LintContext<'d> {
-    pub fn new(document: &'d Document, own: &'d Value, resolved: &'d Value) -> Self {
+    pub fn new(document: &'d Document, own: V<'d>, resolved: V<'d>) -> Self {
         LintContext {
             document,
             own,
@@ -37,7 +37,7 @@ impl<'d> LintContext<'d> {
     }
 
     /// The file's own frontmatter: what rules walk, so every finding has a place in this file.
-    pub fn own(&self) -> &'d Value {
+    pub fn own(&self) -> V<'d> {
         self.own
     }
 
@@ -80,7 +80,7 @@ impl<'d> LintContext<'d> {
     /// Names of the steps the resolved document defines (own and imported).
     pub fn step_names(&self) -> Vec<&'d str> {
         object(field(self.resolved, "steps"))
-            .map(|steps| steps.keys().map(String::as_str).collect())
+            .map(|steps| steps.keys().collect())
             .unwrap_or_default()
     }
 
@@ -89,7 +89,7 @@ impl<'d> LintContext<'d> {
         self.step_set
             .get_or_init(|| {
                 object(field(resolved, "steps"))
-                    .map(|steps| steps.keys().map(String::as_str).collect())
+                    .map(|steps| steps.keys().collect())
                     .unwrap_or_default()
             })
             .contains(name)
@@ -97,8 +97,13 @@ impl<'d> LintContext<'d> {
 }
 
 /// `value` as an object, if it is one.
-pub fn object(value: Option<&Value>) -> Option<&Map<String, Value>> {
-    value.and_then(Value::as_object)
+pub fn object(value: Option<V<'_>>) -> Option<Obj<'_>> {
+    value.and_then(V::as_object)
+}
+
+/// The member `key` of `value`, if it is an object with one.
+pub fn field<'v>(value: V<'v>, key: &str) -> Option<V<'v>> {
+    value.get(key)
 }
 
 /// A place in the document, its JSON Pointer written only when asked ([`At::pointer`], or
@@ -153,27 +158,28 @@ impl fmt::Display for At<'_> {
 
 /// Entries of the object at `field` of `value`, with their places under `parent`.
 pub fn entries<'a>(
-    value: &'a Value,
+    value: V<'a>,
     parent: &'a At<'a>,
     field: &'a str,
-) -> impl Iterator<Item = (At<'a>, &'a str, &'a Value)> + Clone {
-    object(crate::json::field(value, field))
+) -> impl Iterator<Item = (At<'a>, &'a str, V<'a>)> + Clone {
+    object(value.get(field))
         .into_iter()
         .flatten()
         .map(move |(key, item)| {
             let at = At::Child(parent, field, Token::Key(key));
-            (at, key.as_str(), item)
+            (at, key, item)
         })
 }
 
 /// Items of the array at `field` of `value`, with their places under `parent`.
 pub fn items<'a>(
-    value: &'a Value,
+    value: V<'a>,
     parent: &'a At<'a>,
     field: &'a str,
-) -> impl Iterator<Item = (At<'a>, &'a Value)> + Clone {
-    crate::json::field(value, field)
-        .and_then(Value::as_array)
+) -> impl Iterator<Item = (At<'a>, V<'a>)> + Clone {
+    value
+        .get(field)
+        .and_then(V::as_array)
         .into_iter()
         .flatten()
         .enumerate()
@@ -194,34 +200,29 @@ pub fn did_you_mean<'k>(name: &str, known: impl IntoIterator<Item = &'k str>) ->
 /// Every value matching `pattern` in `value`, with its pointer. The pattern is a JSON Pointer in
 /// which a `*` token stands for every key of an object or every item of an array:
 /// `/steps/*/retry/max_attempts`.
-pub fn places<'v>(value: &'v Value, pattern: &str) -> Places<'v> {
+pub fn places<'v>(value: V<'v>, pattern: &str) -> Places<'v> {
     // Each level's places: (its parent's position in the level before, the token reaching it).
     let mut levels: Vec<Vec<(usize, Token<'v>)>> = Vec::new();
-    let mut current: Vec<&'v Value> = vec![value];
+    let mut current: Vec<V<'v>> = vec![value];
     for token in pattern.split('/').skip(1) {
         let mut reached = Vec::with_capacity(current.len());
         let mut next = Vec::with_capacity(current.len());
         for (parent, here) in current.iter().enumerate() {
-            match (token, here) {
-                ("*", Value::Object(map)) => {
+            if let Some(map) = here.as_object() {
+                if token == "*" {
                     for (key, child) in map {
                         reached.push((parent, Token::Key(key)));
                         next.push(child);
                     }
+                } else if let Some((key, child)) = map.get_key_value(token) {
+                    reached.push((parent, Token::Key(key)));
+                    next.push(child);
                 }
-                ("*", Value::Array(list)) => {
-                    for (i, child) in list.iter().enumerate() {
-                        reached.push((parent, Token::Index(i)));
-                        next.push(child);
-                    }
+            } else if let Some(list) = here.as_array().filter(|_| token == "*") {
+                for (i, child) in list.iter().enumerate() {
+                    reached.push((parent, Token::Index(i)));
+                    next.push(child);
                 }
-                (key, Value::Object(map)) => {
-                    if let Some((key, child)) = crate::json::member(map, key) {
-                        reached.push((parent, Token::Key(key)));
-                        next.push(child);
-                    }
-                }
-                _ => {}
             }
         }
         levels.push(reached);
@@ -238,12 +239,12 @@ pub fn places<'v>(value: &'v Value, pattern: &str) -> Places<'v> {
 pub struct Places<'v> {
     /// Each level's places: (its parent's position in the level before, the token reaching it).
     levels: Vec<Vec<(usize, Token<'v>)>>,
-    found: Vec<&'v Value>,
+    found: Vec<V<'v>>,
 }
 
 impl<'v> Places<'v> {
     /// Each value found, in document order, with its place.
-    pub fn iter(&self) -> impl Iterator<Item = (Place<'_, 'v>, &'v Value)> {
+    pub fn iter(&self) -> impl Iterator<Item = (Place<'_, 'v>, V<'v>)> {
         self.found.iter().enumerate().map(|(at, found)| {
             let place = Place {
                 levels: &self.levels,
@@ -305,13 +306,17 @@ pub fn is_blank(text: &str) -> bool {
 }
 
 /// A value as a message shows it: strings in backticks, numbers and booleans as written.
-pub fn shown(value: &Value) -> String {
-    match value {
-        Value::String(text) => format!("`{text}`"),
-        Value::Array(_) => "a list".to_owned(),
-        Value::Object(_) => "an object".to_owned(),
-        other => other.to_string(),
+pub fn shown(value: V<'_>) -> String {
+    if let Some(text) = value.as_str() {
+        return format!("`{text}`");
     }
+    if value.as_array().is_some() {
+        return "a list".to_owned();
+    }
+    if value.is_object() {
+        return "an object".to_owned();
+    }
+    value.json().to_string()
 }
 
 #[cfg(test)]
@@ -329,7 +334,7 @@ mod tests {
         ) {
             let value = serde_json::json!({ "steps": { key.clone(): { inner.clone(): vec![0; 12] } } });
             let base = At::Pointer("/doc");
-            let (step, _, step_value) = entries(&value, &base, "steps").next().expect("one step");
+            let (step, _, step_value) = entries(V::Json(&value), &base, "steps").next().expect("one step");
             let expected_step = pointer_push(&pointer_push("/doc", "steps"), &key);
             prop_assert_eq!(step.pointer(), expected_step.clone());
             prop_assert_eq!(step.to_string(), expected_step.clone());

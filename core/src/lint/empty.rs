@@ -1,8 +1,6 @@
 //! Strings that must name something: names, branch targets, references and actions. The
 //! canonical schema accepts `""` there; nothing can be done with it.
 
-use serde_json::Value;
-
 use super::context::{is_blank, places, LintContext};
 use super::rules::{self, LintRule};
 
@@ -143,7 +141,7 @@ pub fn check(cx: &mut LintContext<'_>) {
     let own = cx.own();
     for required in REQUIRED {
         for (at, value) in places(own, required.pattern).iter() {
-            if matches!(value, Value::String(text) if is_blank(text)) {
+            if value.as_str().is_some_and(is_blank) {
                 cx.report(required.rule, &at.pointer(), required.message);
             }
         }

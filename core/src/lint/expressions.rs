@@ -1,9 +1,7 @@
 //! Rules about `{{ }}` expressions: each one must parse (an error points at the offending token
 //! inside the string), read only variables a runtime provides, and name only existing steps.
 
-use serde_json::Value;
-
-use super::context::{did_you_mean, pointer_from, LintContext, Token};
+use super::context::{did_you_mean, pointer_from, LintContext, Token, V};
 use super::rules;
 use crate::expr::{ExprError, Template};
 use crate::json::node_at;
@@ -110,27 +108,26 @@ fn syntax(cx: &mut LintContext<'_>, pointer: &str, text: &str, error: &ExprError
 /// kept as tokens on the way down and written as a pointer only for the strings found: most
 /// strings have no expression, and writing a pointer for each cost more than the search.
 pub(super) fn collect_strings<'v>(
-    value: &'v Value,
+    value: V<'v>,
     path: &mut Vec<Token<'v>>,
     out: &mut Vec<(String, String)>,
 ) {
-    match value {
-        Value::String(s) if has_expression(s) => out.push((pointer_from(path), s.clone())),
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                path.push(Token::Index(i));
-                collect_strings(item, path, out);
-                path.pop();
-            }
+    if let Some(s) = value.as_str() {
+        if has_expression(s) {
+            out.push((pointer_from(path), s.to_owned()));
         }
-        Value::Object(map) => {
-            for (key, item) in map {
-                path.push(Token::Key(key));
-                collect_strings(item, path, out);
-                path.pop();
-            }
+    } else if let Some(items) = value.as_array() {
+        for (i, item) in items.iter().enumerate() {
+            path.push(Token::Index(i));
+            collect_strings(item, path, out);
+            path.pop();
         }
-        _ => {}
+    } else if let Some(map) = value.as_object() {
+        for (key, item) in map {
+            path.push(Token::Key(key));
+            collect_strings(item, path, out);
+            path.pop();
+        }
     }
 }
 

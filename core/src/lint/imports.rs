@@ -12,7 +12,8 @@ pub fn check(cx: &mut LintContext<'_>, contributed: &[Contribution]) {
         if !contribution.loaded || !contribution.sections.is_empty() {
             continue;
         }
-        if !crate::imports::refers_to(own, &contribution.alias) {
+        // Only a document with imports has contributions, and it is read as JSON.
+        if !crate::imports::refers_to(&own.json(), &contribution.alias) {
             let what = if contribution.steps.is_empty() {
                 "contributes nothing".to_owned()
             } else {

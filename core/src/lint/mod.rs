@@ -20,6 +20,7 @@ mod strategy_config;
 mod structure;
 pub mod suppress;
 mod trees;
+mod view;
 mod vocabulary;
 mod workflow;
 
@@ -27,8 +28,9 @@ use serde_json::Value;
 
 use crate::diagnostic::{sort_diagnostics, Diagnostic};
 use crate::document::Document;
-use crate::imports::{resolve_own, Resolved};
+use crate::imports::{resolve_own, Contribution, Resolved};
 use crate::loader::Loader;
+use context::V;
 
 pub use conditions::condition_patterns;
 pub(crate) use context::LintContext;
@@ -38,12 +40,18 @@ pub use structure::FALLBACK_MODES;
 
 /// Lints `document` (id `id` for relative imports), loading other files through `loader`.
 /// Schema errors are not repeated here; call [`crate::validate()`] for those.
-/// The document's JSON view is read for this call only, not kept in the document (see
+/// A document that imports nothing and parsed clean is read from its tree ([`view`]); else
+/// from its JSON view, made for this call only when the document keeps none (see
 /// [`Document::json_for_call`]).
 pub fn lint(document: &Document, id: &str, loader: &dyn Loader) -> Vec<Diagnostic> {
+    let root = document.root();
+    if document.is_clean() && root.get("imports").is_none() {
+        let own = V::Node(root);
+        return lint_with(document, own, own, Vec::new(), &[], id, loader);
+    }
     let own = document.json_for_call();
     let resolved = resolve_own(document, &own, id, loader);
-    lint_with(document, &own, &resolved, id, loader)
+    lint_json(document, &own, &resolved, id, loader)
 }
 
 /// Lints `document` whose imports are already `resolved` (what [`crate::imports::resolve`]
@@ -54,21 +62,44 @@ pub fn lint_resolved(
     id: &str,
     loader: &dyn Loader,
 ) -> Vec<Diagnostic> {
-    lint_with(document, document.json(), resolved, id, loader)
+    lint_json(document, document.json(), resolved, id, loader)
 }
 
-/// Lints `document` whose own frontmatter is `own` and whose imports are `resolved`.
-fn lint_with(
+/// Lints `document` whose own frontmatter is the JSON `own` and whose imports are `resolved`.
+fn lint_json(
     document: &Document,
     own: &Value,
     resolved: &Resolved<'_>,
     id: &str,
     loader: &dyn Loader,
 ) -> Vec<Diagnostic> {
-    let mut diagnostics = resolved.diagnostics.clone();
-    let mut cx = LintContext::new(document, own, &resolved.value);
+    let diagnostics = resolved.diagnostics.clone();
+    let (own, merged) = (V::Json(own), V::Json(&resolved.value));
+    lint_with(
+        document,
+        own,
+        merged,
+        diagnostics,
+        &resolved.contributed,
+        id,
+        loader,
+    )
+}
+
+/// Lints `document` whose own frontmatter is `own`, with imports merged `resolved`, after the
+/// imports' own `diagnostics`.
+fn lint_with(
+    document: &Document,
+    own: V<'_>,
+    resolved: V<'_>,
+    mut diagnostics: Vec<Diagnostic>,
+    contributed: &[Contribution],
+    id: &str,
+    loader: &dyn Loader,
+) -> Vec<Diagnostic> {
+    let mut cx = LintContext::new(document, own, resolved);
     run_rules(&mut cx);
-    imports::check(&mut cx, &resolved.contributed);
+    imports::check(&mut cx, contributed);
     workflow::check(&mut cx, id, loader);
     diagnostics.extend(cx.finish());
     finish(diagnostics)
@@ -76,7 +107,7 @@ fn lint_with(
 
 /// Lints a document on its own, without loading anything (imports count as unresolved).
 pub fn lint_value(document: &Document, resolved: &Value) -> Vec<Diagnostic> {
-    let mut cx = LintContext::new(document, document.json(), resolved);
+    let mut cx = LintContext::new(document, V::Json(document.json()), V::Json(resolved));
     run_rules(&mut cx);
     finish(cx.finish())
 }

@@ -1,8 +1,6 @@
 //! Numbers the canonical schema leaves unbounded but that only work inside a range: counts
 //! below 1, negative budgets, a temperature providers refuse, a backoff that speeds retries up.
 
-use serde_json::Value;
-
 use super::context::{places, LintContext};
 use super::rules::{self, LintRule};
 
@@ -108,12 +106,10 @@ pub fn check(cx: &mut LintContext<'_>) {
     for range in RANGES {
         let field = range.pattern.rsplit('/').next().unwrap_or_default();
         for (at, value) in places(own, range.pattern).iter() {
-            let Value::Number(number) = value else {
-                continue;
-            };
-            let wrong = number.as_f64().is_some_and(range.wrong);
+            let wrong = value.as_f64().is_some_and(range.wrong);
             if wrong {
-                let message = (range.message)(field, &number.to_string());
+                // The number as JSON writes it (`2.0`, `-1`), as the message always showed it.
+                let message = (range.message)(field, &value.json().to_string());
                 cx.report(range.rule, &at.pointer(), message);
             }
         }

@@ -5,12 +5,9 @@ use std::collections::BTreeSet;
 
 use rustc_hash::FxHashMap;
 
-use serde_json::Value;
-
-use super::context::{did_you_mean, entries, items, object, At, LintContext};
+use super::context::{did_you_mean, entries, field, items, object, At, LintContext, V};
 use super::rules;
 use crate::dag::StepDag;
-use crate::json::field;
 
 pub fn check(cx: &mut LintContext<'_>) {
     let own = cx.own();
@@ -44,7 +41,7 @@ pub fn check(cx: &mut LintContext<'_>) {
             }
         }
         for (at, branch) in items(step, &pointer, "branches") {
-            let Some(target) = field(branch, "then").and_then(Value::as_str) else {
+            let Some(target) = field(branch, "then").and_then(V::as_str) else {
                 continue;
             };
             if !cx.has_step(target) {
@@ -63,22 +60,22 @@ pub fn check(cx: &mut LintContext<'_>) {
     loops(cx);
 }
 
-fn needs_of(step: &Value) -> Vec<&str> {
+fn needs_of(step: V<'_>) -> Vec<&str> {
     field(step, "needs")
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .and_then(V::as_array)
+        .map(|a| a.iter().filter_map(V::as_str).collect())
         .unwrap_or_default()
 }
 
-fn resolved_steps<'v>(cx: &LintContext<'v>) -> Vec<(&'v str, &'v Value)> {
+fn resolved_steps<'v>(cx: &LintContext<'v>) -> Vec<(&'v str, V<'v>)> {
     object(field(cx.resolved, "steps"))
-        .map(|m| m.iter().map(|(k, v)| (k.as_str(), v)).collect())
+        .map(|m| m.iter().collect())
         .unwrap_or_default()
 }
 
 fn cycles(cx: &mut LintContext<'_>) {
     let steps = resolved_steps(cx);
-    let dag = StepDag::new(steps.iter().map(|(name, step)| (*name, needs_of(step))));
+    let dag = StepDag::new(steps.iter().map(|(name, step)| (*name, needs_of(*step))));
     for cycle in dag.cycles() {
         let first = cycle.0.first().cloned().unwrap_or_default();
         let pointer = format!("/steps/{}/needs", crate::json::escape_token(&first));
@@ -91,11 +88,15 @@ fn cycles(cx: &mut LintContext<'_>) {
     }
 }
 
+/// Each step's `needs`, by name.
+type Needs<'v> = FxHashMap<&'v str, Vec<&'v str>>;
+
 /// A branch to the step itself or to a step it (transitively) needs is a loop; it must be
 /// bounded by a retry limit, an iteration limit or a verification failure action.
 fn loops(cx: &mut LintContext<'_>) {
-    // Made for the first step with branches: most documents have none.
-    let mut needs: Option<FxHashMap<&str, Vec<&str>>> = None;
+    // Made for the first step with branches: most documents have none. The steps by name too:
+    // a tree's mapping is a list, and a scan of it per loop was quadratic in the steps.
+    let mut needs: Option<(Needs<'_>, FxHashMap<&str, V<'_>>)> = None;
     let globally_bounded = field(cx.resolved, "reasoning")
         .and_then(|r| field(r, "max_iterations"))
         .is_some();
@@ -105,31 +106,31 @@ fn loops(cx: &mut LintContext<'_>) {
         if branches.clone().next().is_none() {
             continue;
         }
-        let needs = needs.get_or_insert_with(|| {
-            resolved_steps(cx)
-                .into_iter()
-                .map(|(name, step)| (name, needs_of(step)))
-                .collect()
+        let (needs, steps) = needs.get_or_insert_with(|| {
+            let steps = resolved_steps(cx);
+            let needs = steps
+                .iter()
+                .map(|(n, step)| (*n, needs_of(*step)))
+                .collect();
+            (needs, steps.into_iter().collect())
         });
         let ancestors = ancestors(name, needs);
         for (at, branch) in branches {
-            let Some(target) = field(branch, "then").and_then(Value::as_str) else {
+            let Some(target) = field(branch, "then").and_then(V::as_str) else {
                 continue;
             };
             if target != name && !ancestors.contains(target) {
                 continue;
             }
             let bounded = |s: &str| {
-                field(cx.resolved, "steps")
-                    .and_then(|all| all.get(s))
-                    .is_some_and(|s| {
-                        field(s, "retry")
-                            .and_then(|r| field(r, "max_attempts"))
+                steps.get(s).is_some_and(|&s| {
+                    field(s, "retry")
+                        .and_then(|r| field(r, "max_attempts"))
+                        .is_some()
+                        || field(s, "verification")
+                            .and_then(|v| field(v, "on_fail"))
                             .is_some()
-                            || field(s, "verification")
-                                .and_then(|v| field(v, "on_fail"))
-                                .is_some()
-                    })
+                })
             };
             if !(globally_bounded || bounded(name) || bounded(target)) {
                 cx.report(

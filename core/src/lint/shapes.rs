@@ -4,9 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::Value;
-
-use super::context::{entries, items, places, At, LintContext};
+use super::context::{entries, items, places, At, LintContext, Obj, V};
 use super::rules;
 use crate::json::pointer_push_index;
 
@@ -20,7 +18,7 @@ pub fn check(cx: &mut LintContext<'_>) {
 
 fn step_branches(cx: &mut LintContext<'_>) {
     for (at, branch) in places(cx.own(), "/steps/*/branches/*").iter() {
-        let Value::Object(branch) = branch else {
+        let Some(branch) = branch.as_object() else {
             continue;
         };
         if !branch.contains_key("then") {
@@ -41,12 +39,12 @@ fn step_branches(cx: &mut LintContext<'_>) {
 }
 
 /// Whether a branch says `default: true` (`default: false` is no default).
-pub(super) fn is_default(branch: &serde_json::Map<String, Value>) -> bool {
-    branch.get("default").and_then(Value::as_bool) == Some(true)
+pub(super) fn is_default(branch: Obj<'_>) -> bool {
+    branch.get("default").and_then(V::as_bool) == Some(true)
 }
 
 /// Why a branch without its condition (`if` or `value`) is never chosen.
-fn without_condition(condition: &str, branch: &serde_json::Map<String, Value>) -> String {
+fn without_condition(condition: &str, branch: Obj<'_>) -> String {
     if branch.contains_key("default") {
         format!("this branch has no `{condition}`, and `default: false` is no default, so it is never chosen")
     } else {
@@ -56,9 +54,9 @@ fn without_condition(condition: &str, branch: &serde_json::Map<String, Value>) -
 
 fn tree_parts(cx: &mut LintContext<'_>) {
     for (at, name, tree) in entries(cx.own(), &At::ROOT, "decision_trees") {
-        if let Some(Value::Object(nodes)) = tree.get("nodes") {
+        if let Some(nodes) = tree.get("nodes").and_then(V::as_object) {
             if nodes.is_empty() {
-                let start = match tree.get("root").and_then(Value::as_str) {
+                let start = match tree.get("root").and_then(V::as_str) {
                     Some(root) => format!(", so it cannot start at `{root}`"),
                     None => String::new(),
                 };
@@ -72,8 +70,8 @@ fn tree_parts(cx: &mut LintContext<'_>) {
         for (node_at, node_name, node) in entries(tree, &at, "nodes") {
             if node
                 .get("branches")
-                .and_then(Value::as_array)
-                .is_some_and(Vec::is_empty)
+                .and_then(V::as_array)
+                .is_some_and(|branches| branches.is_empty())
             {
                 cx.report(
                     rules::NODE_WITHOUT_BRANCHES,
@@ -82,7 +80,7 @@ fn tree_parts(cx: &mut LintContext<'_>) {
                 );
             }
             for (branch_at, branch) in items(node, &node_at, "branches") {
-                let Value::Object(branch) = branch else {
+                let Some(branch) = branch.as_object() else {
                     continue;
                 };
                 if !branch.contains_key("value") && !is_default(branch) {
@@ -118,7 +116,7 @@ const SHORT_LIST: usize = 16;
 /// often it is named.
 fn duplicates(cx: &mut LintContext<'_>, pattern: &str, field: &str) {
     for (at, list) in places(cx.own(), pattern).iter() {
-        let Value::Array(list) = list else {
+        let Some(list) = list.as_array() else {
             continue;
         };
         // name → (times named, index of the first repeat), in order of first repeat.
@@ -132,7 +130,10 @@ fn duplicates(cx: &mut LintContext<'_>, pattern: &str, field: &str) {
         {
             let first = match seen.as_mut() {
                 Some(seen) => seen.insert(name),
-                None => !list[..index].iter().any(|item| item.as_str() == Some(name)),
+                None => !list
+                    .iter()
+                    .take(index)
+                    .any(|item| item.as_str() == Some(name)),
             };
             if first {
                 continue;

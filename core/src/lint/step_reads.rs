@@ -5,13 +5,12 @@
 use std::borrow::Cow;
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use serde_json::Value;
 
-use super::context::{LintContext, Token};
+use super::context::{field, LintContext, Token, V};
 use super::expressions::{collect_strings, locate};
 use super::rules;
 use crate::expr::Template;
-use crate::json::{field, pointer_tokens};
+use crate::json::pointer_tokens;
 
 pub fn check(cx: &mut LintContext<'_>) {
     let reads = step_reads(cx);
@@ -68,7 +67,13 @@ fn step_reads(cx: &LintContext<'_>) -> Vec<Read> {
         if !written.contains("steps") {
             continue;
         }
-        let Some(step) = own_steps.and_then(|s| s.get(entry.key.as_str())) else {
+        // Read from the tree, the step is this entry's value; a JSON view is looked up (by
+        // hash, not by a scan of every step for each).
+        let step = match cx.own() {
+            V::Node(_) => Some(V::Node(&entry.value)),
+            V::Json(_) => own_steps.and_then(|s| s.get(entry.key.as_str())),
+        };
+        let Some(step) = step else {
             continue;
         };
         let mut path = vec![Token::Key("steps"), Token::Key(&entry.key)];
@@ -121,24 +126,24 @@ struct Order<'v> {
 }
 
 impl<'v> Order<'v> {
-    fn of(resolved: &'v Value) -> Order<'v> {
+    fn of(resolved: V<'v>) -> Order<'v> {
         let mut after: FxHashMap<&str, Vec<Cow<'v, str>>> = FxHashMap::default();
-        let steps = field(resolved, "steps").and_then(Value::as_object);
+        let steps = field(resolved, "steps").and_then(V::as_object);
         for (name, step) in steps.into_iter().flatten() {
             let before = after.entry(name).or_default();
             before.extend(names(field(step, "needs")));
             before.extend(names(field(step, "parallel_steps")));
             for branch in field(step, "branches")
-                .and_then(Value::as_array)
+                .and_then(V::as_array)
                 .into_iter()
                 .flatten()
             {
-                if let Some(target) = field(branch, "then").and_then(Value::as_str) {
+                if let Some(target) = field(branch, "then").and_then(V::as_str) {
                     after.entry(target).or_default().push(Cow::Borrowed(name));
                 }
             }
         }
-        let trees = field(resolved, "decision_trees").and_then(Value::as_object);
+        let trees = field(resolved, "decision_trees").and_then(V::as_object);
         for tree in trees.into_iter().flatten().map(|(_, tree)| tree) {
             let (read, routes) = tree_reads_and_routes(tree);
             for route in routes {
@@ -170,21 +175,21 @@ impl<'v> Order<'v> {
 }
 
 /// The strings of a list, borrowed.
-fn names(list: Option<&Value>) -> impl Iterator<Item = Cow<'_, str>> {
-    list.and_then(Value::as_array)
+fn names(list: Option<V<'_>>) -> impl Iterator<Item = Cow<'_, str>> {
+    list.and_then(V::as_array)
         .into_iter()
         .flatten()
-        .filter_map(Value::as_str)
+        .filter_map(V::as_str)
         .map(Cow::Borrowed)
 }
 
 /// The steps a decision tree's conditions read, and the names its branches and terminals route
 /// to (steps among them).
-fn tree_reads_and_routes(tree: &Value) -> (Vec<String>, Vec<&str>) {
+fn tree_reads_and_routes(tree: V<'_>) -> (Vec<String>, Vec<&str>) {
     let mut read = Vec::new();
     let mut routes = Vec::new();
     for node in values(field(tree, "nodes")) {
-        let condition = field(node, "condition").and_then(Value::as_str);
+        let condition = field(node, "condition").and_then(V::as_str);
         if let Some(Ok(template)) = condition.map(Template::parse) {
             for expr in template.expressions() {
                 for (path, _) in expr.paths() {
@@ -197,17 +202,17 @@ fn tree_reads_and_routes(tree: &Value) -> (Vec<String>, Vec<&str>) {
             }
         }
         for branch in field(node, "branches")
-            .and_then(Value::as_array)
+            .and_then(V::as_array)
             .into_iter()
             .flatten()
         {
-            if let Some(next) = field(branch, "next").and_then(Value::as_str) {
+            if let Some(next) = field(branch, "next").and_then(V::as_str) {
                 routes.push(next);
             }
         }
     }
     for terminal in values(field(tree, "terminals")) {
-        if let Some(action) = field(terminal, "action").and_then(Value::as_str) {
+        if let Some(action) = field(terminal, "action").and_then(V::as_str) {
             routes.push(action);
         }
     }
@@ -215,9 +220,9 @@ fn tree_reads_and_routes(tree: &Value) -> (Vec<String>, Vec<&str>) {
 }
 
 /// The values of an object.
-fn values(object: Option<&Value>) -> impl Iterator<Item = &Value> {
+fn values(object: Option<V<'_>>) -> impl Iterator<Item = V<'_>> {
     object
-        .and_then(Value::as_object)
+        .and_then(V::as_object)
         .into_iter()
         .flatten()
         .map(|(_, value)| value)

@@ -1,11 +1,9 @@
 //! Rules about one step at a time: descriptions, thresholds, durations, tools, verification.
 
-use serde_json::Value;
-
-use super::context::{entries, At, LintContext};
+use super::context::{entries, field, At, LintContext, V};
 use super::rules;
 use crate::duration::parse_duration;
-use crate::json::{field, pointer_push};
+use crate::json::pointer_push;
 
 pub fn check(cx: &mut LintContext<'_>) {
     let own = cx.own();
@@ -38,12 +36,12 @@ pub fn check(cx: &mut LintContext<'_>) {
     }
 }
 
-fn confidence_order(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
+fn confidence_order(cx: &mut LintContext<'_>, pointer: &At<'_>, step: V<'_>) {
     let Some(confidence) = field(step, "confidence") else {
         return;
     };
     let at = &pointer.push("confidence");
-    let value = |k: &str| field(confidence, k).and_then(Value::as_f64);
+    let value = |k: &str| field(confidence, k).and_then(V::as_f64);
     let (escalate, minimum, target) = (value("escalate_below"), value("minimum"), value("target"));
     if let (Some(e), Some(m)) = (escalate, minimum) {
         if e > m {
@@ -73,7 +71,7 @@ fn confidence_order(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
     }
 }
 
-fn durations(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
+fn durations(cx: &mut LintContext<'_>, pointer: &At<'_>, step: V<'_>) {
     duration_field(cx, pointer, step, "timeout");
     duration_field(cx, pointer, step, "join_timeout");
     if let Some(retry) = field(step, "retry") {
@@ -87,8 +85,8 @@ fn durations(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
 /// The durations that limit how long something may take: zero ends it before it starts.
 const TIMEOUTS: &[&str] = &["timeout", "join_timeout", "max_total_time"];
 
-fn duration_field(cx: &mut LintContext<'_>, pointer: &At<'_>, owner: &Value, name: &str) {
-    let Some(Value::String(text)) = field(owner, name) else {
+fn duration_field(cx: &mut LintContext<'_>, pointer: &At<'_>, owner: V<'_>, name: &str) {
+    let Some(text) = field(owner, name).and_then(V::as_str) else {
         return;
     };
     match parse_duration(text) {
@@ -113,13 +111,13 @@ fn duration_field(cx: &mut LintContext<'_>, pointer: &At<'_>, owner: &Value, nam
     }
 }
 
-fn retry_intervals(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
+fn retry_intervals(cx: &mut LintContext<'_>, pointer: &At<'_>, step: V<'_>) {
     let Some(retry) = field(step, "retry") else {
         return;
     };
     let parse = |k: &str| {
         field(retry, k)
-            .and_then(Value::as_str)
+            .and_then(V::as_str)
             .and_then(|t| parse_duration(t).ok())
     };
     if let (Some(initial), Some(maximum)) = (parse("initial_interval"), parse("maximum_interval")) {
@@ -137,11 +135,11 @@ fn retry_intervals(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
     }
 }
 
-fn tools(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
+fn tools(cx: &mut LintContext<'_>, pointer: &At<'_>, step: V<'_>) {
     let list = |k: &str| -> Vec<&str> {
         field(step, k)
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .and_then(V::as_array)
+            .map(|a| a.iter().filter_map(V::as_str).collect())
             .unwrap_or_default()
     };
     let allowed = list("allowed_tools");
@@ -157,11 +155,11 @@ fn tools(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
     }
 }
 
-fn verification(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
+fn verification(cx: &mut LintContext<'_>, pointer: &At<'_>, step: V<'_>) {
     let Some(verification) = field(step, "verification") else {
         return;
     };
-    let revise = field(verification, "on_fail").and_then(Value::as_str) == Some("revise");
+    let revise = field(verification, "on_fail").and_then(V::as_str) == Some("revise");
     if revise && field(verification, "on_fail_message").is_none() {
         cx.report(
             rules::REVISE_WITHOUT_MESSAGE,
@@ -171,8 +169,8 @@ fn verification(cx: &mut LintContext<'_>, pointer: &At<'_>, step: &Value) {
     }
 }
 
-fn join_without_parallel(cx: &mut LintContext<'_>, pointer: &At<'_>, name: &str, step: &Value) {
-    let parallel = field(step, "execution").and_then(Value::as_str) == Some("parallel");
+fn join_without_parallel(cx: &mut LintContext<'_>, pointer: &At<'_>, name: &str, step: V<'_>) {
+    let parallel = field(step, "execution").and_then(V::as_str) == Some("parallel");
     if parallel {
         parallel_steps(cx, pointer, name, step);
         return;
@@ -189,8 +187,8 @@ fn join_without_parallel(cx: &mut LintContext<'_>, pointer: &At<'_>, name: &str,
 }
 
 /// A parallel step's `parallel_steps`: present, and not the step itself.
-fn parallel_steps(cx: &mut LintContext<'_>, pointer: &At<'_>, name: &str, step: &Value) {
-    let Some(list) = field(step, "parallel_steps").and_then(Value::as_array) else {
+fn parallel_steps(cx: &mut LintContext<'_>, pointer: &At<'_>, name: &str, step: V<'_>) {
+    let Some(list) = field(step, "parallel_steps").and_then(V::as_array) else {
         cx.report(
             rules::PARALLEL_WITHOUT_STEPS,
             &pointer.push("execution"),

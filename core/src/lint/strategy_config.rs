@@ -1,9 +1,7 @@
 //! `reasoning.strategy_config` is free-form in the canonical schema ("varies by strategy"); spec
 //! §3 documents some of its keys and their values. Those keys are checked here; others pass.
 
-use serde_json::Value;
-
-use super::context::{shown, LintContext};
+use super::context::{shown, LintContext, V};
 use super::rules;
 use crate::json::pointer_push;
 
@@ -40,11 +38,11 @@ const KEYS: &[(&str, Expected)] = &[
 
 pub fn check(cx: &mut LintContext<'_>) {
     let pointer = "/reasoning/strategy_config";
-    let Some(Value::Object(config)) = cx.own().pointer(pointer) else {
+    let Some(config) = cx.own().pointer(pointer).and_then(V::as_object) else {
         return;
     };
     for (key, expected) in KEYS {
-        let Some(value) = config.get(*key) else {
+        let Some(value) = config.get(key) else {
             continue;
         };
         if let Some(wanted) = problem(expected, value) {
@@ -54,7 +52,7 @@ pub fn check(cx: &mut LintContext<'_>) {
                 &at,
                 format!("`{key}` is {}; {wanted}", shown(value)),
             );
-            if let (Expected::Choice(words), Value::String(word)) = (expected, value) {
+            if let (Expected::Choice(words), Some(word)) = (expected, value.as_str()) {
                 if let Some(close) = crate::schema::closest(word, words.iter().copied()) {
                     cx.help(format!("did you mean `{close}`?"));
                 }
@@ -64,7 +62,7 @@ pub fn check(cx: &mut LintContext<'_>) {
 }
 
 /// What the value should be, when it is not.
-fn problem(expected: &Expected, value: &Value) -> Option<String> {
+fn problem(expected: &Expected, value: V<'_>) -> Option<String> {
     let fits = match expected {
         Expected::IntegerFrom(least) => value
             .as_f64()
@@ -73,7 +71,7 @@ fn problem(expected: &Expected, value: &Value) -> Option<String> {
         Expected::Choice(words) => value.as_str().is_some_and(|w| words.contains(&w)),
         Expected::Names => value
             .as_array()
-            .is_some_and(|items| items.iter().all(Value::is_string)),
+            .is_some_and(|items| items.iter().all(V::is_string)),
         Expected::Boolean => value.is_boolean(),
     };
     (!fits).then(|| match expected {

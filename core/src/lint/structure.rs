@@ -3,8 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
-
+use super::context::V;
 use super::context::{did_you_mean, items, object, At, LintContext};
 use super::rules;
 use crate::fieldpath::FieldPath;
@@ -35,10 +34,10 @@ pub fn check(cx: &mut LintContext<'_>) {
     inspector_keys(cx, own);
 }
 
-fn duplicate_names(cx: &mut LintContext<'_>, owner: &Value, parent: &str, field: &str) {
+fn duplicate_names(cx: &mut LintContext<'_>, owner: V<'_>, parent: &str, field: &str) {
     let mut first: BTreeMap<&str, String> = BTreeMap::new();
     for (at, item) in items(owner, &At::Pointer(parent), field) {
-        let Some(name) = item.get("name").and_then(Value::as_str) else {
+        let Some(name) = item.get("name").and_then(V::as_str) else {
             continue;
         };
         match first.get(name) {
@@ -54,17 +53,17 @@ fn duplicate_names(cx: &mut LintContext<'_>, owner: &Value, parent: &str, field:
     }
 }
 
-fn rubric_weights(cx: &mut LintContext<'_>, own: &Value) {
+fn rubric_weights(cx: &mut LintContext<'_>, own: V<'_>) {
     let pointer = "/quality_gates/self_verification/rubric";
     let Some(criteria) = own
         .pointer(&format!("{pointer}/criteria"))
-        .and_then(Value::as_array)
+        .and_then(V::as_array)
     else {
         return;
     };
     let weights: Vec<f64> = criteria
         .iter()
-        .filter_map(|c| c.get("weight").and_then(Value::as_f64))
+        .filter_map(|c| c.get("weight").and_then(V::as_f64))
         .collect();
     if weights.len() == criteria.len() && !weights.is_empty() {
         let sum: f64 = weights.iter().sum();
@@ -85,13 +84,13 @@ fn round(value: f64) -> f64 {
     (value * 1e6).round() / 1e6
 }
 
-fn escalation_order(cx: &mut LintContext<'_>, own: &Value) {
+fn escalation_order(cx: &mut LintContext<'_>, own: V<'_>) {
     let mut previous: Option<f64> = None;
     let Some(fallback) = own.get("fallback") else {
         return;
     };
     for (at, level) in items(fallback, &At::Pointer("/fallback"), "escalation") {
-        let Some(number) = level.get("level").and_then(Value::as_f64) else {
+        let Some(number) = level.get("level").and_then(V::as_f64) else {
             continue;
         };
         if let Some(before) = previous {
@@ -109,12 +108,12 @@ fn escalation_order(cx: &mut LintContext<'_>, own: &Value) {
     }
 }
 
-fn post_output_revise(cx: &mut LintContext<'_>, own: &Value) {
+fn post_output_revise(cx: &mut LintContext<'_>, own: V<'_>) {
     let Some(gates) = own.get("quality_gates") else {
         return;
     };
     for (at, gate) in items(gates, &At::Pointer("/quality_gates"), "post_output") {
-        let revise = gate.get("on_fail").and_then(Value::as_str) == Some("revise");
+        let revise = gate.get("on_fail").and_then(V::as_str) == Some("revise");
         if revise && gate.get("message").is_none() {
             cx.report(
                 rules::REVISE_WITHOUT_MESSAGE,
@@ -127,12 +126,12 @@ fn post_output_revise(cx: &mut LintContext<'_>, own: &Value) {
 
 /// An inspector key must name a field of the spec, from the root (`reasoning.strategy`) or from
 /// a step (`confidence.minimum`, the spec's own example).
-fn inspector_keys(cx: &mut LintContext<'_>, own: &Value) {
+fn inspector_keys(cx: &mut LintContext<'_>, own: V<'_>) {
     let Some(visual) = own.get("visual") else {
         return;
     };
     for (at, field) in items(visual, &At::Pointer("/visual"), "inspector") {
-        let Some(key) = field.get("key").and_then(Value::as_str) else {
+        let Some(key) = field.get("key").and_then(V::as_str) else {
             continue;
         };
         let path = match FieldPath::parse(key) {
@@ -169,7 +168,7 @@ fn missing_entry(cx: &mut LintContext<'_>, pointer: &str, key: &str, collection:
                 "decision tree"
             },
             object(cx.resolved.get(collection))
-                .map(|m| m.keys().map(String::as_str).collect())
+                .map(|m| m.keys().collect())
                 .unwrap_or_default(),
         ),
         _ => return,
@@ -198,12 +197,12 @@ pub const FALLBACK_MODES: &[&str] = &[
     "skip",
 ];
 
-fn fallback_targets(cx: &mut LintContext<'_>, own: &Value) {
+fn fallback_targets(cx: &mut LintContext<'_>, own: V<'_>) {
     let Some(fallback) = own.get("fallback") else {
         return;
     };
     for (at, rule) in items(fallback, &At::Pointer("/fallback"), "degradation") {
-        let Some(target) = rule.get("fallback_to").and_then(Value::as_str) else {
+        let Some(target) = rule.get("fallback_to").and_then(V::as_str) else {
             continue;
         };
         if !FALLBACK_MODES.contains(&target) && !cx.has_step(target) {

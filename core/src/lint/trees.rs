@@ -2,8 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::Value;
-
+use super::context::V;
 use super::context::{did_you_mean, entries, items, object, At, LintContext};
 use super::rules;
 
@@ -18,12 +17,12 @@ pub fn check(cx: &mut LintContext<'_>) {
             );
         }
         let nodes: Vec<&str> = object(tree.get("nodes"))
-            .map(|m| m.keys().map(String::as_str).collect())
+            .map(|m| m.keys().collect())
             .unwrap_or_default();
         let terminals: Vec<&str> = object(tree.get("terminals"))
-            .map(|m| m.keys().map(String::as_str).collect())
+            .map(|m| m.keys().collect())
             .unwrap_or_default();
-        let root = tree.get("root").and_then(Value::as_str);
+        let root = tree.get("root").and_then(V::as_str);
         // A tree without nodes is `tree-without-nodes` (or the schema's, when `nodes` is missing).
         if let Some(root) = root.filter(|_| !nodes.is_empty()) {
             if !nodes.contains(&root) {
@@ -40,7 +39,7 @@ pub fn check(cx: &mut LintContext<'_>) {
         for (node_pointer, node_name, node) in entries(tree, &pointer, "nodes") {
             let branches: Vec<_> = items(node, &node_pointer, "branches").collect();
             for (at, branch) in &branches {
-                let Some(next) = branch.get("next").and_then(Value::as_str) else {
+                let Some(next) = branch.get("next").and_then(V::as_str) else {
                     continue;
                 };
                 if !nodes.contains(&next) && !terminals.contains(&next) && !cx.has_step(next) {
@@ -61,7 +60,7 @@ pub fn check(cx: &mut LintContext<'_>) {
             }
             let has_default = branches
                 .iter()
-                .any(|(_, b)| b.get("default").and_then(Value::as_bool) == Some(true));
+                .any(|(_, b)| b.get("default").and_then(V::as_bool) == Some(true));
             if !branches.is_empty() && !has_default && !covers_both_booleans(&branches) {
                 cx.report_key(
                     rules::MISSING_DEFAULT_BRANCH,
@@ -77,15 +76,15 @@ pub fn check(cx: &mut LintContext<'_>) {
     }
 }
 
-fn covers_both_booleans(branches: &[(At<'_>, &Value)]) -> bool {
+fn covers_both_booleans(branches: &[(At<'_>, V<'_>)]) -> bool {
     let values: BTreeSet<bool> = branches
         .iter()
-        .filter_map(|(_, b)| b.get("value").and_then(Value::as_bool))
+        .filter_map(|(_, b)| b.get("value").and_then(V::as_bool))
         .collect();
     values.len() == 2
 }
 
-fn unreachable(cx: &mut LintContext<'_>, pointer: &At<'_>, tree: &Value, root: &str) {
+fn unreachable(cx: &mut LintContext<'_>, pointer: &At<'_>, tree: V<'_>, root: &str) {
     let mut reached = BTreeSet::from([root.to_owned()]);
     let mut pending = vec![root.to_owned()];
     while let Some(node) = pending.pop() {
@@ -93,10 +92,10 @@ fn unreachable(cx: &mut LintContext<'_>, pointer: &At<'_>, tree: &Value, root: &
             .get("nodes")
             .and_then(|n| n.get(&node))
             .and_then(|n| n.get("branches"))
-            .and_then(Value::as_array)
+            .and_then(V::as_array)
             .map(|b| {
                 b.iter()
-                    .filter_map(|b| b.get("next").and_then(Value::as_str).map(str::to_owned))
+                    .filter_map(|b| b.get("next").and_then(V::as_str).map(str::to_owned))
                     .collect()
             })
             .unwrap_or_default();
@@ -122,7 +121,7 @@ fn unreachable(cx: &mut LintContext<'_>, pointer: &At<'_>, tree: &Value, root: &
 
 /// The nodes' `next`s that stay among the nodes, by node, with each branch's place.
 fn node_routes<'t>(
-    tree: &'t Value,
+    tree: V<'t>,
     pointer: &'t At<'t>,
     nodes: &[&str],
 ) -> Vec<(&'t str, Vec<(String, String)>)> {
@@ -130,7 +129,7 @@ fn node_routes<'t>(
         .map(|(node_at, name, node)| {
             let nexts = items(node, &node_at, "branches")
                 .filter_map(|(at, branch)| {
-                    let next = branch.get("next").and_then(Value::as_str)?;
+                    let next = branch.get("next").and_then(V::as_str)?;
                     nodes
                         .contains(&next)
                         .then(|| (format!("{at}/next"), next.to_owned()))
@@ -143,7 +142,7 @@ fn node_routes<'t>(
 
 /// Each cycle among the nodes, reported once at the branch that closes it: conditions read the
 /// same input at every node, so a walk that enters a cycle never ends (`eval-tree` stops it).
-fn cycles(cx: &mut LintContext<'_>, pointer: &At<'_>, tree: &Value, nodes: &[&str]) {
+fn cycles(cx: &mut LintContext<'_>, pointer: &At<'_>, tree: V<'_>, nodes: &[&str]) {
     let routes = node_routes(tree, pointer, nodes);
     let index = |name: &str| routes.iter().position(|(n, _)| *n == name);
     // 0: not seen, 1: on the current path, 2: done.

@@ -2,8 +2,6 @@
 //! contract field or a port, the control of an inspector field, an edge's contract-violation
 //! action. A value outside the list is reported with the closest known one.
 
-use serde_json::Value;
-
 use super::context::{places, LintContext};
 use super::rules::{self, LintRule};
 
@@ -62,10 +60,10 @@ pub fn check(cx: &mut LintContext<'_>) {
     for vocabulary in VOCABULARIES {
         for pattern in vocabulary.patterns {
             for (at, value) in places(own, pattern).iter() {
-                let Value::String(word) = value else {
+                let Some(word) = value.as_str() else {
                     continue;
                 };
-                if vocabulary.words.contains(&word.as_str()) {
+                if vocabulary.words.contains(&word) {
                     continue;
                 }
                 cx.report(

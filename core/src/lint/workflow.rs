@@ -4,20 +4,21 @@
 
 use std::collections::BTreeMap;
 
+use rustc_hash::FxHashMap;
 use serde_json::Value;
 
-use super::context::{did_you_mean, entries, items, object, At, LintContext};
+use super::context::{did_you_mean, entries, field, items, object, At, LintContext, V};
 use super::rules;
-use crate::contract::{steps_fit, wire_mismatches, WireEnd};
+use crate::contract::{type_fits, wire_mismatches, WireEnd};
 use crate::dag::StepDag;
-use crate::json::{escape_token, field};
+use crate::json::escape_token;
 use crate::loader::Loader;
 use crate::workflow::{load_node, NodeProblemKind};
 
 pub fn check(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) {
     let own = cx.own();
     let known: Vec<&str> = object(field(cx.resolved, "nodes"))
-        .map(|n| n.keys().map(String::as_str).collect())
+        .map(|n| n.keys().collect())
         .unwrap_or_default();
     // `itself`: the node whose reference this is, never suggested (that would be a cycle).
     let unknown = |cx: &mut LintContext<'_>, at: &str, name: &str, role: &str, itself: &str| {
@@ -43,9 +44,9 @@ pub fn check(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) {
     for (at, edge) in items(own, &At::ROOT, "edges") {
         {
             for (end, other) in [("from", "to"), ("to", "from")] {
-                if let Some(name) = field(edge, end).and_then(Value::as_str) {
+                if let Some(name) = field(edge, end).and_then(V::as_str) {
                     // An edge from a node to itself is no suggestion either.
-                    let other = field(edge, other).and_then(Value::as_str).unwrap_or("");
+                    let other = field(edge, other).and_then(V::as_str).unwrap_or("");
                     unknown(
                         cx,
                         &format!("{at}/{end}"),
@@ -64,11 +65,11 @@ pub fn check(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) {
 }
 
 fn node_cycles(cx: &mut LintContext<'_>) {
-    let nodes: Vec<(&str, &Value)> = object(field(cx.resolved, "nodes"))
-        .map(|n| n.iter().map(|(k, v)| (k.as_str(), v)).collect())
+    let nodes: Vec<(&str, V<'_>)> = object(field(cx.resolved, "nodes"))
+        .map(|n| n.iter().collect())
         .unwrap_or_default();
     let edges: Vec<(&str, &str)> = field(cx.resolved, "edges")
-        .and_then(Value::as_array)
+        .and_then(V::as_array)
         .map(|e| {
             e.iter()
                 .filter_map(|e| Some((field(e, "from")?.as_str()?, field(e, "to")?.as_str()?)))
@@ -76,9 +77,9 @@ fn node_cycles(cx: &mut LintContext<'_>) {
         })
         .unwrap_or_default();
     let dag = StepDag::new(nodes.iter().map(|(name, node)| {
-        let mut needs: Vec<&str> = field(node, "depends_on")
-            .and_then(Value::as_array)
-            .map(|d| d.iter().filter_map(Value::as_str).collect())
+        let mut needs: Vec<&str> = field(*node, "depends_on")
+            .and_then(V::as_array)
+            .map(|d| d.iter().filter_map(V::as_str).collect())
             .unwrap_or_default();
         needs.extend(
             edges
@@ -105,7 +106,7 @@ fn load_nodes(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) -> BTreeM
         if field(node, "logic_ref").is_none() {
             continue;
         }
-        match load_node(node, id, loader) {
+        match load_node(&node.json(), id, loader) {
             Ok(value) => {
                 loaded.insert(name.to_owned(), value);
             }
@@ -129,21 +130,21 @@ fn load_nodes(cx: &mut LintContext<'_>, id: &str, loader: &dyn Loader) -> BTreeM
 }
 
 fn contracts(cx: &mut LintContext<'_>, loaded: &BTreeMap<String, Value>) {
-    let Some(edges) = field(cx.own(), "edges").and_then(Value::as_array) else {
+    let Some(edges) = field(cx.own(), "edges").and_then(V::as_array) else {
         return;
     };
     for (index, edge) in edges.iter().enumerate() {
         let at = format!("/edges/{index}");
         let (Some(from), Some(to)) = (
-            field(edge, "from").and_then(Value::as_str),
-            field(edge, "to").and_then(Value::as_str),
+            field(edge, "from").and_then(V::as_str),
+            field(edge, "to").and_then(V::as_str),
         ) else {
             continue;
         };
         let problems = wire_mismatches(
             &WireEnd::agent(from, loaded.get(from), true),
             &WireEnd::agent(to, loaded.get(to), false),
-            field(edge, "contract"),
+            field(edge, "contract").map(V::json).as_deref(),
         );
         let place = if field(edge, "contract").is_some() {
             format!("{at}/contract")
@@ -167,9 +168,11 @@ fn needs_wires(cx: &mut LintContext<'_>) {
     let Some(steps) = object(field(own, "steps")) else {
         return;
     };
+    // Looked up for every `needs` entry: a tree's mapping is a list, not a hash map.
+    let steps: FxHashMap<&str, V<'_>> = steps.iter().collect();
     for (pointer, name, step) in entries(own, &At::ROOT, "steps") {
         for (at, need) in items(step, &pointer, "needs") {
-            let Some(producer) = need.as_str().and_then(|n| Some((n, steps.get(n)?))) else {
+            let Some(producer) = need.as_str().and_then(|n| Some((n, *steps.get(n)?))) else {
                 continue;
             };
             // The verdict alone is cheap; the ends are named only for a wire that does not fit.
@@ -177,8 +180,8 @@ fn needs_wires(cx: &mut LintContext<'_>) {
                 continue;
             }
             let problems = wire_mismatches(
-                &WireEnd::step(producer.0, producer.1, true),
-                &WireEnd::step(name, step, false),
+                &WireEnd::step(producer.0, &producer.1.json(), true),
+                &WireEnd::step(name, &step.json(), false),
                 None,
             );
             for problem in problems {
@@ -190,4 +193,19 @@ fn needs_wires(cx: &mut LintContext<'_>) {
             }
         }
     }
+}
+
+/// [`crate::contract::steps_fit`] of two steps as lint reads them.
+fn steps_fit(producer: V<'_>, consumer: V<'_>) -> bool {
+    type_fits(
+        field(producer, "output_schema").and_then(schema_type),
+        field(consumer, "input_schema").and_then(schema_type),
+    )
+}
+
+/// A schema's `type`, `None` when it has none or it is `any`.
+fn schema_type(schema: V<'_>) -> Option<&str> {
+    field(schema, "type")
+        .and_then(V::as_str)
+        .filter(|kind| *kind != "any")
 }

@@ -11,6 +11,7 @@ use rustc_hash::FxHashSet;
 
 use super::node::{Entry, Node, NodeValue, ScalarStyle};
 use super::scalar::resolve_plain_with;
+use super::text::Source;
 use super::Text;
 use crate::limits::Limits;
 use crate::source::{LineIndex, Span};
@@ -58,7 +59,7 @@ impl Line {
 
 struct Reader<'t> {
     /// The whole file, shared by the texts of scalars written in it as they read.
-    source: &'t Arc<str>,
+    source: Source,
     /// The whole file; offsets are the file's.
     text: &'t str,
     bytes: &'t [u8],
@@ -89,7 +90,7 @@ pub(crate) fn read(
     }
     let lines = lines(file, index, yaml)?;
     let mut reader = Reader {
-        source,
+        source: Source::new(source),
         text: file,
         bytes: file.as_bytes(),
         lines,
@@ -269,7 +270,7 @@ impl<'t> Reader<'t> {
             .last()
             .map_or(start, |e| e.value.span.end.max(e.key_span.end));
         Ok(collection(
-            NodeValue::Map(entries),
+            NodeValue::Map(entries.into()),
             Span::new(start, end),
             false,
         ))
@@ -430,7 +431,7 @@ impl<'t> Reader<'t> {
             "a slice of the source"
         );
         Text::word(text)
-            .or_else(|| Text::within(self.source, text))
+            .or_else(|| Text::within(&self.source, text))
             .unwrap_or_else(|| Text::from(text))
     }
 
@@ -475,7 +476,7 @@ impl<'t> Reader<'t> {
             _ => first,
         };
         Ok(collection(
-            NodeValue::Seq(items),
+            NodeValue::Seq(items.into()),
             Span::new(start, end),
             false,
         ))
@@ -664,9 +665,9 @@ impl<'t> Reader<'t> {
         }
         self.depth -= 1;
         let value = if map {
-            NodeValue::Map(take_top(&mut self.entries, entries_mark))
+            NodeValue::Map(take_top(&mut self.entries, entries_mark).into())
         } else {
-            NodeValue::Seq(take_top(&mut self.items, items_mark))
+            NodeValue::Seq(take_top(&mut self.items, items_mark).into())
         };
         Ok((collection(value, Span::new(at, i), true), i))
     }
