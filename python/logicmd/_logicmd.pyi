@@ -94,7 +94,19 @@ def evals_run_cases(
     scorers: List[str],
     seed: Optional[int] = None,
     script: Optional[str] = None,
-    path: Optional[str] = None,
+    id: Optional[str] = None,
+    files: _Files = None,
+    schemas: Optional[Mapping[str, str]] = None,
+) -> str: ...
+def evals_plan(
+    text: str,
+    variant: str,
+    cases: str,
+    scorers: List[str],
+    seed: Optional[int] = None,
+    script: Optional[str] = None,
+    id: Optional[str] = None,
+    files: _Files = None,
     schemas: Optional[Mapping[str, str]] = None,
 ) -> str: ...
 def evals_read_cases(name: str, text: str) -> str: ...
