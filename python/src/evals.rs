@@ -18,8 +18,7 @@ use pyo3::pybacked::PyBackedStr;
 use crate::loader::PyLoader;
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(evals_run_cases, module)?)?;
-    module.add_function(wrap_pyfunction!(evals_plan, module)?)?;
+    module.add_class::<EvalsVariant>()?;
     module.add_function(wrap_pyfunction!(evals_read_cases, module)?)
 }
 
@@ -44,10 +43,7 @@ struct Arm {
     made: MadeFrom,
 }
 
-/// The document `text` read from `path` (`id` in its project: relative imports resolve from
-/// it), with `files` (a dict or callable, see [`PyLoader`]), answered by the synthetic
-/// provider (`seed`) or a script, scored by `scorers` (`schema:FILE` is `schemas[FILE]`, else
-/// read from the disk).
+/// What [`EvalsVariant`] is made from.
 struct Given {
     text: PyBackedStr,
     variant: String,
@@ -105,86 +101,74 @@ fn cases_of(cases: &str) -> PyResult<Vec<Case>> {
     read_jsonl(cases).map_err(|e| PyValueError::new_err(format!("cases:{e}")))
 }
 
-/// What the rows of these cases (JSON Lines) by this variant would be made from, without
-/// running them: `{"scorers": [name…], "fingerprints": [one a case]}` (a resumed eval keeps
-/// the rows whose fingerprint is still the same). Preparing the document reads every file it
-/// needs through `files`: a recording callable learns which, for workers that cannot read them.
-#[pyfunction]
-#[pyo3(signature = (text, variant, cases, scorers, seed=None, script=None, id=None, files=None, schemas=None))]
-#[allow(clippy::too_many_arguments)]
-fn evals_plan(
-    py: Python<'_>,
-    text: PyBackedStr,
-    variant: String,
-    cases: PyBackedStr,
-    scorers: Vec<String>,
-    seed: Option<u64>,
-    script: Option<String>,
-    id: Option<String>,
-    files: Option<Bound<'_, PyAny>>,
-    schemas: Option<BTreeMap<String, String>>,
-) -> PyResult<String> {
-    let loader = PyLoader::new(files.as_ref())?;
-    let given = Given {
-        text,
-        variant,
-        id,
-        scorers,
-        seed,
-        script,
-        schemas,
-    };
-    py.detach(|| {
-        let arm = given.arm(&loader)?;
-        let cases = cases_of(&cases)?;
-        let names: Vec<String> = arm.scorers.iter().map(Scorer::name).collect();
-        let fingerprints: Vec<String> = cases.iter().map(|c| fingerprint(&arm.made, c)).collect();
-        crate::convert::to_json(&serde_json::json!({
-            "scorers": names,
-            "fingerprints": fingerprints,
-        }))
-    })
-}
+/// One variant of an eval, prepared (Python's `EvalsVariant`): the document `text` read from
+/// `variant` (`id` in its project: relative imports resolve from it) with `files` (a dict or
+/// callable, see [`PyLoader`]), answered by the synthetic provider (`seed`) or a script,
+/// scored by `scorers` (the CLI's `--scorer` texts; `schema:FILE` is `schemas[FILE]`, else
+/// read from the disk). Preparing it reads every file the document needs through `files`: a
+/// recording callable learns which, for workers that cannot read them.
+#[pyclass(name = "EvalsVariant", frozen)]
+struct EvalsVariant(Arm);
 
-/// Runs the cases (JSON Lines of `{id, input, expected?, metadata?}`) with the document `text`
-/// as variant `variant` (see [`evals_plan`] for the rest); the rows as JSON Lines.
-#[pyfunction]
-#[pyo3(signature = (text, variant, cases, scorers, seed=None, script=None, id=None, files=None, schemas=None))]
-#[allow(clippy::too_many_arguments)]
-fn evals_run_cases(
-    py: Python<'_>,
-    text: PyBackedStr,
-    variant: String,
-    cases: PyBackedStr,
-    scorers: Vec<String>,
-    seed: Option<u64>,
-    script: Option<String>,
-    id: Option<String>,
-    files: Option<Bound<'_, PyAny>>,
-    schemas: Option<BTreeMap<String, String>>,
-) -> PyResult<String> {
-    let loader = PyLoader::new(files.as_ref())?;
-    let given = Given {
-        text,
-        variant,
-        id,
-        scorers,
-        seed,
-        script,
-        schemas,
-    };
-    py.detach(|| {
-        let arm = given.arm(&loader)?;
-        let mut rows = String::new();
-        for case in &cases_of(&cases)? {
-            let row = arm.row(case);
-            rows.push_str(
-                &serde_json::to_string(&row).map_err(|e| PyValueError::new_err(e.to_string()))?,
-            );
-            rows.push('\n');
-        }
-        Ok(rows)
-    })
+#[pymethods]
+impl EvalsVariant {
+    #[new]
+    #[pyo3(signature = (text, variant, scorers, seed=None, script=None, id=None, files=None, schemas=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        text: PyBackedStr,
+        variant: String,
+        scorers: Vec<String>,
+        seed: Option<u64>,
+        script: Option<String>,
+        id: Option<String>,
+        files: Option<Bound<'_, PyAny>>,
+        schemas: Option<BTreeMap<String, String>>,
+    ) -> PyResult<EvalsVariant> {
+        let loader = PyLoader::new(files.as_ref())?;
+        let given = Given {
+            text,
+            variant,
+            id,
+            scorers,
+            seed,
+            script,
+            schemas,
+        };
+        py.detach(|| given.arm(&loader)).map(EvalsVariant)
+    }
+
+    /// The scorers' names, as rows name them.
+    fn scorer_names(&self) -> Vec<String> {
+        self.0.scorers.iter().map(Scorer::name).collect()
+    }
+
+    /// What the rows of these cases (JSON Lines) would be made from, one a case, without
+    /// running them: a resumed eval keeps the rows whose fingerprint is still the same.
+    fn fingerprints(&self, py: Python<'_>, cases: PyBackedStr) -> PyResult<Vec<String>> {
+        py.detach(|| {
+            let cases = cases_of(&cases)?;
+            Ok(cases.iter().map(|c| fingerprint(&self.0.made, c)).collect())
+        })
+    }
+
+    /// Runs the cases (JSON Lines of `{id, input, expected?, metadata?}`); the rows as JSON
+    /// Lines.
+    fn run(&self, py: Python<'_>, cases: PyBackedStr) -> PyResult<String> {
+        py.detach(|| {
+            let mut rows = String::new();
+            for case in &cases_of(&cases)? {
+                let row = self.0.row(case);
+                rows.push_str(
+                    &serde_json::to_string(&row)
+                        .map_err(|e| PyValueError::new_err(e.to_string()))?,
+                );
+                rows.push('\n');
+            }
+            Ok(rows)
+        })
+    }
 }
 
 impl Arm {

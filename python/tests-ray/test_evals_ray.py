@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -103,6 +104,21 @@ def test_logicmd_evals_run_engine_ray_resumes_and_gives_the_local_pools_rows(dat
     assert done.returncode == 0, done.stderr
     assert done.stderr == f"resuming {on_ray}: {half} rows kept, {CASES - half} to run\n"
     assert read_rows(on_ray) == read_rows(local)
+
+
+def test_imports_travel_to_the_workers_and_give_the_clis_rows(local_ray: None, tmp_path: Path) -> None:
+    """The document's imports are read by the driver and handed to every task: the rows are
+    the CLI's, whose imports resolve from the disk."""
+    shutil.copy(REPO / "examples" / "competitive-analyst.logic.md", tmp_path)
+    shutil.copytree(REPO / "examples" / "shared", tmp_path / "shared")
+    cases = tmp_path / "c.jsonl"
+    cases.write_text("".join(json.dumps({"id": f"c{i}", "input": {"market_segment": f"m{i}"}}) + "\n" for i in range(20)), encoding="utf-8")
+    plan = logicmd.evals.Plan(tmp_path / "competitive-analyst.logic.md", cases, [], [], 0, None)
+    files = plan.options["documents"][str(tmp_path / "competitive-analyst.logic.md")]["files"]
+    assert files == {"shared/retry-defaults.logic.md": (tmp_path / "shared" / "retry-defaults.logic.md").read_text(encoding="utf-8")}
+    os.chdir(tmp_path)
+    on_ray = logicmd.evals.run("competitive-analyst.logic.md", "c.jsonl", seed=0, engine="ray", batch_size=5)
+    assert on_ray == cli_rows(["competitive-analyst.logic.md", "--data", "c.jsonl", "--dry-run"], tmp_path)
 
 
 def read_rows(path: Path) -> List[Dict[str, Any]]:

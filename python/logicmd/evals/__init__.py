@@ -122,13 +122,11 @@ class Plan:
         for variant in self.variants:
             text = _read(variant)
             id, files = placed(variant, None if root is None else os.fspath(root))
-            planned = json.loads(
-                _logicmd.evals_plan(text, variant, every_case, scorers, id=id, files=files, **self._answers())
-            )
+            prepared = _logicmd.EvalsVariant(text, variant, scorers, id=id, files=files, **self._answers())
             # What preparing it read is what every batch of it needs.
             self.documents[variant] = {"text": text, "id": id, "files": dict(files.read)}
-            self.scorer_names = planned["scorers"]
-            for case_id, made_from in zip(self.ids, planned["fingerprints"]):
+            self.scorer_names = prepared.scorer_names()
+            for case_id, made_from in zip(self.ids, prepared.fingerprints(every_case)):
                 self.fingerprints[(case_id, variant)] = made_from
         self.options["documents"] = self.documents
         self._case_at = {case_id: i for i, case_id in enumerate(self.ids)}
@@ -197,19 +195,17 @@ def finished(
 def _run_batch(work: Work, options: Dict[str, Any]) -> str:
     variant, cases = work
     document = options["documents"][variant]
-    return str(
-        _logicmd.evals_run_cases(
-            document["text"],
-            variant,
-            cases,
-            options["scorers"],
-            seed=options["seed"],
-            script=options["script"],
-            id=document["id"],
-            files=document["files"],
-            schemas=options["schemas"],
-        )
+    prepared = _logicmd.EvalsVariant(
+        document["text"],
+        variant,
+        options["scorers"],
+        seed=options["seed"],
+        script=options["script"],
+        id=document["id"],
+        files=document["files"],
+        schemas=options["schemas"],
     )
+    return prepared.run(cases)
 
 
 def _on_ray(work: List[Work], options: Dict[str, Any], address: Optional[str], stop: Callable[[], bool]) -> Iterator[str]:
