@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Dict, Iterator, List
 
@@ -119,6 +121,31 @@ def test_imports_travel_to_the_workers_and_give_the_clis_rows(local_ray: None, t
     os.chdir(tmp_path)
     on_ray = logicmd.evals.run("competitive-analyst.logic.md", "c.jsonl", seed=0, engine="ray", batch_size=5)
     assert on_ray == cli_rows(["competitive-analyst.logic.md", "--data", "c.jsonl", "--dry-run"], tmp_path)
+
+
+def test_ctrl_c_on_ray_keeps_the_rows_written_and_says_how_to_resume(data: Path, tmp_path: Path) -> None:
+    """Ctrl-C in a terminal reaches the whole process group (the driver and the Ray it
+    started): no task is handed out any more, those in flight finish, their rows are kept."""
+    os.chdir(FIXTURES)
+    out = tmp_path / "ray.jsonl"
+    args = [sys.executable, "-m", "logicmd.evals", "run", "capital.logic.md", "--data", str(data), "--dry-run"]
+    args += ["--engine", "ray", "--batch-size", "10", "--out", str(out)]
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    for _ in range(1200):
+        if out.exists() and b"\n" in out.read_bytes():
+            break
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=120)
+    kept = read_rows(out)
+    assert process.returncode == 130, stderr
+    assert 0 < len(kept) < CASES
+    assert stderr.endswith(
+        "\ninterrupted: no new case starts; finishing the cases in flight (Ctrl-C again stops at once)\n"
+        f"interrupted: {len(kept)} rows are kept in {out}; run the same command again to resume\n"
+    )
+    assert "Traceback" not in stderr
 
 
 def read_rows(path: Path) -> List[Dict[str, Any]]:
