@@ -394,6 +394,10 @@ fn flags_of_the_other_engine_and_alike_model_variants_are_refused() {
         ]),
         eval(&["--provider", "openai", "--model", "a", "--model", "a"]),
         eval(&["--dry-run", "--model", "gpt-4o"]),
+        eval(&["--dry-run", "--base-url", "http://127.0.0.1:9/v1"]),
+        eval(&["--provider", "scripted:answers.yaml", "--no-stream"]),
+        eval(&["--provider", "scripted:answers.yaml", "--seed", "3"]),
+        eval(&["--dry-run", "--report", "no-such-dir/report.html"]),
         eval(&["--provider", "scripted:answers.yaml", "--model", "gpt-4o"]),
         eval(&[
             "--dry-run",
@@ -443,6 +447,22 @@ fn flags_of_the_other_engine_and_alike_model_variants_are_refused() {
     --- stdout
     --- stderr
     error: --model names the model --provider openai asks: synthetic and scripted answers do not depend on it, so it would change nothing here
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --base-url is for the server --provider openai asks: synthetic and scripted answers ask none, so it would change nothing here
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --no-stream is for the server --provider openai asks: synthetic and scripted answers ask none, so it would change nothing here
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --seed seeds the synthetic answers of --dry-run: other answers do not depend on it, so it would change nothing here
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: --report no-such-dir/report.html: the directory no-such-dir does not exist
     exit: Some(2)
     --- stdout
     --- stderr
@@ -724,9 +744,9 @@ fn a_resumed_eval_runs_again_what_changed_since() {
         ),
         @r#"
     resuming results.jsonl: 6 rows kept, 0 to run
-    4 rows of results.jsonl were made from a case, document, script or schema that has changed since: they run again
+    4 rows of results.jsonl were made from a case, document, import, script, schema or server that has changed since: they run again
     resuming results.jsonl: 2 rows kept, 4 to run
-    6 rows of results.jsonl were made from a case, document, script or schema that has changed since: they run again
+    6 rows of results.jsonl were made from a case, document, import, script, schema or server that has changed since: they run again
 
     {"pass":false,"reason":"/city: expected \"Bonn\", got \"Paris\""}
     "fr" "capital.logic.md" 200
@@ -793,5 +813,92 @@ fn the_summary_names_warned_runs_and_keeps_long_lists_short() {
     results: rows.jsonl
     report: rows.html
     --- stderr
+    "#);
+}
+
+/// What an imported file says is part of what a row was made from: switching the import from
+/// strict to warn runs the cases again (the kept rows would say the old contract's verdict).
+#[test]
+fn an_edited_import_runs_the_cases_again() {
+    let scratch = Scratch::new("evals-import");
+    let shared = |mode: &str| {
+        format!("---\nspec_version: \"1.0\"\nname: shared\ncontracts:\n  inputs:\n    - {{name: q, type: string, required: true}}\n  validation:\n    mode: {mode}\n---\n")
+    };
+    scratch.write("shared.logic.md", shared("strict"));
+    scratch.write(
+        "agent.logic.md",
+        "---\nspec_version: \"1.0\"\nname: agent\nimports:\n  - ref: ./shared.logic.md\n    as: shared\nsteps:\n  ask:\n    description: Ask\n---\n",
+    );
+    scratch.write("cases.jsonl", "{\"id\": \"a\", \"input\": {}}\n");
+    let args = [
+        "evals",
+        "run",
+        "agent.logic.md",
+        "--data",
+        "cases.jsonl",
+        "--dry-run",
+        "--out",
+        "rows.jsonl",
+    ];
+    let strict = logicmd(&scratch, &args);
+    scratch.write("shared.logic.md", shared("warn"));
+    let warn = logicmd(&scratch, &args);
+    insta::assert_snapshot!(format!("{}{}", transcript(&scratch, &strict), transcript(&scratch, &warn)), @r#"
+    exit: Some(1)
+    --- stdout
+    variant          cases  passed    rate  not completed   p50 ms   p95 ms   tokens in/out
+    agent.logic.md       1       0    0.0%              1  _  _             0/0
+    results: rows.jsonl
+    report: rows.html
+    --- stderr
+    exit: Some(0)
+    --- stdout
+    variant          cases  passed    rate  not completed   p50 ms   p95 ms   tokens in/out
+    agent.logic.md       1       1  100.0%              0  _  _            11/6
+      agent.logic.md · 1 run went on past a broken contract (contracts.validation warns): a
+    results: rows.jsonl
+    report: rows.html
+    --- stderr
+    1 row of rows.jsonl was made from a case, document, import, script, schema or server that has changed since: they run again
+    "#);
+}
+
+/// A results file holding a case twice (two evals wrote it at once) is not resumed: its
+/// summary would count that case twice. An `expr:` scorer reading a name it is not given
+/// (`outptu`) is a usage error: it would read `undefined` and pass or fail every case.
+#[test]
+fn a_results_file_with_a_case_twice_and_a_misspelt_expression_are_refused() {
+    let scratch = scratch("twice-resumed");
+    let mut args = SCRIPTED.to_vec();
+    args.extend(["--out", "results.jsonl"]);
+    logicmd(&scratch, &args);
+    let text = fs::read_to_string(scratch.0.join("results.jsonl")).unwrap();
+    let first = text.lines().next().unwrap();
+    scratch.write("results.jsonl", format!("{text}{first}\n"));
+    let twice = logicmd(&scratch, &args);
+    let misspelt = logicmd(
+        &scratch,
+        &[
+            "evals",
+            "run",
+            "capital.logic.md",
+            "--data",
+            "cases.jsonl",
+            "--dry-run",
+            "--scorer",
+            "expr:{{ outptu.city != '' }}",
+            "--out",
+            "other.jsonl",
+        ],
+    );
+    insta::assert_snapshot!(format!("{}{}", transcript(&scratch, &twice), transcript(&scratch, &misspelt)), @r#"
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: results.jsonl holds case `fr` of variant `capital.logic.md` twice (two evals wrote it at once?): --restart starts it over
+    exit: Some(2)
+    --- stdout
+    --- stderr
+    error: scorer `expr:{{ outptu.city != '' }}` reads `outptu`, which it is not given (did you mean `output`?): an expression reads output, expected, input, metadata, trace
     "#);
 }

@@ -105,6 +105,9 @@ fn every_case_and_its_judge_are_real_model_calls() {
         })
         .count();
     assert_eq!((requests.len(), judged), (6, 3));
+    // Each row's tokens are its run's call and its judge's call (11 in, 7 out each).
+    let tokens: Vec<String> = rows.iter().map(|row| row["tokens"].to_string()).collect();
+    assert_eq!(tokens, [r#"{"input":22,"output":14}"#; 3]);
 }
 
 /// Each `--model` is a variant: every case is asked of each model, rows name it DOC@MODEL.
@@ -191,7 +194,7 @@ fn an_eval_stops_when_every_case_fails_alike() {
         .expect("logicmd runs");
     assert_eq!(output.status.code(), Some(2));
     insta::assert_snapshot!(scratch.redact(&String::from_utf8_lossy(&output.stderr)), @r#"
-    error: stopped: 10 cases in a row failed alike, and the rest would too: step `answer`: AuthenticationError: HTTP 401 Unauthorized: invalid api key
+    error: stopped: 10 cases in a row failed alike on the server's side, and the rest would too: step `answer`: AuthenticationError: HTTP 401 Unauthorized: invalid api key
     0 rows are kept in rows.jsonl (not the failed ones): fix what the error says, then run the same command again to resume
     "#);
     assert_eq!(
@@ -294,4 +297,137 @@ fn ctrl_c_says_what_is_kept_and_the_eval_resumes() {
         .expect("logicmd runs");
     assert_eq!(status.status.code(), Some(0));
     assert_eq!(rows_written(&scratch), 8);
+}
+
+/// A model whose every answer breaks the document's schema is measured, not taken for a dead
+/// server: the eval runs every case and keeps every row (exit 1).
+#[test]
+fn a_models_bad_answers_never_stop_an_eval() {
+    let server = Loopback::answering(|_| completion("not json at all"));
+    let scratch = many_cases("evals-bad-answers", 14);
+    let output = eval_command(&scratch, &server, MANY)
+        .output()
+        .expect("logicmd runs");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(rows_written(&scratch), 14);
+}
+
+/// Rows a server failed (its run's calls, or the judge's) hold no answer: the cache does not
+/// keep them and a resume asks them again, once the server answers.
+#[test]
+fn what_the_server_failed_is_asked_again_and_never_cached() {
+    let down = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let judge_down = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let (d, j) = (down.clone(), judge_down.clone());
+    let server = Loopback::answering(move |request| {
+        let judging = request.body["messages"][0]["content"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("You are a strict evaluator");
+        let ordering = std::sync::atomic::Ordering::SeqCst;
+        if judging && j.load(ordering) {
+            error(503, "judge overloaded", &[])
+        } else if !judging && d.load(ordering) && request.body.to_string().contains("Germany") {
+            error(503, "overloaded", &[])
+        } else {
+            answer(request)
+        }
+    });
+    let scratch = project("evals-server-failed");
+    let args = [
+        "--model",
+        "m",
+        "--scorer",
+        "subset",
+        "--scorer",
+        "judge",
+        "--cache",
+        "answers",
+        "--out",
+        "rows.jsonl",
+    ];
+    assert_eq!(eval(&scratch, &server, &args), Some(1));
+    let first: Vec<String> = rows(&scratch)
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {}",
+                r["id"], r["status"], r["scores"]["judge"]["reason"]
+            )
+        })
+        .collect();
+    down.store(false, std::sync::atomic::Ordering::SeqCst);
+    judge_down.store(false, std::sync::atomic::Ordering::SeqCst);
+    let asked = server.requests().len();
+    let output = eval_command(&scratch, &server, &args)
+        .output()
+        .expect("logicmd runs");
+    let again: Vec<String> = rows(&scratch)
+        .iter()
+        .map(|r| format!("{} {} {}", r["id"], r["status"], r["pass"]))
+        .collect();
+    insta::assert_snapshot!(
+        format!(
+            "{}\n{}--- after\n{}\nasked again: {}",
+            first.join("\n"),
+            String::from_utf8_lossy(&output.stderr),
+            again.join("\n"),
+            server.requests().len() - asked
+        ),
+        @r#"
+    "fr" "completed" "the judge's call failed: ServerError: HTTP 503 Service Unavailable: judge overloaded"
+    "de" "failed" "no output to score: the run failed"
+    "fr-trace" "completed" "the judge's call failed: ServerError: HTTP 503 Service Unavailable: judge overloaded"
+    note: 1 case lists metadata.obligations, which only a trace scorer checks: add --scorer trace (every built-in rule and theirs) or --scorer trace:RULE
+    3 rows of rows.jsonl were cut short on the server's side (no answer to keep): they run again
+    --- after
+    "fr" "completed" true
+    "de" "completed" false
+    "fr-trace" "completed" true
+    asked again: 4
+    "#
+    );
+}
+
+/// One eval at a time writes a results file (two would interleave their rows), and rows asked
+/// of another server are asked again: a local server answers any model name.
+#[test]
+fn one_eval_writes_a_results_file_and_another_server_is_asked_again() {
+    let slow = Loopback::answering(|_| {
+        Reply::Slow(
+            Duration::from_millis(300),
+            Box::new(completion(r#"{"city": "Paris"}"#)),
+        )
+    });
+    let scratch = many_cases("evals-one-writer", 6);
+    let first = start_slow_eval(&scratch, &slow);
+    until_a_row(&scratch);
+    let second = eval_command(&scratch, &slow, MANY)
+        .output()
+        .expect("logicmd runs");
+    let refused = String::from_utf8_lossy(&second.stderr).into_owned();
+    interrupt(&first);
+    interrupt(&first);
+    let _ = first.wait_with_output();
+    let holder = regex::Regex::new(r"\(pid \d+: [^)]*\)").unwrap();
+    insta::assert_snapshot!(holder.replace(&refused, "(pid N: …)"), @r#"error: the results file rows.jsonl is in use by another logicmd run (pid N: …): one run at a time may write it (wait for it to end, or stop it)"#);
+    // The same command against another server: every kept row is asked again.
+    let other = Loopback::answering(|_| completion(r#"{"city": "Paris"}"#));
+    let output = eval_command(&scratch, &other, MANY)
+        .output()
+        .expect("logicmd runs");
+    let said = regex::Regex::new(r"^\d+ rows? of rows.jsonl (was|were)")
+        .unwrap()
+        .replace(
+            &String::from_utf8_lossy(&output.stderr),
+            "N rows of rows.jsonl were",
+        )
+        .into_owned();
+    insta::assert_snapshot!(said, @r#"N rows of rows.jsonl were made from a case, document, import, script, schema or server that has changed since: they run again"#);
+    assert_eq!(other.requests().len(), 6);
 }

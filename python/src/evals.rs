@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use logicmd::analysis::Options;
 use logicmd::evals::{
-    fingerprint, judge_simulated, read_cases, read_jsonl, row, run_simulated, Case, Ending,
+    fingerprint, judge_simulated, read_cases, read_jsonl, row, run_simulated, Case, Ending, Judged,
     MadeFrom, Scorer, Simulated,
 };
 use logicmd::loader::Loader;
@@ -86,7 +86,7 @@ impl Given {
                 ))
             })?
             .source;
-        let made = MadeFrom::new(&self.text, &answers.identity(), &scorers);
+        let made = MadeFrom::new((&self.text, &source), &answers.identity(), &scorers);
         Ok(Arm {
             variant: self.variant,
             source,
@@ -187,7 +187,7 @@ impl Arm {
             (&self.variant, made_from),
             ran,
             &self.scorers,
-            judged.as_deref(),
+            judged.as_deref().map_or(Judged::Nobody, Judged::Answered),
         )
     }
 }

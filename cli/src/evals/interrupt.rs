@@ -15,12 +15,13 @@ pub struct Interrupt {
 static INTERRUPT: OnceLock<Arc<Interrupt>> = OnceLock::new();
 
 impl Interrupt {
-    /// Installs the handler for an eval writing to `out`, with `kept` rows there already.
-    /// Without a handler (one could not be installed) Ctrl-C ends the process as before.
-    pub fn install(out: &str, kept: u64) -> Arc<Interrupt> {
+    /// Installs the handler for an eval writing to `out` (before its kept rows are read: a
+    /// Ctrl-C then stops the eval before any case starts). Without a handler (one could not be
+    /// installed) Ctrl-C ends the process as before.
+    pub fn install(out: &str) -> Arc<Interrupt> {
         let interrupt = Arc::new(Interrupt {
             requested: AtomicBool::new(false),
-            written: AtomicU64::new(kept),
+            written: AtomicU64::new(0),
             out: out.to_owned(),
         });
         if INTERRUPT.set(Arc::clone(&interrupt)).is_ok() {
@@ -32,6 +33,11 @@ impl Interrupt {
     /// Ctrl-C was pressed: start no more cases.
     pub fn requested(&self) -> bool {
         self.requested.load(Ordering::SeqCst)
+    }
+
+    /// The results file holds `rows` kept from before.
+    pub fn kept(&self, rows: u64) {
+        self.written.store(rows, Ordering::SeqCst);
     }
 
     /// One more row is in the results file.

@@ -21,11 +21,14 @@ pub fn read(path: &Path, lenient: bool) -> Result<(Vec<Row>, u64), String> {
         }
         if !line.trim().is_empty() {
             let row = row(line).map_err(|error| {
+                // serde's own place is within the line: the file's line and column say it.
+                let text = error.to_string();
+                let what = text.rfind(" at line ").map_or(text.as_str(), |at| &text[..at]);
                 format!(
-                    "{}:{}:{}: not a result row: {error}",
+                    "{}:{}:{}: not a result row: {what}",
                     path.display(),
                     index + 1,
-                    error.column()
+                    error.column().max(1)
                 )
             })?;
             rows.push(row);
@@ -48,7 +51,9 @@ pub fn rewrite(path: &Path, rows: &[Row]) -> Result<u64, String> {
         text.push_str(&serde_json::to_string(row).map_err(|e| e.to_string())?);
         text.push('\n');
     }
-    let beside = path.with_extension("jsonl.partial");
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    let beside = path.with_file_name(name);
     std::fs::write(&beside, &text)
         .and_then(|()| std::fs::rename(&beside, path))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;

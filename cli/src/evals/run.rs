@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use logicmd::evals::{
-    cache_key, fingerprint, judge_action, judge_answer, judge_simulated, read_cases, row, Case,
-    Ending, MadeFrom, Row, Scorer, Simulated,
+    cache_key, failed_on_the_server, fingerprint, judge_action, judge_answer, judge_simulated,
+    read_cases, row, server_failure, Case, Ending, Judged, MadeFrom, Row, Scorer, Simulated,
 };
 
 use super::cache::Cache;
@@ -20,7 +20,9 @@ use super::{html, pool, progress, ray, results, table};
 use crate::commands::front;
 use crate::providers::settings::Server;
 use crate::providers::{OpenAiProvider, Settings};
+use crate::run::lock::Lock;
 use crate::{output, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+use logicmd::run::{Observation, Usage};
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -76,9 +78,9 @@ pub struct Args {
     models: Vec<String>,
     #[command(flatten)]
     server: Server,
-    /// Seed of the synthetic answers of --dry-run.
-    #[arg(long, value_name = "N", requires = "dry_run", default_value_t = 0)]
-    seed: u64,
+    /// Seed of the synthetic answers of --dry-run [default: 0].
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
     /// Cases run at once, each on its own thread [default: the number of CPUs].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     jobs: Option<u64>,
@@ -172,15 +174,30 @@ fn eval(args: &Args) -> Result<u8, Stop> {
     let arms = arms(args, &scorers)?;
     outputs_fit(args)?;
     obligations_scored(&cases, &scorers);
+    // One eval at a time writes a results file: two would interleave their rows.
+    let _lock = Lock::acquire_for(&args.out, ("the results file", "write it")).map_err(usage)?;
+    let interrupt = Interrupt::install(&args.out.display().to_string());
     let (mut rows, mut keep) = resumed(args)?;
     same_scorers(args, &rows, &scorers)?;
     same_eval(args, &rows, &cases, &arms)?;
-    let changed = changed_since(&mut rows, &cases, &arms);
-    if changed > 0 {
+    let (changed, unanswered) = changed_since(&mut rows, &cases, &arms);
+    if changed + unanswered > 0 {
         keep = Some(results::rewrite(&args.out, &rows).map_err(usage)?);
+    }
+    let rows_of = |n: usize| match n {
+        1 => format!("1 row of {} was", args.out.display()),
+        n => format!("{n} rows of {} were", args.out.display()),
+    };
+    if changed > 0 {
         eprintln!(
-            "{changed} rows of {} were made from a case, document, script or schema that has changed since: they run again",
-            args.out.display()
+            "{} made from a case, document, import, script, schema or server that has changed since: they run again",
+            rows_of(changed)
+        );
+    }
+    if unanswered > 0 {
+        eprintln!(
+            "{} cut short on the server's side (no answer to keep): they run again",
+            rows_of(unanswered)
         );
     }
     let done: BTreeSet<(String, String)> = rows
@@ -201,7 +218,7 @@ fn eval(args: &Args) -> Result<u8, Stop> {
         );
     }
     let mut writer = results::Writer::open(&args.out, keep).map_err(usage)?;
-    let interrupt = Interrupt::install(&args.out.display().to_string(), rows.len() as u64);
+    interrupt.kept(rows.len() as u64);
     match args.ray.engine {
         ray::Engine::Local => locally(args, &work, &scorers, (&mut writer, &interrupt), &mut rows)?,
         ray::Engine::Ray => on_ray(
@@ -312,7 +329,7 @@ fn locally(
     }
     if let Some(error) = stopped_by {
         return Err(usage(format!(
-            "stopped: {SAME_FAILURES} cases in a row failed alike, and the rest would too: {error}\n{} kept in {} (not the failed ones): fix what the error says, then run the same command again to resume",
+            "stopped: {SAME_FAILURES} cases in a row failed alike on the server's side, and the rest would too: {error}\n{} kept in {} (not the failed ones): fix what the error says, then run the same command again to resume",
             super::interrupt::rows_are(rows.len() as u64),
             args.out.display()
         )));
@@ -503,7 +520,7 @@ fn arms(args: &Args, scorers: &[Scorer]) -> Result<Vec<Arm>, Stop> {
                 variant.name = format!("{}@{model}", variant.name);
             }
             let provider = provider(args, *model, models.len())?;
-            let made = MadeFrom::new(&variant.text, &provider.model(), scorers);
+            let made = MadeFrom::new((&variant.text, &variant.source), &provider.model(), scorers);
             arms.push(Arm {
                 variant,
                 provider,
@@ -534,49 +551,107 @@ fn scored(work: &Work, scorers: &[Scorer], cache: Option<&Cache>) -> Result<Row,
         Some(cached) => cached,
         None => {
             let ran = run_case(variant, work.case, provider);
-            if let Some(cache) = cache {
+            // A server that failed gave no answer to keep.
+            if let (Some(cache), None) = (cache, server_failure(&ran.ending, &ran.events)) {
                 cache.put(&key, &ran)?;
             }
             ran
         }
     };
-    let judged = judged(work, provider, scorers, &ran.ending);
-    Ok(row(
+    let judgement = judged(work, provider, scorers, &ran.ending);
+    let judged = match &judgement {
+        Ok(Some((answer, _))) => Judged::Answered(answer),
+        Ok(None) => Judged::Nobody,
+        Err(error) => Judged::CallFailed(error),
+    };
+    let mut row = row(
         work.case,
         (&variant.name, work.fingerprint()),
         ran,
         scorers,
-        judged.as_deref(),
-    ))
+        judged,
+    );
+    // The judge's call is part of what the case cost.
+    if let Ok(Some((_, Some(usage)))) = &judgement {
+        row.tokens.input += usage.input_tokens;
+        row.tokens.output += usage.output_tokens;
+        if let Some(cost) = usage.cost {
+            row.cost = Some(row.cost.unwrap_or(0.0) + cost);
+        }
+    }
+    Ok(row)
 }
 
-/// The judge's answer on a completed run's output, when a judge scores it: from the script's
-/// `node: judge` entries, or the OpenAI-compatible server (the synthetic provider does not
-/// judge).
-fn judged(work: &Work, provider: &Provider, scorers: &[Scorer], ending: &Ending) -> Option<String> {
+/// What the judge said of a completed run's output, when a judge scores it: from the
+/// script's `node: judge` entries, or the OpenAI-compatible server (the synthetic provider does
+/// not judge). A server-side failure is retried as a step's call would be (three attempts, the
+/// server's `Retry-After` or 1 s, 2 s between them), then said as such.
+fn judged(
+    work: &Work,
+    provider: &Provider,
+    scorers: &[Scorer],
+    ending: &Ending,
+) -> Result<Option<(String, Option<Usage>)>, String> {
     let Ending::Completed(output) = ending else {
-        return None;
+        return Ok(None);
     };
     if !scorers.iter().any(|s| matches!(s, Scorer::Judge)) {
-        return None;
+        return Ok(None);
     }
     match provider {
         Provider::Simulated(answers) => {
-            judge_simulated(&work.arm.variant.source, work.case, output, answers)
+            Ok(
+                judge_simulated(&work.arm.variant.source, work.case, output, answers)
+                    .map(|text| (text, None)),
+            )
         }
         Provider::OpenAi { provider, .. } => {
             let action = judge_action(&work.arm.variant.source, work.case, output);
-            let observation = provider.call(&action, &mut |_| {})?;
-            judge_answer(logicmd::run::Answer::Observed(observation))
+            for attempt in 1..=JUDGE_ATTEMPTS {
+                let Some(observation) = provider.call(&action, &mut |_| {}) else {
+                    return Ok(None);
+                };
+                match observation {
+                    Observation::ModelError(failure)
+                        if failure.retryable && attempt < JUDGE_ATTEMPTS =>
+                    {
+                        let wait = failure.retry_after_ms.unwrap_or(1_000 << (attempt - 1));
+                        std::thread::sleep(std::time::Duration::from_millis(wait));
+                    }
+                    Observation::ModelError(failure) => {
+                        return Err(format!("{}: {}", failure.kind, failure.message))
+                    }
+                    answered => {
+                        let usage = match &answered {
+                            Observation::ModelResponse { usage, .. } => *usage,
+                            _ => None,
+                        };
+                        let answer = judge_answer(logicmd::run::Answer::Observed(answered));
+                        return Ok(answer.map(|text| (text, usage)));
+                    }
+                }
+            }
+            Ok(None)
         }
     }
 }
+
+const JUDGE_ATTEMPTS: u32 = 3;
 
 /// Kept rows must belong to this eval's cases and variants: rows of another dataset or
 /// document would be counted as this one's.
 fn same_eval(args: &Args, rows: &[Row], cases: &[Case], arms: &[Arm]) -> Result<(), Stop> {
     let ids: BTreeSet<&str> = cases.iter().map(|c| c.id.as_str()).collect();
     let variants: BTreeSet<&str> = arms.iter().map(|a| a.variant.name.as_str()).collect();
+    let mut seen = BTreeSet::new();
+    if let Some(row) = rows.iter().find(|r| !seen.insert((&r.id, &r.variant))) {
+        return Err(usage(format!(
+            "{} holds case `{}` of variant `{}` twice (two evals wrote it at once?): --restart starts it over",
+            args.out.display(),
+            row.id,
+            row.variant
+        )));
+    }
     match rows
         .iter()
         .find(|r| !ids.contains(r.id.as_str()) || !variants.contains(r.variant.as_str()))
@@ -592,22 +667,29 @@ fn same_eval(args: &Args, rows: &[Row], cases: &[Case], arms: &[Arm]) -> Result<
 }
 
 /// Drops the kept rows that were made from something that has changed since (a case's input,
-/// expected value or metadata, a document, the script, a schema): their cases run again. How
-/// many were dropped.
-fn changed_since(rows: &mut Vec<Row>, cases: &[Case], arms: &[Arm]) -> usize {
+/// expected value or metadata, a document or what it imports, the script, a schema, the
+/// server), and those that failed on the server's side (they hold no answer): their cases run
+/// again. How many of each were dropped.
+fn changed_since(rows: &mut Vec<Row>, cases: &[Case], arms: &[Arm]) -> (usize, usize) {
     let case_of: HashMap<&str, &Case> = cases.iter().map(|c| (c.id.as_str(), c)).collect();
     let arm_of: HashMap<&str, &Arm> = arms.iter().map(|a| (a.variant.name.as_str(), a)).collect();
-    let before = rows.len();
+    let (mut changed, mut unanswered) = (0, 0);
     rows.retain(|row| {
-        match (
+        let same = match (
             case_of.get(row.id.as_str()),
             arm_of.get(row.variant.as_str()),
         ) {
             (Some(case), Some(arm)) => Work { case, arm }.fingerprint() == row.fingerprint,
             _ => false,
+        };
+        if !same {
+            changed += 1;
+        } else if failed_on_the_server(row) {
+            unanswered += 1;
         }
+        same && !failed_on_the_server(row)
     });
-    before - rows.len()
+    (changed, unanswered)
 }
 
 /// A case's `metadata.obligations` is checked by a trace scorer; without one, say it is not.
@@ -663,6 +745,20 @@ fn outputs_fit(args: &Args) -> Result<(), Stop> {
     for spec in &args.scorers {
         if let Some(file) = spec.strip_prefix("schema:") {
             inputs.push(("a scorer's schema", PathBuf::from(file)));
+        }
+    }
+    // Found before the eval runs, not after hours of it.
+    for (flag, output) in [("--out", &args.out), ("--report", &report)] {
+        let dir = output
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if !dir.is_dir() {
+            return Err(usage(format!(
+                "{flag} {}: the directory {} does not exist",
+                output.display(),
+                dir.display()
+            )));
         }
     }
     for (flag, output) in [("--out", &args.out), ("the report", &report)] {
@@ -738,12 +834,21 @@ fn provider(args: &Args, model: Option<&str>, models: usize) -> Result<Provider,
             Err(usage("several --model variants need --provider openai: synthetic and scripted answers do not depend on the model, so every variant would answer alike".to_owned()))
         } else if model.is_some() {
             Err(usage("--model names the model --provider openai asks: synthetic and scripted answers do not depend on it, so it would change nothing here".to_owned()))
+        } else if let Some(flag) = server_flag(&args.server) {
+            Err(usage(format!("{flag} is for the server --provider openai asks: synthetic and scripted answers ask none, so it would change nothing here")))
         } else {
             Ok(Provider::Simulated(answers))
         }
     };
+    if args.seed.is_some() && !args.dry_run {
+        return Err(usage(
+            "--seed seeds the synthetic answers of --dry-run: other answers do not depend on it, so it would change nothing here".to_owned(),
+        ));
+    }
     if args.dry_run {
-        return simulated(Simulated::Synthetic { seed: args.seed });
+        return simulated(Simulated::Synthetic {
+            seed: args.seed.unwrap_or(0),
+        });
     }
     match args.provider.as_deref() {
         Some("openai") => {
@@ -754,8 +859,9 @@ fn provider(args: &Args, model: Option<&str>, models: usize) -> Result<Provider,
             let resolved = settings
                 .resolve(Some(&args.document), &|name| std::env::var(name).ok())
                 .map_err(usage)?;
-            // The cache key names the model asked, wherever its name came from.
-            let model = resolved.model.clone().unwrap_or_default();
+            // The cache key and the rows' fingerprints name the model asked, wherever its name
+            // came from, and the server asked (a local server answers any model name).
+            let model = format!("{}@{}", resolved.model.clone().unwrap_or_default(), resolved.base_url);
             Ok(Provider::OpenAi { provider: Arc::new(OpenAiProvider::new(resolved)), model })
         }
         Some(spec) => match spec.split_once(':') {
@@ -766,6 +872,18 @@ fn provider(args: &Args, model: Option<&str>, models: usize) -> Result<Provider,
             "say who answers model calls: --dry-run (synthetic answers), --provider openai or --provider scripted:FILE".to_owned(),
         )),
     }
+}
+
+/// The first server flag given, by its name.
+fn server_flag(server: &Server) -> Option<&'static str> {
+    [
+        (server.base_url.is_some(), "--base-url"),
+        (server.api_key_env.is_some(), "--api-key-env"),
+        (server.timeout.is_some(), "--timeout"),
+        (server.no_stream, "--no-stream"),
+    ]
+    .into_iter()
+    .find_map(|(given, flag)| given.then_some(flag))
 }
 
 /// The largest dataset read (a million short cases fit).

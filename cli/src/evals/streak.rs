@@ -1,9 +1,11 @@
-//! The early stop of an eval against a server: when `limit` cases in a row fail with the same
-//! error (a server that is down, a key that is refused), the rest would fail alike. Those rows
-//! are held back rather than written, so running the eval again once the server answers runs
-//! them again; a row that breaks the streak releases them.
+//! The early stop of an eval against a server: when `limit` cases in a row fail on the server's
+//! side with the same kind of error (a server that is down, a key that is refused, a model it
+//! does not have), the rest would fail alike. A model's bad answers, a per-case refusal or a
+//! failed check are answers and never count. The streak's rows are held back rather than
+//! written, so running the eval again once the server answers runs them again; a row that
+//! breaks the streak releases them (a resume runs server failures again anyway).
 
-use logicmd::evals::Row;
+use logicmd::evals::{row_server_failure, Row, JUDGE_CALL_FAILED};
 
 pub struct Streak {
     held: Vec<Row>,
@@ -23,15 +25,16 @@ impl Streak {
     }
 
     /// The rows to write now that `row` came (none while a streak grows); `Err` with the
-    /// error every case of the streak failed with once it is `limit` long.
+    /// first error of the streak once it is `limit` long.
     pub fn take(&mut self, row: Row) -> Result<Vec<Row>, String> {
         let Some(limit) = self.limit else {
             return Ok(vec![row]);
         };
-        let alike = |held: &Row| row.status == "failed" && held.error == row.error;
-        if row.status != "failed" || !self.held.first().is_none_or(alike) {
+        let failure = row_server_failure(&row);
+        let alike = |held: &Row| failure.is_some() && row_server_failure(held) == failure;
+        if failure.is_none() || !self.held.first().is_none_or(alike) {
             let mut released = std::mem::take(&mut self.held);
-            if row.status == "failed" {
+            if failure.is_some() {
                 self.held.push(row);
             } else {
                 released.push(row);
@@ -40,7 +43,15 @@ impl Streak {
         }
         self.held.push(row);
         if self.held.len() >= limit {
-            let error = self.held[0].error.clone().unwrap_or_default();
+            let first = &self.held[0];
+            // A run's error, or the judge's call's.
+            let judge = first.scores.values().find_map(|score| {
+                let reason = score.get("reason")?.as_str()?;
+                reason
+                    .starts_with(JUDGE_CALL_FAILED)
+                    .then(|| reason.to_owned())
+            });
+            let error = first.error.clone().or(judge).unwrap_or_default();
             return Err(error);
         }
         Ok(Vec::new())

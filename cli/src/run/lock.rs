@@ -24,6 +24,13 @@ pub fn path_of(state: &Path) -> PathBuf {
 impl Lock {
     /// Takes the lock of `state`, or says who holds it.
     pub fn acquire(state: &Path) -> Result<Lock, String> {
+        Lock::acquire_for(state, ("the state", "carry a state on"))
+    }
+
+    /// Takes the lock of `file`; when another process holds it, the refusal names the file as
+    /// `what` and says that one run at a time may `do` it.
+    pub fn acquire_for(file: &Path, (what, does): (&str, &str)) -> Result<Lock, String> {
+        let state = file;
         let path = path_of(state);
         let mut file = OpenOptions::new()
             .read(true)
@@ -39,8 +46,8 @@ impl Lock {
                 let _ = file.read_to_string(&mut holder);
                 let holder = holder.trim();
                 return Err(format!(
-                    "the state {} is in use by another logicmd run{}: one run at a time may \
-                     carry a state on (wait for it to end, or stop it)",
+                    "{what} {} is in use by another logicmd run{}: one run at a time may \
+                     {does} (wait for it to end, or stop it)",
                     state.display(),
                     if holder.is_empty() {
                         String::new()

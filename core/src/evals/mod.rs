@@ -10,6 +10,7 @@ mod csv;
 mod judge;
 mod row;
 mod scorer;
+mod server;
 mod simulate;
 mod summary;
 
@@ -17,10 +18,11 @@ pub use case::{read_cases, read_csv, read_jsonl, Case, DatasetError};
 pub use compare::{compare, Change, Comparison};
 pub use judge::{judge_action, judge_answer, judge_request, judge_rubric, judge_score, JUDGE_NODE};
 pub use row::{
-    cache_key, fingerprint, obligation_word, row, Ending, MadeFrom, ObligationWord, Ran, Row,
-    RowTokens,
+    cache_key, fingerprint, obligation_word, row, Ending, Judged, MadeFrom, ObligationWord, Ran,
+    Row, RowTokens,
 };
 pub use scorer::{Score, Scorer};
+pub use server::{failed_on_the_server, row_server_failure, server_failure, JUDGE_CALL_FAILED};
 pub use simulate::{judge_simulated, run_simulated, Simulated, LINKS_NOT_CHECKED};
 pub use summary::{summarize, ScorerTally, VariantSummary};
 

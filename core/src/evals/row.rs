@@ -92,14 +92,25 @@ pub struct Ran {
     pub latency_ms: u64,
 }
 
+/// What the judge said of a run's output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Judged<'a> {
+    /// Nobody judged (no judge scorer, a run without output, synthetic answers).
+    Nobody,
+    /// The judge's answer text.
+    Answered(&'a str),
+    /// The judge's call failed on the server's side: this error.
+    CallFailed(&'a str),
+}
+
 /// The row of `case` run by `variant` (made from what `fingerprint` names), scored by
-/// `scorers`; `judged` is the judge's answer, if any.
+/// `scorers`; `judged` is what the judge said, if it was asked.
 pub fn row(
     case: &Case,
     (variant, fingerprint): (&str, String),
     ran: Ran,
     scorers: &[Scorer],
-    judged: Option<&str>,
+    judged: Judged<'_>,
 ) -> Row {
     let Ran {
         ending,
@@ -136,7 +147,14 @@ pub fn row(
             }
             // An output scorer has nothing to score when the run gave no output.
             _ if !completed => Score::failed(no_output(status)),
-            _ => scorer.score(case, &output, &events, judged),
+            Scorer::Judge => match judged {
+                Judged::CallFailed(error) => {
+                    Score::failed(format!("{}{error}", super::server::JUDGE_CALL_FAILED))
+                }
+                Judged::Answered(answer) => scorer.score(case, &output, &events, Some(answer)),
+                Judged::Nobody => scorer.score(case, &output, &events, None),
+            },
+            _ => scorer.score(case, &output, &events, None),
         };
         scores.insert(
             scorer.name(),
@@ -322,16 +340,22 @@ pub fn obligation_word(event: &Value) -> ObligationWord {
     }
 }
 
-/// What every row of one variant is made from, digested once: the document's text, who
-/// answers (`answers`: the model, the script's digest or the seed) and each scorer (a schema's
+/// What every row of one variant is made from, digested once: the document (its text and
+/// what it imports), who answers (`answers`: the model, the script's digest or the seed) and each scorer (a schema's
 /// content included). A big document is hashed once per eval, not once per case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MadeFrom(String);
 
 impl MadeFrom {
-    /// The digest of `document`, `answers` and `scorers`.
-    pub fn new(document: &str, answers: &str, scorers: &[Scorer]) -> MadeFrom {
-        let mut parts = vec![document.to_owned(), answers.to_owned()];
+    /// The digest of `document` (its text, and what runs: `source`, imports, workflow nodes and
+    /// prompt files included), `answers` and `scorers`.
+    pub fn new(
+        (document, source): (&str, &crate::run::Source),
+        answers: &str,
+        scorers: &[Scorer],
+    ) -> MadeFrom {
+        let source = serde_json::to_string(source).unwrap_or_default();
+        let mut parts = vec![document.to_owned(), source, answers.to_owned()];
         parts.extend(scorers.iter().map(Scorer::identity));
         MadeFrom(digest(parts.iter().map(String::as_bytes)))
     }

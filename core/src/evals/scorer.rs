@@ -94,10 +94,11 @@ impl Scorer {
             }),
             ("trace", Some(rule)) => Ok(Scorer::Trace { rules: vec![(rule.to_owned(), parse_rule(rule)?)] }),
             ("expr", Some(text)) => {
-                crate::expr::Template::parse(text).map_err(|e| format!("scorer `{spec}`: {e}"))?;
+                let template = crate::expr::Template::parse(text).map_err(|e| format!("scorer `{spec}`: {e}"))?;
                 if !text.contains("{{") {
                     return Err(format!("scorer `{spec}`: write the expression inside `{{{{ }}}}`"));
                 }
+                known_names(spec, &template)?;
                 Ok(Scorer::Expression { text: text.to_owned() })
             }
             ("schema", Some(file)) => {
@@ -106,6 +107,7 @@ impl Scorer {
                 if !schema.is_object() && !schema.is_boolean() {
                     return Err(format!("{file}: a JSON Schema is an object or a boolean"));
                 }
+                schema_problem(&schema, &schema, "").map_or(Ok(()), |problem| Err(format!("{file}: {problem}")))?;
                 Ok(Scorer::Schema { name: file.to_owned(), schema })
             }
             _ => Err(format!(
@@ -222,6 +224,109 @@ fn parse_rule(text: &str) -> Result<Rule, String> {
         }
         None => Rule::parse(text).map_err(|e| format!("trace rule `{text}`: {e}")),
     }
+}
+
+/// JSON Schema's types.
+const SCHEMA_TYPES: [&str; 7] = [
+    "string", "number", "integer", "boolean", "object", "array", "null",
+];
+
+/// Where a scorer's schema cannot mean what it says: a `type` that is no JSON Schema type, a
+/// `$ref` that resolves to nothing in the file (at JSON pointer `at`). Such a schema would fail
+/// every output, and the rows would blame the outputs.
+fn schema_problem(schema: &Value, root: &Value, at: &str) -> Option<String> {
+    let Value::Object(keywords) = schema else {
+        return None;
+    };
+    let types: Vec<&Value> = match keywords.get("type") {
+        Some(Value::Array(items)) => items.iter().collect(),
+        Some(one) => vec![one],
+        None => Vec::new(),
+    };
+    for kind in types {
+        let name = kind.as_str().unwrap_or("");
+        if !SCHEMA_TYPES.contains(&name) {
+            let hint = crate::lint::context::did_you_mean(name, SCHEMA_TYPES.iter().copied())
+                .map_or_else(String::new, |help| format!(" ({help})"));
+            return Some(format!(
+                "{}/type: {kind} is not a JSON Schema type{hint}: use one of {}",
+                at,
+                SCHEMA_TYPES.join(", ")
+            ));
+        }
+    }
+    if let Some(reference) = keywords.get("$ref") {
+        let target = reference
+            .as_str()
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|pointer| root.pointer(pointer));
+        if target.is_none() {
+            return Some(format!(
+                "{at}/$ref: {reference} resolves to nothing in the file (a reference is `#` and a JSON pointer into it)"
+            ));
+        }
+    }
+    let mut found = None;
+    let mut check = |child: &Value, place: String| {
+        if found.is_none() {
+            found = schema_problem(child, root, &place);
+        }
+    };
+    for (keyword, value) in keywords {
+        let here = format!("{at}/{}", escape(keyword));
+        match (keyword.as_str(), value) {
+            (
+                "properties" | "patternProperties" | "definitions" | "$defs" | "dependencies",
+                Value::Object(named),
+            ) => {
+                for (name, child) in named {
+                    check(child, format!("{here}/{}", escape(name)));
+                }
+            }
+            ("items" | "allOf" | "anyOf" | "oneOf", Value::Array(children)) => {
+                for (index, child) in children.iter().enumerate() {
+                    check(child, format!("{here}/{index}"));
+                }
+            }
+            (
+                "items"
+                | "additionalItems"
+                | "additionalProperties"
+                | "contains"
+                | "propertyNames"
+                | "if"
+                | "then"
+                | "else"
+                | "not",
+                child,
+            ) => check(child, here),
+            _ => {}
+        }
+    }
+    found
+}
+
+/// What an `expr:` scorer may read.
+const EXPRESSION_NAMES: [&str; 5] = ["output", "expected", "input", "metadata", "trace"];
+
+/// Every name an `expr:` scorer reads is one it is given: a misspelt `outptu` would be
+/// `undefined`, and `outptu.city != ""` would pass every case.
+fn known_names(spec: &str, template: &crate::expr::Template) -> Result<(), String> {
+    let constants = ["true", "false", "null", "undefined"];
+    for expression in template.expressions() {
+        for (name, _) in expression.roots() {
+            if EXPRESSION_NAMES.contains(&name.as_str()) || constants.contains(&name.as_str()) {
+                continue;
+            }
+            let hint = crate::lint::context::did_you_mean(&name, EXPRESSION_NAMES.iter().copied())
+                .map_or_else(String::new, |help| format!(" ({help})"));
+            return Err(format!(
+                "scorer `{spec}` reads `{name}`, which it is not given{hint}: an expression reads {}",
+                EXPRESSION_NAMES.join(", ")
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn is_bare_word(text: &str) -> bool {

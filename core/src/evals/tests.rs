@@ -272,7 +272,13 @@ fn row_of(id: &str, variant: &str, ending: Ending, latency_ms: u64) -> Row {
         events,
         latency_ms,
     };
-    row(&c, (variant, String::new()), ran, &[scorer("exact")], None)
+    row(
+        &c,
+        (variant, String::new()),
+        ran,
+        &[scorer("exact")],
+        Judged::Nobody,
+    )
 }
 
 #[test]
@@ -446,9 +452,16 @@ fn simulated_row(text: &str, case: &Case, script: &str, scorers: &[&str]) -> Row
         script: script.to_owned(),
     };
     let scorers: Vec<Scorer> = scorers.iter().map(|s| scorer(s)).collect();
-    let ran = run_simulated(&source(text), case, &answers);
-    let made_from = fingerprint(&MadeFrom::new(text, &answers.identity(), &scorers), case);
-    row(case, ("v", made_from), ran, &scorers, None)
+    let source = source(text);
+    let ran = run_simulated(&source, case, &answers);
+    let made = MadeFrom::new((text, &source), &answers.identity(), &scorers);
+    row(
+        case,
+        ("v", fingerprint(&made, case)),
+        ran,
+        &scorers,
+        Judged::Nobody,
+    )
 }
 
 #[test]
@@ -526,7 +539,11 @@ fn a_rows_fingerprint_changes_with_everything_it_was_made_from_but_the_id() {
     };
     let scorers = [scorer("exact")];
     let of = |doc: &str, case: &Case, answers: &str, scorers: &[Scorer]| {
-        fingerprint(&MadeFrom::new(doc, answers, scorers), case)
+        let source = crate::run::Source::Logic {
+            spec: json!({"name": doc}),
+            nodes: Default::default(),
+        };
+        fingerprint(&MadeFrom::new((doc, &source), answers, scorers), case)
     };
     let first = of("doc", &base, "synthetic:0", &scorers);
     let renamed = Case {
@@ -586,4 +603,31 @@ fn a_rows_fingerprint_changes_with_everything_it_was_made_from_but_the_id() {
         changed.len() + 2,
         "each change gives another fingerprint"
     );
+}
+
+#[test]
+fn a_schema_scorer_whose_schema_cannot_mean_what_it_says_is_refused() {
+    let problems: Vec<String> = [
+        r#"{"type": "strnig"}"#,
+        r#"{"type": "object", "properties": {"city": {"type": ["string", "nul"]}}}"#,
+        r##"{"properties": {"a": {"$ref": "#/definitions/missing"}}}"##,
+        r#"{"allOf": [{"$ref": "other.json#/x"}]}"#,
+    ]
+    .iter()
+    .map(|text| {
+        let text = text.to_string();
+        Scorer::parse("schema:s.json", &move |_| Ok(text.clone()))
+            .err()
+            .unwrap_or_else(|| "accepted".into())
+    })
+    .collect();
+    insta::assert_snapshot!(problems.join("\n"), @r##"
+    s.json: /type: "strnig" is not a JSON Schema type (did you mean `string`?): use one of string, number, integer, boolean, object, array, null
+    s.json: /properties/city/type: "nul" is not a JSON Schema type (did you mean `null`?): use one of string, number, integer, boolean, object, array, null
+    s.json: /properties/a/$ref: "#/definitions/missing" resolves to nothing in the file (a reference is `#` and a JSON pointer into it)
+    s.json: /allOf/0/$ref: "other.json#/x" resolves to nothing in the file (a reference is `#` and a JSON pointer into it)
+    "##);
+    // A property named `type`, and references that resolve, are fine.
+    let fine = r##"{"definitions": {"c": {"type": "string"}}, "properties": {"type": {"$ref": "#/definitions/c"}}}"##;
+    assert!(Scorer::parse("schema:s.json", &|_| Ok(fine.to_owned())).is_ok());
 }
