@@ -18,6 +18,8 @@ from conftest import REPO, cli_path
 
 FIXTURES = REPO / "cli" / "tests" / "evals"
 EVALS = [sys.executable, "-m", "logicmd.evals", "run"]
+# The fixtures' case fr-trace lists obligations; the small eval scores without a trace scorer.
+NOTE = "note: 1 case lists metadata.obligations, which only a trace scorer checks: add --scorer trace (every built-in rule and theirs) or --scorer trace:RULE\n"
 
 
 def rows_of(path: Path) -> List[Dict[str, Any]]:
@@ -66,18 +68,18 @@ def small_eval(tmp_path: Path) -> List[str]:
 def test_an_interrupted_file_resumes_with_only_the_missing_rows(tmp_path: Path) -> None:
     args = small_eval(tmp_path)
     first = evals(*args, "--out", "r.jsonl", cwd=tmp_path)
-    assert (first.returncode, first.stderr) == (1, "")
+    assert (first.returncode, first.stderr) == (1, NOTE)
     whole = (tmp_path / "r.jsonl").read_text(encoding="utf-8")
     lines = whole.splitlines(keepends=True)
     # Two rows kept and a third cut short by the interruption.
     (tmp_path / "r.jsonl").write_text("".join(lines[:2]) + lines[2][:40], encoding="utf-8")
     again = evals(*args, "--out", "r.jsonl", cwd=tmp_path)
-    assert (again.returncode, again.stderr) == (1, "resuming r.jsonl: 2 rows kept, 4 to run\n")
+    assert (again.returncode, again.stderr) == (1, NOTE + "resuming r.jsonl: 2 rows kept, 4 to run\n")
     assert again.stdout == "6 rows, 2 passed; results: r.jsonl\n"
     assert (tmp_path / "r.jsonl").read_text(encoding="utf-8") == whole
     # Nothing left: nothing runs.
     done = evals(*args, "--out", "r.jsonl", cwd=tmp_path)
-    assert (done.returncode, done.stderr) == (1, "resuming r.jsonl: 6 rows kept, 0 to run\n")
+    assert (done.returncode, done.stderr) == (1, NOTE + "resuming r.jsonl: 6 rows kept, 0 to run\n")
     assert (tmp_path / "r.jsonl").read_text(encoding="utf-8") == whole
 
 
@@ -87,7 +89,7 @@ def test_rows_made_from_a_changed_document_run_again(tmp_path: Path) -> None:
     v2 = tmp_path / "capital-v2.logic.md"
     v2.write_text(v2.read_text(encoding="utf-8") + "\n<!-- changed -->\n", encoding="utf-8")
     again = evals(*args, "--out", "r.jsonl", cwd=tmp_path)
-    assert again.stderr == (
+    assert again.stderr == NOTE + (
         "3 rows of r.jsonl were made from a case, document, import, script, schema or server that has changed since: they run again\n"
         "resuming r.jsonl: 3 rows kept, 3 to run\n"
     )
@@ -105,7 +107,7 @@ def test_rows_of_another_eval_are_refused_naming_restart(tmp_path: Path) -> None
     scorers = evals(*args, "--scorer", "exact", "--out", "r.jsonl", cwd=tmp_path)
     assert (scorers.returncode, scorers.stderr) == (
         2,
-        "error: r.jsonl holds rows scored by [subset], not by [subset, exact]: give the same --scorer list to resume, or --restart\n",
+        NOTE + "error: r.jsonl holds rows scored by [subset], not by [subset, exact]: give the same --scorer list to resume, or --restart\n",
     )
     (tmp_path / "other.jsonl").write_text('{"id": "fr", "input": {"country": "France"}}\n', encoding="utf-8")
     other = evals(*[a if a != "cases.jsonl" else "other.jsonl" for a in args], "--out", "r.jsonl", cwd=tmp_path)
@@ -115,7 +117,7 @@ def test_rows_of_another_eval_are_refused_naming_restart(tmp_path: Path) -> None
     )
     assert (tmp_path / "r.jsonl").read_bytes() == before
     restarted = evals(*args, "--scorer", "exact", "--out", "r.jsonl", "--restart", cwd=tmp_path)
-    assert (restarted.returncode, restarted.stderr) == (1, "")
+    assert (restarted.returncode, restarted.stderr) == (1, NOTE)
     assert [list(r["scores"]) for r in rows_of(tmp_path / "r.jsonl")] == [["subset", "exact"]] * 6
 
 
@@ -165,3 +167,25 @@ def test_a_second_ctrl_c_stops_at_once(tmp_path: Path) -> None:
     assert process.wait(timeout=60) == 130
     assert rest == "\ninterrupted: 0 rows are kept in r.jsonl; run the same command again to resume\n"
     assert (tmp_path / "r.jsonl").read_bytes() == b""
+
+
+def test_a_results_file_another_eval_writes_is_refused(tmp_path: Path) -> None:
+    """The CLI's lock (`flock` on FILE.lock): the CLI and this command refuse each other."""
+    import fcntl
+
+    args = small_eval(tmp_path)
+    with open(tmp_path / "r.jsonl.lock", "w", encoding="utf-8") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        held.write("pid 1: logicmd evals run")
+        held.flush()
+        refused = evals(*args, "--out", "r.jsonl", cwd=tmp_path)
+        by_cli = subprocess.run([str(cli_path()), "evals", "run", *args, "--out", "r.jsonl"], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert (refused.returncode, refused.stderr) == (
+        2,
+        NOTE + "error: the results file r.jsonl is in use by another logicmd run (pid 1: logicmd evals run): one run at a time may write it (wait for it to end, or stop it)\n",
+    )
+    assert (by_cli.returncode, by_cli.stderr) == (refused.returncode, refused.stderr)
+    assert not (tmp_path / "r.jsonl").exists()
+    (tmp_path / "empty.jsonl").write_text("", encoding="utf-8")
+    empty = evals("capital.logic.md", "--data", "empty.jsonl", "--dry-run", "--out", "e.jsonl", cwd=tmp_path)
+    assert (empty.returncode, empty.stderr) == (2, "error: empty.jsonl holds no cases: an eval of nothing would pass\n")

@@ -111,6 +111,8 @@ class Plan:
         read = _cases(cases)
         self.ids: List[str] = [case["id"] for case in read]
         self.lines = [json.dumps(case) for case in read]
+        #: Cases whose metadata lists obligations (only a trace scorer checks them).
+        self.listing_obligations = sum(1 for case in read if "obligations" in (case.get("metadata") or {}))
         scorers = list(scorers)
         schemas = {s[len("schema:") :]: _read(s[len("schema:") :]) for s in scorers if s.startswith("schema:")}
         script_text = _read(os.fspath(script)) if script is not None else None

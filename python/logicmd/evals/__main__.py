@@ -15,6 +15,7 @@ from typing import Any, List, Optional, Set, Tuple
 from . import DEFAULT_BATCH, Plan, Row, finished
 from . import _results as results
 from ._interrupt import EXIT_INTERRUPTED, Interrupt, rows_are
+from ._lock import InUse, acquire
 
 EXIT_USAGE = 2
 
@@ -28,7 +29,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     interrupt = Interrupt("standard output" if args.out == "-" else args.out, 0)
     try:
         return _eval(args, interrupt)
-    except (OSError, ValueError, Refused) as error:
+    except (OSError, ValueError, Refused, InUse) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -71,6 +72,18 @@ def _eval(args: argparse.Namespace, interrupt: Interrupt) -> int:
     if args.out != "-":
         _outputs_fit(args, script)
     plan = Plan(args.document, args.data, args.variant, args.scorer, seed, script, args.root)
+    if not plan.ids:
+        raise Refused(f"{args.data} holds no cases: an eval of nothing would pass")
+    _obligations_scored(plan, args.scorer)
+    lock = None if args.out == "-" else acquire(args.out)
+    try:
+        return _run(args, plan, interrupt)
+    finally:
+        if lock is not None:
+            lock.close()
+
+
+def _run(args: argparse.Namespace, plan: Plan, interrupt: Interrupt) -> int:
     rows, keep = _resumed(args, plan)
     interrupt.wrote(len(rows))
     done = {(row["id"], row["variant"]) for row in rows}
@@ -104,6 +117,17 @@ def _eval(args: argparse.Namespace, interrupt: Interrupt) -> int:
     passed = sum(1 for row in every if row["pass"])
     print(f"{len(every)} rows, {passed} passed; results: {args.out}", file=said)
     return 0 if passed == len(every) else 1
+
+
+def _obligations_scored(plan: Plan, scorers: List[str]) -> None:
+    """A case's ``metadata.obligations`` is checked by a trace scorer; without one, say it is not."""
+    listing = plan.listing_obligations
+    if listing and not any(s == "trace" or s.startswith("trace:") for s in scorers):
+        cases = "1 case lists" if listing == 1 else f"{listing} cases list"
+        print(
+            f"note: {cases} metadata.obligations, which only a trace scorer checks: add --scorer trace (every built-in rule and theirs) or --scorer trace:RULE",
+            file=sys.stderr,
+        )
 
 
 def _stopped(args: argparse.Namespace, interrupt: Interrupt) -> str:

@@ -38,7 +38,7 @@ def line(row: object) -> str:
 def rewrite(path: str, rows: Iterable[Row]) -> int:
     """Writes ``rows`` as the whole file (beside it, then renamed); the bytes written."""
     data = "".join(line(row) for row in rows).encode("utf-8")
-    beside = os.path.splitext(path)[0] + ".jsonl.partial"
+    beside = path + ".partial"
     with open(beside, "wb") as file:
         file.write(data)
     os.replace(beside, path)
