@@ -17,7 +17,8 @@ _LIMIT = 8 * 1024 * 1024
 
 
 class ProjectFiles:
-    """Reads files by id (a ``/``-separated path under the root) and keeps what it read."""
+    """Reads files by id (a ``/``-separated path under the root) and keeps what it read. A
+    missing file is a ``FileNotFoundError`` the core says as it is."""
 
     def __init__(self, root: str) -> None:
         self.root = os.path.realpath(root)
@@ -28,7 +29,7 @@ class ProjectFiles:
             return self.read[id]
         path = os.path.realpath(os.path.join(self.root, *id.split("/")))
         if not os.path.exists(path):
-            raise OSError(f"no file `{id}` in the project root `{self.root}`")
+            raise FileNotFoundError(f"no file `{id}` in the project root `{self.root}`")
         if os.path.commonpath([path, self.root]) != self.root:
             raise OSError(f"`{id}` resolves outside the project root (through a symlink)")
         if not os.path.isfile(path):
