@@ -87,14 +87,20 @@ class NativeDecision:
     ) -> Tuple[NativeDecision, str]: ...
     def feed(self, answer: str) -> str: ...
 
-def evals_run_cases(
-    text: str,
-    variant: str,
-    cases: str,
-    scorers: List[str],
-    seed: Optional[int] = None,
-    script: Optional[str] = None,
-    path: Optional[str] = None,
-    schemas: Optional[Mapping[str, str]] = None,
-) -> str: ...
+class EvalsVariant:
+    def __init__(
+        self,
+        text: str,
+        variant: str,
+        scorers: List[str],
+        seed: Optional[int] = None,
+        script: Optional[str] = None,
+        id: Optional[str] = None,
+        files: _Files = None,
+        schemas: Optional[Mapping[str, str]] = None,
+    ) -> None: ...
+    def scorer_names(self) -> List[str]: ...
+    def fingerprints(self, cases: str) -> List[str]: ...
+    def run(self, cases: str) -> str: ...
+
 def evals_read_cases(name: str, text: str) -> str: ...

@@ -2,7 +2,7 @@
 //! `path -> text` (called with the GIL taken again: the core's work runs without it).
 
 use logicmd::loader::{resolve_relative, LoadError, Loader, MemoryLoader};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyFileNotFoundError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -57,7 +57,12 @@ impl Loader for PyLoader {
         };
         Python::attach(|py| {
             let returned = callback.call1(py, (id,)).map_err(|e| {
-                LoadError::new(format!("the files callable raised for `{id}`: {e}"))
+                // A reader that says why a file is not there, in its own words.
+                if e.is_instance_of::<PyFileNotFoundError>(py) {
+                    LoadError::new(e.value(py).to_string())
+                } else {
+                    LoadError::new(format!("the files callable raised for `{id}`: {e}"))
+                }
             })?;
             if returned.is_none(py) {
                 return Err(LoadError::new(format!("no file `{id}`")));

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Dict, Iterator, List
 
@@ -103,6 +106,46 @@ def test_logicmd_evals_run_engine_ray_resumes_and_gives_the_local_pools_rows(dat
     assert done.returncode == 0, done.stderr
     assert done.stderr == f"resuming {on_ray}: {half} rows kept, {CASES - half} to run\n"
     assert read_rows(on_ray) == read_rows(local)
+
+
+def test_imports_travel_to_the_workers_and_give_the_clis_rows(local_ray: None, tmp_path: Path) -> None:
+    """The document's imports are read by the driver and handed to every task: the rows are
+    the CLI's, whose imports resolve from the disk."""
+    shutil.copy(REPO / "examples" / "competitive-analyst.logic.md", tmp_path)
+    shutil.copytree(REPO / "examples" / "shared", tmp_path / "shared")
+    cases = tmp_path / "c.jsonl"
+    cases.write_text("".join(json.dumps({"id": f"c{i}", "input": {"market_segment": f"m{i}"}}) + "\n" for i in range(20)), encoding="utf-8")
+    plan = logicmd.evals.Plan(tmp_path / "competitive-analyst.logic.md", cases, [], [], 0, None)
+    files = plan.options["documents"][str(tmp_path / "competitive-analyst.logic.md")]["files"]
+    assert files == {"shared/retry-defaults.logic.md": (tmp_path / "shared" / "retry-defaults.logic.md").read_text(encoding="utf-8")}
+    os.chdir(tmp_path)
+    on_ray = logicmd.evals.run("competitive-analyst.logic.md", "c.jsonl", seed=0, engine="ray", batch_size=5)
+    assert on_ray == cli_rows(["competitive-analyst.logic.md", "--data", "c.jsonl", "--dry-run"], tmp_path)
+
+
+def test_ctrl_c_on_ray_keeps_the_rows_written_and_says_how_to_resume(data: Path, tmp_path: Path) -> None:
+    """Ctrl-C in a terminal reaches the whole process group (the driver and the Ray it
+    started): no task is handed out any more, those in flight finish, their rows are kept."""
+    os.chdir(FIXTURES)
+    out = tmp_path / "ray.jsonl"
+    args = [sys.executable, "-m", "logicmd.evals", "run", "capital.logic.md", "--data", str(data), "--dry-run"]
+    args += ["--engine", "ray", "--batch-size", "10", "--out", str(out)]
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    for _ in range(1200):
+        if out.exists() and b"\n" in out.read_bytes():
+            break
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=120)
+    kept = read_rows(out)
+    assert process.returncode == 130, stderr
+    assert 0 < len(kept) < CASES
+    assert stderr.endswith(
+        "\ninterrupted: no new case starts; finishing the cases in flight (Ctrl-C again stops at once)\n"
+        f"interrupted: {len(kept)} rows are kept in {out}; run the same command again to resume\n"
+    )
+    assert "Traceback" not in stderr
 
 
 def read_rows(path: Path) -> List[Dict[str, Any]]:

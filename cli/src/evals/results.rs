@@ -23,7 +23,9 @@ pub fn read(path: &Path, lenient: bool) -> Result<(Vec<Row>, u64), String> {
             let row = row(line).map_err(|error| {
                 // serde's own place is within the line: the file's line and column say it.
                 let text = error.to_string();
-                let what = text.rfind(" at line ").map_or(text.as_str(), |at| &text[..at]);
+                let what = text
+                    .rfind(" at line ")
+                    .map_or(text.as_str(), |at| &text[..at]);
                 format!(
                     "{}:{}:{}: not a result row: {what}",
                     path.display(),
