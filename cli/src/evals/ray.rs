@@ -53,6 +53,8 @@ pub enum Answers<'a> {
 /// the scorers as given, the answers and the cases still to run.
 pub struct Request<'a> {
     pub documents: Vec<String>,
+    /// The directory imports may be read from (`--root`), as the local pool reads them.
+    pub root: Option<&'a Path>,
     pub scorers: &'a [String],
     pub answers: Answers<'a>,
     pub cases: Vec<&'a Case>,
@@ -84,6 +86,9 @@ pub fn run(
         Answers::Synthetic { seed } => command.args(["--dry-run", "--seed", &seed.to_string()]),
         Answers::Scripted { script } => command.args(["--provider", &format!("scripted:{script}")]),
     };
+    if let Some(root) = request.root {
+        command.arg("--root").arg(root);
+    }
     command.args(["--engine", "ray"]);
     if let Some(address) = &flags.address {
         command.args(["--address", address]);

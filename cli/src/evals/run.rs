@@ -375,6 +375,7 @@ fn on_ray(
         .collect();
     let request = ray::Request {
         documents,
+        root: args.root.as_deref(),
         scorers: &args.scorers,
         answers,
         cases,
@@ -482,8 +483,6 @@ fn engine_fits(args: &Args) -> Result<(), Stop> {
                 Some("--cache keeps answers on this machine, which Ray workers do not read: leave it out with --engine ray")
             } else if args.jobs.is_some() {
                 Some("--jobs sizes the local pool; Ray sizes its own tasks: leave it out with --engine ray")
-            } else if args.root.is_some() {
-                Some("--root is not passed to Ray workers: run from the documents' directory instead")
             } else {
                 None
             }
