@@ -3,6 +3,7 @@
 // tasks from the keydown to the frame that showed it, and the medians per part over the keys.
 // Usage: node tests/web/trace-keys.mjs [steps] [keys] (STUDIO_DIST=dir: the build to trace;
 // build it with LOGICMD_KEEP_NAMES=1 to read wasm names in a CPU profile, not needed here).
+import { recorded } from "./cpu-profile.mjs";
 import { repo } from "./studio-suite.mjs";
 import { launch, serve } from "./support.mjs";
 import { typeKeys, typingPage } from "./typing.mjs";
@@ -19,7 +20,9 @@ const { page } = await typingPage(browser, server.url, steps, { viewport: { widt
 if (process.env.EXTRA_CSS) await page.addStyleTag({ content: process.env.EXTRA_CSS });
 await typeKeys(page, 5, 150);
 await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "toplevel", "blink.user_timing"] });
-const samples = await typeKeys(page, keys, 150);
+// PROFILE=1: Chrome's CPU profile of the same keys (same clock as the trace), read below for
+// the functions that run between each keydown and its frame.
+const [profile, samples] = process.env.PROFILE ? await recorded(page, "trace-keys", () => typeKeys(page, keys, 150)) : [null, await typeKeys(page, keys, 150)];
 const { traceEvents } = JSON.parse((await browser.stopTracing()).toString());
 await browser.close();
 await server.close();
@@ -76,3 +79,27 @@ console.log("before the frame, median ms per key (of keys where it occurs): " + 
 const frames = samples.map((s) => s.frame);
 const busyAfter = downs.map((down, i) => tasks.filter((t) => t.ts >= down.ts + (samples[i]?.frame ?? 0) * 1000 && t.ts < down.ts + 140_000).reduce((s, t) => s + t.dur / 1000, 0));
 console.log(`${keys} keys at ${steps} steps: frame median ${median(frames).toFixed(1)} ms, p95 ${[...frames].sort((a, b) => a - b)[Math.floor(frames.length * 0.95)].toFixed(1)}; main thread busy before the frame median ${median(before).toFixed(1)} ms, after it (until the next key) median ${median(busyAfter).toFixed(1)} ms`);
+
+if (profile) {
+  // Functions (total time, each counted once per sample) in the samples from a keydown to its frame.
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const windows = downs.map((down) => [down.ts - 1000, markAfter(down)]);
+  const total = new Map();
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i];
+    const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    if (!windows.some(([a, b]) => at >= a && at < b)) return;
+    const seen = new Set();
+    for (let node = id; node !== undefined; node = parent.get(node)) {
+      const f = byId.get(node).callFrame;
+      const name = f.functionName || `(${f.url.split("/").pop()}:${f.lineNumber})`;
+      if (!seen.has(name)) total.set(name, (total.get(name) ?? 0) + dt);
+      seen.add(name);
+    }
+  });
+  console.log("--- total ms per key, keydown to frame ---");
+  for (const [name, ms] of [...total].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 60))) console.log(`${(ms / downs.length).toFixed(2).padStart(7)}  ${name.slice(0, 140)}`);
+}
