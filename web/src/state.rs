@@ -211,7 +211,7 @@ impl Studio {
         }
     }
 
-    /// Records the change to `new` for undo; false when `new` changes nothing.
+    /// Records the change to `new` for undo: where it is, or `None` when `new` changes nothing.
     fn recorded(&self, new: &str, group: Option<&str>) -> Option<Splice> {
         self.text.with_untracked(|old| {
             if old == new {
