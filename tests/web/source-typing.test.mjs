@@ -59,3 +59,42 @@ test("the caret's node is the one it is in, read once the analysis has caught up
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("keys typed, undone and redone across a pause give back every text byte for byte", async () => {
+  // Undo keeps changes, not copies of the text (issue #38): what it gives back must be exactly
+  // what was there, before and after the pause that lets the checks run.
+  const { page, errors, context, text } = await typingAt(7);
+  const at = text.indexOf("description: step 1\n") + "description: step 1".length;
+  const typedText = (typed) => text.slice(0, at) + typed + text.slice(at);
+  const first = " oné";
+  const second = "\n    # two";
+  await page.keyboard.type(first);
+  // A pause: the checks of the typed text run, and the problems list stops saying "checking…".
+  await page.waitForFunction(() => !document.querySelector('[data-testid="diagnostics"] h2').textContent.includes("checking"));
+  await page.waitForTimeout(400);
+  // Each key's problems are not checked while the keys keep coming: 50 ms after each key the
+  // list still says "checking…" (the checks wait for a pause).
+  await page.evaluate(() => {
+    window.__checking = [];
+    const heading = () => document.querySelector('[data-testid="diagnostics"] h2').textContent;
+    addEventListener("input", () => setTimeout(() => window.__checking.push(heading().includes("checking")), 50), { capture: true });
+  });
+  await page.keyboard.type(second, { delay: 20 });
+  await page.waitForFunction((n) => window.__checking.length === n, second.length);
+  assert.deepEqual(await page.evaluate(() => window.__checking), [...second].map(() => true), "typing: the problems wait for the pause");
+  assert.equal(await wholeText(page), typedText(first + second), "every key at its place");
+  // One undo step per key: undo the second burst (its line break too), then the first.
+  for (let k = 0; k < second.length; k++) await page.keyboard.press("Control+z");
+  assert.equal(await wholeText(page), typedText(first), "undo goes back to the text at the pause");
+  for (let k = 0; k < first.length; k++) await page.keyboard.press("Control+z");
+  assert.equal(await wholeText(page), text, "undo goes back to the text before any key");
+  for (let k = 0; k < first.length; k++) await page.keyboard.press("Control+Shift+z");
+  assert.equal(await wholeText(page), typedText(first), "redo gives the text at the pause again");
+  for (let k = 0; k < second.length; k++) await page.keyboard.press("Control+y");
+  assert.equal(await wholeText(page), typedText(first + second), "and every key after it");
+  // The canvas follows the text redone.
+  await page.waitForFunction(() => document.querySelector('[data-node-id="step:s1"] .node-kind')?.textContent.includes("step 1 oné"));
+  await page.waitForFunction(() => !document.querySelector('[data-testid="diagnostics"] h2').textContent.includes("checking"));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -77,7 +77,9 @@ for (const n of sizes) {
       const r = results.get(dist);
       const { page, errors, context } = await typingPage(browser, servers[b].url, n, VIEWPORT);
       const shot = shots && round === 0 ? `${shots}/typed-${n}-${b}.png` : undefined;
-      for (const key of await typeKeys(page, Math.ceil(keys / rounds), cadence, shot)) {
+      const typed = await typeKeys(page, Math.ceil(keys / rounds), cadence, shot);
+      const thisRound = typed.map((key) => key.frame);
+      for (const key of typed) {
         r[`frame${n}`].push(key.frame);
         r[`event${n}`].push(key.event);
       }
@@ -94,7 +96,7 @@ for (const n of sizes) {
       }
       await session.context.close();
       if (errors.length) console.log(`page errors on ${dist}: ${errors.join("; ")}`);
-      console.log(`${n} steps, round ${round}, ${dist}: frame median ${median(r[`frame${n}`]).toFixed(1)} (load ${load()})`);
+      console.log(`${n} steps, round ${round}, ${dist}: frame median ${median(r[`frame${n}`]).toFixed(1)}; this round's keys ${median(thisRound).toFixed(1)} / p95 ${p95(thisRound).toFixed(1)} (load ${load()})`);
     }
   }
 }

@@ -11,7 +11,7 @@ use logicmd::graph::{Direction, Graph, LayoutOptions};
 
 use crate::analysis::{analyze_replacing, check, diagnostics_of, Analysis};
 use crate::browser;
-use crate::history::History;
+use crate::history::{History, Splice};
 use crate::selection::Selection;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -57,6 +57,10 @@ pub struct Studio {
     analyse: Trigger,
     /// A typed change waits for its analysis (one is scheduled).
     analysis_pending: StoredValue<bool>,
+    /// The last change was a key typed in the source: its checks wait for typing to pause.
+    typed_last: StoredValue<bool>,
+    /// How many changes the text has had, and where the last one was if it was typed.
+    revision: StoredValue<(u64, Option<Splice>)>,
     /// The analysis of the text: it follows `text` (see `analyse`), so between a key typed in
     /// the source and the next frame it may be the analysis of the text before the key.
     pub analysis: Memo<Analysis>,
@@ -129,7 +133,14 @@ impl Studio {
         let run_needs = RwSignal::new(Vec::<Diagnostic>::new());
         let checking = RwSignal::new(false);
         let check_ms = RwSignal::new(0.0);
-        schedule_checks(analysis, (checked, run_needs), checking, check_ms);
+        let typed_last = StoredValue::new(false);
+        schedule_checks(
+            analysis,
+            (checked, run_needs),
+            checking,
+            check_ms,
+            typed_last,
+        );
         let diagnostics =
             Memo::new(move |_| analysis.with(|a| checked.with(|c| diagnostics_of(a, c))));
         Studio {
@@ -137,6 +148,8 @@ impl Studio {
             write_text,
             analyse,
             analysis_pending: StoredValue::new(false),
+            typed_last,
+            revision: StoredValue::new((0, None)),
             analysis,
             graph,
             diagnostics,
@@ -193,19 +206,35 @@ impl Studio {
     /// Replaces the whole text; consecutive changes of one `group` (a field being typed in) are
     /// one undoable change together.
     pub fn replace_text_in(&self, new: String, group: Option<&str>) {
-        if self.recorded(&new, group) {
+        if self.recorded(&new, group).is_some() {
             self.set_text(new);
         }
     }
 
-    /// Records the text before a change to `new` for undo; false when `new` changes nothing.
-    fn recorded(&self, new: &str, group: Option<&str>) -> bool {
-        let old = self.text.get_untracked();
-        if old == new {
-            return false;
-        }
-        self.history.update(|h| h.record_in(old, group));
-        true
+    /// Records the change to `new` for undo: where it is, or `None` when `new` changes nothing.
+    fn recorded(&self, new: &str, group: Option<&str>) -> Option<Splice> {
+        self.text.with_untracked(|old| {
+            if old == new {
+                return None;
+            }
+            self.history
+                .try_update(|h| h.record_in(old, new, group))
+                .flatten()
+        })
+    }
+
+    /// The text's revision now, and where its one change since revision `seen` was if that
+    /// change was a typed key (`None` after any other change, or several).
+    pub fn splice_since(&self, seen: u64) -> (u64, Option<Splice>) {
+        let (now, typed) = self.revision.get_value();
+        (now, typed.filter(|_| now == seen + 1))
+    }
+
+    fn revised(&self, typed: Option<Splice>) {
+        self.revision.update_value(|(n, last)| {
+            *n += 1;
+            *last = typed;
+        });
     }
 
     /// A key typed in the source pane: [`Studio::replace_text`], with the analysis (graph,
@@ -213,10 +242,12 @@ impl Studio {
     /// screen as fast as the browser can draw it. The text itself is the new one at once, so
     /// nothing typed waits or can be lost; keys typed before that frame share one analysis.
     pub fn replace_text_typed(&self, new: String) {
-        if !self.recorded(&new, None) {
+        let Some(splice) = self.recorded(&new, None) else {
             return;
-        }
+        };
+        self.revised(Some(splice));
         self.write_text.set(new);
+        self.typed_last.set_value(true);
         if self.analysis_pending.get_value() {
             return;
         }
@@ -256,7 +287,9 @@ impl Studio {
     /// Sets the text and has the analysis follow it at once (a typed change's waiting analysis
     /// is done with it).
     fn set_text(&self, new: String) {
+        self.revised(None);
         self.write_text.set(new);
+        self.typed_last.set_value(false);
         self.analysis_pending.set_value(false);
         self.analyse.notify();
     }
@@ -276,8 +309,8 @@ impl Studio {
         let old = self.text.get_untracked();
         match apply(&old, edit) {
             Ok(applied) => {
-                if applied.text != old {
-                    self.history.update(|h| h.record(old));
+                let recorded = self.history.try_update(|h| h.record(&old, &applied.text));
+                if recorded.flatten().is_some() {
                     self.set_text(applied.text.clone());
                 }
                 Ok(applied)
@@ -299,15 +332,21 @@ impl Studio {
     }
 
     pub fn undo(&self) {
-        let current = self.text.get_untracked();
-        if let Some(previous) = self.history.try_update(|h| h.undo(current)).flatten() {
+        let previous = self
+            .text
+            .with_untracked(|current| self.history.try_update(|h| h.undo(current)))
+            .flatten();
+        if let Some(previous) = previous {
             self.set_text(previous);
         }
     }
 
     pub fn redo(&self) {
-        let current = self.text.get_untracked();
-        if let Some(next) = self.history.try_update(|h| h.redo(current)).flatten() {
+        let next = self
+            .text
+            .with_untracked(|current| self.history.try_update(|h| h.redo(current)))
+            .flatten();
+        if let Some(next) = next {
             self.set_text(next);
         }
     }
@@ -389,14 +428,21 @@ fn turned(graph: Arc<Graph>, direction: Direction) -> Arc<Graph> {
     Arc::new(graph)
 }
 
+/// Typing has paused when no key came for this long: the checks of typed text wait for it.
+const TYPING_PAUSE: std::time::Duration = std::time::Duration::from_millis(300);
+
 /// Runs the schema and rule checks of each new parse after the browser has drawn its graph
-/// (the next animation frame, then a task), so typing redraws at once. A parse superseded
-/// before its turn is never checked.
+/// (the next animation frame, then a task), so a change redraws at once; of text typed in the
+/// source (`typed_last`), once typing pauses ([`TYPING_PAUSE`]): checking a large document takes
+/// longer than the time between two keys, and a key arriving during it waited (issue #38). A
+/// parse superseded before its turn is never checked; until then the problems list says
+/// "checking…".
 fn schedule_checks(
     analysis: Memo<Analysis>,
     (checked, run_needs): (RwSignal<Vec<Diagnostic>>, RwSignal<Vec<Diagnostic>>),
     checking: RwSignal<bool>,
     check_ms: RwSignal<f64>,
+    typed_last: StoredValue<bool>,
 ) {
     let generation = Arc::new(std::sync::atomic::AtomicU64::new(0));
     Effect::new(move |_| {
@@ -411,7 +457,7 @@ fn schedule_checks(
         };
         checking.set(true);
         let generation = Arc::clone(&generation);
-        after_the_frame(move || {
+        let run = move || {
             if generation.load(Ordering::SeqCst) != mine {
                 return;
             }
@@ -421,7 +467,12 @@ fn schedule_checks(
             checked.set(found);
             run_needs.set(needs);
             checking.set(false);
-        });
+        };
+        if typed_last.get_value() {
+            set_timeout(run, TYPING_PAUSE);
+        } else {
+            after_the_frame(run);
+        }
     });
 }
 

@@ -8,10 +8,11 @@ use std::collections::HashMap;
 
 use leptos::html;
 use leptos::prelude::*;
-use logicmd::source::LineIndex;
+use logicmd::source::{LineIndex, Span};
 use logicmd::Severity as Level;
 
 use crate::highlight::highlight_line;
+use crate::history::Splice;
 use crate::indent::indent;
 use crate::state::Studio;
 
@@ -35,6 +36,21 @@ struct LineProblem {
     severity: Level,
     message: String,
     others: usize,
+}
+
+/// The line index of `text`: the previous one moved past `typed` when that was the one change
+/// since and it added or removed no line (a key typed in a line), else read from the text. The
+/// first three bytes are read again (whether the text starts with a byte-order mark moves the
+/// first line's start).
+fn line_index(previous: Option<LineIndex>, typed: Option<Splice>, text: &str) -> LineIndex {
+    match (previous, typed) {
+        (Some(mut index), Some(splice)) if !splice.breaks && splice.at >= 3 => {
+            let delta = splice.inserted as isize - splice.removed as isize;
+            index.edited(Span::new(splice.at, splice.at + splice.removed), delta);
+            index
+        }
+        _ => LineIndex::new(text),
+    }
 }
 
 /// The 0-based lines `[first, last)` to draw for a pane scrolled to `top` pixels and `height`
@@ -66,7 +82,12 @@ pub fn SourceEditor(pane: SourcePane) -> impl IntoView {
     let resize = window_event_listener(leptos::ev::resize, move |_| measure());
     on_cleanup(move || resize.remove());
 
-    let lines_of_text = Memo::new(move |_| studio.text.with(|t| LineIndex::new(t)));
+    let seen = StoredValue::new(0u64);
+    let lines_of_text = Memo::new_owning(move |previous: Option<LineIndex>| {
+        let (revision, typed) = studio.splice_since(seen.get_value());
+        seen.set_value(revision);
+        (studio.text.with(|t| line_index(previous, typed, t)), true)
+    });
     let total = Memo::new(move |_| lines_of_text.with(LineIndex::line_count));
     let problems = Memo::new(move |_| {
         studio.diagnostics.with(|all| {
@@ -478,6 +499,26 @@ pub fn reveal_line(pane: SourcePane, text: &str, line: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The line index moved past a typed key is the index of the new text.
+        #[test]
+        fn a_typed_key_moves_the_line_index_as_reading_the_text_would(
+            old in "(\u{feff})?[a\né ]{0,20}",
+            at in 0usize..30,
+            removed in 0usize..4,
+            inserted in "[a\n\u{feff}é]{0,3}",
+        ) {
+            let chars: Vec<char> = old.chars().collect();
+            let at = at.min(chars.len());
+            let end = (at + removed).min(chars.len());
+            let new: String = chars[..at].iter().collect::<String>() + &inserted + &chars[end..].iter().collect::<String>();
+            let mut history = crate::history::History::default();
+            let typed = history.record(&old, &new);
+            let index = line_index(Some(LineIndex::new(&old)), typed, &new);
+            proptest::prop_assert_eq!(index, LineIndex::new(&new));
+        }
+    }
 
     #[test]
     fn only_the_lines_in_view_and_a_margin_are_drawn() {

@@ -171,6 +171,17 @@ impl SourcePane {
             let map = |at: usize| at.saturating_sub(w.start_utf16).min(length) as u32;
             let direction = if s.backward { "backward" } else { "forward" };
             let _ = area.set_selection_range_with_direction(map(s.start), map(s.end), direction);
+        } else {
+            // Setting the value left the caret at the window's end, below the view: focusing
+            // the textarea would scroll there and move the window away from the view. The caret
+            // goes to the first line in view instead.
+            let line = self
+                .visible(index.line_count())
+                .0
+                .clamp(w.first, w.last - 1);
+            let at = index.line_start(line).unwrap_or(w.start).max(w.start) - w.start;
+            let units = held.get(..at).map_or(0, |s| s.encode_utf16().count()) as u32;
+            let _ = area.set_selection_range(units, units);
         }
     }
 

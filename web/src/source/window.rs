@@ -6,15 +6,16 @@ use logicmd::source::{utf16_offset, LineIndex};
 
 /// A document of at most this many lines is held whole (every example and test document).
 pub const WHOLE_LINES: usize = 2_000;
-/// Lines kept above and below the visible ones: a few pages, so scrolling re-windows every few
-/// pages. Every key typed costs the browser an edit and a layout of the whole window (issue #38:
-/// ~4.6 ms a key with 400 lines each side), so the margin is kept small.
-pub const MARGIN: usize = 120;
+/// Lines kept above and below the visible ones: one and a half pages of a tall pane, so
+/// scrolling re-windows about every page. Every key typed costs the browser an edit and a layout
+/// of the whole window (issue #38: ~4.6 ms a key with 400 lines each side; with 120, a key's
+/// edit, layout and paint took ~1 ms more than with 60), so the margin is kept small.
+pub const MARGIN: usize = 60;
 /// Window edges fall on multiples of this, so nearby views want the same window.
-pub const CHUNK: usize = 40;
-/// The view re-windows when it comes this close (in lines, two pages of a short pane or more)
-/// to an edge of the window that is not the document's.
-pub const NEAR: usize = 40;
+pub const CHUNK: usize = 20;
+/// The view re-windows when it comes this close (in lines, half a page of a tall pane) to an
+/// edge of the window that is not the document's.
+pub const NEAR: usize = 20;
 
 /// Lines `[first, last)` of the document held in the textarea. Its text is `text[start..end]`:
 /// the lines without the line break after the last one (that break belongs to the suffix), so the
@@ -214,35 +215,37 @@ mod tests {
     #[test]
     fn small_documents_are_held_whole_and_large_ones_snap_to_chunks() {
         assert_eq!(wanted((500, 540), None, 1_500), (0, 1_500));
-        assert_eq!(wanted((7_010, 7_050), None, 15_001), (6_880, 7_200));
-        assert_eq!(wanted((0, 40), None, 15_001), (0, 160));
-        assert_eq!(wanted((14_990, 15_001), None, 15_001), (14_840, 15_001));
+        assert_eq!(wanted((7_010, 7_050), None, 15_001), (6_940, 7_120));
+        assert_eq!(wanted((0, 40), None, 15_001), (0, 100));
+        assert_eq!(wanted((14_990, 15_001), None, 15_001), (14_920, 15_001));
         assert_eq!(
             wanted((7_010, 7_050), Some((100, 7_020)), 15_001),
-            (100, 7_200)
+            (100, 7_120)
         );
     }
 
     #[test]
     fn the_view_re_windows_only_near_an_edge_or_when_the_window_is_oversized() {
         let total = 15_001;
-        assert_eq!(rewindow((6_880, 7_200), (7_010, 7_050), None, total), None);
+        assert_eq!(rewindow((6_940, 7_120), (7_010, 7_050), None, total), None);
+        assert_eq!(rewindow((6_940, 7_120), (7_060, 7_100), None, total), None);
         assert_eq!(
-            rewindow((6_880, 7_200), (7_130, 7_170), None, total),
-            Some((7_000, 7_320))
+            rewindow((6_940, 7_120), (7_070, 7_110), None, total),
+            Some((7_000, 7_180))
+        );
+        assert_eq!(rewindow((6_940, 7_120), (6_960, 7_000), None, total), None);
+        assert_eq!(
+            rewindow((6_940, 7_120), (6_950, 6_990), None, total),
+            Some((6_880, 7_060))
         );
         assert_eq!(
-            rewindow((6_880, 7_200), (6_900, 6_940), None, total),
-            Some((6_760, 7_080))
-        );
-        assert_eq!(
-            rewindow((0, 160), (0, 40), None, total),
+            rewindow((0, 100), (0, 40), None, total),
             None,
             "the document's edge is no edge"
         );
         assert_eq!(
             rewindow((0, total), (0, 40), None, total),
-            Some((0, 160)),
+            Some((0, 100)),
             "select-all ended"
         );
         assert_eq!(

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use web_sys::KeyboardEvent;
 
-use super::{caret, Assist};
+use super::{caret, shut, Assist};
 use crate::source::pane::SourcePane;
 use crate::state::Studio;
 
@@ -60,11 +60,11 @@ impl Assist {
             true
         } else {
             if !matches!(key.as_str(), "Control" | "Shift" | "Alt" | "Meta") {
-                self.card.set(None);
+                shut(self.card);
             }
             if matches!(key.as_str(), "ArrowLeft" | "ArrowRight" | "Home" | "End") {
-                self.popup.set(None);
-                self.fix_menu.set(None);
+                shut(self.popup);
+                shut(self.fix_menu);
             }
             false
         };
@@ -129,8 +129,8 @@ impl Assist {
         input_type: Option<&str>,
         data: Option<&str>,
     ) {
-        self.card.set(None);
-        self.fix_menu.set(None);
+        shut(self.card);
+        shut(self.fix_menu);
         let open = self.popup.with_untracked(Option::is_some);
         let typed = data.and_then(|d| d.chars().last());
         let trigger = match (input_type, typed) {

@@ -141,9 +141,9 @@ impl Assist {
 
     /// Closes whatever floats over the text.
     pub fn close(&self) {
-        self.popup.set(None);
-        self.fix_menu.set(None);
-        self.card.set(None);
+        shut(self.popup);
+        shut(self.fix_menu);
+        shut(self.card);
     }
 
     /// Lists the quick fixes of `text` once the chunk is loaded (kept in step by the pane).
@@ -331,6 +331,14 @@ impl Assist {
 }
 
 /// Runs `then` with the queries (this code runs in the chunk: they are there).
+/// Closes `what` if it is open. Setting a closed one again would wake everything that follows
+/// it, on every key typed (issue #38).
+fn shut<T: Send + Sync + 'static>(what: RwSignal<Option<T>>) {
+    if what.with_untracked(Option::is_some) {
+        what.set(None);
+    }
+}
+
 fn with_ide(then: impl FnOnce(&'static dyn Ide)) {
     then(ide::queries());
 }
