@@ -448,7 +448,7 @@ impl Builder<'_> {
                 size,
             } => {
                 let last = items.last().map(|n| n.span.end);
-                (NodeValue::Seq(items.into()), start, anchor, size, last)
+                (NodeValue::Seq(items), start, anchor, size, last)
             }
             Frame::Map {
                 entries,
@@ -458,7 +458,7 @@ impl Builder<'_> {
                 ..
             } => {
                 let last = entries.last().map(|e| e.value.span.end.max(e.key_span.end));
-                (NodeValue::Map(entries.into()), start, anchor, size, last)
+                (NodeValue::Map(entries), start, anchor, size, last)
             }
         };
         // A flow collection's end event starts at its closing bracket; its span may run on

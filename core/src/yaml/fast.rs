@@ -11,7 +11,6 @@ use rustc_hash::FxHashSet;
 
 use super::node::{Entry, Node, NodeValue, ScalarStyle};
 use super::scalar::resolve_plain_with;
-use super::text::Source;
 use super::Text;
 use crate::limits::Limits;
 use crate::source::{LineIndex, Span};
@@ -59,7 +58,7 @@ impl Line {
 
 struct Reader<'t> {
     /// The whole file, shared by the texts of scalars written in it as they read.
-    source: Source,
+    source: &'t Arc<str>,
     /// The whole file; offsets are the file's.
     text: &'t str,
     bytes: &'t [u8],
@@ -90,7 +89,7 @@ pub(crate) fn read(
     }
     let lines = lines(file, index, yaml)?;
     let mut reader = Reader {
-        source: Source::new(source),
+        source,
         text: file,
         bytes: file.as_bytes(),
         lines,
@@ -270,7 +269,7 @@ impl<'t> Reader<'t> {
             .last()
             .map_or(start, |e| e.value.span.end.max(e.key_span.end));
         Ok(collection(
-            NodeValue::Map(entries.into()),
+            NodeValue::Map(entries),
             Span::new(start, end),
             false,
         ))
@@ -431,7 +430,7 @@ impl<'t> Reader<'t> {
             "a slice of the source"
         );
         Text::word(text)
-            .or_else(|| Text::within(&self.source, text))
+            .or_else(|| Text::within(self.source, text))
             .unwrap_or_else(|| Text::from(text))
     }
 
@@ -476,7 +475,7 @@ impl<'t> Reader<'t> {
             _ => first,
         };
         Ok(collection(
-            NodeValue::Seq(items.into()),
+            NodeValue::Seq(items),
             Span::new(start, end),
             false,
         ))
@@ -665,9 +664,9 @@ impl<'t> Reader<'t> {
         }
         self.depth -= 1;
         let value = if map {
-            NodeValue::Map(take_top(&mut self.entries, entries_mark).into())
+            NodeValue::Map(take_top(&mut self.entries, entries_mark))
         } else {
-            NodeValue::Seq(take_top(&mut self.items, items_mark).into())
+            NodeValue::Seq(take_top(&mut self.items, items_mark))
         };
         Ok((collection(value, Span::new(at, i), true), i))
     }

@@ -31,11 +31,10 @@ pub enum NodeValue {
     Float(f64),
     /// Any other scalar, unescaped.
     String(Text),
-    /// A sequence, items in order (a boxed slice: no spare capacity, and a word less in every
-    /// node than a vector).
-    Seq(Box<[Node]>),
+    /// A sequence, items in order.
+    Seq(Vec<Node>),
     /// A mapping, entries in document order (a repeated key is kept; the parse reports it).
-    Map(Box<[Entry]>),
+    Map(Vec<Entry>),
 }
 
 /// A YAML value with where and how it was written.

@@ -257,13 +257,6 @@ const fn fill(seed: u64) -> Option<Table> {
 /// The vocabulary's own `&'static str` equal to `text`, if it is one of the words.
 #[inline]
 pub(crate) fn word(text: &str) -> Option<&'static str> {
-    word_index(text).map(at)
-}
-
-/// The place of `text` in the vocabulary's table, if it is one of the words: what a
-/// [`super::Text`] holds of a word (two bytes, not a pointer and a length).
-#[inline]
-pub(crate) fn word_index(text: &str) -> Option<u16> {
     if text.is_empty() {
         return None;
     }
@@ -277,17 +270,8 @@ pub(crate) fn word_index(text: &str) -> Option<u16> {
     } else {
         return None;
     };
-    (TABLE.words[bucket][slot] == text).then_some((bucket * SLOTS + slot) as u16)
-}
-
-// A place of the table fits in the two bytes a text holds of a word.
-const _: () = assert!(BUCKETS * SLOTS <= 1 << 16);
-
-/// The word at `index` of the table ([`word_index`]).
-#[inline]
-pub(crate) fn at(index: u16) -> &'static str {
-    let index = usize::from(index);
-    TABLE.words[index / SLOTS][index % SLOTS]
+    let word = TABLE.words[bucket][slot];
+    (word == text).then_some(word)
 }
 
 #[cfg(test)]
