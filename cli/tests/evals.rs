@@ -30,6 +30,20 @@ fn logicmd(scratch: &Scratch, args: &[&str]) -> Output {
     run_in(&scratch.0, args, None)
 }
 
+/// `logicmd evals run capital.logic.md --data DATA --dry-run` with `extra` flags.
+fn dry_run(scratch: &Scratch, data: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "evals",
+        "run",
+        "capital.logic.md",
+        "--data",
+        data,
+        "--dry-run",
+    ];
+    args.extend(extra);
+    logicmd(scratch, &args)
+}
+
 /// Wall times are measured, so they vary: every `… ms` column and `latency_ms` is blanked.
 fn untimed(text: &str) -> String {
     let latency = regex::Regex::new(r#""latency_ms":\d+"#).unwrap();
@@ -122,20 +136,10 @@ fn an_interrupted_eval_goes_on_where_it_stopped() {
     assert_eq!(again.lines().take(2).collect::<Vec<_>>(), lines[..2]);
     assert_eq!(untimed(&again), untimed(&whole));
     // Resuming with other scorers would mix two measures in one file.
-    let other = logicmd(
+    let other = dry_run(
         &scratch,
-        &[
-            "evals",
-            "run",
-            "capital.logic.md",
-            "--data",
-            "cases.jsonl",
-            "--dry-run",
-            "--scorer",
-            "exact",
-            "--out",
-            "results.jsonl",
-        ],
+        "cases.jsonl",
+        &["--scorer", "exact", "--out", "results.jsonl"],
     );
     insta::assert_snapshot!(transcript(&scratch, &other), @r#"
     exit: Some(2)
@@ -195,15 +199,10 @@ fn one_thread_or_many_give_the_same_rows() {
         .collect();
     scratch.write("many.jsonl", cases);
     let run = |jobs: &str, out: &str| {
-        logicmd(
+        dry_run(
             &scratch,
+            "many.jsonl",
             &[
-                "evals",
-                "run",
-                "capital.logic.md",
-                "--data",
-                "many.jsonl",
-                "--dry-run",
                 "--seed",
                 "7",
                 "--scorer",
@@ -229,41 +228,9 @@ fn a_bad_dataset_is_refused_at_its_line_and_column() {
         "{\"id\": \"a\", \"input\": {}}\n{\"id\": \"b\", \"input\": {,}}\n",
     );
     scratch.write("bad.csv", "id,input\na,\"{}\nb,2\n");
-    let jsonl = logicmd(
-        &scratch,
-        &[
-            "evals",
-            "run",
-            "capital.logic.md",
-            "--data",
-            "bad.jsonl",
-            "--dry-run",
-        ],
-    );
-    let csv = logicmd(
-        &scratch,
-        &[
-            "evals",
-            "run",
-            "capital.logic.md",
-            "--data",
-            "bad.csv",
-            "--dry-run",
-        ],
-    );
-    let scorer = logicmd(
-        &scratch,
-        &[
-            "evals",
-            "run",
-            "capital.logic.md",
-            "--data",
-            "cases.jsonl",
-            "--dry-run",
-            "--scorer",
-            "close-enough",
-        ],
-    );
+    let jsonl = dry_run(&scratch, "bad.jsonl", &[]);
+    let csv = dry_run(&scratch, "bad.csv", &[]);
+    let scorer = dry_run(&scratch, "cases.jsonl", &["--scorer", "close-enough"]);
     insta::assert_snapshot!(format!("{}{}{}", transcript(&scratch, &jsonl), transcript(&scratch, &csv), transcript(&scratch, &scorer)), @r#"
     exit: Some(2)
     --- stdout
@@ -541,19 +508,7 @@ fn outputs_inputs_foreign_rows_and_rays_rows_are_held_to_the_eval() {
         eval(&["--out", "rows.jsonl", "--report", "capital.logic.md"]),
         transcript(
             &scratch,
-            &logicmd(
-                &scratch,
-                &[
-                    "evals",
-                    "run",
-                    "capital.logic.md",
-                    "--data",
-                    "other.jsonl",
-                    "--dry-run",
-                    "--out",
-                    "local.jsonl",
-                ],
-            ),
+            &dry_run(&scratch, "other.jsonl", &["--out", "local.jsonl"]),
         ),
         eval(&[
             "--engine",
@@ -876,15 +831,10 @@ fn a_results_file_with_a_case_twice_and_a_misspelt_expression_are_refused() {
     let first = text.lines().next().unwrap();
     scratch.write("results.jsonl", format!("{text}{first}\n"));
     let twice = logicmd(&scratch, &args);
-    let misspelt = logicmd(
+    let misspelt = dry_run(
         &scratch,
+        "cases.jsonl",
         &[
-            "evals",
-            "run",
-            "capital.logic.md",
-            "--data",
-            "cases.jsonl",
-            "--dry-run",
             "--scorer",
             "expr:{{ outptu.city != '' }}",
             "--out",
