@@ -64,7 +64,7 @@ printf 'first load: %s bytes gzipped; run engine, loaded on first use: %s bytes 
 # and fail on growth past the measured first load, e.g. the engine named outside
 # wasm/src/engine/chunk.rs, linked into the first-load module again (about 970 KB).
 first_load_target=400000
-first_load_ceiling=640000
+first_load_ceiling=650000
 printf 'first load against the 400,000 B target: %+d bytes\n' "$((first_load - first_load_target))"
 if (( first_load > first_load_ceiling )); then
   echo "error: the npm package's first load is $first_load bytes gzipped, over its ceiling of $first_load_ceiling (docs/decisions.md \"npm package: the engine loaded on first use\")" >&2
