@@ -681,12 +681,10 @@ fn changed_since(rows: &mut Vec<Row>, cases: &[Case], arms: &[Arm]) -> (usize, u
             (Some(case), Some(arm)) => Work { case, arm }.fingerprint() == row.fingerprint,
             _ => false,
         };
-        if !same {
-            changed += 1;
-        } else if failed_on_the_server(row) {
-            unanswered += 1;
-        }
-        same && !failed_on_the_server(row)
+        let unanswered_row = same && failed_on_the_server(row);
+        changed += usize::from(!same);
+        unanswered += usize::from(unanswered_row);
+        same && !unanswered_row
     });
     (changed, unanswered)
 }

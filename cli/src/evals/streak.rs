@@ -5,7 +5,7 @@
 //! written, so running the eval again once the server answers runs them again; a row that
 //! breaks the streak releases them (a resume runs server failures again anyway).
 
-use logicmd::evals::{row_server_failure, Row, JUDGE_CALL_FAILED};
+use logicmd::evals::{judge_call_failure, row_server_failure, Row};
 
 pub struct Streak {
     held: Vec<Row>,
@@ -45,12 +45,7 @@ impl Streak {
         if self.held.len() >= limit {
             let first = &self.held[0];
             // A run's error, or the judge's call's.
-            let judge = first.scores.values().find_map(|score| {
-                let reason = score.get("reason")?.as_str()?;
-                reason
-                    .starts_with(JUDGE_CALL_FAILED)
-                    .then(|| reason.to_owned())
-            });
+            let judge = judge_call_failure(first).map(str::to_owned);
             let error = first.error.clone().or(judge).unwrap_or_default();
             return Err(error);
         }

@@ -22,7 +22,9 @@ pub use row::{
     Row, RowTokens,
 };
 pub use scorer::{Score, Scorer};
-pub use server::{failed_on_the_server, row_server_failure, server_failure, JUDGE_CALL_FAILED};
+pub use server::{
+    failed_on_the_server, judge_call_failure, row_server_failure, server_failure, JUDGE_CALL_FAILED,
+};
 pub use simulate::{judge_simulated, run_simulated, Simulated, LINKS_NOT_CHECKED};
 pub use summary::{summarize, ScorerTally, VariantSummary};
 

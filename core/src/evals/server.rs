@@ -26,9 +26,13 @@ pub const JUDGE_CALL_FAILED: &str = "the judge's call failed: ";
 /// The error kind when a run that ended as `ending` failed because of the server: its last
 /// model call failed with a server-side error.
 pub fn server_failure(ending: &Ending, events: &[Value]) -> Option<String> {
-    if !matches!(ending, Ending::Failed(_)) {
-        return None;
-    }
+    matches!(ending, Ending::Failed(_))
+        .then(|| last_call_failed_on_the_server(events))
+        .flatten()
+}
+
+/// The kind of a server-side error the last model call in `events` failed with, if any.
+fn last_call_failed_on_the_server(events: &[Value]) -> Option<String> {
     let last = events
         .iter()
         .rev()
@@ -37,22 +41,23 @@ pub fn server_failure(ending: &Ending, events: &[Value]) -> Option<String> {
     SERVER_KINDS.contains(&kind).then(|| kind.to_owned())
 }
 
+/// The reason of `row`'s judge score when the judge's own call failed on the server's side.
+pub fn judge_call_failure(row: &Row) -> Option<&str> {
+    row.scores.values().find_map(|score| {
+        let reason = score.get("reason")?.as_str()?;
+        reason.starts_with(JUDGE_CALL_FAILED).then_some(reason)
+    })
+}
+
 /// What cut `row` short on the server's side, if anything: its run's error kind, or
 /// `judge` when the judge's call failed. Such a row holds no answer: a resume runs it again.
 pub fn row_server_failure(row: &Row) -> Option<String> {
-    let judge_failed = row.scores.values().any(|score| {
-        score
-            .get("reason")
-            .and_then(Value::as_str)
-            .is_some_and(|reason| reason.starts_with(JUDGE_CALL_FAILED))
-    });
-    if judge_failed {
+    if judge_call_failure(row).is_some() {
         return Some("judge".to_owned());
     }
-    if row.status != "failed" {
-        return None;
-    }
-    server_failure(&Ending::Failed(String::new()), &row.trace)
+    (row.status == "failed")
+        .then(|| last_call_failed_on_the_server(&row.trace))
+        .flatten()
 }
 
 /// Whether `row` was cut short by the server (see [`row_server_failure`]).
