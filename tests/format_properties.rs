@@ -88,7 +88,7 @@ fn plain_11(raw: &str) -> Value {
 }
 
 fn key_11(text: &str, entry: &logicmd::yaml::Entry) -> String {
-    let raw = &text[entry.key_span.start..entry.key_span.end];
+    let raw = &text[entry.key_span().start..entry.key_span().end];
     if raw.starts_with(['"', '\'']) {
         entry.key.to_string()
     } else {
@@ -112,7 +112,7 @@ fn load_11(text: &str) -> Value {
             ),
             NodeValue::Seq(items) => Value::Array(items.iter().map(|i| walk(text, i)).collect()),
             _ if node.style == Some(ScalarStyle::Plain) => {
-                plain_11(&text[node.span.start..node.span.end])
+                plain_11(&text[node.span().start..node.span().end])
             }
             _ => logicmd::json::to_json(node),
         }

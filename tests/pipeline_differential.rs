@@ -68,8 +68,8 @@ fn tree_lines(out: &mut String, node: &Node, pointer: &str, key_span: Option<(us
     let _ = writeln!(
         out,
         "  {pointer} {}..{}{key} {:?}{}{} = {scalar}",
-        node.span.start,
-        node.span.end,
+        node.span().start,
+        node.span().end,
         node.style,
         if node.flow { " flow" } else { "" },
         if node.from_alias { " alias" } else { "" },
@@ -82,7 +82,7 @@ fn tree_lines(out: &mut String, node: &Node, pointer: &str, key_span: Option<(us
         }
         NodeValue::Map(entries) => {
             for entry in entries {
-                let span = (entry.key_span.start, entry.key_span.end);
+                let span = (entry.key_span().start, entry.key_span().end);
                 let child = logicmd::json::pointer_push(pointer, &entry.key);
                 tree_lines(out, &entry.value, &child, Some(span));
             }

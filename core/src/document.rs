@@ -119,7 +119,7 @@ impl Document {
                         ),
                     )
                     .with_help("write the frontmatter as `key: value` lines, starting with `spec_version: \"1.0\"`")
-                    .at(text, &index, root.span),
+                    .at(text, &index, root.span()),
                 );
                 return finish(None, diagnostics);
             }
@@ -193,7 +193,7 @@ impl Document {
 
     /// The span of the node at `pointer`, or of the nearest existing ancestor.
     pub fn span_at(&self, pointer: &str) -> Span {
-        json::nearest_node(&self.root, pointer).span
+        json::nearest_node(&self.root, pointer).span()
     }
 }
 
@@ -227,16 +227,16 @@ pub fn text_of_bytes(bytes: &[u8], limits: Limits) -> Result<&str, Box<Diagnosti
 fn parsed_len(bytes: &[u8], limits: Limits) -> usize {
     // Within the bound whatever the frontmatter's end (it is never past the bytes' end): not
     // searched for (issue #38: the search was 4.7% of the corpus's parse + validate).
-    if bytes.len() <= limits.max_bytes {
+    if bytes.len() <= limits.parsed_bytes() {
         return bytes.len();
     }
-    let window = &bytes[..bytes.len().min(limits.max_bytes.saturating_add(1))];
+    let window = &bytes[..bytes.len().min(limits.parsed_bytes().saturating_add(1))];
     crate::frontmatter::end(window).unwrap_or(bytes.len())
 }
 
 fn too_large(len: usize, limits: Limits) -> Option<Diagnostic> {
-    (len > limits.max_bytes).then(|| {
-        crate::limits::input_too_large(Some(len as u64), limits.max_bytes)
+    (len > limits.parsed_bytes()).then(|| {
+        crate::limits::input_too_large(Some(len as u64), limits.parsed_bytes())
             .with_help("a LOGIC.md file is a specification, not data; split it with `imports`")
     })
 }
@@ -324,11 +324,11 @@ mod tests {
         let text = "\u{feff}---\nname: \"é\"\nsteps:\n  a: {needs: [b]}\n---\n";
         let doc = Document::parse(text).document.unwrap();
         let needs = json::entry_at(doc.root(), "/steps/a/needs").unwrap();
-        assert_eq!(&text[needs.key_span.start..needs.key_span.end], "needs");
+        assert_eq!(&text[needs.key_span().start..needs.key_span().end], "needs");
         let b = json::node_at(doc.root(), "/steps/a/needs/0").unwrap();
-        assert_eq!(&text[b.span.start..b.span.end], "b");
+        assert_eq!(&text[b.span().start..b.span().end], "b");
         let name = doc.root().get("name").unwrap();
-        assert_eq!(&text[name.span.start..name.span.end], "\"é\"");
+        assert_eq!(&text[name.span().start..name.span().end], "\"é\"");
     }
 
     #[test]

@@ -17,7 +17,16 @@ pub struct Limits {
     pub max_nodes: usize,
 }
 
+/// The most bytes parsing reads, whatever `max_bytes` says: a tree's offsets are 32-bit
+/// ([`crate::yaml::Node::span`]), so a larger text would have ranges that do not fit.
+pub const MAX_PARSED_BYTES: usize = u32::MAX as usize - 1;
+
 impl Limits {
+    /// The size bound parsing applies: `max_bytes`, and never more than [`MAX_PARSED_BYTES`].
+    pub fn parsed_bytes(&self) -> usize {
+        self.max_bytes.min(MAX_PARSED_BYTES)
+    }
+
     /// The bounds every caller uses unless told otherwise: 8 MiB, 64 levels, 250,000 nodes.
     pub const DEFAULT: Limits = Limits {
         max_bytes: 8 * 1024 * 1024,
@@ -102,6 +111,22 @@ mod tests {
         for (bytes, shown) in table {
             assert_eq!(format_size(bytes), shown, "{bytes}");
         }
+    }
+
+    /// A tree's offsets are 32-bit: a raised `max_bytes` never lets a text parse whose ranges
+    /// would not fit.
+    #[test]
+    fn parsing_never_reads_4_gib_whatever_the_limit_says() {
+        let raised = Limits {
+            max_bytes: usize::MAX,
+            ..Limits::DEFAULT
+        };
+        assert_eq!(raised.parsed_bytes(), MAX_PARSED_BYTES);
+        assert!(
+            u32::try_from(MAX_PARSED_BYTES + 1).is_ok(),
+            "an end offset fits"
+        );
+        assert_eq!(Limits::DEFAULT.parsed_bytes(), Limits::DEFAULT.max_bytes);
     }
 
     #[test]

@@ -188,7 +188,7 @@ fn earlier_same_item(source: &dyn logicmd::schema::Source, pointer: &str) -> Opt
             other = format!("{other}/{field}");
         }
         let node = node_at(root, &other)?;
-        (logicmd::json::to_json(node) == logicmd::json::to_json(value)).then_some(node.span)
+        (logicmd::json::to_json(node) == logicmd::json::to_json(value)).then_some(node.span())
     })
 }
 
@@ -201,7 +201,7 @@ fn allowed_twin(source: &dyn logicmd::schema::Source, pointer: &str) -> Option<S
         .as_seq()?
         .iter()
         .find(|item| item.as_str() == Some(tool))
-        .map(|item| item.span)
+        .map(|item| item.span())
 }
 
 /// The node ids along the path of the obligation finding a diagnostic is (each with the next

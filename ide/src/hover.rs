@@ -264,5 +264,5 @@ fn key_hover(file: &FileAnalysis, offset: usize) -> Option<(String, Span)> {
     if let Some(documentation) = key_documentation(file.kind, &found, root_key) {
         markdown.push_str(&format!("\n\n{documentation}"));
     }
-    Some((markdown, entry.key_span))
+    Some((markdown, entry.key_span()))
 }

@@ -19,14 +19,14 @@ pub(crate) struct Place<'a> {
 
 /// The place at `offset` in the tree `root`; `None` when the offset is outside every value.
 pub(crate) fn place(root: &Node, offset: usize) -> Option<Place<'_>> {
-    if !contains(root.span, offset) {
+    if !contains(root.span(), offset) {
         return None;
     }
     let mut path = Vec::new();
     let mut node = root;
     loop {
         if let Some(entries) = node.as_map() {
-            if let Some(entry) = entries.iter().find(|e| contains(e.key_span, offset)) {
+            if let Some(entry) = entries.iter().find(|e| contains(e.key_span(), offset)) {
                 path.push(Seg::Key(entry.key.to_string()));
                 return Some(Place {
                     path,
@@ -34,7 +34,7 @@ pub(crate) fn place(root: &Node, offset: usize) -> Option<Place<'_>> {
                     node: &entry.value,
                 });
             }
-            match entries.iter().find(|e| contains(e.value.span, offset)) {
+            match entries.iter().find(|e| contains(e.value.span(), offset)) {
                 Some(entry) => {
                     path.push(Seg::Key(entry.key.to_string()));
                     node = &entry.value;
@@ -42,7 +42,7 @@ pub(crate) fn place(root: &Node, offset: usize) -> Option<Place<'_>> {
                 None => break,
             }
         } else if let Some(items) = node.as_seq() {
-            match items.iter().position(|item| contains(item.span, offset)) {
+            match items.iter().position(|item| contains(item.span(), offset)) {
                 Some(index) => {
                     path.push(Seg::Index(index));
                     node = &items[index];

@@ -100,8 +100,8 @@ fn gates(root: &Node) -> Vec<Symbol> {
                 name: name.as_str().unwrap_or_default().to_owned(),
                 detail: format!("{} gate", section.key),
                 kind: OutlineKind::Event,
-                span: gate.span,
-                selection: name.span,
+                span: gate.span(),
+                selection: name.span(),
                 children: Vec::new(),
             });
         }
@@ -144,12 +144,12 @@ pub fn folding_ranges(file: &FileAnalysis) -> Vec<Fold> {
 fn collect_folds(node: &Node, index: &logicmd::source::LineIndex, out: &mut Vec<Fold>) {
     if let Some(entries) = node.as_map() {
         for entry in entries {
-            fold(index, out, entry.key_span.start, entry.value.span.end);
+            fold(index, out, entry.key_span().start, entry.value.span().end);
             collect_folds(&entry.value, index, out);
         }
     } else if let Some(items) = node.as_seq() {
         for item in items {
-            fold(index, out, item.span.start, item.span.end);
+            fold(index, out, item.span().start, item.span().end);
             collect_folds(item, index, out);
         }
     }

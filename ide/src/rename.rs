@@ -131,7 +131,7 @@ fn position_key(file: &FileAnalysis, name: &str) -> Option<Span> {
         "/metadata/logicmd/positions/{}",
         crate::symbols::token(name)
     );
-    logicmd::json::entry_at(source.root(), &pointer).map(|entry| entry.key_span)
+    logicmd::json::entry_at(source.root(), &pointer).map(|entry| entry.key_span())
 }
 
 /// A span without the quotes of a quoted scalar.

@@ -241,8 +241,8 @@ impl Walk<'_> {
             kind,
             name: entry.key.clone(),
             scope: scope.cloned(),
-            span: entry.key_span,
-            full: entry.key_span.cover(entry.value.span),
+            span: entry.key_span(),
+            full: entry.key_span().cover(entry.value.span()),
             pointer,
         });
     }
@@ -257,7 +257,7 @@ impl Walk<'_> {
                 kind,
                 name,
                 scope: scope.cloned(),
-                span: node.span,
+                span: node.span(),
                 usage,
             });
         }
@@ -313,8 +313,8 @@ impl Walk<'_> {
                     kind: SymbolKind::InputField,
                     name,
                     scope: None,
-                    span: node.span,
-                    full: input.span,
+                    span: node.span(),
+                    full: input.span(),
                     pointer: format!("/contracts/inputs/{index}"),
                 });
             }
@@ -390,7 +390,7 @@ impl Walk<'_> {
                 if let Some(text) = reference.as_str() {
                     self.out.files.push(FileRef {
                         reference: text.to_owned(),
-                        span: reference.span,
+                        span: reference.span(),
                         alias: None,
                         node: Some(entry.key.to_string()),
                     });
@@ -416,8 +416,8 @@ impl Walk<'_> {
                     kind: SymbolKind::Import,
                     name: name.clone(),
                     scope: None,
-                    span: node.span,
-                    full: import.span,
+                    span: node.span(),
+                    full: import.span(),
                     pointer: format!("/imports/{index}"),
                 });
             }
@@ -425,7 +425,7 @@ impl Walk<'_> {
                 if let Some(text) = reference.as_str() {
                     self.out.files.push(FileRef {
                         reference: text.to_owned(),
-                        span: reference.span,
+                        span: reference.span(),
                         alias: alias.as_ref().map(|(a, _)| a.to_string()),
                         node: None,
                     });
@@ -478,8 +478,8 @@ impl Walk<'_> {
                     kind: SymbolKind::DrtlNode,
                     name,
                     scope: None,
-                    span: id.span,
-                    full: node.span,
+                    span: id.span(),
+                    full: node.span(),
                     pointer: format!("/nodes/{index}"),
                 });
             }

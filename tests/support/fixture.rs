@@ -149,11 +149,11 @@ fn placement_problems(report: &Report) -> Vec<String> {
         };
         let expected_span = if keyword == "additionalProperties" {
             let key = d.message.split('`').nth(1).unwrap_or_default();
-            entry_at(document.root(), &pointer_push(&d.path, key)).map(|e| e.key_span)
+            entry_at(document.root(), &pointer_push(&d.path, key)).map(|e| e.key_span())
         } else if keyword == "propertyNames" {
             continue;
         } else {
-            node_at(document.root(), &d.path).map(|n| n.span)
+            node_at(document.root(), &d.path).map(|n| n.span())
         };
         if expected_span != Some(span) {
             problems.push(format!(

@@ -70,7 +70,7 @@ impl Finding {
             .with_path(self.pointer.clone());
         diagnostic.help = self.help.clone();
         let span = match entry_at(source.root(), &self.pointer) {
-            Some(entry) if entry.value.style.is_none() => entry.key_span,
+            Some(entry) if entry.value.style.is_none() => entry.key_span(),
             _ => source.span_at(&self.pointer),
         };
         source.locate(diagnostic, span)

@@ -75,12 +75,12 @@ fn scalar_at(root: &Node, range: Span) -> Option<(Vec<String>, &Node)> {
         match &node.value {
             NodeValue::Map(entries) => {
                 let touches_key = |e: &crate::yaml::Entry| {
-                    e.key_span.start <= range.end && range.start <= e.key_span.end
+                    e.key_span().start <= range.end && range.start <= e.key_span().end
                 };
                 if entries.iter().any(touches_key) {
                     return None;
                 }
-                let at = entries.iter().position(|e| inside(e.value.span))?;
+                let at = entries.iter().position(|e| inside(e.value.span()))?;
                 let entry = &entries[at];
                 if entries[..at].iter().any(|e| e.key == entry.key) {
                     return None;
@@ -89,7 +89,7 @@ fn scalar_at(root: &Node, range: Span) -> Option<(Vec<String>, &Node)> {
                 node = &entry.value;
             }
             NodeValue::Seq(items) => {
-                let at = items.iter().position(|item| inside(item.span))?;
+                let at = items.iter().position(|item| inside(item.span()))?;
                 path.push(at.to_string());
                 node = &items[at];
             }
@@ -183,11 +183,11 @@ fn has_alias(node: &Node) -> bool {
 
 /// Moves every span after the edit by `delta` and stretches the ones around it, in place.
 fn shift(node: &mut Node, edit: Span, delta: isize) {
-    node.span = moved(node.span, edit, delta);
+    node.set_span(moved(node.span(), edit, delta));
     match &mut node.value {
         NodeValue::Map(entries) => {
             for entry in entries {
-                entry.key_span = moved(entry.key_span, edit, delta);
+                entry.set_key_span(moved(entry.key_span(), edit, delta));
                 shift(&mut entry.value, edit, delta);
             }
         }
@@ -370,19 +370,19 @@ impl Document {
         }
         let (path, scalar) = scalar_at(&self.root, old)?;
         let style = scalar.style?;
-        let inner = content(&self.text, scalar.span, style)?;
+        let inner = content(&self.text, scalar.span(), style)?;
         let raw = &self.text[inner.start..inner.end];
         if raw.is_empty()
             || old.start < inner.start
             || old.end > inner.end
             || scalar_value(style, raw).as_ref() != Some(&scalar.value)
-            || !in_block_position(&self.text, scalar.span)
+            || !in_block_position(&self.text, scalar.span())
         {
             return None;
         }
         let delta = new.end as isize - old.end as isize;
         let grown = |span: Span| Span::new(span.start, (span.end as isize + delta) as usize);
-        let (span, inner) = (grown(scalar.span), grown(inner));
+        let (span, inner) = (grown(scalar.span()), grown(inner));
         let value = scalar_value(style, &text[inner.start..inner.end])?;
         let json_ready = self.json.get().is_none_or(|json| json_has(json, &path));
         if !json_ready || *self.aliases.get_or_init(|| has_alias(&self.root)) {
@@ -409,7 +409,7 @@ impl Document {
         } = plan;
         shift(&mut self.root, old, delta);
         if let Some(node) = node_at_mut(&mut self.root, &path) {
-            node.span = span;
+            node.set_span(span);
             node.value = value;
             // A JSON view already made is patched at the one place; otherwise it stays to be made.
             if let Some(place) = self.json.get_mut().and_then(|j| json_at_mut(j, &path)) {

@@ -129,7 +129,7 @@ pub fn parse_with(text: &str, limits: Limits) -> (Option<Topology>, Vec<Diagnost
                 root.type_name()
             ),
         )
-        .at(text, &file.index, root.span);
+        .at(text, &file.index, root.span());
         diagnostics.push(diagnostic);
         return (None, diagnostics);
     }

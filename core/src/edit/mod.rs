@@ -499,8 +499,8 @@ impl Session {
             .ok_or_else(|| refused(format!("no key at `{pointer}`")))?;
         let change = Change {
             patch: Patch {
-                start: entry.key_span.start,
-                end: entry.key_span.end,
+                start: entry.key_span().start,
+                end: entry.key_span().end,
                 text: render::key(new_key),
             },
             owned: Vec::new(),

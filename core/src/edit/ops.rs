@@ -66,9 +66,9 @@ impl<'d> Cx<'d> {
                 NodeValue::Map(entries) => pending.extend(entries.iter().map(|e| &e.value)),
                 NodeValue::Seq(items) => pending.extend(items.iter()),
                 _ if matches!(node.style, Some(ScalarStyle::Literal | ScalarStyle::Folded))
-                    || text[node.span.start..node.span.end].contains('\n') =>
+                    || text[node.span().start..node.span().end].contains('\n') =>
                 {
-                    multi_line_scalars.push(node.span);
+                    multi_line_scalars.push(node.span());
                 }
                 _ => {}
             }
@@ -109,10 +109,10 @@ impl Cx<'_> {
     fn end_of(&self, node: &Node) -> usize {
         match node.style {
             Some(ScalarStyle::Literal | ScalarStyle::Folded) => {
-                let raw = &self.text[node.span.start..node.span.end];
-                node.span.start + raw.trim_end().len()
+                let raw = &self.text[node.span().start..node.span().end];
+                node.span().start + raw.trim_end().len()
             }
-            _ => node.span.end,
+            _ => node.span().end,
         }
     }
 }
@@ -254,14 +254,14 @@ fn prefix(tokens: &[String]) -> String {
 /// collection go with its entries and items.
 fn replace(cx: &Cx<'_>, slot: Slot<'_>, node: &Node, value: &Value) -> Result<Change, String> {
     let block_scalar = matches!(node.style, Some(ScalarStyle::Literal | ScalarStyle::Folded));
-    if node.style == Some(ScalarStyle::Literal) && !node.span.is_empty() {
+    if node.style == Some(ScalarStyle::Literal) && !node.span().is_empty() {
         if let Some(text) = value
             .as_str()
             .filter(|t| fits_clipped_literal(cx.text, node, t))
         {
             // Keep the block: replace the content lines, at their indentation.
-            let start = line_start(cx.text, node.span.start);
-            let pad = " ".repeat(column(cx.text, node.span.start));
+            let start = line_start(cx.text, node.span().start);
+            let pad = " ".repeat(column(cx.text, node.span().start));
             let lines: Vec<String> = text
                 .trim_end_matches('\n')
                 .split('\n')
@@ -291,17 +291,17 @@ fn replace(cx: &Cx<'_>, slot: Slot<'_>, node: &Node, value: &Value) -> Result<Ch
             return Ok(change);
         }
     }
-    if node.style.is_some() && !block_scalar && is_scalar(value) && !node.span.is_empty() {
+    if node.style.is_some() && !block_scalar && is_scalar(value) && !node.span().is_empty() {
         return Ok(Change::keeping(cx.patch(
-            node.span.start,
-            node.span.end,
+            node.span().start,
+            node.span().end,
             render::scalar(value, quote_of(node)),
         )));
     }
-    if (node.flow || in_flow) && !node.span.is_empty() {
+    if (node.flow || in_flow) && !node.span().is_empty() {
         return Ok(Change::owning(
-            cx.patch(node.span.start, node.span.end, render::flow(value)),
-            node.span,
+            cx.patch(node.span().start, node.span().end, render::flow(value)),
+            node.span(),
         ));
     }
     match slot {
@@ -317,12 +317,12 @@ fn replace(cx: &Cx<'_>, slot: Slot<'_>, node: &Node, value: &Value) -> Result<Ch
 fn replace_with_literal(cx: &Cx<'_>, slot: &Slot<'_>, node: &Node, text: &str) -> Option<Change> {
     let (start, indent, indicator, lead) = match slot {
         Slot::Entry { entry, .. } => {
-            let colon = after_colon(cx.text, entry.key_span.end)?;
-            let key_column = column(cx.text, entry.key_span.start);
+            let colon = after_colon(cx.text, entry.key_span().end)?;
+            let key_column = column(cx.text, entry.key_span().start);
             (colon, key_column + 2, Some(2), " ")
         }
-        Slot::Item { .. } if !node.span.is_empty() => {
-            let start = block_scalar_header(cx.text, node).map_or(node.span.start, |(h, _)| h);
+        Slot::Item { .. } if !node.span().is_empty() => {
+            let start = block_scalar_header(cx.text, node).map_or(node.span().start, |(h, _)| h);
             (start, column(cx.text, start), None, "")
         }
         Slot::Item { .. } => return None,
@@ -330,7 +330,7 @@ fn replace_with_literal(cx: &Cx<'_>, slot: &Slot<'_>, node: &Node, text: &str) -
     let block = render::literal(text, indent, indicator)?;
     let (end, comment) = match block_scalar_header(cx.text, node) {
         Some((_, comment)) => (cx.end_of(node), comment.to_owned()),
-        None if node.span.is_empty() => {
+        None if node.span().is_empty() => {
             let end = line_end(cx.text, start);
             let rest = cx.text[start..end].trim_end();
             if !rest.trim_start().is_empty() && !rest.trim_start().starts_with('#') {
@@ -339,7 +339,7 @@ fn replace_with_literal(cx: &Cx<'_>, slot: &Slot<'_>, node: &Node, text: &str) -
             (end, rest.to_owned())
         }
         None => {
-            if cx.text[start..node.span.start].contains('#') {
+            if cx.text[start..node.span().start].contains('#') {
                 return None;
             }
             let value_end = cx.end_of(node).max(start);
@@ -377,7 +377,7 @@ fn fits_clipped_literal(text: &str, node: &Node, value: &str) -> bool {
 
 /// Whether a node is a block mapping or sequence (its text starts on a line of its own).
 fn is_block_collection(node: &Node) -> bool {
-    node.style.is_none() && !node.flow && !node.span.is_empty()
+    node.style.is_none() && !node.flow && !node.span().is_empty()
 }
 
 /// The value of `key:` replaced in block context.
@@ -387,15 +387,15 @@ fn replace_entry_value(
     node: &Node,
     value: &Value,
 ) -> Result<Change, String> {
-    let colon = after_colon(cx.text, entry.key_span.end).unwrap_or(entry.key_span.end);
+    let colon = after_colon(cx.text, entry.key_span().end).unwrap_or(entry.key_span().end);
     let key_line_end = line_end(cx.text, colon);
     let indent = if matches!(node.value, NodeValue::Map(_))
         && is_block_collection(node)
-        && first_on_line(cx.text, node.span.start)
+        && first_on_line(cx.text, node.span().start)
     {
-        column(cx.text, node.span.start)
+        column(cx.text, node.span().start)
     } else {
-        column(cx.text, entry.key_span.start) + 2
+        column(cx.text, entry.key_span().start) + 2
     };
     let inline = render::is_inline(value);
     let written = if inline {
@@ -403,7 +403,7 @@ fn replace_entry_value(
     } else {
         format!("\n{}", render::block(value, indent))
     };
-    let (start, end, text, owned) = if node.span.is_empty() {
+    let (start, end, text, owned) = if node.span().is_empty() {
         // Nothing after the colon (null): write there, or below the key line's comment.
         let at = if inline { colon } else { key_line_end };
         (at, at, written, None)
@@ -443,7 +443,7 @@ fn replace_entry_value(
 
 /// A block sequence item's value replaced.
 fn replace_item(cx: &Cx<'_>, node: &Node, value: &Value) -> Result<Change, String> {
-    let start = node.span.start;
+    let start = node.span().start;
     if let Some((header, comment)) = block_scalar_header(cx.text, node) {
         let text = render::item_text(value, column(cx.text, header));
         let text = match text.split_once('\n') {
@@ -467,7 +467,7 @@ fn replace_item(cx: &Cx<'_>, node: &Node, value: &Value) -> Result<Change, Strin
 /// The `-` of a block sequence item: before its text on its line, or alone (perhaps with a
 /// comment) on the line above a collection; a block scalar's is before its header.
 pub(crate) fn item_dash(text: &str, item: &Node) -> Option<usize> {
-    let start = block_scalar_header(text, item).map_or(item.span.start, |(header, _)| header);
+    let start = block_scalar_header(text, item).map_or(item.span().start, |(header, _)| header);
     dash_before(text, start).or_else(|| {
         let line = line_start(text, start);
         let previous = line_start(text, line.checked_sub(1)?);
@@ -482,11 +482,11 @@ pub(crate) fn item_dash(text: &str, item: &Node) -> Option<usize> {
 /// on its line (`""` when none).
 fn block_scalar_header<'t>(text: &'t str, node: &Node) -> Option<(usize, &'t str)> {
     if !matches!(node.style, Some(ScalarStyle::Literal | ScalarStyle::Folded))
-        || node.span.start == 0
+        || node.span().start == 0
     {
         return None;
     }
-    let content_line = line_start(text, node.span.start);
+    let content_line = line_start(text, node.span().start);
     let header_line = line_start(text, content_line.saturating_sub(1));
     let line = &text[header_line..line_end(text, header_line)];
     let bytes = line.as_bytes();
@@ -528,7 +528,7 @@ pub fn insert_entry_after(
         .iter()
         .find(|e| e.key == after)
         .ok_or_else(|| format!("`{pointer}` has no entry `{after}`"))?;
-    let end = cx.end_of(&entry.value).max(entry.key_span.end);
+    let end = cx.end_of(&entry.value).max(entry.key_span().end);
     if map.flow {
         return Ok(Change::keeping(cx.patch(
             end,
@@ -536,7 +536,7 @@ pub fn insert_entry_after(
             format!(", {}: {}", render::key(key), render::flow(value)),
         )));
     }
-    let indent = column(cx.text, entries[0].key_span.start);
+    let indent = column(cx.text, entries[0].key_span().start);
     let at = line_end(cx.text, end);
     Ok(Change::keeping(cx.patch(
         at,
@@ -553,23 +553,23 @@ fn insert_entry(cx: &Cx<'_>, map: &Node, entries: &[Entry], key: &str, value: &V
     let Some(last) = entries.last() else {
         // An empty mapping is always `{}` in flow style.
         return cx.patch(
-            map.span.start,
-            map.span.end,
+            map.span().start,
+            map.span().end,
             render::flow(&Value::Object(
                 [(key.to_owned(), value.clone())].into_iter().collect(),
             )),
         );
     };
     if map.flow {
-        let at = cx.end_of(&last.value).max(last.key_span.end);
+        let at = cx.end_of(&last.value).max(last.key_span().end);
         return cx.patch(
             at,
             at,
             format!(", {}: {}", render::key(key), render::flow(value)),
         );
     }
-    let indent = column(cx.text, entries[0].key_span.start);
-    let at = line_end(cx.text, cx.end_of(&last.value).max(last.key_span.end));
+    let indent = column(cx.text, entries[0].key_span().start);
+    let at = line_end(cx.text, cx.end_of(&last.value).max(last.key_span().end));
     let pad = " ".repeat(indent);
     cx.patch(
         at,
@@ -585,14 +585,14 @@ fn insert_entry(cx: &Cx<'_>, map: &Node, entries: &[Entry], key: &str, value: &V
 fn insert_item(cx: &Cx<'_>, seq: &Node, items: &[Node], index: usize, value: &Value) -> Patch {
     if items.is_empty() {
         return cx.patch(
-            seq.span.start,
-            seq.span.end,
+            seq.span().start,
+            seq.span().end,
             render::flow(&Value::Array(vec![value.clone()])),
         );
     }
     if seq.flow {
         return if index < items.len() {
-            let at = items[index].span.start;
+            let at = items[index].span().start;
             cx.patch(at, at, format!("{}, ", render::flow(value)))
         } else {
             let at = cx.end_of(&items[items.len() - 1]);
@@ -604,8 +604,8 @@ fn insert_item(cx: &Cx<'_>, seq: &Node, items: &[Node], index: usize, value: &Va
         let mut all: Vec<Value> = items.iter().map(crate::json::to_json).collect();
         all.insert(index, value.clone());
         return cx.patch(
-            seq.span.start,
-            seq.span.end,
+            seq.span().start,
+            seq.span().end,
             render::flow(&Value::Array(all)),
         );
     };
@@ -613,7 +613,7 @@ fn insert_item(cx: &Cx<'_>, seq: &Node, items: &[Node], index: usize, value: &Va
     let pad = " ".repeat(indent);
     let line = format!("{pad}- {}", render::item_text(value, indent + 2));
     if index < items.len() {
-        let dash = item_dash(cx.text, &items[index]).unwrap_or(items[index].span.start);
+        let dash = item_dash(cx.text, &items[index]).unwrap_or(items[index].span().start);
         let at = cx.leading_comments_start(dash);
         cx.patch(at, at, format!("{line}\n"))
     } else {
@@ -723,7 +723,7 @@ fn remove_entry(
         .iter()
         .position(|e| std::ptr::eq(e, entry))
         .unwrap_or(0);
-    let owned = extent(cx, entry.key_span.start, node);
+    let owned = extent(cx, entry.key_span().start, node);
     if entries.len() == 1 {
         if at_root {
             return Err("cannot remove the last key of the frontmatter".to_owned());
@@ -733,23 +733,27 @@ fn remove_entry(
     let next = entries.get(position + 1);
     if parent.flow {
         let patch = match next {
-            Some(next) => cx.patch(entry.key_span.start, next.key_span.start, String::new()),
+            Some(next) => cx.patch(entry.key_span().start, next.key_span().start, String::new()),
             None => {
                 let previous = &entries[position - 1];
-                let from = cx.end_of(&previous.value).max(previous.key_span.end);
-                cx.patch(from, cx.end_of(node).max(entry.key_span.end), String::new())
+                let from = cx.end_of(&previous.value).max(previous.key_span().end);
+                cx.patch(
+                    from,
+                    cx.end_of(node).max(entry.key_span().end),
+                    String::new(),
+                )
             }
         };
         let span = Span::new(patch.start, patch.end);
         return Ok(Change::owning(patch, span));
     }
-    let value_end = cx.end_of(node).max(entry.key_span.end);
-    if first_on_line(cx.text, entry.key_span.start) {
+    let value_end = cx.end_of(node).max(entry.key_span().end);
+    if first_on_line(cx.text, entry.key_span().start) {
         // Comments above the document's first key head the document (as `fmt` keeps them).
         let start = if at_root && position == 0 {
-            line_start(cx.text, entry.key_span.start)
+            line_start(cx.text, entry.key_span().start)
         } else {
-            cx.leading_comments_start(entry.key_span.start)
+            cx.leading_comments_start(entry.key_span().start)
         };
         let end = next_line_start(cx.text, value_end);
         return Ok(Change::owning(
@@ -761,15 +765,15 @@ fn remove_entry(
         Some(next) => {
             // The first entry of a sequence item (`- key: ...`): the next entry moves up to the
             // dash, unless comments above it stay between (`- # comment`).
-            let comments = cx.leading_comments_start(next.key_span.start);
-            let end = if comments < line_start(cx.text, next.key_span.start) {
+            let comments = cx.leading_comments_start(next.key_span().start);
+            let end = if comments < line_start(cx.text, next.key_span().start) {
                 comments + cx.text[comments..].find('#').unwrap_or(0)
             } else {
-                next.key_span.start
+                next.key_span().start
             };
             Ok(Change::owning(
-                cx.patch(entry.key_span.start, end, String::new()),
-                Span::new(entry.key_span.start, end),
+                cx.patch(entry.key_span().start, end, String::new()),
+                Span::new(entry.key_span().start, end),
             ))
         }
         None => {
@@ -792,13 +796,13 @@ fn remove_item(
     let items = parent.as_seq().unwrap_or_default();
     let node = &items[index];
     let dash = item_dash(cx.text, node).filter(|d| first_on_line(cx.text, *d));
-    let owned = extent(cx, dash.unwrap_or(node.span.start), node);
+    let owned = extent(cx, dash.unwrap_or(node.span().start), node);
     if items.len() == 1 {
         return without(document, parent_pointer, &Value::Array(Vec::new()), owned);
     }
     if parent.flow {
         let patch = match items.get(index + 1) {
-            Some(next) => cx.patch(node.span.start, next.span.start, String::new()),
+            Some(next) => cx.patch(node.span().start, next.span().start, String::new()),
             None => cx.patch(cx.end_of(&items[index - 1]), cx.end_of(node), String::new()),
         };
         let span = Span::new(patch.start, patch.end);

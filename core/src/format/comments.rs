@@ -67,12 +67,12 @@ pub fn find(text: &str, region: Span, root: &Node) -> Vec<Comment> {
 /// collection.
 fn collect_spans(node: &Node, out: &mut Vec<Span>, flows: &mut Vec<Span>) {
     if node.flow {
-        flows.push(node.span);
+        flows.push(node.span());
     }
     match &node.value {
         NodeValue::Map(entries) => {
             for entry in entries {
-                out.push(entry.key_span);
+                out.push(entry.key_span());
                 collect_spans(&entry.value, out, flows);
             }
         }
@@ -80,8 +80,8 @@ fn collect_spans(node: &Node, out: &mut Vec<Span>, flows: &mut Vec<Span>) {
             .iter()
             .for_each(|item| collect_spans(item, out, flows)),
         _ => {
-            if !node.span.is_empty() {
-                out.push(node.span);
+            if !node.span().is_empty() {
+                out.push(node.span());
             }
         }
     }

@@ -39,7 +39,7 @@ fn first_key_moves(emitter: &Emitter<'_>, root: &Node) -> bool {
         return false;
     };
     match (entries.first(), emitter.ordered(entries, &[]).first()) {
-        (Some(first), Some(ordered)) => first.key_span.start != ordered.key_span.start,
+        (Some(first), Some(ordered)) => first.key_span().start != ordered.key_span().start,
         _ => false,
     }
 }
@@ -173,12 +173,12 @@ fn has_anchors_or_tags(text: &str, region: Span, root: &Node, comments: &[Commen
         match &node.value {
             NodeValue::Map(entries) => {
                 for entry in entries {
-                    texts.push(entry.key_span);
+                    texts.push(entry.key_span());
                     pending.push(&entry.value);
                 }
             }
             NodeValue::Seq(items) => pending.extend(items.iter()),
-            _ => texts.push(node.span),
+            _ => texts.push(node.span()),
         }
     }
     let property = |span: &Span| text[span.start..span.end].starts_with(['&', '!', '*']);
@@ -210,7 +210,7 @@ fn collect_anchors(text: &str, node: &Node, out: &mut Vec<usize>) {
     match &node.value {
         NodeValue::Map(entries) => {
             for entry in entries {
-                out.push(entry.key_span.start);
+                out.push(entry.key_span().start);
                 collect_anchors(text, &entry.value, out);
             }
         }
@@ -225,7 +225,7 @@ fn collect_anchors(text: &str, node: &Node, out: &mut Vec<usize>) {
 }
 
 fn dash_of(text: &str, item: &Node) -> usize {
-    crate::edit::dash_offset(text, item).unwrap_or(item.span.start)
+    crate::edit::dash_offset(text, item).unwrap_or(item.span().start)
 }
 
 impl<'d> Emitter<'d> {
@@ -332,8 +332,8 @@ impl<'d> Emitter<'d> {
         let Some(entries) = node.as_map() else { return };
         let pad = " ".repeat(indent);
         for entry in self.ordered(entries, path) {
-            self.leading_comments(entry.key_span.start, &pad);
-            let key = self.scalar_text(&entry.key_span, None, &entry.key);
+            self.leading_comments(entry.key_span().start, &pad);
+            let key = self.scalar_text(&entry.key_span(), None, &entry.key);
             self.out.push_str(&pad);
             self.out.push_str(&key);
             self.out.push(':');
@@ -341,7 +341,7 @@ impl<'d> Emitter<'d> {
             self.value_after_key(
                 &entry.value,
                 indent,
-                self.line_of(entry.key_span.start),
+                self.line_of(entry.key_span().start),
                 path,
             );
             path.pop();
@@ -365,7 +365,7 @@ impl<'d> Emitter<'d> {
                 self.end_line(key_line);
                 self.seq(value, indent + 2, path);
             }
-            _ if value.span.is_empty() && !is_block_scalar(value) => self.end_line(key_line),
+            _ if value.span().is_empty() && !is_block_scalar(value) => self.end_line(key_line),
             _ => {
                 self.out.push(' ');
                 let last_line = self.inline(value, indent, indent);
@@ -389,7 +389,7 @@ impl<'d> Emitter<'d> {
                     let before_content = self
                         .trailing
                         .get(&dash_line)
-                        .is_some_and(|c| c.offset < item.span.start);
+                        .is_some_and(|c| c.offset < item.span().start);
                     if let Some(comment) = before_content
                         .then(|| self.trailing.remove(&dash_line))
                         .flatten()
@@ -441,12 +441,12 @@ impl<'d> Emitter<'d> {
     /// returns the source line it ends on (for its trailing comment). `parent` is the indentation
     /// a block scalar's indentation indicator counts from (its key's, or its dash's).
     fn inline(&mut self, node: &Node, parent: usize, indent: usize) -> usize {
-        let end_line = self.line_of(node.span.end.saturating_sub(1).max(node.span.start));
+        let end_line = self.line_of(node.span().end.saturating_sub(1).max(node.span().start));
         if node.flow {
-            let raw = &self.text[node.span.start..node.span.end];
+            let raw = &self.text[node.span().start..node.span().end];
             let line_start = self.out.rfind('\n').map_or(0, |i| i + 1);
             let now_at = self.out[line_start..].chars().count();
-            let shift = reindent(raw, self.column(node.span.start), now_at, indent + 2);
+            let shift = reindent(raw, self.column(node.span().start), now_at, indent + 2);
             self.out.push_str(&shift);
             return end_line;
         }
@@ -460,9 +460,9 @@ impl<'d> Emitter<'d> {
                     NodeValue::String(s) => Some(s.as_str()),
                     _ => None,
                 };
-                let text = self.scalar_text(&node.span, node.style, value.unwrap_or_default());
+                let text = self.scalar_text(&node.span(), node.style, value.unwrap_or_default());
                 let text = if value.is_none() {
-                    self.text[node.span.start..node.span.end].to_owned()
+                    self.text[node.span().start..node.span().end].to_owned()
                 } else {
                     text
                 };
@@ -551,10 +551,10 @@ impl<'d> Emitter<'d> {
             return Vec::new();
         };
         let start = header_start + first + 1;
-        let content_end = if node.span.is_empty() {
+        let content_end = if node.span().is_empty() {
             start
         } else {
-            let last = node.span.end.saturating_sub(1).max(node.span.start);
+            let last = node.span().end.saturating_sub(1).max(node.span().start);
             self.text[last..region_end]
                 .find('\n')
                 .map_or(region_end, |i| last + i + 1)
@@ -579,10 +579,10 @@ impl<'d> Emitter<'d> {
     /// it starts.
     fn block_header(&self, node: &Node) -> (usize, String) {
         // An empty block scalar's span may be its header (`|` with no content after it).
-        let start = if self.text[node.span.start..].starts_with(['|', '>']) {
-            node.span.start
+        let start = if self.text[node.span().start..].starts_with(['|', '>']) {
+            node.span().start
         } else {
-            let header_end = self.text[..node.span.start].trim_end().len();
+            let header_end = self.text[..node.span().start].trim_end().len();
             let line_start = self.text[..header_end].rfind('\n').map_or(0, |i| i + 1);
             line_start
                 + self.text[line_start..header_end]

@@ -174,7 +174,7 @@ impl Graph {
 pub(crate) fn span_of(source: &dyn crate::schema::Source, pointer: &str) -> Option<SourceSpan> {
     let entry = crate::json::entry_at(source.root(), pointer);
     let node = crate::json::node_at(source.root(), pointer)?;
-    let span = entry.map_or(node.span, |e| e.key_span.cover(node.span));
+    let span = entry.map_or(node.span(), |e| e.key_span().cover(node.span()));
     Some(source_span(source, span))
 }
 
@@ -199,7 +199,7 @@ pub(crate) fn entry_spans<'s>(
         .into_iter()
         .flatten()
         .map(|e| {
-            let span = e.key_span.cover(e.value.span);
+            let span = e.key_span().cover(e.value.span());
             (e.key.as_ref(), source_span(source, span))
         })
         .collect()

@@ -56,7 +56,7 @@ fn walk<'n>(
                 && may_be_read_otherwise(text) =>
         {
             if let Some(other) = read_otherwise(text) {
-                found.push((pointer(path), node.span, text.to_string(), other));
+                found.push((pointer(path), node.span(), text.to_string(), other));
             }
         }
         _ => {}

@@ -50,7 +50,7 @@ impl<'d> LintContext<'d> {
     /// Reports `rule` at the key of the entry at `pointer` (for named things: steps, nodes).
     pub fn report_key(&mut self, rule: LintRule, pointer: &str, message: impl Into<String>) {
         let span = entry_at(self.document.root(), pointer)
-            .map_or_else(|| self.document.span_at(pointer), |entry| entry.key_span);
+            .map_or_else(|| self.document.span_at(pointer), |entry| entry.key_span());
         self.report_at(rule, pointer, span, message);
     }
 

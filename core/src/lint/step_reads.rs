@@ -62,7 +62,7 @@ fn step_reads(cx: &LintContext<'_>) -> Vec<Read> {
         .unwrap_or_default()
     {
         let written = text
-            .get(entry.value.span.start..entry.value.span.end)
+            .get(entry.value.span().start..entry.value.span().end)
             .unwrap_or("");
         if !written.contains("steps") {
             continue;

@@ -106,7 +106,7 @@ pub trait Source {
 
     /// The span of the node at `pointer`, or of the nearest existing ancestor.
     fn span_at(&self, pointer: &str) -> crate::source::Span {
-        json::nearest_node(self.root(), pointer).span
+        json::nearest_node(self.root(), pointer).span()
     }
 
     /// Places a finding at `span` (line, column and snippet of this source).
@@ -203,7 +203,7 @@ pub(crate) fn diagnose(
                             diagnostic.with_help(format!("known properties: {}", known.join(", ")));
                     }
                     let span = json::entry_at(root, &json::pointer_push(&path, key))
-                        .map_or_else(|| document.span_at(&path), |entry| entry.key_span);
+                        .map_or_else(|| document.span_at(&path), |entry| entry.key_span());
                     document.locate(diagnostic, span)
                 })
                 .collect()

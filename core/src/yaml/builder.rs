@@ -14,7 +14,8 @@ use rustc_hash::FxHashMap;
 use saphyr_parser::{Event, Parser, ScalarStyle as SaphyrStyle, Tag};
 
 use super::node::{Entry, Node, NodeValue, ScalarStyle};
-use super::scalar::resolve_plain;
+use super::scalar::{resolve_plain, resolve_plain_with};
+use super::text::Source;
 use super::Text;
 use crate::diagnostic::Diagnostic;
 use crate::limits::Limits;
@@ -80,6 +81,9 @@ enum Frame {
 struct Builder<'a> {
     /// The original file, to name places in messages.
     file: &'a str,
+    /// The same file as the tree's texts share it: a scalar written as it reads is a range of
+    /// it, not a copy.
+    source: Source,
     index: &'a LineIndex,
     /// Byte offset of the YAML text in the original file.
     base: usize,
@@ -109,7 +113,7 @@ pub(crate) fn build(file: &Arc<str>, index: &LineIndex, yaml: Span, limits: Limi
 
 /// Builds the tree from saphyr's events: any YAML, every problem found and worded.
 pub(crate) fn build_from_events(
-    file: &str,
+    file: &Arc<str>,
     index: &LineIndex,
     yaml: Span,
     limits: Limits,
@@ -118,6 +122,7 @@ pub(crate) fn build_from_events(
     let yaml = &file[yaml.start..yaml.end];
     let mut builder = Builder {
         file,
+        source: Source::new(file),
         index,
         base,
         chars: CharToByte::new(yaml),
@@ -187,6 +192,24 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// The text of a scalar whose value is `value`, written at `span`: the vocabulary's word,
+    /// else the file's own bytes when the value reads there as written (plain, or quoted
+    /// without escapes), else a copy.
+    fn text(&self, value: &str, span: Span) -> Text {
+        if let Some(word) = Text::word(value) {
+            return word;
+        }
+        let written = |start: usize| {
+            self.file
+                .get(start..start + value.len())
+                .filter(|written| *written == value)
+        };
+        written(span.start)
+            .or_else(|| written(span.start + 1))
+            .and_then(|written| Text::within(&self.source, written))
+            .unwrap_or_else(|| Text::from(value))
+    }
+
     /// "line L, column C" of a byte offset in the original file.
     fn place(&self, offset: usize) -> String {
         let at = self.index.line_col(self.file, offset);
@@ -221,7 +244,8 @@ impl Builder<'_> {
             Event::Scalar(text, style, anchor, tag) => {
                 let node = self.scalar(&text, style, tag.as_deref(), span);
                 if self.expecting_key() {
-                    self.key(Text::from(&*text), span);
+                    let key = self.text(&text, span);
+                    self.key(key, span);
                 } else {
                     self.charge(1, span)?;
                     self.complete(node, anchor, 1);
@@ -287,8 +311,8 @@ impl Builder<'_> {
         };
         let value = match tag {
             Some(tag) => self.tagged_scalar(text, tag, span),
-            None if style == ScalarStyle::Plain => resolve_plain(text),
-            None => NodeValue::String(text.into()),
+            None if style == ScalarStyle::Plain => resolve_plain_with(text, |t| self.text(t, span)),
+            None => NodeValue::String(self.text(text, span)),
         };
         let value = match value {
             NodeValue::Float(f) if !f.is_finite() => {
@@ -304,13 +328,7 @@ impl Builder<'_> {
             }
             other => other,
         };
-        Node {
-            value,
-            span,
-            style: Some(style),
-            flow: false,
-            from_alias: false,
-        }
+        Node::new(value, span, Some(style), false)
     }
 
     /// Resolves an explicitly tagged scalar: the core schema's tags and the non-specific `!`.
@@ -447,7 +465,7 @@ impl Builder<'_> {
                 anchor,
                 size,
             } => {
-                let last = items.last().map(|n| n.span.end);
+                let last = items.last().map(|n| n.span().end);
                 (NodeValue::Seq(items), start, anchor, size, last)
             }
             Frame::Map {
@@ -457,7 +475,9 @@ impl Builder<'_> {
                 size,
                 ..
             } => {
-                let last = entries.last().map(|e| e.value.span.end.max(e.key_span.end));
+                let last = entries
+                    .last()
+                    .map(|e| e.value.span().end.max(e.key_span().end));
                 (NodeValue::Map(entries), start, anchor, size, last)
             }
         };
@@ -468,13 +488,7 @@ impl Builder<'_> {
         } else {
             last_end.unwrap_or(start)
         };
-        let node = Node {
-            value,
-            span: Span::new(start, end.max(start)),
-            style: None,
-            flow,
-            from_alias: false,
-        };
+        let node = Node::new(value, Span::new(start, end.max(start)), None, flow);
         self.complete(node, anchor, size);
         Ok(())
     }
@@ -533,11 +547,7 @@ impl Builder<'_> {
             }) => {
                 *total += size;
                 if let Some((key, key_span)) = pending_key.take() {
-                    entries.push(Entry {
-                        key,
-                        key_span,
-                        value: node,
-                    });
+                    entries.push(Entry::new(key, key_span, node));
                 }
             }
         }
@@ -624,13 +634,13 @@ fn charge(
 fn mark_alias(node: &mut Node, span: Span) {
     let mut pending = vec![node];
     while let Some(node) = pending.pop() {
-        node.span = span;
+        node.set_span(span);
         node.from_alias = true;
         match &mut node.value {
             NodeValue::Seq(items) => pending.extend(items.iter_mut()),
             NodeValue::Map(entries) => {
                 for entry in entries.iter_mut() {
-                    entry.key_span = span;
+                    entry.set_key_span(span);
                     pending.push(&mut entry.value);
                 }
             }

@@ -11,6 +11,7 @@ use rustc_hash::FxHashSet;
 
 use super::node::{Entry, Node, NodeValue, ScalarStyle};
 use super::scalar::resolve_plain_with;
+use super::text::Source;
 use super::Text;
 use crate::limits::Limits;
 use crate::source::{LineIndex, Span};
@@ -58,7 +59,7 @@ impl Line {
 
 struct Reader<'t> {
     /// The whole file, shared by the texts of scalars written in it as they read.
-    source: &'t Arc<str>,
+    source: Source,
     /// The whole file; offsets are the file's.
     text: &'t str,
     bytes: &'t [u8],
@@ -89,7 +90,7 @@ pub(crate) fn read(
     }
     let lines = lines(file, index, yaml)?;
     let mut reader = Reader {
-        source,
+        source: Source::new(source),
         text: file,
         bytes: file.as_bytes(),
         lines,
@@ -245,11 +246,8 @@ impl<'t> Reader<'t> {
                 return Err(GiveUp);
             }
             let value = self.mapping_value(indent, key_span.end + 1)?;
-            self.entries.push(Entry {
-                key: self.share(key_span.start, key),
-                key_span,
-                value,
-            });
+            self.entries
+                .push(Entry::new(self.share(key_span.start, key), key_span, value));
             let Some(next) = self.next_content() else {
                 break;
             };
@@ -264,10 +262,10 @@ impl<'t> Reader<'t> {
         }
         self.depth -= 1;
         let entries = take_top(&mut self.entries, mark);
-        let start = entries.first().map_or(first, |e| e.key_span.start);
+        let start = entries.first().map_or(first, |e| e.key_span().start);
         let end = entries
             .last()
-            .map_or(start, |e| e.value.span.end.max(e.key_span.end));
+            .map_or(start, |e| e.value.span().end.max(e.key_span().end));
         Ok(collection(
             NodeValue::Map(entries),
             Span::new(start, end),
@@ -430,7 +428,7 @@ impl<'t> Reader<'t> {
             "a slice of the source"
         );
         Text::word(text)
-            .or_else(|| Text::within(self.source, text))
+            .or_else(|| Text::within(&self.source, text))
             .unwrap_or_else(|| Text::from(text))
     }
 
@@ -469,9 +467,9 @@ impl<'t> Reader<'t> {
         }
         self.depth -= 1;
         let items = take_top(&mut self.items, mark);
-        let end = items.last().map_or(first, |n: &Node| n.span.end);
+        let end = items.last().map_or(first, |n: &Node| n.span().end);
         let start = match items.first() {
-            Some(item) if indentless => item.span.start,
+            Some(item) if indentless => item.span().start,
             _ => first,
         };
         Ok(collection(
@@ -635,11 +633,8 @@ impl<'t> Reader<'t> {
                         return Err(GiveUp);
                     }
                     let (value, end) = self.flow_item(start)?;
-                    self.entries.push(Entry {
-                        key: self.share(key_span.start, key),
-                        key_span,
-                        value,
-                    });
+                    self.entries
+                        .push(Entry::new(self.share(key_span.start, key), key_span, value));
                     i = end;
                 } else {
                     let (item, end) = self.flow_item(i)?;
@@ -736,7 +731,7 @@ impl<'t> Keys<'t> {
         if entries.len() >= 8 {
             let mut set: FxHashSet<&'t str> = entries
                 .iter()
-                .map(|e| &text[e.key_span.start..e.key_span.end])
+                .map(|e| &text[e.key_span().start..e.key_span().end])
                 .collect();
             set.insert(key);
             self.set = Some(set);
@@ -817,23 +812,11 @@ fn is_negative_number(text: &str) -> bool {
 }
 
 fn scalar(value: NodeValue, span: Span, style: ScalarStyle) -> Node {
-    Node {
-        value,
-        span,
-        style: Some(style),
-        flow: false,
-        from_alias: false,
-    }
+    Node::new(value, span, Some(style), false)
 }
 
 fn collection(value: NodeValue, span: Span, flow: bool) -> Node {
-    Node {
-        value,
-        span,
-        style: None,
-        flow,
-        from_alias: false,
-    }
+    Node::new(value, span, None, flow)
 }
 
 #[cfg(test)]
@@ -849,7 +832,7 @@ mod tests {
         let span = Span::new(4, 4 + yaml.len());
         let index = LineIndex::new(&file);
         let fast = read(&Arc::from(file.as_str()), &index, span, Limits::DEFAULT);
-        let built = build_from_events(&file, &index, span, Limits::DEFAULT);
+        let built = build_from_events(&Arc::from(file.as_str()), &index, span, Limits::DEFAULT);
         (fast, built.root, built.problems.len())
     }
 

@@ -32,8 +32,9 @@ pub struct YamlFile {
 /// Parses all of `text` as YAML 1.2 with spans, within `limits`.
 pub fn parse_file(text: &str, limits: Limits) -> YamlFile {
     let index = LineIndex::new(text);
-    if text.len() > limits.max_bytes {
-        let too_large = crate::limits::input_too_large(Some(text.len() as u64), limits.max_bytes);
+    if text.len() > limits.parsed_bytes() {
+        let too_large =
+            crate::limits::input_too_large(Some(text.len() as u64), limits.parsed_bytes());
         return YamlFile {
             root: None,
             index,

@@ -42,9 +42,9 @@ pub enum NodeValue {
 pub struct Node {
     /// The value itself.
     pub value: NodeValue,
-    /// The value's range: a scalar's text (with quotes or block header excluded), a
-    /// collection's from its first to its last character.
-    pub span: Span,
+    /// The value's range ([`Node::span`]), 32-bit: a tree is kept per open file by the
+    /// language server, and two words less per node and entry is a fifth of it.
+    pub(crate) at: Range32,
     /// Scalar style; `None` for collections.
     pub style: Option<ScalarStyle>,
     /// Flow (`[..]`, `{..}`) rather than block collection.
@@ -58,13 +58,86 @@ pub struct Node {
 pub struct Entry {
     /// The key's text.
     pub key: Text,
-    /// The key's range in the file (quotes excluded).
-    pub key_span: Span,
+    /// The key's range ([`Entry::key_span`]), 32-bit like a node's.
+    pub(crate) key_at: Range32,
     /// The value under the key.
     pub value: Node,
 }
 
+/// A byte range of a parsed file, in half the room of a [`Span`]: parsing refuses a file of
+/// 4 GiB or more ([`crate::limits::MAX_PARSED_BYTES`]), so every offset of its tree fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Range32 {
+    start: u32,
+    end: u32,
+}
+
+impl From<Span> for Range32 {
+    #[inline]
+    fn from(span: Span) -> Self {
+        // Saturating only for a tree made by hand beyond the parse's bound: parsed offsets fit.
+        let fit = |offset: usize| u32::try_from(offset).unwrap_or(u32::MAX);
+        Range32 {
+            start: fit(span.start),
+            end: fit(span.end),
+        }
+    }
+}
+
+impl From<Range32> for Span {
+    #[inline]
+    fn from(range: Range32) -> Self {
+        Span::new(range.start as usize, range.end as usize)
+    }
+}
+
+impl Entry {
+    /// A `key: value` entry whose key is written at `key_span`.
+    pub fn new(key: Text, key_span: Span, value: Node) -> Self {
+        Entry {
+            key,
+            key_at: key_span.into(),
+            value,
+        }
+    }
+
+    /// The key's range in the file (quotes excluded).
+    #[inline]
+    pub fn key_span(&self) -> Span {
+        self.key_at.into()
+    }
+
+    /// Moves the key's range.
+    pub fn set_key_span(&mut self, span: Span) {
+        self.key_at = span.into();
+    }
+}
+
 impl Node {
+    /// A node holding `value`, written at `span` (a block collection, or a plain scalar when
+    /// `style` says so).
+    pub fn new(value: NodeValue, span: Span, style: Option<ScalarStyle>, flow: bool) -> Self {
+        Node {
+            value,
+            at: span.into(),
+            style,
+            flow,
+            from_alias: false,
+        }
+    }
+
+    /// The value's range: a scalar's text (with quotes or block header excluded), a
+    /// collection's from its first to its last character.
+    #[inline]
+    pub fn span(&self) -> Span {
+        self.at.into()
+    }
+
+    /// Moves the value's range.
+    pub fn set_span(&mut self, span: Span) {
+        self.at = span.into();
+    }
+
     /// The text of a string scalar; `None` for every other kind (numbers included).
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {

@@ -22,7 +22,7 @@ pub fn value_span(text: &str, node: &Node, value: &str, offset: usize, len: usiz
             let end = searched_offset(text, node, value, end).unwrap_or(start);
             Span::new(start, end.max(start))
         }
-        None => node.span,
+        None => node.span(),
     }
 }
 
@@ -34,22 +34,22 @@ fn decoded_map(text: &str, node: &Node, value: &str) -> Option<Vec<usize>> {
     // A block scalar's span stops at its last non-blank character: the last line's trailing
     // blanks are content too, and chomped line breaks are in the value but not in the span.
     let end = if block_style {
-        let rest = text.get(node.span.end..)?;
-        node.span.end + rest.find('\n').unwrap_or(rest.len())
+        let rest = text.get(node.span().end..)?;
+        node.span().end + rest.find('\n').unwrap_or(rest.len())
     } else {
-        node.span.end
+        node.span().end
     };
-    let raw = text.get(node.span.start..end)?;
-    if block_style && !raw[node.span.len()..].trim().is_empty() {
+    let raw = text.get(node.span().start..end)?;
+    if block_style && !raw[node.span().len()..].trim().is_empty() {
         return None;
     }
     let decoded = match style {
-        ScalarStyle::Plain => flow(raw, node.span.start, style)?,
+        ScalarStyle::Plain => flow(raw, node.span().start, style)?,
         ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
             let inner = raw.get(1..raw.len().checked_sub(1)?)?;
-            flow(inner, node.span.start + 1, style)?
+            flow(inner, node.span().start + 1, style)?
         }
-        ScalarStyle::Literal | ScalarStyle::Folded => block(text, node.span.start, raw, style)?,
+        ScalarStyle::Literal | ScalarStyle::Folded => block(text, node.span().start, raw, style)?,
     };
     let fits = decoded.text == value
         || (block_style
@@ -307,7 +307,7 @@ fn block(text: &str, start: usize, raw: &str, style: ScalarStyle) -> Option<Deco
 /// The file offset of byte `offset` of the value, found by searching for the value's line in the
 /// scalar's source (for what the decoding above does not reproduce).
 fn searched_offset(text: &str, node: &Node, value: &str, offset: usize) -> Option<usize> {
-    let raw = text.get(node.span.start..node.span.end)?;
+    let raw = text.get(node.span().start..node.span().end)?;
     let line_start = value[..offset].rfind('\n').map_or(0, |i| i + 1);
     let line_end = value[offset..]
         .find('\n')
@@ -317,7 +317,7 @@ fn searched_offset(text: &str, node: &Node, value: &str, offset: usize) -> Optio
         return None;
     }
     raw.find(line)
-        .map(|at| node.span.start + at + (offset - line_start))
+        .map(|at| node.span().start + at + (offset - line_start))
 }
 
 #[cfg(test)]

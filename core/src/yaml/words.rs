@@ -257,6 +257,13 @@ const fn fill(seed: u64) -> Option<Table> {
 /// The vocabulary's own `&'static str` equal to `text`, if it is one of the words.
 #[inline]
 pub(crate) fn word(text: &str) -> Option<&'static str> {
+    word_in_table(text).copied()
+}
+
+/// The table's own slot holding the word equal to `text`: one pointer, what a
+/// [`super::Text`] keeps of a word (a `&str` is two).
+#[inline]
+pub(crate) fn word_in_table(text: &str) -> Option<&'static &'static str> {
     if text.is_empty() {
         return None;
     }
@@ -270,8 +277,8 @@ pub(crate) fn word(text: &str) -> Option<&'static str> {
     } else {
         return None;
     };
-    let word = TABLE.words[bucket][slot];
-    (word == text).then_some(word)
+    let word = &TABLE.words[bucket][slot];
+    (*word == text).then_some(word)
 }
 
 #[cfg(test)]

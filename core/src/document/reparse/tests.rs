@@ -107,8 +107,10 @@ fn scalars(node: &Node, text: &str, out: &mut Vec<Span>) {
     match &node.value {
         NodeValue::Map(entries) => entries.iter().for_each(|e| scalars(&e.value, text, out)),
         NodeValue::Seq(items) => items.iter().for_each(|i| scalars(i, text, out)),
-        _ if !node.span.is_empty() && !text[node.span.start..node.span.end].contains('\n') => {
-            out.push(node.span)
+        _ if !node.span().is_empty()
+            && !text[node.span().start..node.span().end].contains('\n') =>
+        {
+            out.push(node.span())
         }
         _ => {}
     }
