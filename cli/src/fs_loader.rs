@@ -155,6 +155,11 @@ impl FsLoader {
     }
 }
 
+/// The nearest ancestor of `directory` (itself included) holding a root marker.
+pub fn marked_root(directory: &Path) -> Option<PathBuf> {
+    project_root(directory).map(|(root, _)| root.to_path_buf())
+}
+
 /// The nearest ancestor of `directory` (itself included) holding a root marker, and the marker.
 /// All markers count alike: the nearest one is the most specific boundary.
 fn project_root(directory: &Path) -> Option<(&Path, &'static str)> {

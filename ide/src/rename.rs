@@ -198,10 +198,14 @@ fn rename_step(
             edit
         })
         .collect();
+    // What core rewrote is judged by its patches, not by the shrunk edits: renaming `a` to
+    // `alpha` shrinks to an insertion after the `a`, which contains no reference, and the
+    // reference was edited a second time (`alphalpha`).
     let covered = |span: Span| {
-        edits
+        renamed
+            .patches
             .iter()
-            .any(|e| e.span.start <= span.start && span.end <= e.span.end)
+            .any(|p| p.start <= span.start && span.end <= p.end)
     };
     let left: Vec<Span> = file
         .symbols()

@@ -43,6 +43,42 @@ fn a_step_everywhere_it_is_named() {
     assert_eq!(after, text.replace("gather", "collect"));
 }
 
+/// A new name that begins or ends like the old one: the characters that change are an insertion
+/// or a shorter replacement, and every reference must still be edited exactly once (an editor
+/// applies the edits together: a reference edited twice read `alphalpha`).
+#[test]
+fn a_step_renamed_to_a_name_sharing_a_prefix_or_a_suffix() {
+    let text = concat!(
+        "---\nspec_version: \"1.0\"\nname: r\nsteps:\n",
+        "  gather: {description: G}\n",
+        "  check:\n    needs: [gather]\n    branches:\n      - if: \"{{ steps['gather'].output.n > 1 }}\"\n        then: gather\n",
+        "quality_gates:\n  invariants:\n    - name: budget\n      check: \"{{ true }}\"\n      on_breach: gather\n",
+        "---\n",
+    );
+    for to in [
+        "gathering",
+        "regather",
+        "gather_v2",
+        "the_gather",
+        "gat",
+        "ather",
+        "g",
+        "r",
+        "collect",
+    ] {
+        let after = renamed("r.logic.md", text, "  gather:", 3, to);
+        assert_eq!(after, text.replace("gather", to), "to {to}");
+    }
+    let single = "---\nspec_version: \"1.0\"\nname: x\nsteps:\n  a:\n    description: A\n  b:\n    description: B\n    needs: [a]\n---\n";
+    for to in ["alpha", "ba", "aa", "zeta"] {
+        let after = renamed("n.logic.md", single, "  a:", 2, to);
+        let expected = single
+            .replace("  a:", &format!("  {to}:"))
+            .replace("[a]", &format!("[{to}]"));
+        assert_eq!(after, expected, "to {to}");
+    }
+}
+
 #[test]
 fn a_step_in_the_files_that_import_it() {
     let lib = "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  norm: {}\n---\n";

@@ -154,6 +154,7 @@ pub fn completion(text: &Text<'_>, item: &CompletionItem) -> lsp::CompletionItem
             text.range(item.replace),
             item.insert.clone(),
         ))),
+        filter_text: item.filter.clone(),
         ..lsp::CompletionItem::default()
     }
 }

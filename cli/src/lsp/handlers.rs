@@ -118,6 +118,25 @@ fn id_of(server: &Server<'_>, uri: &lsp::Uri) -> Option<String> {
     server.project.id_of(uri.as_str())
 }
 
+/// Whether a request's document (when it names an open one) is LOGIC.md or DRTL: other
+/// Markdown and YAML get no answer (`null`), as they get no diagnostics.
+fn about_a_served_document(server: &Server<'_>, params: &Value) -> bool {
+    let Some(uri) = params
+        .get("textDocument")
+        .and_then(|d| d.get("uri"))
+        .and_then(Value::as_str)
+    else {
+        return true;
+    };
+    let Some(id) = server.project.id_of(uri) else {
+        return true;
+    };
+    server
+        .workspace
+        .text(&id)
+        .is_none_or(|text| super::served::served(&id, &text))
+}
+
 /// The current text of any file, for converting places in it.
 fn texts<'a>(server: &'a Server<'_>) -> impl Fn(&str) -> Option<std::sync::Arc<str>> + 'a {
     move |id: &str| server.workspace.text(id)
@@ -126,6 +145,9 @@ fn texts<'a>(server: &'a Server<'_>) -> impl Fn(&str) -> Option<std::sync::Arc<s
 /// Answers a request.
 pub fn request(server: &mut Server<'_>, request: &Request) -> Result<Answer, Failure> {
     let p = &request.params;
+    if !about_a_served_document(server, p) {
+        return Ok(Answer::null());
+    }
     match request.method.as_str() {
         "textDocument/completion" => {
             let at: lsp::CompletionParams = params(p)?;
@@ -505,6 +527,16 @@ pub fn notification(server: &mut Server<'_>, notification: Notification) -> Vec<
 
 /// The diagnostics of an open file, as published.
 pub fn diagnostics(server: &mut Server<'_>, id: &str) -> lsp::PublishDiagnosticsParams {
+    let version = server.versions.get(id).copied();
+    let uri = convert::uri(&server.project, id);
+    let served = server
+        .workspace
+        .text(id)
+        .is_some_and(|text| super::served::served(id, &text));
+    if !served {
+        // Other Markdown and YAML: nothing (an empty list clears what an earlier text had).
+        return lsp::PublishDiagnosticsParams::new(uri, Vec::new(), version);
+    }
     let (found, problem) = settings::applied(
         &server.project.path_of(id),
         server.workspace.diagnostics(id),
@@ -522,8 +554,6 @@ pub fn diagnostics(server: &mut Server<'_>, id: &str) -> lsp::PublishDiagnostics
             );
         }
     }
-    let version = server.versions.get(id).copied();
-    let uri = convert::uri(&server.project, id);
     let Some(file) = server.workspace.analysis(id) else {
         return lsp::PublishDiagnosticsParams::new(uri, Vec::new(), version);
     };

@@ -7,9 +7,11 @@
 //! load it; files changed on disk (`workspace/didChangeWatchedFiles`) re-check their importers.
 
 mod convert;
+mod framing;
 mod handlers;
 mod memory;
 mod project;
+mod served;
 mod settings;
 mod transport;
 
@@ -45,29 +47,33 @@ pub struct Args {
 pub fn run(args: &Args) -> u8 {
     let _ = args.stdio;
     let (connection, io_threads) = transport::stdio();
-    let status = match serve(&connection, args) {
-        Ok(status) => status,
+    match serve(&connection, args) {
+        Ok(status) => {
+            drop(connection);
+            let _ = io_threads.join();
+            status
+        }
         Err(message) => {
             eprintln!("error: logicmd lsp: {message}");
+            // The client may still hold standard input open: the reader is not waited for
+            // (the process ends), only the writer, so the answer saying why is sent.
+            connection.flushed();
             EXIT_USAGE
         }
-    };
-    drop(connection);
-    let _ = io_threads.join();
-    status
+    }
 }
 
 fn serve(connection: &Transport, args: &Args) -> Result<u8, String> {
     let (id, params) = initialize_start(connection)?;
     let init: lsp::InitializeParams = serde_json::from_value(params).map_err(|e| e.to_string())?;
-    let root = match &args.root {
-        Some(root) => root.clone(),
-        None => client_root(&init)
-            .ok_or("no project root: the client sent no workspace folder; pass `--root DIR`")?,
+    let project = match open_project(args, &init) {
+        Ok(project) => Arc::new(project),
+        Err(message) => {
+            let refused = Response::new_err(id, ErrorCode::InvalidParams as i32, message.clone());
+            send(connection, Outgoing::message(&Message::Response(refused)));
+            return Err(message);
+        }
     };
-    let project = Arc::new(
-        Project::new(&root).map_err(|e| format!("cannot open the root {}: {e}", root.display()))?,
-    );
     let result = lsp::InitializeResult {
         capabilities: handlers::capabilities(),
         server_info: Some(lsp::ServerInfo {
@@ -75,7 +81,7 @@ fn serve(connection: &Transport, args: &Args) -> Result<u8, String> {
             version: Some(env!("CARGO_PKG_VERSION").to_owned()),
         }),
     };
-    initialize_finish(connection, &id, &result)?;
+    let first = initialize_finish(connection, &id, &result)?;
     let delay = init
         .initialization_options
         .as_ref()
@@ -91,7 +97,7 @@ fn serve(connection: &Transport, args: &Args) -> Result<u8, String> {
         deadline: None,
         delay,
         cancelled: HashSet::new(),
-        buffer: VecDeque::new(),
+        buffer: first.into_iter().collect(),
         shutdown: false,
         next_request: 0,
         settings_problems: HashSet::new(),
@@ -130,20 +136,42 @@ fn initialize_finish(
     connection: &Transport,
     id: &RequestId,
     result: &lsp::InitializeResult,
-) -> Result<(), String> {
+) -> Result<Option<Message>, String> {
     send(
         connection,
         Outgoing::result(id, result).map_err(|e| e.to_string())?,
     );
+    // A client that goes on without `initialized` is served all the same: what it sent
+    // instead is the main loop's first message.
     match connection.receiver.recv() {
-        Ok(Message::Notification(n)) if n.method == "initialized" => Ok(()),
-        Ok(other) => Err(format!("expected initialized notification, got: {other:?}")),
+        Ok(Message::Notification(n)) if n.method == "initialized" => Ok(None),
+        Ok(other) => Ok(Some(other)),
         Err(_) => Err("the client left before initializing".to_owned()),
     }
 }
 
 fn send(connection: &Transport, message: Outgoing) {
     let _ = connection.sender.send(message);
+}
+
+/// The project at `--root`, else the client's first workspace folder or root, else (a client
+/// editing a file outside any project sends none) the directory the server was started in, or
+/// its nearest ancestor with a project marker, as `logicmd lint` finds a file's root.
+fn open_project(args: &Args, init: &lsp::InitializeParams) -> Result<Project, String> {
+    let root = match args.root.clone().or_else(|| client_root(init)) {
+        Some(root) => root,
+        None => {
+            let here = std::env::current_dir()
+                .map_err(|e| format!("no project root: the client sent none, and the current directory cannot be read ({e}); pass `--root DIR`"))?;
+            crate::fs_loader::marked_root(&here).unwrap_or(here)
+        }
+    };
+    Project::new(&root).map_err(|e| {
+        format!(
+            "cannot open the project root {}: {e}; pass `--root DIR` or open a folder that exists",
+            root.display()
+        )
+    })
 }
 
 /// The first workspace folder, else the root URI the client sent.

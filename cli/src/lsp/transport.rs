@@ -11,6 +11,8 @@ use crossbeam_channel::{bounded, Receiver, Sender};
 use lsp_server::{Message, RequestId};
 use serde::Serialize;
 
+use super::framing::{self, Incoming};
+
 /// One message to write, already JSON text.
 pub struct Outgoing(String);
 
@@ -28,6 +30,16 @@ impl Outgoing {
             message,
         });
         Outgoing(text.unwrap_or_default())
+    }
+
+    /// The answer to a message that is not JSON-RPC (its id unknown: `null`).
+    pub fn invalid(code: i32, reason: &str) -> Outgoing {
+        let text = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {"code": code, "message": reason},
+        });
+        Outgoing(text.to_string())
     }
 
     /// A message already written as JSON text.
@@ -74,6 +86,14 @@ pub struct Transport {
     pub receiver: Receiver<Message>,
 }
 
+impl Transport {
+    /// Returns once every message sent before has been written and flushed (the channel hands
+    /// a message over only when the writer is back for the next one).
+    pub fn flushed(&self) {
+        let _ = self.sender.send(Outgoing(String::new()));
+    }
+}
+
 /// The reader and writer threads, to join once the main loop is done.
 pub struct Threads {
     reader: thread::JoinHandle<io::Result<()>>,
@@ -101,6 +121,10 @@ pub fn stdio() -> (Transport, Threads) {
         let stdout = io::stdout();
         let mut stdout = stdout.lock();
         for Outgoing(text) in outgoing {
+            if text.is_empty() {
+                // A barrier (`Transport::flushed`): everything before it is written.
+                continue;
+            }
             write!(stdout, "Content-Length: {}\r\n\r\n", text.len())?;
             stdout.write_all(text.as_bytes())?;
             stdout.flush()?;
@@ -108,15 +132,31 @@ pub fn stdio() -> (Transport, Threads) {
         Ok(())
     });
     let (from_reader, incoming) = bounded::<Message>(0);
+    let answer_invalid = to_writer.clone();
     let reader = thread::spawn(move || {
         let mut stdin = io::stdin().lock();
-        while let Some(message) = Message::read(&mut stdin)? {
+        loop {
+            let message = match framing::read(&mut stdin) {
+                Ok(Some(Incoming::Message(message))) => message,
+                Ok(Some(Incoming::Invalid { code, reason })) => {
+                    // JSON-RPC answers a message it cannot read with id `null`; the stream is
+                    // still in step, so the next message is read.
+                    let _ = answer_invalid.send(Outgoing::invalid(code, &reason));
+                    continue;
+                }
+                Ok(None) => return Ok(()),
+                Err(error) => {
+                    eprintln!(
+                        "error: logicmd lsp: the input is not LSP messages any more: {error}"
+                    );
+                    return Err(error);
+                }
+            };
             let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
             if from_reader.send(message).is_err() || exit {
-                break;
+                return Ok(());
             }
         }
-        Ok(())
     });
     let transport = Transport {
         sender: to_writer,

@@ -32,31 +32,7 @@ impl Client {
     /// [`Client::start`] with another build of `logicmd` (a bench's before and after).
     #[allow(dead_code, reason = "used by the memory bench, not by every test")]
     pub fn start_program(program: &Path, root: &Path, options: Value) -> (Client, Value) {
-        let mut child = Command::new(program)
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the server starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (sender, messages) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            while let Some(message) = read_message(&mut reader) {
-                if sender.send(message).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut client = Client {
-            child,
-            stdin,
-            messages,
-            next_id: 0,
-            notifications: Vec::new(),
-        };
+        let mut client = Client::spawn(program, root);
         let root_uri = uri(root);
         let initialized = client.request(
             "initialize",
@@ -73,6 +49,64 @@ impl Client {
         );
         client.notify("initialized", json!({}));
         (client, initialized)
+    }
+
+    /// `logicmd lsp` started in `directory`, not yet initialized.
+    pub fn spawn(program: &Path, directory: &Path) -> Client {
+        let mut child = Command::new(program)
+            .arg("lsp")
+            .current_dir(directory)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, messages) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                if sender.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            messages,
+            next_id: 0,
+            notifications: Vec::new(),
+        }
+    }
+
+    /// Bytes written as they are (a message an editor got wrong).
+    #[allow(dead_code, reason = "used by the robustness tests, not by every test")]
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).expect("the server reads");
+        self.stdin.flush().expect("the server reads");
+    }
+
+    /// The next message the server sends.
+    #[allow(dead_code, reason = "used by the robustness tests, not by every test")]
+    pub fn next_message(&mut self) -> Value {
+        self.next()
+    }
+
+    /// The server's exit status once it has ended by itself (`None` if it is still running
+    /// after the patience: then it is killed).
+    #[allow(dead_code, reason = "used by the robustness tests, not by every test")]
+    pub fn exit_status(mut self) -> Option<i32> {
+        let until = std::time::Instant::now() + Duration::from_secs(10);
+        while std::time::Instant::now() < until {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        None
     }
 
     pub fn send(&mut self, message: &Value) {

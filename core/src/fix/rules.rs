@@ -175,8 +175,9 @@ fn quote(json: &Value, diagnostic: &Diagnostic) -> Vec<Fix> {
 }
 
 /// A step reads another it does not wait for: add that one to its `needs`. Safe: reading a
-/// step's output is waiting for it; an addition that would close a cycle is refused by the edit
-/// (the document would become invalid) and then not offered.
+/// step's output is waiting for it. Not offered when the step read already waits for the
+/// reader (through `needs`, directly or not): the addition would close a cycle, and which way
+/// the data flows is the author's choice.
 fn add_need(json: &Value, diagnostic: &Diagnostic) -> Vec<Fix> {
     let (Some(reader), Some(help)) = (
         diagnostic
@@ -194,6 +195,9 @@ fn add_need(json: &Value, diagnostic: &Diagnostic) -> Vec<Fix> {
     else {
         return Vec::new();
     };
+    if waits_for(json, step, reader) {
+        return Vec::new();
+    }
     let needs = format!("/steps/{reader}/needs");
     let edit = match json.pointer(&needs) {
         Some(Value::Array(_)) => Edit::Insert {
@@ -212,6 +216,25 @@ fn add_need(json: &Value, diagnostic: &Diagnostic) -> Vec<Fix> {
         Safety::Safe,
         vec![edit],
     )]
+}
+
+/// Whether step `from` waits for step `to` through the steps' `needs` (a chain of any length).
+fn waits_for(json: &Value, from: &str, to: &str) -> bool {
+    let needs_of = |step: &str| -> Vec<String> {
+        let needs = format!("/steps/{}/needs", crate::json::escape_token(step));
+        crate::model::read::strings(json.pointer(&needs))
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut waiting = vec![from.to_owned()];
+    while let Some(step) = waiting.pop() {
+        if step == to {
+            return true;
+        }
+        if seen.insert(step.clone()) {
+            waiting.extend(needs_of(&step));
+        }
+    }
+    false
 }
 
 fn missing_spec_version(diagnostic: &Diagnostic) -> bool {

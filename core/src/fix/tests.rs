@@ -296,6 +296,25 @@ fn a_step_reading_a_step_it_does_not_wait_for_gets_the_need_added() {
     assert!(!codes_after(&found[0].2, &none).contains(&"unwaited-step-read".to_owned()));
 }
 
+/// The step read already waits (directly or through others) for the reader: adding it to the
+/// reader's `needs` would close a cycle, so no fix is offered (the author must choose which
+/// way the data flows).
+#[test]
+fn a_need_that_would_close_a_cycle_is_not_offered() {
+    let none = MemoryLoader::new();
+    for steps in [
+        "steps:\n  a:\n    needs: [b]\n  b:\n    verification:\n      check: \"{{ steps.a.output.ok }}\"\n",
+        "steps:\n  a:\n    needs: [m]\n  m:\n    needs: [b]\n  b:\n    verification:\n      check: \"{{ steps.a.output.ok }}\"\n",
+    ] {
+        let text = doc(steps);
+        assert!(
+            codes_after(&text, &none).contains(&"unwaited-step-read".to_owned()),
+            "the read is reported"
+        );
+        assert_eq!(fixed(&text, "unwaited-step-read", &none), vec![], "{steps}");
+    }
+}
+
 #[test]
 fn a_step_that_runs_after_another_by_any_edge_may_read_it() {
     let none = MemoryLoader::new();

@@ -6,7 +6,7 @@
 
 mod fallback;
 mod gates;
-mod read;
+pub(crate) mod read;
 pub(crate) use read::strings;
 mod step;
 mod tree;

@@ -42,8 +42,8 @@ pub enum NodeValue {
 pub struct Node {
     /// The value itself.
     pub value: NodeValue,
-    /// The value's range ([`Node::span`]), 32-bit: a tree is kept per open file by the
-    /// language server, and two words less per node and entry is a fifth of it.
+    /// The value's range ([`Node::span`]), 32-bit: the language server keeps a tree per open
+    /// file, and 32-bit ranges save a word in every node and two in every entry.
     pub(crate) at: Range32,
     /// Scalar style; `None` for collections.
     pub style: Option<ScalarStyle>,
@@ -114,8 +114,8 @@ impl Entry {
 }
 
 impl Node {
-    /// A node holding `value`, written at `span` (a block collection, or a plain scalar when
-    /// `style` says so).
+    /// A node holding `value`, written at `span` in `style` (`None` for a collection), in
+    /// flow or block form; not the expansion of an alias.
     pub fn new(value: NodeValue, span: Span, style: Option<ScalarStyle>, flow: bool) -> Self {
         Node {
             value,

@@ -3,6 +3,7 @@
 //! step's `output_schema`, node ids in DRTL, and the operators and methods of the language.
 
 use logicmd::analysis::Kind;
+use logicmd::source::Span;
 use serde_json::Value;
 
 use super::names::{imported_steps, steps};
@@ -192,6 +193,21 @@ fn root_note(root: &str) -> &'static str {
 }
 
 /// Members of the chain `object` (its segments before the one being typed).
+/// An imported step (`alias.step`) is read `steps['alias.step']`: a dot in a member name would
+/// read as another member. Its item replaces the `.` typed before the name too.
+fn bracketed(mut items: Vec<CompletionItem>, text: Option<&str>) -> Vec<CompletionItem> {
+    for item in items.iter_mut().filter(|item| item.label.contains('.')) {
+        let start = item.replace.start;
+        if start == 0 || text.and_then(|t| t.as_bytes().get(start - 1)) != Some(&b'.') {
+            continue;
+        }
+        item.insert = format!("['{}']", item.label);
+        item.replace = Span::new(start - 1, item.replace.end);
+        item.filter = Some(format!(".{}", item.label));
+    }
+    items
+}
+
 fn members(
     request: &Request<'_>,
     workspace: &mut Workspace,
@@ -201,7 +217,10 @@ fn members(
         return Vec::new();
     };
     let schema = match (request.kind, object) {
-        (Kind::Logic, ["steps"]) => return steps(request, workspace, None),
+        (Kind::Logic, ["steps"]) => {
+            let items = steps(request, workspace, None);
+            return bracketed(items, workspace.text(request.id).as_deref());
+        }
         (Kind::Logic, ["steps", _]) => {
             return vec![request.item(
                 "output",

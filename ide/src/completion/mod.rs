@@ -58,6 +58,9 @@ pub struct CompletionItem {
     pub insert: String,
     /// The range replaced: the word already typed.
     pub replace: Span,
+    /// What the editor matches against the text in `replace`, when not the label (an item
+    /// that replaces more than its own name).
+    pub filter: Option<String>,
 }
 
 /// The completions at `offset` of the file `id`.
@@ -131,6 +134,7 @@ impl Request<'_> {
             detail,
             documentation,
             replace: self.replace,
+            filter: None,
         }
     }
 }

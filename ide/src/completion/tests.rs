@@ -180,6 +180,37 @@ fn imported_steps_are_offered_namespaced() {
     assert_eq!(found, ["lib.helper"]);
 }
 
+/// In an expression an imported step is read `steps['lib.helper']` (`steps.lib.helper` reads
+/// a member `helper` of a step `lib`, which lint rejects): the item replaces the `.` typed
+/// before it and is matched as typed.
+#[test]
+fn an_imported_step_in_an_expression_is_inserted_in_brackets() {
+    let files = MemoryFiles::new().with(
+        "lib.logic.md",
+        "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  helper: {description: Helps}\n---\n",
+    );
+    let text = format!("{HEAD}imports:\n  - ref: ./lib.logic.md\n    as: lib\nsteps:\n  own: {{description: O}}\n  a:\n    needs: [own, lib.helper]\n    verification:\n      check: \"{{{{ steps.l| }}}}\"\n---\n");
+    let (clean, cursor) = at(&text);
+    let mut workspace = Workspace::new(files.shared());
+    workspace.open("m.logic.md", clean.clone());
+    let items = completion(&mut workspace, "m.logic.md", cursor);
+    let found: Vec<(&str, &str, &str, Option<&str>)> = items
+        .iter()
+        .map(|i| {
+            (
+                i.label.as_str(),
+                i.insert.as_str(),
+                &clean[i.replace.start..i.replace.end],
+                i.filter.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [("lib.helper", "['lib.helper']", ".l", Some(".lib.helper"))]
+    );
+}
+
 #[test]
 fn drtl_node_ids_routes_and_rules() {
     let text = "name: t\nnodes:\n  - id: draft\n    type: generate\n  - id: check\n    type: verify\n    rules:\n      - id: std.check_l|\n";

@@ -1,0 +1,166 @@
+//! `logicmd lsp` against what editors and users get wrong or leave out: messages that are not
+//! JSON-RPC, a client with no workspace folder, a root that does not exist, and the Markdown
+//! and YAML files an editor attaches the server to that are not LOGIC.md or DRTL. The real
+//! binary over standard input and output; a server that hangs fails the test (it is waited for
+//! with a deadline, then killed).
+
+mod harness;
+mod lsp_client;
+
+use std::path::Path;
+
+use harness::Scratch;
+use lsp_client::{uri, Client};
+use serde_json::{json, Value};
+
+fn binary() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_logicmd"))
+}
+
+fn framed(body: &[u8]) -> Vec<u8> {
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+fn initialize(client: &mut Client, root: Option<&Path>) -> Value {
+    let root_uri = root.map(uri);
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": root_uri, "capabilities": {}}),
+    )
+}
+
+#[test]
+fn a_message_that_is_not_json_rpc_is_answered_and_the_server_goes_on() {
+    let scratch = Scratch::new("lsp-robust-invalid");
+    let (mut client, _) = Client::start(&scratch.0, json!({"diagnosticsDelayMs": 0}));
+    let answers: Vec<(Value, i64)> = [&b"not json"[..], b"[]", b"{}", b"\xff\xfe"]
+        .into_iter()
+        .map(|body| {
+            client.send_raw(&framed(body));
+            // The server's own requests (registering file watchers) are not the answer.
+            let answer = std::iter::repeat_with(|| client.next_message())
+                .find(|message| message.get("method").is_none())
+                .unwrap_or_default();
+            (
+                answer["id"].clone(),
+                answer["error"]["code"].as_i64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            (Value::Null, -32700),
+            (Value::Null, -32600),
+            (Value::Null, -32600),
+            (Value::Null, -32700)
+        ]
+    );
+    let (response, status) = client.shut_down();
+    assert_eq!((response["result"].clone(), status), (Value::Null, Some(0)));
+}
+
+#[test]
+fn a_stream_whose_framing_is_broken_ends_the_server_instead_of_hanging() {
+    let scratch = Scratch::new("lsp-robust-framing");
+    let (mut client, _) = Client::start(&scratch.0, json!({}));
+    client.send_raw(b"Content-Length: abc\r\n\r\n{}");
+    assert_eq!(client.exit_status(), Some(1));
+}
+
+#[test]
+fn a_client_without_a_workspace_folder_is_served_from_where_it_started_the_server() {
+    let scratch = Scratch::new("lsp-robust-no-root");
+    scratch.dir(".git");
+    let lib = "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  gather: {description: G}\n---\n";
+    let main = "---\nspec_version: \"1.0\"\nname: m\nimports:\n  - ref: ./lib.logic.md\n    as: lib\nsteps:\n  a:\n    needs: [lib.gather]\n    description: A\n---\n";
+    scratch.write("lib.logic.md", lib);
+    let path = scratch.write("main.logic.md", main);
+    let mut client = Client::spawn(binary(), &scratch.0);
+    let answer = initialize(&mut client, None);
+    assert_eq!(answer["result"]["serverInfo"]["name"], "logicmd");
+    client.notify("initialized", json!({}));
+    let file = uri(&path);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": file, "languageId": "markdown", "version": 1, "text": main}}),
+    );
+    // The import resolves inside the directory the server started in: no diagnostic.
+    assert_eq!(client.diagnostics(&file)["diagnostics"], json!([]));
+    let (response, status) = client.shut_down();
+    assert_eq!((response["result"].clone(), status), (Value::Null, Some(0)));
+}
+
+#[test]
+fn a_root_that_does_not_exist_is_refused_in_the_answer_to_initialize() {
+    let scratch = Scratch::new("lsp-robust-bad-root");
+    let mut client = Client::spawn(binary(), &scratch.0);
+    let missing = scratch.0.join("no-such-folder");
+    let answer = initialize(&mut client, Some(&missing));
+    assert_eq!(answer["error"]["code"], -32602);
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert_eq!(
+        scratch.redact(message),
+        "cannot open the project root [SCRATCH]/no-such-folder: No such file or directory (os error 2); pass `--root DIR` or open a folder that exists"
+    );
+    // The client still holds standard input open: the server ends by itself all the same.
+    assert_eq!(client.exit_status(), Some(2));
+}
+
+#[test]
+fn other_markdown_and_yaml_get_nothing_and_logic_md_by_its_content_is_served() {
+    let scratch = Scratch::new("lsp-robust-other-files");
+    let (mut client, _) = Client::start(&scratch.0, json!({"diagnosticsDelayMs": 0}));
+    let files = [
+        ("README.md", "# A project\n\nNot LOGIC.md.\n"),
+        (
+            "docs/post.md",
+            "---\ntitle: A post\nlayout: post\n---\n# Hello\n",
+        ),
+        (
+            "docker-compose.yaml",
+            "services:\n  web:\n    image: nginx\n",
+        ),
+        (
+            "notes/plan.md",
+            "---\nspec_version: \"1.0\"\nname: plan\nsteps:\n  a:\n    needs: [zz]\n---\n",
+        ),
+    ];
+    let mut found = Vec::new();
+    for (name, text) in files {
+        let file = uri(&scratch.write(name, text));
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": file, "languageId": "markdown", "version": 1, "text": text}}),
+        );
+        let codes: Vec<String> = client.diagnostics(&file)["diagnostics"]
+            .as_array()
+            .map(|list| list.iter().map(|d| d["code"].to_string()).collect())
+            .unwrap_or_default();
+        let symbols = client.request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": file}}),
+        );
+        found.push((name, codes, symbols["result"].is_null()));
+    }
+    assert_eq!(
+        found,
+        [
+            ("README.md", vec![], true),
+            ("docs/post.md", vec![], true),
+            ("docker-compose.yaml", vec![], true),
+            (
+                "notes/plan.md",
+                vec![
+                    "\"missing-description\"".to_owned(),
+                    "\"unknown-need\"".to_owned()
+                ],
+                false
+            ),
+        ]
+    );
+    let (_, status) = client.shut_down();
+    assert_eq!(status, Some(0));
+}
