@@ -93,6 +93,41 @@ fn a_client_without_a_workspace_folder_is_served_from_where_it_started_the_serve
     assert_eq!((response["result"].clone(), status), (Value::Null, Some(0)));
 }
 
+/// A file opened from outside the workspace folder imports from its own project, as
+/// `logicmd lint` reads it (it was told its sibling did not exist).
+#[test]
+fn a_file_outside_the_workspace_folder_imports_from_its_own_project() {
+    let scratch = Scratch::new("lsp-robust-outside");
+    let project = scratch.dir("project");
+    scratch.dir("elsewhere/.git");
+    let lib = "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  g: {description: G}\n---\n";
+    let main = "---\nspec_version: \"1.0\"\nname: m\nimports:\n  - ref: ./lib.logic.md\n    as: lib\nsteps:\n  a:\n    description: A\n    needs: [lib.g]\n---\n";
+    scratch.write("elsewhere/lib.logic.md", lib);
+    let path = scratch.write("elsewhere/main.logic.md", main);
+    let (mut client, _) = Client::start(&project, json!({"diagnosticsDelayMs": 0}));
+    let file = uri(&path);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": file, "languageId": "markdown", "version": 1, "text": main}}),
+    );
+    assert_eq!(client.diagnostics(&file)["diagnostics"], json!([]));
+    let broken = main.replace("./lib.logic.md", "./missing.logic.md");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": file, "version": 2}, "contentChanges": [{"text": broken}]}),
+    );
+    let codes: Vec<Value> = client.diagnostics(&file)["diagnostics"]
+        .as_array()
+        .map(|list| list.iter().map(|d| d["code"].clone()).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        codes,
+        [json!("unresolved-reference"), json!("unknown-need")]
+    );
+    let (_, status) = client.shut_down();
+    assert_eq!(status, Some(0));
+}
+
 #[test]
 fn a_root_that_does_not_exist_is_refused_in_the_answer_to_initialize() {
     let scratch = Scratch::new("lsp-robust-bad-root");
@@ -163,4 +198,55 @@ fn other_markdown_and_yaml_get_nothing_and_logic_md_by_its_content_is_served() {
     );
     let (_, status) = client.shut_down();
     assert_eq!(status, Some(0));
+}
+
+/// Neovim asks for code actions at the cursor (a collapsed range, here at the start of the
+/// line) and passes the line's diagnostics: their fixes are offered.
+#[test]
+fn the_diagnostics_a_client_passes_get_their_fixes_at_a_collapsed_cursor() {
+    let scratch = Scratch::new("lsp-robust-actions");
+    let text = "---\nspec_version: \"1.0\"\nname: x\nsteps:\n  a:\n    description: A\n  b:\n    description: B\n    neds: [a]\n---\n";
+    let path = scratch.write("x.logic.md", text);
+    let (mut client, _) = Client::start(&scratch.0, json!({"diagnosticsDelayMs": 0}));
+    let file = uri(&path);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": file, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    let diagnostics = client.diagnostics(&file)["diagnostics"].clone();
+    let line = diagnostics[0]["range"]["start"]["line"].clone();
+    let cursor = json!({"line": line, "character": 0});
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": file},
+            "range": {"start": cursor, "end": cursor},
+            "context": {"diagnostics": diagnostics},
+        }),
+    );
+    let titles: Vec<Value> = actions["result"]
+        .as_array()
+        .map(|list| list.iter().map(|a| a["title"].clone()).collect())
+        .unwrap_or_default();
+    assert_eq!(titles, [json!("Replace `neds` with `needs`")]);
+    let (_, status) = client.shut_down();
+    assert_eq!(status, Some(0));
+}
+
+/// The protocol's lifecycle: a second `initialize` is an invalid request, and `exit` before
+/// anything else ends the server with the failure status, without a message of its own.
+#[test]
+fn a_second_initialize_is_refused_and_an_early_exit_fails_quietly() {
+    let scratch = Scratch::new("lsp-robust-lifecycle");
+    let (mut client, _) = Client::start(&scratch.0, json!({}));
+    let again = initialize(&mut client, Some(&scratch.0));
+    assert_eq!(
+        again["error"],
+        json!({"code": -32600, "message": "the server is already initialized"})
+    );
+    let (_, status) = client.shut_down();
+    assert_eq!(status, Some(0));
+    let mut early = Client::spawn(binary(), &scratch.0);
+    early.notify("exit", Value::Null);
+    assert_eq!(early.exit_status(), Some(1));
 }

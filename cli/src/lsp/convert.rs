@@ -17,6 +17,33 @@ use lsp_types as lsp;
 
 use super::project::Project;
 
+/// Positions of offsets in order, each counted on from the last one when it lies further on the
+/// same line. *Why:* a column is counted in UTF-16 units from the line's start, and the tokens
+/// of one long line (thousands of `{{ }}` in a value) were each counted from there: quadratic.
+pub struct Walk<'a, 't> {
+    text: &'a Text<'t>,
+    last: Option<(usize, lsp::Position)>,
+}
+
+impl Walk<'_, '_> {
+    pub fn position(&mut self, offset: usize) -> lsp::Position {
+        let text = self.text.text;
+        let offset = logicmd::source::clamp_to_char_boundary(text, offset);
+        let on = self.last.filter(|(at, last)| {
+            *at <= offset && self.text.index.line_of(offset) == last.line as usize
+        });
+        let position = match on {
+            Some((at, last)) => {
+                let more: usize = text[at..offset].chars().map(char::len_utf16).sum();
+                lsp::Position::new(last.line, last.character + more as u32)
+            }
+            None => self.text.position(offset),
+        };
+        self.last = Some((offset, position));
+        position
+    }
+}
+
 /// A text and its lines, for converting positions.
 pub struct Text<'t> {
     pub text: &'t str,
@@ -42,6 +69,14 @@ impl<'t> Text<'t> {
     pub fn position(&self, offset: usize) -> lsp::Position {
         let at = lines::position(self.text, &self.index, offset);
         lsp::Position::new(at.line, at.character)
+    }
+
+    /// A walker for positions of offsets that mostly increase (a document's tokens in order).
+    pub fn walk(&self) -> Walk<'_, 't> {
+        Walk {
+            text: self,
+            last: None,
+        }
     }
 
     pub fn range(&self, span: Span) -> lsp::Range {
@@ -260,5 +295,32 @@ pub fn symbol(text: &Text<'_>, symbol: &Symbol) -> lsp::DocumentSymbol {
         range: text.range(symbol.span),
         selection_range: text.range(symbol.selection),
         children: (!children.is_empty()).then_some(children),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The walker gives every offset the position counted from its line's start, whatever
+        /// the order the offsets come in (forward on a line, to another line, or back).
+        #[test]
+        fn a_walk_gives_the_positions_counted_from_each_lines_start(
+            text in "(a|é|😀|\n|\r\n| ){0,40}",
+            offsets in proptest::collection::vec(0usize..60, 0..20),
+            sorted in any::<bool>(),
+        ) {
+            let text_of = Text::new(&text);
+            let mut offsets = offsets;
+            if sorted {
+                offsets.sort_unstable();
+            }
+            let mut walk = text_of.walk();
+            for offset in offsets {
+                prop_assert_eq!(walk.position(offset), text_of.position(offset), "{}", offset);
+            }
+        }
     }
 }

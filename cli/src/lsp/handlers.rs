@@ -282,7 +282,21 @@ pub fn request(server: &mut Server<'_>, request: &Request) -> Result<Answer, Fai
             let at: lsp::CodeActionParams = params(p)?;
             document_request(server, &at.text_document, |server, id, file| {
                 let text = Text::of(file);
-                let range = text.span(at.range);
+                // At a cursor (a collapsed range, perhaps before the problem's column) the
+                // diagnostics the client names on the cursor's line count as in range: Neovim
+                // asks that way. A selection keeps its own range.
+                let cursor = at.range.start;
+                let range = at
+                    .context
+                    .diagnostics
+                    .iter()
+                    .filter(|d| {
+                        at.range.start == at.range.end
+                            && (d.range.start.line..=d.range.end.line).contains(&cursor.line)
+                    })
+                    .fold(text.span(at.range), |range, d| {
+                        range.cover(text.span(d.range))
+                    });
                 let actions = logicmd_ide::actions::code_actions(&mut server.workspace, id, range);
                 let listed: Vec<lsp::CodeActionOrCommand> = actions
                     .iter()
@@ -418,9 +432,10 @@ fn document_request(
 fn encode_tokens(text: &Text<'_>, found: &[tokens::SemanticToken]) -> Vec<lsp::SemanticToken> {
     let mut out = Vec::with_capacity(found.len());
     let (mut line, mut column) = (0u32, 0u32);
+    let mut walk = text.walk();
     for token in found {
-        let start = text.position(token.span.start);
-        let end = text.position(token.span.end);
+        let start = walk.position(token.span.start);
+        let end = walk.position(token.span.end);
         if start.line != end.line || end.character <= start.character {
             continue;
         }

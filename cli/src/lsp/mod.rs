@@ -64,7 +64,10 @@ pub fn run(args: &Args) -> u8 {
 }
 
 fn serve(connection: &Transport, args: &Args) -> Result<u8, String> {
-    let (id, params) = initialize_start(connection)?;
+    let Some((id, params)) = initialize_start(connection)? else {
+        // `exit` without `shutdown`: the protocol's failure status.
+        return Ok(EXIT_INVALID);
+    };
     let init: lsp::InitializeParams = serde_json::from_value(params).map_err(|e| e.to_string())?;
     let project = match open_project(args, &init) {
         Ok(project) => Arc::new(project),
@@ -109,12 +112,13 @@ fn serve(connection: &Transport, args: &Args) -> Result<u8, String> {
     Ok(server.main_loop())
 }
 
-/// Waits for the client's `initialize` (a request before it is refused as the protocol says).
-fn initialize_start(connection: &Transport) -> Result<(RequestId, Value), String> {
+/// Waits for the client's `initialize` (a request before it is refused as the protocol says);
+/// `None` when the client asks to exit first.
+fn initialize_start(connection: &Transport) -> Result<Option<(RequestId, Value)>, String> {
     loop {
         match connection.receiver.recv() {
             Ok(Message::Request(request)) if request.method == "initialize" => {
-                return Ok((request.id, request.params))
+                return Ok(Some((request.id, request.params)))
             }
             Ok(Message::Request(request)) => {
                 let refused = Response::new_err(
@@ -125,7 +129,13 @@ fn initialize_start(connection: &Transport) -> Result<(RequestId, Value), String
                 send(connection, Outgoing::message(&Message::Response(refused)));
             }
             Ok(Message::Notification(n)) if n.method != "exit" => {}
-            Ok(other) => return Err(format!("expected initialize request, got {other:?}")),
+            Ok(Message::Notification(_)) => return Ok(None),
+            Ok(Message::Response(response)) => {
+                return Err(format!(
+                    "expected the initialize request, got a response to request {}",
+                    response.id
+                ))
+            }
             Err(_) => return Err("the client left before initializing".to_owned()),
         }
     }
@@ -324,6 +334,14 @@ impl Server<'_> {
             return;
         }
         let id = request.id.clone();
+        if request.method == "initialize" {
+            self.respond(Response::new_err(
+                id,
+                ErrorCode::InvalidRequest as i32,
+                "the server is already initialized".to_owned(),
+            ));
+            return;
+        }
         let response = match handlers::request(self, &request) {
             Ok(answer) => match answer.into_message(&id) {
                 Ok(message) => return send(self.connection, message),

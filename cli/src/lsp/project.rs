@@ -27,18 +27,34 @@ impl Project {
     }
 
     /// The id of the file at `uri`: its path relative to the root, `/`-separated; a file outside
-    /// the root keeps its absolute path (its imports then cannot be read).
+    /// the root keeps its absolute path (its imports resolve in its own project: [`Self::outside`]).
     pub fn id_of(&self, uri: &str) -> Option<String> {
-        let path = path_of_uri(uri)?;
-        let absolute = normalized(&path);
-        Some(match absolute.strip_prefix(&self.root) {
+        Some(self.id_of_path(&path_of_uri(uri)?))
+    }
+
+    fn id_of_path(&self, path: &Path) -> String {
+        let absolute = normalized(path);
+        match absolute.strip_prefix(&self.root) {
             Ok(relative) => relative
                 .components()
                 .map(|c| c.as_os_str().to_string_lossy())
                 .collect::<Vec<_>>()
                 .join("/"),
             Err(_) => absolute.to_string_lossy().into_owned(),
-        })
+        }
+    }
+
+    /// For a file outside the root (an absolute id): the loader over its own project, found as
+    /// `logicmd lint` finds it (the nearest directory above it with a project marker, else its
+    /// own directory), and its id there.
+    fn outside(&self, id: &str) -> Option<(FsLoader, String)> {
+        if !id.starts_with('/') {
+            return None;
+        }
+        let path = Path::new(id);
+        let loader = FsLoader::for_file(path, None).ok()?;
+        let own = loader.id_of(path).ok()?;
+        Some((loader, own))
     }
 
     /// The `file://` URI of the file with `id`.
@@ -58,11 +74,21 @@ impl Project {
 
 impl Loader for Project {
     fn resolve(&self, from: &str, reference: &str) -> Result<String, LoadError> {
-        self.loader.resolve(from, reference)
+        match self.outside(from) {
+            Some((loader, own)) => {
+                let found = loader.resolve(&own, reference)?;
+                Ok(self.id_of_path(&loader.root().join(found)))
+            }
+            None => self.loader.resolve(from, reference),
+        }
     }
 
     fn load(&self, id: &str) -> Result<String, LoadError> {
-        self.loader.load(id)
+        match self.outside(id) {
+            Some((loader, own)) => loader.load(&own),
+            None if id.starts_with('/') => Err(LoadError::new(format!("cannot read {id}"))),
+            None => self.loader.load(id),
+        }
     }
 }
 
