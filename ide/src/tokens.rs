@@ -154,19 +154,11 @@ struct Places<'a> {
 
 impl<'a> Places<'a> {
     fn new(text: &'a str, node: &'a Node, value: &'a str) -> Places<'a> {
-        let written = &text[node.span().start..node.span().end];
-        let direct = if written == value {
-            Some(node.span().start)
-        } else if written.len() == value.len() + 2 && &written[1..written.len() - 1] == value {
-            Some(node.span().start + 1)
-        } else {
-            None
-        };
         Places {
             text,
             node,
             value,
-            direct,
+            direct: logicmd::yaml::written_start(text, node, value),
         }
     }
 

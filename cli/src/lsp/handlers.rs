@@ -128,13 +128,19 @@ fn about_a_served_document(server: &Server<'_>, params: &Value) -> bool {
     else {
         return true;
     };
-    let Some(id) = server.project.id_of(uri) else {
-        return true;
-    };
+    server
+        .project
+        .id_of(uri)
+        .is_none_or(|id| serves(server, &id))
+}
+
+/// Whether the server answers for `id`: LOGIC.md or DRTL, or a file not open (its answer is
+/// then made from what is on disk, or is empty).
+fn serves(server: &Server<'_>, id: &str) -> bool {
     server
         .workspace
-        .text(&id)
-        .is_none_or(|text| super::served::served(&id, &text))
+        .text(id)
+        .is_none_or(|text| super::served::served(id, &text))
 }
 
 /// The current text of any file, for converting places in it.
@@ -544,11 +550,7 @@ pub fn notification(server: &mut Server<'_>, notification: Notification) -> Vec<
 pub fn diagnostics(server: &mut Server<'_>, id: &str) -> lsp::PublishDiagnosticsParams {
     let version = server.versions.get(id).copied();
     let uri = convert::uri(&server.project, id);
-    let served = server
-        .workspace
-        .text(id)
-        .is_some_and(|text| super::served::served(id, &text));
-    if !served {
+    if !serves(server, id) {
         // Other Markdown and YAML: nothing (an empty list clears what an earlier text had).
         return lsp::PublishDiagnosticsParams::new(uri, Vec::new(), version);
     }

@@ -14,7 +14,7 @@ use crate::source::Span;
 pub fn value_span(text: &str, node: &Node, value: &str, offset: usize, len: usize) -> Span {
     let offset = offset.min(value.len());
     let end = (offset + len).min(value.len());
-    if let Some(start) = written_as_is(text, node, value) {
+    if let Some(start) = written_start(text, node, value) {
         return Span::new(start + offset, start + end);
     }
     if let Some(map) = decoded_map(text, node, value) {
@@ -29,24 +29,21 @@ pub fn value_span(text: &str, node: &Node, value: &str, offset: usize, len: usiz
     }
 }
 
-/// Where `value` starts in the file when the scalar is written exactly as it reads (plain, or
-/// quoted without escapes, on one line): then every offset maps directly. *Why:* the map below
-/// is as long as the value and was made per call, so a value holding thousands of `{{ }}`
-/// took seconds to place them all.
-fn written_as_is(text: &str, node: &Node, value: &str) -> Option<usize> {
+/// Where `value` starts in the file when the scalar is written exactly as it reads (its bytes,
+/// or a quoted scalar's bytes inside its quotes): then every offset maps directly. *Why:* the
+/// decoded map is as long as the value, so a value holding thousands of `{{ }}` took seconds to
+/// place them one call at a time; a caller placing many offsets of one value asks this once.
+pub fn written_start(text: &str, node: &Node, value: &str) -> Option<usize> {
     let span = node.span();
     let raw = text.get(span.start..span.end)?;
-    match node.style? {
-        ScalarStyle::Plain if raw == value => Some(span.start),
-        ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
-            if raw == value {
-                return Some(span.start);
-            }
-            let inner = raw.get(1..raw.len().checked_sub(1)?)?;
-            (inner == value && raw.len() >= 2).then_some(span.start + 1)
-        }
-        _ => None,
+    if raw == value {
+        return Some(span.start);
     }
+    let quoted = matches!(
+        node.style,
+        Some(ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted)
+    );
+    (quoted && raw.get(1..raw.len().saturating_sub(1)) == Some(value)).then_some(span.start + 1)
 }
 
 /// For every byte offset of `value` (and its end), the file offset of its character, when
