@@ -235,8 +235,17 @@ fn a_scripted_editor_session() {
         json!({"newName": "collect"}),
     );
     insta::assert_json_snapshot!("rename_gather", renamed);
-    let refused = s.at_request("textDocument/prepareRename", "lib.normalize", 6, json!({}));
-    insta::assert_json_snapshot!("prepare_rename_imported", refused);
+    // An imported step is renamed from the importing file too: its part of the name, in the
+    // file that defines it (not open) and here.
+    let imported = s.at_request("textDocument/prepareRename", "lib.normalize", 6, json!({}));
+    insta::assert_json_snapshot!("prepare_rename_imported", imported);
+    let renamed_imported = s.at_request(
+        "textDocument/rename",
+        "lib.normalize",
+        6,
+        json!({"newName": "canonicalize"}),
+    );
+    insta::assert_json_snapshot!("rename_imported", renamed_imported);
 
     let diagnostics = after_typing["diagnostics"].clone();
     let chek = s.text.find("chek]").expect("the typo");

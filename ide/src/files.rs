@@ -26,6 +26,50 @@ pub trait ProjectFiles: Loader + Send + Sync {
     }
 }
 
+/// Whether a file's name says it is LOGIC.md: `*.logic.md`, `LOGIC.md`, or Markdown in a
+/// `.logic/` directory (the names the language server watches).
+pub fn is_logic_md_name(id: &str) -> bool {
+    let name = id.rsplit('/').next().unwrap_or(id);
+    let lower = name.to_ascii_lowercase();
+    lower.ends_with(".logic.md")
+        || name == "LOGIC.md"
+        || (id.starts_with(".logic/") || id.contains("/.logic/")) && lower.ends_with(".md")
+}
+
+/// The most directories a walk of the project lists, and the most documents it returns: the
+/// project is the user's disk, of any size.
+pub const MAX_WALKED_DIRECTORIES: usize = 10_000;
+/// See [`MAX_WALKED_DIRECTORIES`].
+pub const MAX_WALKED_DOCUMENTS: usize = 10_000;
+
+/// The ids of the project's files whose name says LOGIC.md, sorted (files that may import
+/// another: renaming a step must reach the importers an editor has not opened).
+pub fn logic_md_documents(files: &dyn ProjectFiles) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut directories = vec![String::new()];
+    let mut listed = 0;
+    while let Some(directory) = directories.pop() {
+        listed += 1;
+        if listed > MAX_WALKED_DIRECTORIES {
+            break;
+        }
+        for entry in files.list(&directory) {
+            let id = if directory.is_empty() {
+                entry.name
+            } else {
+                format!("{directory}/{}", entry.name)
+            };
+            if entry.is_dir {
+                directories.push(id);
+            } else if is_logic_md_name(&id) && found.len() < MAX_WALKED_DOCUMENTS {
+                found.push(id);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
 /// A project with no files besides the open ones.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NoFiles;

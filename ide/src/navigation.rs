@@ -12,7 +12,7 @@ use crate::workspace::{FileAnalysis, Workspace};
 use crate::Location;
 
 /// The definition and the file it is in, for the name under the cursor.
-fn target(
+pub(crate) fn target(
     workspace: &mut Workspace,
     file: &Arc<FileAnalysis>,
     offset: usize,
@@ -124,42 +124,37 @@ pub fn references(
         found.extend(
             importer_uses(workspace, &home.id, &definition.name)
                 .into_iter()
-                .map(|(file, span, _)| Location { file, span }),
+                .map(|(file, span)| Location { file, span }),
         );
     }
     found
 }
 
-/// Where the open files that import `home` name its step `name` (`alias.name`): each file, the
-/// reference's span and the alias's length.
+/// Where other files name `home`'s step `name` through their imports (`alias.name`, or
+/// `outer.alias.name` through an import of an importer), open or not: each file and the
+/// reference's span.
 pub(crate) fn importer_uses(
     workspace: &mut Workspace,
     home: &str,
     name: &str,
-) -> Vec<(String, Span, usize)> {
+) -> Vec<(String, Span)> {
     let mut found = Vec::new();
-    for other in workspace.open_files() {
-        if other == home {
-            continue;
-        }
+    for other in workspace.possible_importers(home) {
         let Some(importer) = workspace.analysis(&other) else {
             continue;
         };
-        for import in &importer.symbols().files {
-            let Some(alias) = &import.alias else { continue };
-            let target = workspace.files().resolve(&other, &import.reference).ok();
-            if target.as_deref() != Some(home) {
+        for reference in &importer.symbols().references {
+            let qualified = reference.kind == SymbolKind::Step
+                && reference.name.ends_with(name)
+                && reference.name[..reference.name.len() - name.len()].ends_with('.');
+            if !qualified {
                 continue;
             }
-            let qualified = format!("{alias}.{name}");
-            found.extend(
-                importer
-                    .symbols()
-                    .references
-                    .iter()
-                    .filter(|r| r.kind == SymbolKind::Step && r.name == qualified)
-                    .map(|r| (other.clone(), r.span, alias.len())),
-            );
+            let names_it = imported(workspace, &importer, &reference.name)
+                .is_some_and(|(file, definition)| file.id == home && definition.name == name);
+            if names_it {
+                found.push((other.clone(), reference.span));
+            }
         }
     }
     found

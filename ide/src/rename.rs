@@ -9,11 +9,13 @@ use std::sync::Arc;
 use logicmd::edit::{apply, Edit};
 use logicmd::source::Span;
 
+use crate::navigation;
 use crate::symbols::{Definition, SymbolKind};
 use crate::workspace::{FileAnalysis, Workspace};
 use crate::{TextEdit, WorkspaceEdit};
 
-/// The name's range and text when the thing at `offset` can be renamed, else why not.
+/// The name's range and text when the thing at `offset` can be renamed, else why not. On an
+/// imported name (`alias.step`) the range is the step's part: that is what changes.
 pub fn prepare_rename(
     workspace: &mut Workspace,
     id: &str,
@@ -21,35 +23,30 @@ pub fn prepare_rename(
 ) -> Result<(Span, String), String> {
     let file = workspace.analysis(id).ok_or("the file does not parse")?;
     let symbols = file.symbols();
-    let (span, definition) = if let Some(definition) = symbols.definition_at(offset) {
-        (definition.span, definition.clone())
+    let (span, written) = if let Some(definition) = symbols.definition_at(offset) {
+        (definition.span, definition.name.clone())
     } else if let Some(reference) = symbols.reference_at(offset) {
-        match symbols.resolve(reference) {
-            Some(definition) => (reference.span, definition.clone()),
-            None => {
-                return Err(
-                    match crate::navigation::imported(workspace, &file, &reference.name) {
-                        Some((home, definition)) => format!(
-                            "`{}` is defined in `{}`: rename `{}` there",
-                            reference.name, home.id, definition.name
-                        ),
-                        None => format!("`{}` names nothing that can be renamed", reference.name),
-                    },
-                );
-            }
-        }
+        (reference.span, reference.name.clone())
     } else {
         return Err("there is no step or node name here".to_owned());
     };
+    let (home, definition) = navigation::target(workspace, &file, offset)
+        .ok_or_else(|| format!("`{written}` names nothing that can be renamed"))?;
     if !definition.kind.renamable() {
         return Err(format!("a {} is not renamed here", definition.kind.noun()));
     }
     let inner = unquoted(&file.text, span);
+    let inner = if home.id == file.id {
+        inner
+    } else {
+        step_part(&file.text, inner)
+    };
     Ok((inner, definition.name.into()))
 }
 
-/// The edits that rename the thing at `offset` of `id` to `new_name`, in this file and in the
-/// open files that import it.
+/// The edits that rename the thing at `offset` of `id` (defined there, or in a file `id`
+/// imports) to `new_name`: in the file that defines it and in every file of the project that
+/// names it through an import, open or not.
 pub fn rename(
     workspace: &mut Workspace,
     id: &str,
@@ -58,33 +55,32 @@ pub fn rename(
 ) -> Result<WorkspaceEdit, String> {
     prepare_rename(workspace, id, offset)?;
     let file = workspace.analysis(id).ok_or("the file does not parse")?;
-    let symbols = file.symbols();
-    let definition = symbols
-        .definition_at(offset)
-        .cloned()
-        .or_else(|| {
-            symbols
-                .reference_at(offset)
-                .and_then(|r| symbols.resolve(r))
-                .cloned()
-        })
-        .ok_or("nothing to rename here")?;
+    let (home, definition) =
+        navigation::target(workspace, &file, offset).ok_or("nothing to rename here")?;
     if new_name == definition.name {
         return Ok(WorkspaceEdit::default());
     }
-    check_name(&file, &definition, new_name)?;
+    check_name(&home, &definition, new_name)?;
     let own = match definition.kind {
-        SymbolKind::Step => rename_step(&file, &definition, new_name)?,
-        _ => replace_all(&file.text, &occurrences(&file, &definition), new_name)?,
+        SymbolKind::Step => rename_step(&home, &definition, new_name)?,
+        _ => replace_all(&home.text, &occurrences(&home, &definition), new_name)?,
     };
     let mut edit = WorkspaceEdit {
-        changes: vec![(id.to_owned(), own)],
+        changes: vec![(home.id.clone(), own)],
     };
     if definition.kind == SymbolKind::Step {
         edit.changes
-            .extend(importers(workspace, &file, &definition, new_name)?);
+            .extend(importers(workspace, &home, &definition, new_name)?);
     }
     Ok(edit)
+}
+
+/// The step's part of an imported name as written (`lib.norm` → `norm`).
+fn step_part(text: &str, span: Span) -> Span {
+    match text[span.start..span.end].rfind('.') {
+        Some(dot) => Span::new(span.start + dot + 1, span.end),
+        None => span,
+    }
 }
 
 /// A new name must be a plain name (it is written as a key, in lists and in expressions) not
@@ -248,7 +244,7 @@ fn rename_step(
     Ok(edits)
 }
 
-/// In the open files that import the step's file: `alias.OLD` becomes `alias.NEW`.
+/// In the files that import the step's file: `alias.OLD` becomes `alias.NEW`.
 fn importers(
     workspace: &mut Workspace,
     home: &Arc<FileAnalysis>,
@@ -256,15 +252,11 @@ fn importers(
     name: &str,
 ) -> Result<Vec<(String, Vec<TextEdit>)>, String> {
     let mut spans: Vec<(String, Vec<Span>)> = Vec::new();
-    for (file, span, alias_len) in
-        crate::navigation::importer_uses(workspace, &home.id, &definition.name)
-    {
+    for (file, span) in navigation::importer_uses(workspace, &home.id, &definition.name) {
         let Some(text) = workspace.text(&file) else {
             continue;
         };
-        let inner = unquoted(&text, span);
-        // Only the step's part after `alias.` changes.
-        let step = Span::new(inner.start + alias_len + 1, inner.end);
+        let step = step_part(&text, unquoted(&text, span));
         match spans.iter_mut().find(|(f, _)| *f == file) {
             Some((_, list)) => list.push(step),
             None => spans.push((file, vec![step])),

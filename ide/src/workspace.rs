@@ -311,6 +311,40 @@ impl Workspace {
         ids
     }
 
+    /// The files that may name `home`'s steps: the open ones, and the project's LOGIC.md files
+    /// whose text names `home`'s file, or the file of one that does (imports through imports),
+    /// without `home` itself. Those not open are read, not parsed: most projects are mostly
+    /// files that import nothing of `home`.
+    pub(crate) fn possible_importers(&self, home: &str) -> Vec<String> {
+        let mut found = self.open_files();
+        found.retain(|id| id != home);
+        // An open file may import `home`: one that names it may be imported in turn.
+        let mut names: Vec<String> = std::iter::once(home)
+            .chain(found.iter().map(String::as_str))
+            .map(|id| file_name(id).to_owned())
+            .collect();
+        let mut rest: Vec<(String, Arc<str>)> = crate::files::logic_md_documents(&*self.files)
+            .into_iter()
+            .filter(|id| id != home && !self.open.contains_key(id))
+            .filter_map(|id| self.text(&id).map(|text| (id, text)))
+            .collect();
+        for _ in 0..logicmd::imports::MAX_IMPORT_DEPTH {
+            let (named, unnamed): (Vec<_>, Vec<_>) = rest
+                .into_iter()
+                .partition(|(_, text)| names.iter().any(|name| text.contains(name.as_str())));
+            rest = unnamed;
+            if named.is_empty() {
+                break;
+            }
+            for (id, _) in named {
+                names.push(file_name(&id).to_owned());
+                found.push(id);
+            }
+        }
+        found.sort();
+        found
+    }
+
     /// The current text of `id`: the editor's when open, else the project's file.
     pub fn text(&self, id: &str) -> Option<Arc<str>> {
         match self.open.get(id) {
@@ -437,6 +471,11 @@ impl Workspace {
         ids.sort();
         ids
     }
+}
+
+/// The last part of a path-like id.
+fn file_name(id: &str) -> &str {
+    id.rsplit('/').next().unwrap_or(id)
 }
 
 /// The problems of one analysed file: parse, schema, lint (imports through `loader`) and, for

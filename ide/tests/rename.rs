@@ -96,19 +96,93 @@ fn a_step_in_the_files_that_import_it() {
         apply(main, &edit, "main.logic.md"),
         main.replace("lib.norm", "lib.normalize")
     );
-    // From the importing file, the name is the other file's to rename.
-    let mut refused = Workspace::new(MemoryFiles::new().with("lib.logic.md", lib).shared());
-    refused.open("main.logic.md", main.to_owned());
-    let why = rename::prepare_rename(
-        &mut refused,
-        "main.logic.md",
-        main.find("lib.norm").unwrap() + 5,
-    )
-    .unwrap_err();
+}
+
+/// The importers an editor has not opened are renamed too (they would break otherwise), from
+/// the step's own file and from an importer: a sibling, a file in a subdirectory, and one that
+/// imports through another import (`outer.lib.norm`).
+#[test]
+fn a_step_in_importers_that_are_not_open_and_from_an_importer() {
+    let lib = "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  norm: {}\n  other: {needs: [norm]}\n---\n";
+    let main = "---\nspec_version: \"1.0\"\nname: m\nimports:\n  - ref: ./lib.logic.md\n    as: lib\nsteps:\n  a:\n    needs: [lib.norm]\n    verification:\n      check: \"{{ steps['lib.norm'].output.ok }}\"\n---\n";
+    let nested = "---\nspec_version: \"1.0\"\nname: n\nimports:\n  - ref: ../lib.logic.md\n    as: l\nsteps:\n  b:\n    needs: [l.norm]\n---\n";
+    let outer = "---\nspec_version: \"1.0\"\nname: o\nimports:\n  - ref: ./main.logic.md\n    as: outer\nsteps:\n  c:\n    needs: [outer.lib.norm]\n---\n";
+    let unrelated = "---\nspec_version: \"1.0\"\nname: u\nsteps:\n  norm: {}\n---\n";
+    let files = || {
+        MemoryFiles::new()
+            .with("lib.logic.md", lib)
+            .with("main.logic.md", main)
+            .with("agents/nested.logic.md", nested)
+            .with("outer.logic.md", outer)
+            .with("unrelated.logic.md", unrelated)
+            .with("notes.md", "lib.logic.md norm")
+            .shared()
+    };
+    let expected = |edit: &WorkspaceEdit| {
+        let mut ids: Vec<&str> = edit.changes.iter().map(|(id, _)| id.as_str()).collect();
+        ids.sort();
+        assert_eq!(
+            ids,
+            [
+                "agents/nested.logic.md",
+                "lib.logic.md",
+                "main.logic.md",
+                "outer.logic.md"
+            ]
+        );
+        assert_eq!(
+            apply(lib, edit, "lib.logic.md"),
+            lib.replace("norm", "normalize")
+        );
+        assert_eq!(
+            apply(main, edit, "main.logic.md"),
+            main.replace("lib.norm", "lib.normalize")
+        );
+        assert_eq!(
+            apply(nested, edit, "agents/nested.logic.md"),
+            nested.replace("l.norm", "l.normalize")
+        );
+        assert_eq!(
+            apply(outer, edit, "outer.logic.md"),
+            outer.replace("lib.norm", "lib.normalize")
+        );
+    };
+
+    // From the step's file, nothing else open.
+    let mut workspace = Workspace::new(files());
+    workspace.open("lib.logic.md", lib.to_owned());
+    let at = lib.find("norm").unwrap();
+    let edit = rename::rename(&mut workspace, "lib.logic.md", at, "normalize").expect("renamed");
+    expected(&edit);
+    let places = logicmd_ide::navigation::references(&mut workspace, "lib.logic.md", at, false);
+    let mut files_named: Vec<&str> = places.iter().map(|l| l.file.as_str()).collect();
+    files_named.dedup();
     assert_eq!(
-        why,
-        "`lib.norm` is defined in `lib.logic.md`: rename `norm` there"
+        files_named,
+        [
+            "lib.logic.md",
+            "agents/nested.logic.md",
+            "main.logic.md",
+            "outer.logic.md"
+        ]
     );
+
+    // From an importer, the step's file closed: the step's part of the name is renamed.
+    let mut workspace = Workspace::new(files());
+    workspace.open("main.logic.md", main.to_owned());
+    let at = main.find("lib.norm").unwrap() + 5;
+    let (span, placeholder) =
+        rename::prepare_rename(&mut workspace, "main.logic.md", at).expect("renamable");
+    assert_eq!(
+        (&main[span.start..span.end], placeholder.as_str()),
+        ("norm", "norm")
+    );
+    let edit = rename::rename(&mut workspace, "main.logic.md", at, "normalize").expect("renamed");
+    expected(&edit);
+
+    // A name taken in the step's file is refused from an importer too.
+    let why = rename::rename(&mut workspace, "main.logic.md", at, "other").unwrap_err();
+    assert_eq!(why, "a step `other` already exists");
 }
 
 #[test]

@@ -7,11 +7,7 @@
 pub fn served(id: &str, text: &str) -> bool {
     let name = id.rsplit('/').next().unwrap_or(id);
     let lower = name.to_ascii_lowercase();
-    if lower.ends_with(".logic.md")
-        || name == "LOGIC.md"
-        || id.contains(".logic/") && lower.ends_with(".md")
-        || logicmd::drtl::is_drtl_path(&lower)
-    {
+    if logicmd_ide::files::is_logic_md_name(id) || logicmd::drtl::is_drtl_path(&lower) {
         return true;
     }
     if lower.ends_with(".md") || lower.ends_with(".markdown") {
