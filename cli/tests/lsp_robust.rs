@@ -250,3 +250,31 @@ fn a_second_initialize_is_refused_and_an_early_exit_fails_quietly() {
     early.notify("exit", Value::Null);
     assert_eq!(early.exit_status(), Some(1));
 }
+
+/// An editor that dies without `exit` (a crash, `kill -9`) leaves its server behind unless the
+/// server watches the `processId` it was given: it ends by itself, and a live parent keeps it.
+#[cfg(unix)]
+#[test]
+fn the_server_ends_when_the_editor_that_started_it_is_gone() {
+    let scratch = Scratch::new("lsp-robust-parent");
+    let mut parent = std::process::Command::new("sleep")
+        .arg("30")
+        .spawn()
+        .expect("a stand-in editor");
+    let mut client = Client::spawn(binary(), &scratch.0);
+    let answer = client.request(
+        "initialize",
+        json!({"processId": parent.id(), "rootUri": uri(&scratch.0), "capabilities": {}}),
+    );
+    assert!(answer["result"]["capabilities"].is_object(), "{answer}");
+    client.notify("initialized", json!({}));
+    // Alive: the server answers.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "file:///nothing.logic.md"}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(hover["result"], Value::Null);
+    parent.kill().expect("the editor is killed");
+    parent.wait().expect("and reaped");
+    assert_eq!(client.exit_status(), Some(1));
+}

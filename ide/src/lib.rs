@@ -51,6 +51,7 @@ pub mod navigation;
 pub mod outline;
 pub mod rename;
 mod schema_docs;
+pub mod shortlist;
 pub mod symbols;
 pub mod tokens;
 pub mod workspace;

@@ -233,6 +233,26 @@ pub fn workspace_edit(
     }
 }
 
+/// A workspace edit with its files in order: `lsp_types` keeps them in a `HashMap`, so the
+/// same rename would list its files in a different order each time it is asked.
+#[derive(serde::Serialize)]
+pub struct OrderedEdit {
+    changes: std::collections::BTreeMap<String, Vec<lsp::TextEdit>>,
+}
+
+impl From<lsp::WorkspaceEdit> for OrderedEdit {
+    fn from(edit: lsp::WorkspaceEdit) -> Self {
+        OrderedEdit {
+            changes: edit
+                .changes
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(uri, edits)| (uri.to_string(), edits))
+                .collect(),
+        }
+    }
+}
+
 pub fn action(
     project: &Project,
     action: &Action,

@@ -1,6 +1,6 @@
 //! Each request and notification: parameters in, the ide layer asked, LSP values out.
 
-use logicmd_ide::{completion, hints, hover, navigation, outline, rename, tokens};
+use logicmd_ide::{completion, hints, hover, navigation, outline, rename, shortlist, tokens};
 use lsp_server::{Notification, Request};
 use lsp_types as lsp;
 use serde::de::DeserializeOwned;
@@ -162,12 +162,18 @@ pub fn request(server: &mut Server<'_>, request: &Request) -> Result<Answer, Fai
                 &at.text_document_position,
                 |server, id, file, offset| {
                     let text = Text::of(file);
-                    let items: Vec<lsp::CompletionItem> =
-                        completion::completion(&mut server.workspace, id, offset)
+                    let (items, complete) = shortlist::shortlist(
+                        completion::completion(&mut server.workspace, id, offset),
+                        &file.text,
+                        shortlist::MAX_ITEMS,
+                    );
+                    json(lsp::CompletionResponse::List(lsp::CompletionList {
+                        is_incomplete: !complete,
+                        items: items
                             .iter()
                             .map(|item| convert::completion(&text, item))
-                            .collect();
-                    json(lsp::CompletionResponse::Array(items))
+                            .collect(),
+                    }))
                 },
             )
         }
@@ -275,11 +281,11 @@ pub fn request(server: &mut Server<'_>, request: &Request) -> Result<Answer, Fai
                     offset,
                     &name,
                 ) {
-                    Ok(edit) => json(convert::workspace_edit(
+                    Ok(edit) => json(convert::OrderedEdit::from(convert::workspace_edit(
                         &server.project,
                         &edit,
                         &texts(server),
-                    )),
+                    ))),
                     Err(why) => Err(Failure::Params(why)),
                 },
             )

@@ -10,6 +10,7 @@ mod convert;
 mod framing;
 mod handlers;
 mod memory;
+mod parent;
 mod project;
 mod served;
 mod settings;
@@ -85,6 +86,9 @@ fn serve(connection: &Transport, args: &Args) -> Result<u8, String> {
         }),
     };
     let first = initialize_finish(connection, &id, &result)?;
+    if let Some(pid) = init.process_id {
+        parent::watch(pid);
+    }
     let delay = init
         .initialization_options
         .as_ref()

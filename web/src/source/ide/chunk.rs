@@ -121,7 +121,11 @@ fn applied(text: &str, id: &str, edit: &WorkspaceEdit) -> String {
 impl Ide for Chunk {
     fn completion(&self, text: &str, offset: usize) -> Vec<Completion> {
         with_text(text, |workspace, id| {
-            logicmd_ide::completion::completion(workspace, id, offset)
+            let items = logicmd_ide::completion::completion(workspace, id, offset);
+            // The popup asks again at every keystroke: the shortlist is complete for the word.
+            let (items, _) =
+                logicmd_ide::shortlist::shortlist(items, text, logicmd_ide::shortlist::MAX_ITEMS);
+            items
                 .into_iter()
                 .map(|item| Completion {
                     label: item.label,

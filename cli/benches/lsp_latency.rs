@@ -1,0 +1,123 @@
+//! The language server's latency as an editor feels it: whole round trips over standard input
+//! and output on the generated 5,000-step document, from sending a request to holding its
+//! parsed answer (the client parses every message into JSON values, as an editor does), and
+//! from sending a one-character change to receiving the diagnostics of that version. The
+//! server runs with `diagnosticsDelayMs: 0`: the figure is the work, not the debounce (200 ms by
+//! default, printed beside it).
+//!
+//! `cargo bench -p logicmd-cli --bench lsp_latency`; `LSP_LATENCY_SERVER=PATH` measures another
+//! build of `logicmd` (a before and after in one run); `LSP_LATENCY_ROUNDS=N` (default 100).
+
+#[path = "../../core/benches/support/generate.rs"]
+mod generate;
+#[path = "../tests/lsp_client/mod.rs"]
+mod lsp_client;
+
+use std::time::{Duration, Instant};
+
+use lsp_client::{position, uri, Client};
+use serde_json::{json, Value};
+
+/// Median and 95th percentile, in milliseconds.
+fn percentiles(mut samples: Vec<Duration>) -> (f64, f64) {
+    samples.sort();
+    let at = |q: f64| {
+        let index = ((samples.len() as f64 - 1.0) * q).round() as usize;
+        samples[index].as_secs_f64() * 1000.0
+    };
+    (at(0.5), at(0.95))
+}
+
+fn timed(client: &mut Client, method: &str, params: Value) -> (Duration, Value) {
+    let started = Instant::now();
+    let answer = client.request(method, params);
+    (started.elapsed(), answer)
+}
+
+fn main() {
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let rounds: usize = std::env::var("LSP_LATENCY_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(100);
+    let root = std::env::temp_dir().join(format!("logicmd-lsp-latency-{}", std::process::id()));
+    std::fs::create_dir_all(root.join(".git")).expect("a scratch project");
+    let root = root.canonicalize().expect("it exists");
+    let mut text = generate::generated(5_000);
+    std::fs::write(root.join("big.logic.md"), &text).expect("written");
+    let options = json!({"diagnosticsDelayMs": 0});
+    let (mut client, _) = match std::env::var_os("LSP_LATENCY_SERVER") {
+        Some(program) => Client::start_program(std::path::Path::new(&program), &root, options),
+        None => Client::start(&root, options),
+    };
+    let file = format!("{}/big.logic.md", uri(&root));
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": file, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    client.diagnostics(&file);
+
+    let middle = text.find("  step_2500:").expect("a step") + 4;
+    let needs = text[middle..].find("needs: [").expect("needs") + middle + 8;
+    let reference = needs + 1;
+    let at = |offset: usize, text: &str| json!({"textDocument": {"uri": file}, "position": position(text, offset)});
+    let mut samples: [(&str, Vec<Duration>); 4] = [
+        ("completion in `needs` (5,000 steps)", Vec::new()),
+        ("hover on a step reference", Vec::new()),
+        ("go to definition", Vec::new()),
+        ("diagnostics after a one-character edit", Vec::new()),
+    ];
+    let mut items = 0;
+    let description = text.find("description: ").expect("a description") + 13;
+    for round in 0..rounds {
+        let (took, answer) = timed(&mut client, "textDocument/completion", at(needs, &text));
+        items = answer["result"]["items"].as_array().map_or(0, Vec::len);
+        samples[0].1.push(took);
+        let (took, _) = timed(&mut client, "textDocument/hover", at(reference, &text));
+        samples[1].1.push(took);
+        let (took, _) = timed(&mut client, "textDocument/definition", at(reference, &text));
+        samples[2].1.push(took);
+        // Type a character into a description, then take it out again.
+        let (range, typed) = if round % 2 == 0 {
+            let p = position(&text, description);
+            text.insert(description, 'x');
+            (json!({"start": p, "end": p}), "x")
+        } else {
+            let (start, end) = (
+                position(&text, description),
+                position(&text, description + 1),
+            );
+            text.remove(description);
+            (json!({"start": start, "end": end}), "")
+        };
+        client.forget_diagnostics();
+        let started = Instant::now();
+        client.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": file, "version": round + 2},
+                "contentChanges": [{"range": range, "text": typed}]
+            }),
+        );
+        let published = client.diagnostics(&file);
+        samples[3].1.push(started.elapsed());
+        assert_eq!(
+            published["version"],
+            json!(round + 2),
+            "the diagnostics of the change"
+        );
+    }
+    println!(
+        "lsp round trips, 5,000 steps ({:.2} MiB), {rounds} rounds, p50 / p95:",
+        text.len() as f64 / (1024.0 * 1024.0)
+    );
+    for (name, taken) in samples {
+        let (p50, p95) = percentiles(taken);
+        println!("  {name}: {p50:.2} / {p95:.2} ms");
+    }
+    println!("  (completion answered {items} items; diagnostics wait a further 200 ms by default)");
+    let _ = client.shut_down();
+    let _ = std::fs::remove_dir_all(&root);
+}
