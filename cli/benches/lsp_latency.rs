@@ -59,26 +59,47 @@ fn main() {
     );
     client.diagnostics(&file);
 
-    let middle = text.find("  step_2500:").expect("a step") + 4;
-    let needs = text[middle..].find("needs: [").expect("needs") + middle + 8;
-    let reference = needs + 1;
+    // Just after `needs: [` of a step in the middle, in the text as it is now.
+    let needs_of = |text: &str| {
+        let middle = text.find("  step_2500:").expect("a step") + 4;
+        text[middle..].find("needs: [").expect("needs") + middle + 8
+    };
     let at = |offset: usize, text: &str| json!({"textDocument": {"uri": file}, "position": position(text, offset)});
-    let mut samples: [(&str, Vec<Duration>); 4] = [
+    let mut samples: [(&str, Vec<Duration>); 7] = [
         ("completion in `needs` (5,000 steps)", Vec::new()),
         ("hover on a step reference", Vec::new()),
         ("go to definition", Vec::new()),
         ("diagnostics after a one-character edit", Vec::new()),
+        ("semantic tokens, whole document", Vec::new()),
+        ("document symbols", Vec::new()),
+        ("folding ranges", Vec::new()),
     ];
     let mut items = 0;
     let description = text.find("description: ").expect("a description") + 13;
     for round in 0..rounds {
+        let needs = needs_of(&text);
+        let reference = needs + 1;
         let (took, answer) = timed(&mut client, "textDocument/completion", at(needs, &text));
-        items = answer["result"]["items"].as_array().map_or(0, Vec::len);
+        // A list (`isIncomplete` and items), or a bare array from a build before the shortlist.
+        let result = &answer["result"];
+        items = result["items"]
+            .as_array()
+            .or(result.as_array())
+            .map_or(0, Vec::len);
         samples[0].1.push(took);
         let (took, _) = timed(&mut client, "textDocument/hover", at(reference, &text));
         samples[1].1.push(took);
         let (took, _) = timed(&mut client, "textDocument/definition", at(reference, &text));
         samples[2].1.push(took);
+        // The whole-document requests: the longest a request waits behind another.
+        for (slot, method) in [
+            (4, "textDocument/semanticTokens/full"),
+            (5, "textDocument/documentSymbol"),
+            (6, "textDocument/foldingRange"),
+        ] {
+            let (took, _) = timed(&mut client, method, json!({"textDocument": {"uri": file}}));
+            samples[slot].1.push(took);
+        }
         // Type a character into a description, then take it out again.
         let (range, typed) = if round % 2 == 0 {
             let p = position(&text, description);
