@@ -4,8 +4,6 @@
 use std::ops::Range;
 
 use logicmd::expr::{Expr, ExprKind, Template};
-use logicmd::source::Span;
-use logicmd::yaml::{value_span, Node};
 
 /// The names `root.NAME` (or `root['NAME']`) an expression reads, with the range of NAME in
 /// the expression's text.
@@ -44,11 +42,6 @@ pub(crate) fn expressions(value: &str) -> Option<Vec<Expr>> {
     Template::parse(value)
         .ok()
         .map(|t| t.expressions().into_iter().cloned().collect())
-}
-
-/// The file span of `range` of the string `value` written as `node` in `text`.
-pub(crate) fn file_span(text: &str, node: &Node, value: &str, range: &Range<usize>) -> Span {
-    value_span(text, node, value, range.start, range.len())
 }
 
 /// The `{{ … }}` regions of a string value: the byte ranges of the text between each `{{` and

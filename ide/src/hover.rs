@@ -4,7 +4,7 @@
 
 use logicmd::analysis::Kind;
 use logicmd::source::Span;
-use logicmd::yaml::Node;
+use logicmd::yaml::ValuePlaces;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -206,7 +206,8 @@ fn expression_hover(file: &FileAnalysis, offset: usize) -> Option<(String, Span)
         return None;
     }
     let value = at.node.as_str()?;
-    let inner = value_offset(source.text(), at.node, value, offset)?;
+    let places = ValuePlaces::new(source.text(), at.node, value);
+    let inner = value_offset(&places, value, offset)?;
     regions(value)
         .iter()
         .find(|r| r.start <= inner && inner <= r.end)?;
@@ -225,13 +226,13 @@ fn expression_hover(file: &FileAnalysis, offset: usize) -> Option<(String, Span)
     let shown = chain(node).map_or_else(|| written.to_owned(), |c| c.join("."));
     let kind = type_of(node, &scope)
         .unwrap_or_else(|| "unknown (not declared in the document)".to_owned());
-    let span = crate::expr_at::file_span(source.text(), at.node, value, &node.span);
+    let span = places.span(node.span.start, node.span.len());
     Some((format!("`{shown}`: {kind}"), span))
 }
 
-/// The offset in `value` (the string `node` stands for) of the file offset `offset`.
-fn value_offset(text: &str, node: &Node, value: &str, offset: usize) -> Option<usize> {
-    let file_offset = |i: usize| logicmd::yaml::value_span(text, node, value, i, 0).start;
+/// The offset in `value` (placed by `places`) of the file offset `offset`.
+fn value_offset(places: &ValuePlaces<'_>, value: &str, offset: usize) -> Option<usize> {
+    let file_offset = |i: usize| places.span(i, 0).start;
     let (mut low, mut high) = (0usize, value.len());
     if offset < file_offset(0) || offset > file_offset(value.len()) {
         return None;

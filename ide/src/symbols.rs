@@ -6,10 +6,10 @@
 
 use logicmd::analysis::Kind;
 use logicmd::source::Span;
-use logicmd::yaml::{Entry, Node, NodeValue, Text};
+use logicmd::yaml::{Entry, Node, NodeValue, Text, ValuePlaces};
 use serde::Serialize;
 
-use crate::expr_at::{expressions, file_span, members_of};
+use crate::expr_at::{expressions, members_of};
 use crate::workspace::FileAnalysis;
 
 /// What kind of thing a name names.
@@ -448,6 +448,7 @@ impl Walk<'_> {
             let Some(found) = expressions(value) else {
                 return;
             };
+            let mut places = None;
             for expr in &found {
                 for (root, kind) in [
                     ("steps", SymbolKind::Step),
@@ -458,7 +459,9 @@ impl Walk<'_> {
                             kind,
                             name: Text::from(name),
                             scope: None,
-                            span: file_span(self.text, node, value, &range),
+                            span: places
+                                .get_or_insert_with(|| ValuePlaces::new(self.text, node, value))
+                                .span(range.start, range.len()),
                             usage: Usage::Expression,
                         });
                     }
@@ -526,7 +529,7 @@ impl Walk<'_> {
         }
         let head = text.split('.').next().unwrap_or_default();
         if is_node(head) {
-            let span = file_span(self.text, input, text, &(0..head.len()));
+            let span = ValuePlaces::new(self.text, input, text).span(0, head.len());
             self.out.references.push(Reference {
                 kind: SymbolKind::DrtlNode,
                 name: Text::from(head),
@@ -558,6 +561,7 @@ impl Walk<'_> {
             } else {
                 expressions(value)
             };
+            let mut places = None;
             for expr in parsed.unwrap_or_default() {
                 for (name, range) in expr.roots() {
                     if is_node(&name) {
@@ -565,7 +569,9 @@ impl Walk<'_> {
                             kind: SymbolKind::DrtlNode,
                             name: Text::from(name),
                             scope: None,
-                            span: file_span(self.text, node, value, &range),
+                            span: places
+                                .get_or_insert_with(|| ValuePlaces::new(self.text, node, value))
+                                .span(range.start, range.len()),
                             usage: Usage::Expression,
                         });
                     }

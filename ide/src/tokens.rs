@@ -4,6 +4,7 @@
 use logicmd::expr::{tokenize, Token};
 use logicmd::source::Span;
 use logicmd::yaml::Node;
+use logicmd::yaml::ValuePlaces;
 use serde::Serialize;
 
 use crate::expr_at::regions;
@@ -142,34 +143,6 @@ fn strings(node: &Node, visit: &mut dyn FnMut(&Node, &str)) {
     }
 }
 
-/// Where the characters of `value` are in the file: directly for a plain or a simply quoted
-/// scalar, else by decoding its source.
-struct Places<'a> {
-    text: &'a str,
-    node: &'a Node,
-    value: &'a str,
-    /// The file offset of the value's first byte, when the value is written as is.
-    direct: Option<usize>,
-}
-
-impl<'a> Places<'a> {
-    fn new(text: &'a str, node: &'a Node, value: &'a str) -> Places<'a> {
-        Places {
-            text,
-            node,
-            value,
-            direct: logicmd::yaml::written_start(text, node, value),
-        }
-    }
-
-    fn span(&self, start: usize, end: usize) -> Span {
-        match self.direct {
-            Some(base) => Span::new(base + start, base + end),
-            None => logicmd::yaml::value_span(self.text, self.node, self.value, start, end - start),
-        }
-    }
-}
-
 fn expression_tokens(
     text: &str,
     node: &Node,
@@ -177,22 +150,22 @@ fn expression_tokens(
     out: &mut Vec<SemanticToken>,
     spans: &mut Vec<Span>,
 ) {
-    let places = Places::new(text, node, value);
+    let places = ValuePlaces::new(text, node, value);
     for region in regions(value) {
         let open = region.start - 2;
         out.push(SemanticToken {
-            span: places.span(open, region.start),
+            span: places.span(open, 2),
             kind: MACRO,
             modifiers: 0,
         });
         if region.end + 2 <= value.len() {
             out.push(SemanticToken {
-                span: places.span(region.end, region.end + 2),
+                span: places.span(region.end, 2),
                 kind: MACRO,
                 modifiers: 0,
             });
         }
-        spans.push(places.span(region.start, region.end));
+        spans.push(places.span(region.start, region.len()));
         let Ok(lexemes) = tokenize(&value[region.clone()], region.start) else {
             continue;
         };
@@ -222,7 +195,7 @@ fn expression_tokens(
                 Token::End => continue,
             };
             out.push(SemanticToken {
-                span: places.span(lexeme.start, lexeme.end),
+                span: places.span(lexeme.start, lexeme.end - lexeme.start),
                 kind,
                 modifiers: 0,
             });

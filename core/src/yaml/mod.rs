@@ -10,7 +10,7 @@ pub(crate) mod words;
 
 pub(crate) use builder::build;
 pub use node::{Entry, Node, NodeValue, ScalarStyle};
-pub use offsets::{value_span, written_start};
+pub use offsets::{value_span, written_start, ValuePlaces};
 pub use scalar::resolve_plain;
 pub use text::Text;
 

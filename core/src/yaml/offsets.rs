@@ -10,22 +10,67 @@ use super::{Node, ScalarStyle};
 use crate::source::Span;
 
 /// The file span of bytes `offset..offset + len` of `value`, the string value of the scalar
-/// `node` in `text`; the scalar's whole span when the place cannot be found.
+/// `node` in `text`; the scalar's whole span when the place cannot be found. A caller placing
+/// many offsets of one value makes one [`ValuePlaces`] instead: each call decodes the scalar.
 pub fn value_span(text: &str, node: &Node, value: &str, offset: usize, len: usize) -> Span {
-    let offset = offset.min(value.len());
-    let end = (offset + len).min(value.len());
-    if let Some(start) = written_start(text, node, value) {
-        return Span::new(start + offset, start + end);
-    }
-    if let Some(map) = decoded_map(text, node, value) {
-        return Span::new(map[offset], map[end].max(map[offset]));
-    }
-    match searched_offset(text, node, value, offset) {
-        Some(start) => {
-            let end = searched_offset(text, node, value, end).unwrap_or(start);
-            Span::new(start, end.max(start))
+    ValuePlaces::new(text, node, value).span(offset, len)
+}
+
+/// The places of one scalar's value in the file, the scalar decoded once. *Why:* decoding is as
+/// long as the value, so placing each of the thousands of `{{ }}` of one block scalar by itself
+/// took seconds (semantic tokens 7.5 s, diagnostics 1.3 s at 4,000 expressions).
+pub struct ValuePlaces<'a> {
+    text: &'a str,
+    node: &'a Node,
+    value: &'a str,
+    how: How,
+}
+
+/// How a value's offsets become file offsets.
+enum How {
+    /// Written as it reads, from this file offset.
+    Direct(usize),
+    /// The file offset of every byte of the value, and of its end.
+    Decoded(Vec<usize>),
+    /// Neither: each offset's line is searched for in the scalar's source.
+    Search,
+}
+
+impl<'a> ValuePlaces<'a> {
+    /// The places of `value`, the string value of the scalar `node` in `text`.
+    pub fn new(text: &'a str, node: &'a Node, value: &'a str) -> ValuePlaces<'a> {
+        let how = if let Some(start) = written_start(text, node, value) {
+            How::Direct(start)
+        } else if let Some(map) = decoded_map(text, node, value) {
+            How::Decoded(map)
+        } else {
+            How::Search
+        };
+        ValuePlaces {
+            text,
+            node,
+            value,
+            how,
         }
-        None => node.span(),
+    }
+
+    /// The file span of bytes `offset..offset + len` of the value (clamped to it); the
+    /// scalar's whole span when the place cannot be found.
+    pub fn span(&self, offset: usize, len: usize) -> Span {
+        let offset = offset.min(self.value.len());
+        let end = offset.saturating_add(len).min(self.value.len());
+        match &self.how {
+            How::Direct(start) => Span::new(start + offset, start + end),
+            How::Decoded(map) => Span::new(map[offset], map[end].max(map[offset])),
+            How::Search => match searched_offset(self.text, self.node, self.value, offset) {
+                Some(start) => {
+                    let end =
+                        searched_offset(self.text, self.node, self.value, end).unwrap_or(start);
+                    Span::new(start, end.max(start))
+                }
+                None => self.node.span(),
+            },
+        }
     }
 }
 
@@ -387,5 +432,38 @@ mod tests {
         let value = node.as_str().unwrap();
         let span = value_span(text, node, value, 3, 1);
         assert_eq!(span.start, text.rfind('x').unwrap());
+    }
+
+    proptest::proptest! {
+        /// One `ValuePlaces` puts every word of a scalar where it is written, in each style
+        /// (literal and folded blocks, a multi-line plain scalar, quoted ones).
+        #[test]
+        fn one_placer_finds_every_word_where_it_is_written(
+            lines in proptest::collection::vec(
+                proptest::collection::vec("[a-z]{1,6}", 1..5), 1..8),
+            style in 0usize..5,
+        ) {
+            let body: Vec<String> = lines.iter().map(|words| words.join(" ")).collect();
+            let text = match style {
+                0 => format!("k: |\n  {}\n", body.join("\n  ")),
+                1 => format!("k: >\n  {}\n", body.join("\n\n  ")),
+                2 => format!("k: {}\n", body.join("\n  ")),
+                3 => format!("k: '{}'\n", body.join("\n  ")),
+                _ => format!("k: \"{}\"\n", body.join("\n  ")),
+            };
+            let file = parse_file(&text, Limits::DEFAULT);
+            let root = file.root.expect("parses");
+            let node = &root.as_map().expect("a map")[0].value;
+            let value = node.as_str().expect("a string");
+            let places = ValuePlaces::new(&text, node, value);
+            let mut from = 0;
+            for word in lines.iter().flatten() {
+                let at = value[from..].find(word.as_str()).expect("the word") + from;
+                let span = places.span(at, word.len());
+                proptest::prop_assert_eq!(&text[span.start..span.end], word.as_str());
+                proptest::prop_assert_eq!(span, value_span(&text, node, value, at, word.len()));
+                from = at + word.len();
+            }
+        }
     }
 }
