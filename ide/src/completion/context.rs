@@ -103,7 +103,17 @@ pub(crate) fn at(text: &str, yaml_start: usize, cursor: usize) -> Option<Context
         .max(yaml_start);
     let prefix = &text[line_start..cursor];
     let above = text[yaml_start..line_start].lines().rev();
-    let (path, siblings) = line_path(prefix, above, text, cursor);
+    let (path, mut siblings) = line_path(prefix, above, text, cursor);
+    let flow = shape(prefix).and_then(|s| flow_at(&s, prefix));
+    if let Some(flow) = &flow {
+        // Inside `{ }` the mapping is the flow mapping: its keys, before and after the cursor.
+        if flow.in_mapping {
+            siblings = flow.written.clone();
+            let rest = &text[cursor..];
+            let rest = &rest[..rest.find('\n').unwrap_or(rest.len())];
+            siblings.extend(flow_keys_after(rest));
+        }
+    }
     if let Some(expression) = open_expression(prefix) {
         return Some(Context {
             typed_len: member_word(typed_word(&expression)).len(),
@@ -120,6 +130,8 @@ pub(crate) fn at(text: &str, yaml_start: usize, cursor: usize) -> Option<Context
         s.key.is_none() && !prefix[s.content..].contains([' ', '[', '{', '"', '\'', ','])
     };
     let slot = match &line {
+        _ if flow.as_ref().is_some_and(|f| f.key_position) => Slot::Key,
+        _ if flow.is_some() => Slot::Value,
         None => Slot::Key,
         Some(s) if plain_word(s) && s.dashes.is_empty() => Slot::Key,
         // `- word` is an item: a string, or the first key of a mapping (the caller decides by
@@ -204,7 +216,8 @@ fn line_path<'t>(
         }
     }
     for line_above in above {
-        if limit == 0 {
+        // At the top level the keys above are still the cursor's siblings.
+        if limit == 0 && (column > 0 || item_starts_here) {
             break;
         }
         // Lines indented past the column can neither hold the cursor's place nor be beside it:
@@ -266,65 +279,190 @@ fn siblings_below(text: &str, cursor: usize, column: usize) -> Vec<(String, Stri
 /// and the column of the outermost key or item it starts with.
 fn within_line(line: &Shape<'_>, prefix: &str) -> (Vec<Seg>, usize) {
     let column = line.key.map_or(line.content, |(_, kc)| kc);
-    let Some((key, _)) = line.key else {
-        return (Vec::new(), column);
-    };
-    let mut tail = vec![Seg::Key(key.to_owned())];
-    let after_key = line.key.map_or(line.content, |(k, kc)| kc + k.len());
-    let value = prefix[after_key..]
-        .find(':')
-        .and_then(|colon| prefix.get(after_key + colon + 1..))
-        .unwrap_or("");
-    tail.extend(flow_path(value));
+    let mut tail: Vec<Seg> = line
+        .key
+        .map(|(key, _)| Seg::Key(key.to_owned()))
+        .into_iter()
+        .collect();
+    if let Some(flow) = flow_at(line, prefix) {
+        tail.extend(flow.path);
+    }
     (tail, column)
 }
 
-/// The path inside flow collections (`{needs: [a, b`) before the cursor.
-fn flow_path(value: &str) -> Vec<Seg> {
-    let mut stack: Vec<(char, Option<String>)> = Vec::new();
-    let mut word = String::new();
+/// The text of the line's value where a flow collection may start: after `key:`, or the item's
+/// content after its dashes.
+fn flow_text<'p>(line: &Shape<'_>, prefix: &'p str) -> &'p str {
+    match line.key {
+        Some((key, kc)) => {
+            let after_key = kc + key.len();
+            prefix[after_key..]
+                .find(':')
+                .and_then(|colon| prefix.get(after_key + colon + 1..))
+                .unwrap_or("")
+        }
+        None => &prefix[line.content..],
+    }
+}
+
+/// Where the cursor is inside the flow collections its line opened, when it is inside one.
+fn flow_at(line: &Shape<'_>, prefix: &str) -> Option<Flow> {
+    let text = flow_text(line, prefix);
+    text.trim_start()
+        .starts_with(['{', '['])
+        .then(|| flow_path(text))
+        .filter(|flow| flow.open)
+}
+
+/// The cursor's place inside flow collections (`{needs: [a, b`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct Flow {
+    /// The path inside them (`[` an item, `{k:` the key's value).
+    path: Vec<Seg>,
+    /// Whether a collection is still open at the cursor.
+    open: bool,
+    /// Whether the innermost one is a mapping.
+    in_mapping: bool,
+    /// Whether the cursor is where that mapping's next key goes (no `:` yet).
+    key_position: bool,
+    /// The keys (and scalar values) that mapping already has before the cursor.
+    written: Vec<(String, String)>,
+}
+
+/// One open flow collection.
+struct Frame {
+    mapping: bool,
+    key: Option<String>,
+    text: String,
+    written: Vec<(String, String)>,
+}
+
+impl Frame {
+    fn new(open: char) -> Frame {
+        Frame {
+            mapping: open == '{',
+            key: None,
+            text: String::new(),
+            written: Vec::new(),
+        }
+    }
+
+    /// The `:` after a key: the key, unquoted.
+    fn take_key(&mut self) {
+        let key = std::mem::take(&mut self.text);
+        self.key = Some(key.trim().trim_matches(['"', '\'']).to_owned());
+    }
+
+    /// The entry ends (`,`): a mapping keeps its key and value.
+    fn end_entry(&mut self) {
+        let text = std::mem::take(&mut self.text);
+        if !self.mapping {
+            return;
+        }
+        match self.key.take() {
+            Some(key) => self.written.push((key, text.trim().to_owned())),
+            None if !text.trim().is_empty() => {
+                self.written.push((text.trim().to_owned(), String::new()))
+            }
+            None => {}
+        }
+    }
+}
+
+fn flow_path(value: &str) -> Flow {
+    let mut stack: Vec<Frame> = Vec::new();
     let mut quote: Option<char> = None;
     for c in value.chars() {
+        let Some(top) = stack.last_mut() else {
+            if matches!(c, '[' | '{') {
+                stack.push(Frame::new(c));
+            }
+            continue;
+        };
         if let Some(q) = quote {
             if c == q {
                 quote = None;
             }
+            top.text.push(c);
             continue;
         }
         match c {
-            '"' | '\'' => quote = Some(c),
-            '[' | '{' => {
-                stack.push((c, None));
-                word.clear();
+            '"' | '\'' => {
+                quote = Some(c);
+                top.text.push(c);
             }
+            '[' | '{' => stack.push(Frame::new(c)),
             ']' | '}' => {
                 stack.pop();
-                word.clear();
             }
-            ',' => {
-                if let Some((_, key)) = stack.last_mut() {
-                    *key = None;
-                }
-                word.clear();
-            }
-            ':' => {
-                if let Some((kind, key)) = stack.last_mut() {
-                    if *kind == '{' {
-                        *key = Some(word.trim().to_owned());
-                    }
-                }
-                word.clear();
-            }
-            _ => word.push(c),
+            ',' => top.end_entry(),
+            ':' if top.mapping && top.key.is_none() => top.take_key(),
+            _ => top.text.push(c),
         }
     }
-    stack
-        .into_iter()
-        .filter_map(|(kind, key)| match kind {
-            '[' => Some(Seg::Index(0)),
-            _ => key.map(Seg::Key),
-        })
-        .collect()
+    let Some(innermost) = stack.last() else {
+        return Flow::default();
+    };
+    Flow {
+        open: true,
+        in_mapping: innermost.mapping,
+        key_position: innermost.mapping && innermost.key.is_none(),
+        written: if innermost.mapping {
+            innermost.written.clone()
+        } else {
+            Vec::new()
+        },
+        path: stack
+            .iter()
+            .filter_map(|frame| match (frame.mapping, &frame.key) {
+                (false, _) => Some(Seg::Index(0)),
+                (true, key) => key.clone().map(Seg::Key),
+            })
+            .collect(),
+    }
+}
+
+/// The keys of the flow mapping the cursor is in, written after it on its line (`rest`): the
+/// entry at the cursor ends at the first `,`.
+fn flow_keys_after(rest: &str) -> Vec<(String, String)> {
+    let mut frame = Frame::new('{');
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut at_cursor = true;
+    for c in rest.chars() {
+        if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
+            frame.text.push(c);
+            continue;
+        }
+        match c {
+            '"' | '\'' => {
+                quote = Some(c);
+                frame.text.push(c);
+            }
+            '[' | '{' => depth += 1,
+            ']' | '}' if depth == 0 => break,
+            ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                if at_cursor {
+                    at_cursor = false;
+                    frame.text.clear();
+                    frame.key = None;
+                } else {
+                    frame.end_entry();
+                }
+            }
+            ':' if depth == 0 && frame.key.is_none() && !at_cursor => frame.take_key(),
+            _ if depth == 0 && !at_cursor => frame.text.push(c),
+            _ => {}
+        }
+    }
+    if !at_cursor {
+        frame.end_entry();
+    }
+    frame.written
 }
 
 #[cfg(test)]
