@@ -423,6 +423,12 @@ fn drtl_rules_complete_in_flow_mappings() {
     assert_eq!(drtl("      - {id: x, |, mode: block}"), ["target"]);
     assert_eq!(drtl("      - {\"id\": x, |, 'mode': block}"), ["target"]);
     assert_eq!(drtl("      - {mo|}"), ["mode"]);
+    let edges = |line: &str| {
+        let text = format!("name: t\nnodes:\n  - {{id: a, type: generate}}\n  - {{id: b, type: generate}}\nedges:\n{line}\n");
+        labels(MemoryFiles::new(), "t.drtl.yaml", &text)
+    };
+    assert_eq!(edges("  - {from: a, to: |}"), ["a", "b", "terminate"]);
+    assert_eq!(edges("  - {from: a, |}"), ["to", "if"]);
     // The same places written as a flow mapping after a key.
     assert_eq!(
         labels(
