@@ -285,6 +285,12 @@ fn step_names_complete_inside_brackets() {
     assert_eq!(labels_at("'{{ steps[\"| }}'"), ["own", "a", "lib.helper"]);
     assert_eq!(labels_at("\"{{ steps[| }}\""), ["own", "a", "lib.helper"]);
     assert_eq!(labels_at("\"{{ steps['li| }}\""), ["lib.helper"]);
+    // Any other chain: its fields.
+    assert_eq!(labels_at("\"{{ input['| }}\""), ["query"]);
+    assert_eq!(
+        labels_at("\"{{ steps.own.output['t| }}\""),
+        ["title", "tags"]
+    );
     let line = |check: &str, label: &str| accepted(lib_files(), &checking(check), label);
     assert_eq!(
         line("\"{{ steps['| }}\"", "lib.helper"),
@@ -518,6 +524,15 @@ fn keys_already_written_are_not_offered() {
     assert!(
         !branch.iter().any(|k| k == "if" || k == "then"),
         "{branch:?}"
+    );
+    let item = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}steps:\n  b: {{}}\n  a:\n    branches:\n      - |\n        then: b\n---\n"),
+    );
+    assert!(
+        !item.is_empty() && !item.iter().any(|k| k == "then"),
+        "{item:?}"
     );
 }
 
