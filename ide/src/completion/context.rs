@@ -148,15 +148,11 @@ pub(crate) fn at(text: &str, yaml_start: usize, cursor: usize) -> Option<Context
 
 /// Whether the cursor is inside a comment (a `#` after a space, outside quotes).
 fn in_comment(prefix: &str) -> bool {
-    let mut quote = None;
+    let mut quotes = Quotes::default();
     let mut previous = ' ';
     for c in prefix.chars() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None if c == '"' || c == '\'' => quote = Some(c),
-            None if c == '#' && previous.is_whitespace() => return true,
-            None => {}
+        if !quotes.quoted(c) && c == '#' && previous.is_whitespace() {
+            return true;
         }
         previous = c;
     }
@@ -329,6 +325,29 @@ struct Flow {
     written: Vec<(String, String)>,
 }
 
+/// Where YAML quotes are, read a character at a time.
+#[derive(Debug, Default)]
+pub(super) struct Quotes(pub Option<char>);
+
+impl Quotes {
+    /// Whether `c` is quoted text (its opening and closing quote included).
+    pub(super) fn quoted(&mut self, c: char) -> bool {
+        match self.0 {
+            Some(q) => {
+                if c == q {
+                    self.0 = None;
+                }
+                true
+            }
+            None if c == '"' || c == '\'' => {
+                self.0 = Some(c);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 /// One open flow collection.
 struct Frame {
     mapping: bool,
@@ -371,7 +390,7 @@ impl Frame {
 
 fn flow_path(value: &str) -> Flow {
     let mut stack: Vec<Frame> = Vec::new();
-    let mut quote: Option<char> = None;
+    let mut quotes = Quotes::default();
     for c in value.chars() {
         let Some(top) = stack.last_mut() else {
             if matches!(c, '[' | '{') {
@@ -379,18 +398,11 @@ fn flow_path(value: &str) -> Flow {
             }
             continue;
         };
-        if let Some(q) = quote {
-            if c == q {
-                quote = None;
-            }
+        if quotes.quoted(c) {
             top.text.push(c);
             continue;
         }
         match c {
-            '"' | '\'' => {
-                quote = Some(c);
-                top.text.push(c);
-            }
             '[' | '{' => stack.push(Frame::new(c)),
             ']' | '}' => {
                 stack.pop();
@@ -427,21 +439,14 @@ fn flow_path(value: &str) -> Flow {
 fn flow_keys_after(rest: &str) -> Vec<(String, String)> {
     let mut frame = Frame::new('{');
     let mut depth = 0usize;
-    let mut quote: Option<char> = None;
+    let mut quotes = Quotes::default();
     let mut at_cursor = true;
     for c in rest.chars() {
-        if let Some(q) = quote {
-            if c == q {
-                quote = None;
-            }
+        if quotes.quoted(c) {
             frame.text.push(c);
             continue;
         }
         match c {
-            '"' | '\'' => {
-                quote = Some(c);
-                frame.text.push(c);
-            }
             '[' | '{' => depth += 1,
             ']' | '}' if depth == 0 => break,
             ']' | '}' => depth -= 1,

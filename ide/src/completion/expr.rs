@@ -6,6 +6,7 @@ use logicmd::analysis::Kind;
 use logicmd::source::Span;
 use serde_json::Value;
 
+use super::context::Quotes;
 use super::names::steps;
 use super::{CompletionItem, ItemKind, Request};
 use crate::schema_docs::Seg;
@@ -452,15 +453,11 @@ fn written_close(after: &str, quote: char, quoted: bool) -> usize {
 
 /// The quote of the YAML scalar still open at the end of `line` (before the `{{`).
 fn scalar_quote(line: &str) -> Option<char> {
-    let mut open = None;
+    let mut quotes = Quotes::default();
     for c in line.chars() {
-        match open {
-            Some(q) if c == q => open = None,
-            None if c == '"' || c == '\'' => open = Some(c),
-            _ => {}
-        }
+        quotes.quoted(c);
     }
-    open
+    quotes.0
 }
 
 /// The methods a value of `schema` has (every one when its type is not known).

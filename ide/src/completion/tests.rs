@@ -397,17 +397,7 @@ fn drtl_rules_complete_in_flow_mappings() {
             &format!("{VERIFY}{line}\n"),
         )
     };
-    let all_rules: Vec<&str> = [
-        "std.check_compute",
-        "std.check_existence",
-        "std.check_links",
-        "std.check_citation",
-        "std.check_code",
-        "std.check_logic",
-        "std.check_protocol",
-        "std.check_tool_usage",
-    ]
-    .to_vec();
+    let all_rules = logicmd::drtl::STANDARD_RULES;
     assert_eq!(
         drtl("      - {id: std.|, target: urls, mode: block}"),
         all_rules
