@@ -415,15 +415,16 @@ fn bracket_members(
         }
     });
     let closed = written_close(&text[cursor..], quote, open.quote.is_some());
+    let opening = if open.quote.is_some() {
+        String::new()
+    } else {
+        quote.to_string()
+    };
     for item in &mut items {
-        let opening = if open.quote.is_some() {
-            String::new()
-        } else {
-            quote.to_string()
-        };
         item.insert = format!("{opening}{}{quote}]", item.label);
         item.replace = Span::new(name_start, cursor + closed);
-        item.filter = None;
+        // With no quote typed yet, the quote the person types next still matches.
+        item.filter = (!opening.is_empty()).then(|| format!("{opening}{}", item.label));
     }
     items
 }

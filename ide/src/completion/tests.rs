@@ -313,6 +313,18 @@ fn step_names_complete_inside_brackets() {
         line("\"{{ steps[|] }}\"", "own"),
         "      check: \"{{ steps['own'] }}\""
     );
+    // Typed on after `[`, the quote still matches (the editor filters on the text from `[`).
+    let (clean, cursor) = at(&checking("\"{{ steps[| }}\""));
+    let mut workspace = Workspace::new(lib_files().shared());
+    workspace.open("m.logic.md", clean);
+    let filters: Vec<Option<String>> = completion(&mut workspace, "m.logic.md", cursor)
+        .into_iter()
+        .map(|item| item.filter)
+        .collect();
+    assert_eq!(
+        filters,
+        [Some("'own"), Some("'a"), Some("'lib.helper")].map(|f| f.map(str::to_owned))
+    );
     // Inside a single-quoted YAML scalar a `'` would end it: the name is quoted with `"`.
     assert_eq!(
         line("'{{ steps[| }}'", "own"),
