@@ -97,11 +97,18 @@ fn key_of(text: &str) -> Option<(&str, &str)> {
 
 /// The context at `cursor` of `text`, whose YAML starts at byte `yaml_start`.
 pub(crate) fn at(text: &str, yaml_start: usize, cursor: usize) -> Option<Context> {
-    let line_start = text[..cursor]
+    let own_line_start = text[..cursor]
         .rfind('\n')
         .map_or(0, |i| i + 1)
         .max(yaml_start);
-    let prefix = &text[line_start..cursor];
+    let line_start = flow_start(text, yaml_start, own_line_start).unwrap_or(own_line_start);
+    let joined;
+    let prefix = if line_start == own_line_start {
+        &text[line_start..cursor]
+    } else {
+        joined = one_line(&text[line_start..cursor]);
+        joined.as_str()
+    };
     let above = text[yaml_start..line_start].lines().rev();
     let (path, mut siblings) = line_path(prefix, above, text, cursor);
     let flow = shape(prefix).and_then(|s| flow_at(&s, prefix));
@@ -148,15 +155,80 @@ pub(crate) fn at(text: &str, yaml_start: usize, cursor: usize) -> Option<Context
 
 /// Whether the cursor is inside a comment (a `#` after a space, outside quotes).
 fn in_comment(prefix: &str) -> bool {
+    comment_start(prefix).is_some()
+}
+
+/// Where a line's comment starts (a `#` at its start or after a space, outside quotes).
+fn comment_start(line: &str) -> Option<usize> {
     let mut quotes = Quotes::default();
     let mut previous = ' ';
-    for c in prefix.chars() {
+    for (i, c) in line.char_indices() {
         if !quotes.quoted(c) && c == '#' && previous.is_whitespace() {
-            return true;
+            return Some(i);
         }
         previous = c;
     }
-    false
+    None
+}
+
+/// The most lines a flow collection written over several lines is looked for on.
+const FLOW_LINES: usize = 20;
+
+/// When the cursor's line (starting at `line_start`) continues a flow collection opened on an
+/// earlier line (`{id: x,` then `mode: |}`): where that line starts.
+fn flow_start(text: &str, yaml_start: usize, line_start: usize) -> Option<usize> {
+    let own = &text[line_start..];
+    let own_indent = own.len() - own.trim_start_matches(' ').len();
+    let mut open = 0isize;
+    let mut start = line_start;
+    for _ in 0..FLOW_LINES {
+        if start <= yaml_start {
+            return None;
+        }
+        let above = text[..start - 1]
+            .rfind('\n')
+            .map_or(0, |i| i + 1)
+            .max(yaml_start);
+        let line = text[above..start - 1].trim_end_matches('\r');
+        open += bracket_balance(line);
+        start = above;
+        if open > 0 {
+            let opens_flow = shape(line).is_some_and(|s| flow_at(&s, line).is_some());
+            let indent = line.len() - line.trim_start_matches(' ').len();
+            return (opens_flow && own_indent > indent).then_some(start);
+        }
+    }
+    None
+}
+
+/// Brackets a line opens minus those it closes (outside quotes and its comment).
+fn bracket_balance(line: &str) -> isize {
+    let line = &line[..comment_start(line).unwrap_or(line.len())];
+    let mut quotes = Quotes::default();
+    line.chars()
+        .filter(|c| !quotes.quoted(*c))
+        .map(|c| match c {
+            '{' | '[' => 1,
+            '}' | ']' => -1,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Lines of a flow collection as one line: each line break and comment a space (byte for
+/// byte, so columns on the first line and the length stay).
+fn one_line(lines: &str) -> String {
+    let mut out = String::with_capacity(lines.len());
+    let mut rest = lines;
+    while let Some(end) = rest.find('\n') {
+        let line = &rest[..end];
+        let kept = comment_start(line).unwrap_or(line.len());
+        out.push_str(&line[..kept]);
+        out.extend(std::iter::repeat_n(' ', line.len() - kept + 1));
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    out.replace('\r', " ")
 }
 
 /// The word being typed: what follows the last separator.

@@ -564,3 +564,40 @@ fn an_imported_steps_fields_while_the_yaml_is_broken() {
         .collect();
     assert_eq!(found, ["found"]);
 }
+
+/// A flow mapping written over several lines is read from the line it opens on.
+#[test]
+fn flow_mappings_over_several_lines() {
+    let drtl = |lines: &str| {
+        labels(
+            MemoryFiles::new(),
+            "t.drtl.yaml",
+            &format!("{VERIFY}{lines}\n"),
+        )
+    };
+    assert_eq!(
+        drtl("      - {id: std.check_citation,\n         mode: |}"),
+        ["block", "warn", "observe"]
+    );
+    assert_eq!(
+        drtl("      - {id: x, # the rule\n         |}"),
+        ["target", "mode"]
+    );
+    assert_eq!(
+        drtl("      - {target: claims,\n\n         id: std.check_l|}"),
+        ["std.check_links", "std.check_logic"]
+    );
+    let needs = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}steps:\n  b: {{}}\n  a: {{description: d,\n    needs: [|]}}\n---\n"),
+    );
+    assert_eq!(needs, ["b"]);
+    // A closed flow above is not one the cursor is in.
+    let keys = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}steps:\n  b: {{description: d,\n    needs: []}}\n  a:\n    descr|\n---\n"),
+    );
+    assert_eq!(keys, ["description"]);
+}
