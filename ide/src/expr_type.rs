@@ -5,7 +5,7 @@
 use logicmd::expr::{BinaryOp, Expr, ExprKind, LogicalOp, UnaryOp};
 use serde_json::Value;
 
-use crate::completion::{descend, inputs_schema, json_type, output_schema};
+use crate::completion::{counter_schema, descend, inputs_schema, json_type, output_schema};
 use crate::workspace::FileAnalysis;
 
 /// What an expression reads from (the document's data) and where it is (the enclosing step).
@@ -164,6 +164,7 @@ pub(crate) fn schema_of_chain(path: &[String], scope: &Scope<'_>) -> Option<Valu
         }
         ["input" | "inputs", rest @ ..] => descend(&inputs_schema(scope.file), rest),
         ["output", rest @ ..] => descend(&output_schema(scope.file, scope.step?)?, rest),
+        [root] => counter_schema(root),
         _ => None,
     }
 }

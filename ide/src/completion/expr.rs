@@ -378,6 +378,7 @@ fn named_members(request: &Request<'_>, workspace: &mut Workspace, object: &[&st
         (Kind::Logic, ["output", fields @ ..]) => enclosing_step(request)
             .and_then(|step| output_schema(file, &step))
             .and_then(|s| descend(&s, fields)),
+        (Kind::Logic, [root]) => counter_schema(root),
         (Kind::Drtl, [node]) if file.json().is_some_and(|json| drtl_node(&json, node)) => {
             return output("node")
         }
@@ -496,6 +497,16 @@ fn value_types(schema: &Value) -> Option<Vec<&str>> {
             let values = schema.get("enum")?.as_array()?;
             values.iter().all(Value::is_string).then(|| vec!["string"])
         }
+    }
+}
+
+/// The runtime's counters: `attempts` and `iteration` count, `confidence` is the output's
+/// (null when it gives none).
+pub(crate) fn counter_schema(root: &str) -> Option<Value> {
+    match root {
+        "attempts" | "iteration" => Some(serde_json::json!({"type": "integer"})),
+        "confidence" => Some(serde_json::json!({"type": ["number", "null"]})),
+        _ => None,
     }
 }
 

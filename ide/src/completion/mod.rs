@@ -16,7 +16,8 @@ use crate::workspace::{FileAnalysis, Workspace};
 
 pub(crate) use context::Slot;
 pub(crate) use expr::{
-    descend, inputs_schema, json_type, output_schema, required_fields, step_output_schema,
+    counter_schema, descend, inputs_schema, json_type, output_schema, required_fields,
+    step_output_schema,
 };
 
 /// What a completion item is, for its icon.

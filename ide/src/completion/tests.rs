@@ -389,6 +389,11 @@ fn members_follow_the_values_type() {
         labels_at("\"{{ steps.own.output.count.| }}\""),
         Vec::<String>::new()
     );
+    // The runtime's counters are numbers.
+    for number in ["attempts", "iteration", "confidence"] {
+        let found = labels_at(&format!("\"{{{{ {number}.| }}}}\""));
+        assert_eq!(found, Vec::<String>::new(), "{number}");
+    }
     // A value whose type the document does not say may be either.
     let any = labels_at("\"{{ steps.own.output.anything.| }}\"");
     let all: Vec<&str> = super::expr::METHODS
