@@ -124,8 +124,7 @@ pub(super) fn complete(
                 let object: Vec<&str> = object.iter().map(String::as_str).collect();
                 members(request, workspace, &object)
             }
-            // A call's result or a parenthesised value: its type is not read here.
-            None => methods(request, None),
+            None => literal_members(request, object),
         };
     }
     let trimmed = before.trim_end();
@@ -139,6 +138,16 @@ pub(super) fn complete(
         operators(request)
     } else {
         roots(request)
+    }
+}
+
+/// Members of what is not a chain: a string literal's, a call's result or a bracketed value's
+/// (any: its type is not read here); a number's none.
+fn literal_members(request: &Request<'_>, object: &str) -> Vec<CompletionItem> {
+    match object.trim_end().chars().last() {
+        Some('\'' | '"') => methods(request, Some(&serde_json::json!({"type": "string"}))),
+        Some(')' | ']') => methods(request, None),
+        _ => Vec::new(),
     }
 }
 
@@ -536,7 +545,6 @@ fn drtl_node(json: &Value, id: &str) -> bool {
         })
 }
 
-/// `contracts.inputs` as one object schema: each input's name with its schema.
 /// The `output_schema` of the file's own step `step`, made from the tree (only that value).
 pub(crate) fn output_schema(file: &FileAnalysis, step: &str) -> Option<Value> {
     let pointer = format!(

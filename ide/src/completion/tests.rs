@@ -389,6 +389,14 @@ fn members_follow_the_values_type() {
         labels_at("\"{{ steps.own.output.count.| }}\""),
         Vec::<String>::new()
     );
+    // A literal's members are its type's; a call's result is not typed here.
+    let all: Vec<&str> = super::expr::METHODS
+        .iter()
+        .map(|(name, ..)| *name)
+        .collect();
+    assert_eq!(labels_at("\"{{ 'abc'.| }}\""), STRING_METHODS);
+    assert_eq!(labels_at("\"{{ 1.| }}\""), Vec::<String>::new());
+    assert_eq!(labels_at("\"{{ input.query.trim().| }}\""), all);
     // The runtime's counters are numbers.
     for number in ["attempts", "iteration", "confidence"] {
         let found = labels_at(&format!("\"{{{{ {number}.| }}}}\""));
@@ -396,10 +404,6 @@ fn members_follow_the_values_type() {
     }
     // A value whose type the document does not say may be either.
     let any = labels_at("\"{{ steps.own.output.anything.| }}\"");
-    let all: Vec<&str> = super::expr::METHODS
-        .iter()
-        .map(|(name, ..)| *name)
-        .collect();
     assert_eq!(any, all);
 }
 
