@@ -5,13 +5,16 @@
 use logicmd::expr::{BinaryOp, Expr, ExprKind, LogicalOp, UnaryOp};
 use serde_json::Value;
 
-use crate::completion::{descend, inputs_schema, json_type, output_schema};
+use crate::completion::{counter_schema, descend, inputs_schema, json_type, output_schema};
 use crate::workspace::FileAnalysis;
 
 /// What an expression reads from (the document's data) and where it is (the enclosing step).
 pub(crate) struct Scope<'a> {
     pub file: &'a FileAnalysis,
     pub step: Option<&'a str>,
+    /// The `output_schema` of each imported step (`alias.step`) the expression names, read from
+    /// the file that defines it.
+    pub imported: Vec<(String, Value)>,
 }
 
 /// The innermost expression node holding `offset` (an offset in the expression's text).
@@ -63,6 +66,32 @@ pub(crate) fn chain(expr: &Expr) -> Option<Vec<String>> {
         }
         _ => None,
     }
+}
+
+/// A chain as the language writes it: a name that is not an identifier in brackets
+/// (`steps['lib.helper'].output.items[0]`).
+pub(crate) fn written(path: &[String]) -> String {
+    let mut out = String::new();
+    for (i, segment) in path.iter().enumerate() {
+        let identifier = segment
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+            && segment
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+        if i > 0 && segment.chars().all(|c| c.is_ascii_digit()) {
+            out.push_str(&format!("[{segment}]"));
+        } else if i > 0 && !identifier {
+            out.push_str(&format!("['{segment}']"));
+        } else {
+            if i > 0 {
+                out.push('.');
+            }
+            out.push_str(segment);
+        }
+    }
+    out
 }
 
 /// The type of `expr`, when the document says.
@@ -123,9 +152,19 @@ pub(crate) fn type_of(expr: &Expr, scope: &Scope<'_>) -> Option<String> {
 pub(crate) fn schema_of_chain(path: &[String], scope: &Scope<'_>) -> Option<Value> {
     let fields: Vec<&str> = path.iter().map(String::as_str).collect();
     match fields.as_slice() {
-        ["steps", step, "output", rest @ ..] => descend(&output_schema(scope.file, step)?, rest),
+        ["steps", step, "output", rest @ ..] => {
+            let imported = || {
+                scope
+                    .imported
+                    .iter()
+                    .find(|(name, _)| name == step)
+                    .map(|(_, schema)| schema.clone())
+            };
+            descend(&output_schema(scope.file, step).or_else(imported)?, rest)
+        }
         ["input" | "inputs", rest @ ..] => descend(&inputs_schema(scope.file), rest),
         ["output", rest @ ..] => descend(&output_schema(scope.file, scope.step?)?, rest),
+        [root] => counter_schema(root),
         _ => None,
     }
 }

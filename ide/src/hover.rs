@@ -9,8 +9,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::completion::key_documentation;
-use crate::expr_at::{expressions, regions};
-use crate::expr_type::{chain, innermost, type_of, Scope};
+use crate::completion::step_output_schema;
+use crate::expr_at::{expressions, members_of, regions};
+use crate::expr_type::{chain, innermost, type_of, written, Scope};
 use crate::locate::place;
 use crate::schema_docs::{self, Seg};
 use crate::symbols::{Definition, SymbolKind};
@@ -33,7 +34,7 @@ pub fn hover(workspace: &mut Workspace, id: &str, offset: usize) -> Option<Hover
     if let Some((markdown, at)) = symbol_hover(workspace, &file, offset) {
         parts.push(markdown);
         span = Some(at);
-    } else if let Some((markdown, at)) = expression_hover(&file, offset) {
+    } else if let Some((markdown, at)) = expression_hover(workspace, &file, offset) {
         parts.push(markdown);
         span = Some(at);
     } else if let Some((markdown, at)) = key_hover(&file, offset) {
@@ -199,7 +200,11 @@ fn schema_summary(schema: &Value) -> String {
 }
 
 /// Inside a `{{ }}` of a string: the expression under the cursor and its type.
-fn expression_hover(file: &FileAnalysis, offset: usize) -> Option<(String, Span)> {
+fn expression_hover(
+    workspace: &mut Workspace,
+    file: &FileAnalysis,
+    offset: usize,
+) -> Option<(String, Span)> {
     let source = file.source()?;
     let at = place(source.root(), offset)?;
     if at.key.is_some() {
@@ -221,9 +226,20 @@ fn expression_hover(file: &FileAnalysis, offset: usize) -> Option<(String, Span)
         _ => None,
     };
     file.parsed.as_ref()?;
-    let scope = Scope { file, step };
-    let written = &value[node.span.clone()];
-    let shown = chain(node).map_or_else(|| written.to_owned(), |c| c.join("."));
+    let imported = members_of(expr, "steps")
+        .into_iter()
+        .filter(|(name, _)| name.contains('.'))
+        .filter_map(|(name, _)| {
+            let schema = step_output_schema(workspace, file, &name)?;
+            Some((name, schema))
+        })
+        .collect();
+    let scope = Scope {
+        file,
+        step,
+        imported,
+    };
+    let shown = chain(node).map_or_else(|| value[node.span.clone()].to_owned(), |c| written(&c));
     let kind = type_of(node, &scope)
         .unwrap_or_else(|| "unknown (not declared in the document)".to_owned());
     let span = places.span(node.span.start, node.span.len());
@@ -266,4 +282,26 @@ fn key_hover(file: &FileAnalysis, offset: usize) -> Option<(String, Span)> {
         markdown.push_str(&format!("\n\n{documentation}"));
     }
     Some((markdown, entry.key_span()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::files::MemoryFiles;
+
+    const LIB: &str = "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  helper:\n    description: Helps\n    output_schema:\n      type: object\n      properties:\n        found: {type: array, items: {type: string}}\n---\n";
+
+    /// An imported step's output is typed from the file that defines it, as completion reads it.
+    #[test]
+    fn an_imported_steps_output_has_its_type() {
+        let text = "---\nspec_version: \"1.0\"\nname: m\nimports:\n  - ref: ./lib.logic.md\n    as: lib\nsteps:\n  a:\n    needs: [lib.helper]\n    verification:\n      check: \"{{ steps['lib.helper'].output.found.length > 0 }}\"\n      on_fail: retry\n---\n";
+        let mut workspace = Workspace::new(MemoryFiles::new().with("lib.logic.md", LIB).shared());
+        workspace.open("m.logic.md", text.to_owned());
+        let offset = text.find("found").expect("found") + 2;
+        let found = hover(&mut workspace, "m.logic.md", offset).map(|h| h.markdown);
+        assert_eq!(
+            found.as_deref(),
+            Some("`steps['lib.helper'].output.found`: array of string")
+        );
+    }
 }

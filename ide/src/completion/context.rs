@@ -97,13 +97,30 @@ fn key_of(text: &str) -> Option<(&str, &str)> {
 
 /// The context at `cursor` of `text`, whose YAML starts at byte `yaml_start`.
 pub(crate) fn at(text: &str, yaml_start: usize, cursor: usize) -> Option<Context> {
-    let line_start = text[..cursor]
+    let own_line_start = text[..cursor]
         .rfind('\n')
         .map_or(0, |i| i + 1)
         .max(yaml_start);
-    let prefix = &text[line_start..cursor];
+    let line_start = flow_start(text, yaml_start, own_line_start).unwrap_or(own_line_start);
+    let joined;
+    let prefix = if line_start == own_line_start {
+        &text[line_start..cursor]
+    } else {
+        joined = one_line(&text[line_start..cursor]);
+        joined.as_str()
+    };
     let above = text[yaml_start..line_start].lines().rev();
-    let (path, siblings) = line_path(prefix, above, text, cursor);
+    let (path, mut siblings) = line_path(prefix, above, text, cursor);
+    let flow = shape(prefix).and_then(|s| flow_at(&s, prefix));
+    if let Some(flow) = &flow {
+        // Inside `{ }` the mapping is the flow mapping: its keys, before and after the cursor.
+        if flow.in_mapping {
+            siblings = flow.written.clone();
+            let rest = &text[cursor..];
+            let rest = &rest[..rest.find('\n').unwrap_or(rest.len())];
+            siblings.extend(flow_keys_after(rest));
+        }
+    }
     if let Some(expression) = open_expression(prefix) {
         return Some(Context {
             typed_len: member_word(typed_word(&expression)).len(),
@@ -120,6 +137,8 @@ pub(crate) fn at(text: &str, yaml_start: usize, cursor: usize) -> Option<Context
         s.key.is_none() && !prefix[s.content..].contains([' ', '[', '{', '"', '\'', ','])
     };
     let slot = match &line {
+        _ if flow.as_ref().is_some_and(|f| f.key_position) => Slot::Key,
+        _ if flow.is_some() => Slot::Value,
         None => Slot::Key,
         Some(s) if plain_word(s) && s.dashes.is_empty() => Slot::Key,
         // `- word` is an item: a string, or the first key of a mapping (the caller decides by
@@ -136,19 +155,80 @@ pub(crate) fn at(text: &str, yaml_start: usize, cursor: usize) -> Option<Context
 
 /// Whether the cursor is inside a comment (a `#` after a space, outside quotes).
 fn in_comment(prefix: &str) -> bool {
-    let mut quote = None;
+    comment_start(prefix).is_some()
+}
+
+/// Where a line's comment starts (a `#` at its start or after a space, outside quotes).
+fn comment_start(line: &str) -> Option<usize> {
+    let mut quotes = Quotes::default();
     let mut previous = ' ';
-    for c in prefix.chars() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None if c == '"' || c == '\'' => quote = Some(c),
-            None if c == '#' && previous.is_whitespace() => return true,
-            None => {}
+    for (i, c) in line.char_indices() {
+        if !quotes.quoted(c) && c == '#' && previous.is_whitespace() {
+            return Some(i);
         }
         previous = c;
     }
-    false
+    None
+}
+
+/// The most lines a flow collection written over several lines is looked for on.
+const FLOW_LINES: usize = 20;
+
+/// When the cursor's line (starting at `line_start`) continues a flow collection opened on an
+/// earlier line (`{id: x,` then `mode: |}`): where that line starts.
+fn flow_start(text: &str, yaml_start: usize, line_start: usize) -> Option<usize> {
+    let own = &text[line_start..];
+    let own_indent = own.len() - own.trim_start_matches(' ').len();
+    let mut open = 0isize;
+    let mut start = line_start;
+    for _ in 0..FLOW_LINES {
+        if start <= yaml_start {
+            return None;
+        }
+        let above = text[..start - 1]
+            .rfind('\n')
+            .map_or(0, |i| i + 1)
+            .max(yaml_start);
+        let line = text[above..start - 1].trim_end_matches('\r');
+        open += bracket_balance(line);
+        start = above;
+        if open > 0 {
+            let opens_flow = shape(line).is_some_and(|s| flow_at(&s, line).is_some());
+            let indent = line.len() - line.trim_start_matches(' ').len();
+            return (opens_flow && own_indent > indent).then_some(start);
+        }
+    }
+    None
+}
+
+/// Brackets a line opens minus those it closes (outside quotes and its comment).
+fn bracket_balance(line: &str) -> isize {
+    let line = &line[..comment_start(line).unwrap_or(line.len())];
+    let mut quotes = Quotes::default();
+    line.chars()
+        .filter(|c| !quotes.quoted(*c))
+        .map(|c| match c {
+            '{' | '[' => 1,
+            '}' | ']' => -1,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Lines of a flow collection as one line: each line break and comment a space (byte for
+/// byte, so columns on the first line and the length stay).
+fn one_line(lines: &str) -> String {
+    let mut out = String::with_capacity(lines.len());
+    let mut rest = lines;
+    while let Some(end) = rest.find('\n') {
+        let line = &rest[..end];
+        let kept = comment_start(line).unwrap_or(line.len());
+        out.push_str(&line[..kept]);
+        out.extend(std::iter::repeat_n(' ', line.len() - kept + 1));
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    out.replace('\r', " ")
 }
 
 /// The word being typed: what follows the last separator.
@@ -204,7 +284,8 @@ fn line_path<'t>(
         }
     }
     for line_above in above {
-        if limit == 0 {
+        // At the top level the keys above are still the cursor's siblings.
+        if limit == 0 && (column > 0 || item_starts_here) {
             break;
         }
         // Lines indented past the column can neither hold the cursor's place nor be beside it:
@@ -266,65 +347,199 @@ fn siblings_below(text: &str, cursor: usize, column: usize) -> Vec<(String, Stri
 /// and the column of the outermost key or item it starts with.
 fn within_line(line: &Shape<'_>, prefix: &str) -> (Vec<Seg>, usize) {
     let column = line.key.map_or(line.content, |(_, kc)| kc);
-    let Some((key, _)) = line.key else {
-        return (Vec::new(), column);
-    };
-    let mut tail = vec![Seg::Key(key.to_owned())];
-    let after_key = line.key.map_or(line.content, |(k, kc)| kc + k.len());
-    let value = prefix[after_key..]
-        .find(':')
-        .and_then(|colon| prefix.get(after_key + colon + 1..))
-        .unwrap_or("");
-    tail.extend(flow_path(value));
+    let mut tail: Vec<Seg> = line
+        .key
+        .map(|(key, _)| Seg::Key(key.to_owned()))
+        .into_iter()
+        .collect();
+    if let Some(flow) = flow_at(line, prefix) {
+        tail.extend(flow.path);
+    }
     (tail, column)
 }
 
-/// The path inside flow collections (`{needs: [a, b`) before the cursor.
-fn flow_path(value: &str) -> Vec<Seg> {
-    let mut stack: Vec<(char, Option<String>)> = Vec::new();
-    let mut word = String::new();
-    let mut quote: Option<char> = None;
-    for c in value.chars() {
-        if let Some(q) = quote {
-            if c == q {
-                quote = None;
+/// The text of the line's value where a flow collection may start: after `key:`, or the item's
+/// content after its dashes.
+fn flow_text<'p>(line: &Shape<'_>, prefix: &'p str) -> &'p str {
+    match line.key {
+        Some((key, kc)) => {
+            let after_key = kc + key.len();
+            prefix[after_key..]
+                .find(':')
+                .and_then(|colon| prefix.get(after_key + colon + 1..))
+                .unwrap_or("")
+        }
+        None => &prefix[line.content..],
+    }
+}
+
+/// Where the cursor is inside the flow collections its line opened, when it is inside one.
+fn flow_at(line: &Shape<'_>, prefix: &str) -> Option<Flow> {
+    let text = flow_text(line, prefix);
+    text.trim_start()
+        .starts_with(['{', '['])
+        .then(|| flow_path(text))
+        .filter(|flow| flow.open)
+}
+
+/// The cursor's place inside flow collections (`{needs: [a, b`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct Flow {
+    /// The path inside them (`[` an item, `{k:` the key's value).
+    path: Vec<Seg>,
+    /// Whether a collection is still open at the cursor.
+    open: bool,
+    /// Whether the innermost one is a mapping.
+    in_mapping: bool,
+    /// Whether the cursor is where that mapping's next key goes (no `:` yet).
+    key_position: bool,
+    /// The keys (and scalar values) that mapping already has before the cursor.
+    written: Vec<(String, String)>,
+}
+
+/// Where YAML quotes are, read a character at a time.
+#[derive(Debug, Default)]
+pub(super) struct Quotes(pub Option<char>);
+
+impl Quotes {
+    /// Whether `c` is quoted text (its opening and closing quote included).
+    pub(super) fn quoted(&mut self, c: char) -> bool {
+        match self.0 {
+            Some(q) => {
+                if c == q {
+                    self.0 = None;
+                }
+                true
             }
+            None if c == '"' || c == '\'' => {
+                self.0 = Some(c);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// One open flow collection.
+struct Frame {
+    mapping: bool,
+    key: Option<String>,
+    text: String,
+    written: Vec<(String, String)>,
+}
+
+impl Frame {
+    fn new(open: char) -> Frame {
+        Frame {
+            mapping: open == '{',
+            key: None,
+            text: String::new(),
+            written: Vec::new(),
+        }
+    }
+
+    /// The `:` after a key: the key, unquoted.
+    fn take_key(&mut self) {
+        let key = std::mem::take(&mut self.text);
+        self.key = Some(key.trim().trim_matches(['"', '\'']).to_owned());
+    }
+
+    /// The entry ends (`,`): a mapping keeps its key and value.
+    fn end_entry(&mut self) {
+        let text = std::mem::take(&mut self.text);
+        if !self.mapping {
+            return;
+        }
+        match self.key.take() {
+            Some(key) => self.written.push((key, text.trim().to_owned())),
+            None if !text.trim().is_empty() => {
+                self.written.push((text.trim().to_owned(), String::new()))
+            }
+            None => {}
+        }
+    }
+}
+
+fn flow_path(value: &str) -> Flow {
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut quotes = Quotes::default();
+    for c in value.chars() {
+        let Some(top) = stack.last_mut() else {
+            if matches!(c, '[' | '{') {
+                stack.push(Frame::new(c));
+            }
+            continue;
+        };
+        if quotes.quoted(c) {
+            top.text.push(c);
             continue;
         }
         match c {
-            '"' | '\'' => quote = Some(c),
-            '[' | '{' => {
-                stack.push((c, None));
-                word.clear();
-            }
+            '[' | '{' => stack.push(Frame::new(c)),
             ']' | '}' => {
                 stack.pop();
-                word.clear();
             }
-            ',' => {
-                if let Some((_, key)) = stack.last_mut() {
-                    *key = None;
-                }
-                word.clear();
-            }
-            ':' => {
-                if let Some((kind, key)) = stack.last_mut() {
-                    if *kind == '{' {
-                        *key = Some(word.trim().to_owned());
-                    }
-                }
-                word.clear();
-            }
-            _ => word.push(c),
+            ',' => top.end_entry(),
+            ':' if top.mapping && top.key.is_none() => top.take_key(),
+            _ => top.text.push(c),
         }
     }
-    stack
-        .into_iter()
-        .filter_map(|(kind, key)| match kind {
-            '[' => Some(Seg::Index(0)),
-            _ => key.map(Seg::Key),
-        })
-        .collect()
+    let Some(innermost) = stack.last() else {
+        return Flow::default();
+    };
+    Flow {
+        open: true,
+        in_mapping: innermost.mapping,
+        key_position: innermost.mapping && innermost.key.is_none(),
+        written: if innermost.mapping {
+            innermost.written.clone()
+        } else {
+            Vec::new()
+        },
+        path: stack
+            .iter()
+            .filter_map(|frame| match (frame.mapping, &frame.key) {
+                (false, _) => Some(Seg::Index(0)),
+                (true, key) => key.clone().map(Seg::Key),
+            })
+            .collect(),
+    }
+}
+
+/// The keys of the flow mapping the cursor is in, written after it on its line (`rest`): the
+/// entry at the cursor ends at the first `,`.
+fn flow_keys_after(rest: &str) -> Vec<(String, String)> {
+    let mut frame = Frame::new('{');
+    let mut depth = 0usize;
+    let mut quotes = Quotes::default();
+    let mut at_cursor = true;
+    for c in rest.chars() {
+        if quotes.quoted(c) {
+            frame.text.push(c);
+            continue;
+        }
+        match c {
+            '[' | '{' => depth += 1,
+            ']' | '}' if depth == 0 => break,
+            ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                if at_cursor {
+                    at_cursor = false;
+                    frame.text.clear();
+                    frame.key = None;
+                } else {
+                    frame.end_entry();
+                }
+            }
+            ':' if depth == 0 && frame.key.is_none() && !at_cursor => frame.take_key(),
+            _ if depth == 0 && !at_cursor => frame.text.push(c),
+            _ => {}
+        }
+    }
+    if !at_cursor {
+        frame.end_entry();
+    }
+    frame.written
 }
 
 #[cfg(test)]

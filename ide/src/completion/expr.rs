@@ -6,50 +6,82 @@ use logicmd::analysis::Kind;
 use logicmd::source::Span;
 use serde_json::Value;
 
-use super::names::{imported_steps, steps};
+use super::context::Quotes;
+use super::names::steps;
 use super::{CompletionItem, ItemKind, Request};
 use crate::schema_docs::Seg;
 use crate::workspace::{FileAnalysis, Workspace};
 
-/// The methods (and the `length` property) the expression language evaluates.
-pub(crate) const METHODS: &[(&str, &str, &str)] = &[
+/// What a method can be called on (core's evaluator refuses it on anything else).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum On {
+    ArrayOrString,
+    Array,
+    String,
+}
+
+/// The methods (and the `length` property) the expression language evaluates, with what they
+/// can be called on.
+pub(crate) const METHODS: &[(&str, &str, &str, On)] = &[
     (
         "length",
         "length",
         "The number of items of an array or characters of a string.",
+        On::ArrayOrString,
     ),
     (
         "includes",
         "includes(${1})",
         "Whether an array holds a value (SameValueZero) or a string holds a substring.",
+        On::ArrayOrString,
     ),
-    ("contains", "contains(${1})", "The same as `includes`."),
+    (
+        "contains",
+        "contains(${1})",
+        "The same as `includes`.",
+        On::ArrayOrString,
+    ),
     (
         "every",
         "every(${1})",
         "Whether every item is truthy, or has a truthy property when a property name is given.",
+        On::Array,
     ),
     (
         "some",
         "some(${1})",
         "Whether some item is truthy, or has a truthy property when a property name is given.",
+        On::Array,
     ),
     (
         "startsWith",
         "startsWith(${1})",
         "Whether a string starts with another.",
+        On::String,
     ),
     (
         "endsWith",
         "endsWith(${1})",
         "Whether a string ends with another.",
+        On::String,
     ),
-    ("toLowerCase", "toLowerCase()", "The string in lower case."),
-    ("toUpperCase", "toUpperCase()", "The string in upper case."),
+    (
+        "toLowerCase",
+        "toLowerCase()",
+        "The string in lower case.",
+        On::String,
+    ),
+    (
+        "toUpperCase",
+        "toUpperCase()",
+        "The string in upper case.",
+        On::String,
+    ),
     (
         "trim",
         "trim()",
         "The string without leading and trailing whitespace.",
+        On::String,
     ),
 ];
 
@@ -80,36 +112,131 @@ pub(super) fn complete(
     workspace: &mut Workspace,
     expression: &str,
 ) -> Vec<CompletionItem> {
-    let chain = trailing_chain(expression);
-    if chain.is_empty() {
-        let before = expression.trim_end();
-        let after_operand = expression.len() > before.len()
-            && before
-                .chars()
-                .last()
-                .is_some_and(|c| c.is_alphanumeric() || "_$)]'\"".contains(c));
-        return if after_operand {
-            operators(request)
-        } else {
-            roots(request)
+    if let Some(open) = open_bracket(expression) {
+        return bracket_members(request, workspace, expression, &open);
+    }
+    let typed = identifier_suffix(expression);
+    let before = &expression[..expression.len() - typed.len()];
+    if let Some(object) = before.strip_suffix('.') {
+        let object = object.strip_suffix('?').unwrap_or(object);
+        return match chain_before(object) {
+            Some(object) => {
+                let object: Vec<&str> = object.iter().map(String::as_str).collect();
+                members(request, workspace, &object)
+            }
+            None => literal_members(request, object),
         };
     }
-    let segments: Vec<&str> = chain.split('.').map(|s| s.trim_end_matches('?')).collect();
-    match segments.as_slice() {
-        [_] => roots(request),
-        [object @ .., _typed] => members(request, workspace, object),
-        [] => Vec::new(),
+    let trimmed = before.trim_end();
+    let after_operand = typed.is_empty()
+        && before.len() > trimmed.len()
+        && trimmed
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_alphanumeric() || "_$)]'\"".contains(c));
+    if after_operand {
+        operators(request)
+    } else {
+        roots(request)
     }
 }
 
-/// The member chain at the end of `text` (`steps.a.output.x`, `input.`), without brackets.
-fn trailing_chain(text: &str) -> &str {
+/// Members of what is not a chain: a string literal's, a call's result or a bracketed value's
+/// (any: its type is not read here); a number's none.
+fn literal_members(request: &Request<'_>, object: &str) -> Vec<CompletionItem> {
+    match object.trim_end().chars().last() {
+        Some('\'' | '"') => methods(request, Some(&serde_json::json!({"type": "string"}))),
+        Some(')' | ']') => methods(request, None),
+        _ => Vec::new(),
+    }
+}
+
+/// The identifier at the end of `text` (empty when it ends otherwise).
+fn identifier_suffix(text: &str) -> &str {
     let start = text
         .char_indices()
         .rev()
-        .find(|(_, c)| !(c.is_alphanumeric() || "_$.?-".contains(*c)))
+        .find(|(_, c)| !(c.is_alphanumeric() || "_$".contains(*c)))
         .map_or(0, |(i, c)| i + c.len_utf8());
-    text[start..].trim_start_matches(['?', '.'])
+    &text[start..]
+}
+
+/// The member chain that ends `text` (`steps['d.gather'].output`): its segments, a bracket's
+/// name unquoted. `None` when `text` does not end with one (a call, a literal, an operator).
+fn chain_before(text: &str) -> Option<Vec<String>> {
+    let mut segments = Vec::new();
+    let mut rest = text;
+    loop {
+        if let Some(inner) = rest.strip_suffix(']') {
+            let open = inner.rfind('[')?;
+            segments.push(bracket_name(&inner[open + 1..])?);
+            rest = &inner[..open];
+            let joined = rest
+                .strip_suffix('.')
+                .map(|r| r.strip_suffix('?').unwrap_or(r));
+            // `a?.['x']` or `a['x']`: the object is right before.
+            rest = joined.unwrap_or(rest);
+            continue;
+        }
+        let name = identifier_suffix(rest);
+        if name.is_empty() {
+            return None;
+        }
+        segments.push(name.to_owned());
+        rest = &rest[..rest.len() - name.len()];
+        match rest.strip_suffix('.') {
+            Some(object) => rest = object.strip_suffix('?').unwrap_or(object),
+            None => break,
+        }
+    }
+    segments.reverse();
+    let root = segments.first()?;
+    (!root.starts_with(|c: char| c.is_ascii_digit())).then_some(segments)
+}
+
+/// The name a bracket holds: a quoted string, or an index.
+fn bracket_name(inner: &str) -> Option<String> {
+    let inner = inner.trim();
+    for quote in ['\'', '"'] {
+        if let Some(name) = inner
+            .strip_prefix(quote)
+            .and_then(|rest| rest.strip_suffix(quote))
+        {
+            return Some(name.to_owned());
+        }
+    }
+    (!inner.is_empty() && inner.chars().all(|c| c.is_ascii_digit())).then(|| inner.to_owned())
+}
+
+/// A `[` the expression ends inside: `steps['d.g`.
+struct OpenBracket {
+    /// The chain before the `[`.
+    object: Vec<String>,
+    /// The quote typed after `[`, if any.
+    quote: Option<char>,
+    /// Where the name starts in the expression's text.
+    name_start: usize,
+}
+
+fn open_bracket(expression: &str) -> Option<OpenBracket> {
+    let open = expression.rfind('[')?;
+    let after = &expression[open + 1..];
+    let trimmed = after.trim_start();
+    let quote = trimmed.chars().next().filter(|c| matches!(c, '\'' | '"'));
+    let name = &trimmed[quote.map_or(0, char::len_utf8)..];
+    let name_is_open = match quote {
+        Some(q) => !name.contains([q, ']']),
+        None => identifier_suffix(name) == name,
+    };
+    if !name_is_open {
+        return None;
+    }
+    let object = chain_before(&expression[..open])?;
+    Some(OpenBracket {
+        object,
+        quote,
+        name_start: expression.len() - name.len(),
+    })
 }
 
 fn operators(request: &Request<'_>) -> Vec<CompletionItem> {
@@ -192,7 +319,6 @@ fn root_note(root: &str) -> &'static str {
     }
 }
 
-/// Members of the chain `object` (its segments before the one being typed).
 /// An imported step (`alias.step`) is read `steps['alias.step']`: a dot in a member name would
 /// read as another member. Its item replaces the `.` typed before the name too.
 fn bracketed(mut items: Vec<CompletionItem>, text: Option<&str>) -> Vec<CompletionItem> {
@@ -208,58 +334,205 @@ fn bracketed(mut items: Vec<CompletionItem>, text: Option<&str>) -> Vec<Completi
     items
 }
 
+/// Members of the chain `object` (its segments before the one being typed): its names, then
+/// the methods its type has.
 fn members(
     request: &Request<'_>,
     workspace: &mut Workspace,
     object: &[&str],
 ) -> Vec<CompletionItem> {
+    match named_members(request, workspace, object) {
+        Members::Names(items) => {
+            let text = workspace.text(request.id);
+            bracketed(items, text.as_deref())
+        }
+        Members::Schema(schema) => {
+            let mut items = schema
+                .as_ref()
+                .map(|s| fields(request, s))
+                .unwrap_or_default();
+            items.extend(methods(request, schema.as_ref()));
+            items
+        }
+    }
+}
+
+/// What a chain holds.
+enum Members {
+    /// Names only (steps, a step's `output`), no methods.
+    Names(Vec<CompletionItem>),
+    /// A value of this schema (`None`: one the document does not describe).
+    Schema(Option<Value>),
+}
+
+fn named_members(request: &Request<'_>, workspace: &mut Workspace, object: &[&str]) -> Members {
     let Some(file) = request.file else {
-        return Vec::new();
+        return Members::Names(Vec::new());
     };
-    let schema = match (request.kind, object) {
-        (Kind::Logic, ["steps"]) => {
-            let items = steps(request, workspace, None);
-            return bracketed(items, workspace.text(request.id).as_deref());
-        }
-        (Kind::Logic, ["steps", _]) => {
-            return vec![request.item(
-                "output",
-                ItemKind::Field,
-                Some("the step's output".to_owned()),
-                None,
-            )]
-        }
+    let output = |noun: &str| {
+        Members::Names(vec![request.item(
+            "output",
+            ItemKind::Field,
+            Some(format!("the {noun}'s output")),
+            None,
+        )])
+    };
+    Members::Schema(match (request.kind, object) {
+        (Kind::Logic, ["steps"]) => return Members::Names(steps(request, workspace, None)),
+        (Kind::Logic, ["steps", _]) => return output("step"),
         (Kind::Logic, ["steps", step, "output", fields @ ..]) => {
-            let own = output_schema(file, step);
-            let schema = own.or_else(|| {
-                imported_steps(workspace, request.id, file)
-                    .into_iter()
-                    .find(|(name, _)| name == step)
-                    .and_then(|(_, s)| s.get("output_schema").cloned())
-            });
-            schema.and_then(|s| descend(&s, fields))
+            step_output_schema(workspace, file, step).and_then(|s| descend(&s, fields))
         }
         (Kind::Logic, ["input" | "inputs", fields @ ..]) => descend(&inputs_schema(file), fields),
         (Kind::Logic, ["output", fields @ ..]) => enclosing_step(request)
             .and_then(|step| output_schema(file, &step))
             .and_then(|s| descend(&s, fields)),
+        (Kind::Logic, [root]) => counter_schema(root),
         (Kind::Drtl, [node]) if file.json().is_some_and(|json| drtl_node(&json, node)) => {
-            return vec![request.item(
-                "output",
-                ItemKind::Field,
-                Some("the node's output".to_owned()),
-                None,
-            )]
+            return output("node")
         }
         _ => None,
+    })
+}
+
+/// After `object[`: its names, each inserted quoted with the bracket closed (over what the
+/// editor already closed after the cursor).
+fn bracket_members(
+    request: &Request<'_>,
+    workspace: &mut Workspace,
+    expression: &str,
+    open: &OpenBracket,
+) -> Vec<CompletionItem> {
+    let object: Vec<&str> = open.object.iter().map(String::as_str).collect();
+    let mut items = match named_members(request, workspace, &object) {
+        Members::Names(items) => items,
+        Members::Schema(schema) => schema
+            .as_ref()
+            .map(|s| fields(request, s))
+            .unwrap_or_default(),
     };
-    let mut items = schema.map(|s| fields(request, &s)).unwrap_or_default();
-    items.extend(METHODS.iter().map(|(name, insert, what)| {
-        let mut item = request.item(*name, ItemKind::Method, None, Some((*what).to_owned()));
-        item.insert = (*insert).replace("${1}", "");
-        item
-    }));
+    let Some(text) = workspace.text(request.id) else {
+        return Vec::new();
+    };
+    let cursor = request.replace.end;
+    let name_start = cursor - (expression.len() - open.name_start);
+    let quote = open.quote.unwrap_or_else(|| {
+        let line_start = text[..cursor].rfind('\n').map_or(0, |i| i + 1);
+        let expression_start = cursor - expression.len();
+        match scalar_quote(&text[line_start..expression_start]) {
+            Some('\'') => '"',
+            _ => '\'',
+        }
+    });
+    let closed = written_close(&text[cursor..], quote, open.quote.is_some());
+    let opening = if open.quote.is_some() {
+        String::new()
+    } else {
+        quote.to_string()
+    };
+    for item in &mut items {
+        item.insert = format!("{opening}{}{quote}]", item.label);
+        item.replace = Span::new(name_start, cursor + closed);
+        // With no quote typed yet, the quote the person types next still matches.
+        item.filter = (!opening.is_empty()).then(|| format!("{opening}{}", item.label));
+    }
     items
+}
+
+/// The rest of the name and its closing (quote, `]`) already written after the cursor: their
+/// length, which the item replaces.
+fn written_close(after: &str, quote: char, quoted: bool) -> usize {
+    let name_end = after
+        .char_indices()
+        .find(|(_, c)| {
+            if quoted {
+                *c == quote || *c == ']' || *c == '}' || c.is_whitespace()
+            } else {
+                !(c.is_alphanumeric() || "_$".contains(*c))
+            }
+        })
+        .map_or(after.len(), |(i, _)| i);
+    let mut end = name_end;
+    if quoted && after[end..].starts_with(quote) {
+        end += quote.len_utf8();
+    }
+    if after[end..].starts_with(']') {
+        end += 1;
+    }
+    end
+}
+
+/// The quote of the YAML scalar still open at the end of `line` (before the `{{`).
+fn scalar_quote(line: &str) -> Option<char> {
+    let mut quotes = Quotes::default();
+    for c in line.chars() {
+        quotes.quoted(c);
+    }
+    quotes.0
+}
+
+/// The methods a value of `schema` has (every one when its type is not known).
+fn methods(request: &Request<'_>, schema: Option<&Value>) -> Vec<CompletionItem> {
+    let types = schema.and_then(value_types);
+    METHODS
+        .iter()
+        .filter(|(.., on)| {
+            types.as_ref().is_none_or(|types| {
+                let array = types.contains(&"array");
+                let string = types.contains(&"string");
+                match on {
+                    On::ArrayOrString => array || string,
+                    On::Array => array,
+                    On::String => string,
+                }
+            })
+        })
+        .map(|(name, insert, what, _)| {
+            let mut item = request.item(*name, ItemKind::Method, None, Some((*what).to_owned()));
+            item.insert = (*insert).replace("${1}", "");
+            item
+        })
+        .collect()
+}
+
+/// The JSON types a schema allows, when it says.
+fn value_types(schema: &Value) -> Option<Vec<&str>> {
+    match schema.get("type") {
+        Some(Value::String(t)) => Some(vec![t.as_str()]),
+        Some(Value::Array(types)) => Some(types.iter().filter_map(Value::as_str).collect()),
+        _ if schema.get("properties").is_some() => Some(vec!["object"]),
+        _ if schema.get("items").is_some() => Some(vec!["array"]),
+        _ => {
+            let values = schema.get("enum")?.as_array()?;
+            values.iter().all(Value::is_string).then(|| vec!["string"])
+        }
+    }
+}
+
+/// The runtime's counters: `attempts` and `iteration` count, `confidence` is the output's
+/// (null when it gives none).
+pub(crate) fn counter_schema(root: &str) -> Option<Value> {
+    match root {
+        "attempts" | "iteration" => Some(serde_json::json!({"type": "integer"})),
+        "confidence" => Some(serde_json::json!({"type": ["number", "null"]})),
+        _ => None,
+    }
+}
+
+/// The `output_schema` of the step `step`: the file's own, or the imported one's (`alias.step`)
+/// in the file that defines it.
+pub(crate) fn step_output_schema(
+    workspace: &mut Workspace,
+    file: &FileAnalysis,
+    step: &str,
+) -> Option<Value> {
+    if let Some(own) = output_schema(file, step) {
+        return Some(own);
+    }
+    let (target, definition) = crate::navigation::imported(workspace, file, step)?;
+    target
+        .json_at(&format!("{}/output_schema", definition.pointer))
+        .map(std::borrow::Cow::into_owned)
 }
 
 fn drtl_node(json: &Value, id: &str) -> bool {
@@ -272,7 +545,6 @@ fn drtl_node(json: &Value, id: &str) -> bool {
         })
 }
 
-/// `contracts.inputs` as one object schema: each input's name with its schema.
 /// The `output_schema` of the file's own step `step`, made from the tree (only that value).
 pub(crate) fn output_schema(file: &FileAnalysis, step: &str) -> Option<Value> {
     let pointer = format!(
@@ -377,21 +649,23 @@ fn enclosing_step(request: &Request<'_>) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// Each method is offered on exactly the values core's evaluator calls it on.
     #[test]
-    fn every_method_offered_is_one_the_language_evaluates() {
-        let context = serde_json::json!({"s": " Ab ", "a": [1]});
-        for (name, insert, _) in METHODS {
+    fn every_method_is_offered_on_what_the_language_calls_it_on() {
+        let context = serde_json::json!({"s": " Ab ", "a": [1], "o": {"x": 1}, "n": 1});
+        for (name, insert, _, on) in METHODS {
             let call = insert.replace("${1}", "'A'");
-            for receiver in ["s", "a"] {
-                let source = format!("{receiver}.{call}");
-                if logicmd::expr::eval_str(&source, &context).is_ok() {
-                    break;
-                }
-                assert!(
-                    receiver != "a",
-                    "`{name}` evaluates on neither a string nor an array"
-                );
-            }
+            let evaluates = |receiver: &str| {
+                let value = logicmd::expr::eval_str(&format!("{receiver}.{call}"), &context);
+                value.is_ok_and(|v| !v.is_null())
+            };
+            let expected = match on {
+                On::ArrayOrString => (true, true),
+                On::Array => (true, false),
+                On::String => (false, true),
+            };
+            assert_eq!((evaluates("a"), evaluates("s")), expected, "{name}");
+            assert!(!evaluates("o") && !evaluates("n"), "{name}");
         }
     }
 
@@ -399,7 +673,7 @@ mod tests {
     fn the_methods_offered_are_exactly_the_languages() {
         let offered: Vec<&str> = METHODS
             .iter()
-            .map(|(n, _, _)| *n)
+            .map(|(n, ..)| *n)
             .filter(|n| *n != "length")
             .collect();
         assert_eq!(offered, logicmd::expr::METHODS);
@@ -422,8 +696,23 @@ mod tests {
 
     #[test]
     fn the_chain_at_the_end_is_found() {
-        assert_eq!(trailing_chain(" a && steps.gather.out"), "steps.gather.out");
-        assert_eq!(trailing_chain(" input?.q"), "input?.q");
-        assert_eq!(trailing_chain(" x > "), "");
+        let chain = |text: &str| chain_before(text).map(|c| c.join(" "));
+        assert_eq!(
+            chain(" a && steps.gather.output").as_deref(),
+            Some("steps gather output")
+        );
+        assert_eq!(chain(" input?.q").as_deref(), Some("input q"));
+        assert_eq!(
+            chain(" steps['d.gather'].output").as_deref(),
+            Some("steps d.gather output")
+        );
+        assert_eq!(
+            chain("steps[\"a b\"]?.output.list[0]").as_deref(),
+            Some("steps a b output list 0")
+        );
+        assert_eq!(chain(" x > "), None);
+        assert_eq!(chain(" x.trim()"), None);
+        assert_eq!(chain(" 1.5"), None);
+        assert_eq!(chain(" [1, 2]"), None);
     }
 }

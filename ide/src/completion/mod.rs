@@ -15,7 +15,10 @@ use crate::schema_docs::{self, Seg};
 use crate::workspace::{FileAnalysis, Workspace};
 
 pub(crate) use context::Slot;
-pub(crate) use expr::{descend, inputs_schema, json_type, output_schema, required_fields};
+pub(crate) use expr::{
+    counter_schema, descend, inputs_schema, json_type, output_schema, required_fields,
+    step_output_schema,
+};
 
 /// What a completion item is, for its icon.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

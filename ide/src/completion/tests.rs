@@ -245,3 +245,368 @@ fn nothing_is_offered_in_the_body_or_a_comment() {
     )
     .is_empty());
 }
+
+const LIB_WITH_OUTPUT: &str = "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  helper:\n    description: Helps\n    output_schema:\n      type: object\n      properties:\n        found: {type: array, items: {type: string}}\n---\n";
+
+/// A file importing `lib` whose step `a` checks `check` (the scalar as written, with `|` for the
+/// cursor), beside a step `own` whose output has fields of every kind.
+fn checking(check: &str) -> String {
+    format!(
+        "{HEAD}imports:\n  - ref: ./lib.logic.md\n    as: lib\ncontracts:\n  inputs:\n    - name: query\n      type: string\nsteps:\n  own:\n    description: O\n    output_schema:\n      type: object\n      properties:\n        title: {{type: string}}\n        tags: {{type: array, items: {{type: string}}}}\n        meta: {{type: object, properties: {{x: {{type: number}}}}}}\n        count: {{type: number}}\n        anything: {{description: no type}}\n  a:\n    needs: [own, lib.helper]\n    verification:\n      check: {check}\n---\n"
+    )
+}
+
+fn lib_files() -> MemoryFiles {
+    MemoryFiles::new().with("lib.logic.md", LIB_WITH_OUTPUT)
+}
+
+/// The cursor's line after accepting the item labelled `label`.
+fn accepted(files: MemoryFiles, text: &str, label: &str) -> String {
+    let (clean, cursor) = at(text);
+    let mut workspace = Workspace::new(files.shared());
+    workspace.open("m.logic.md", clean.clone());
+    let items = completion(&mut workspace, "m.logic.md", cursor);
+    let Some(item) = items.iter().find(|i| i.label == label) else {
+        panic!(
+            "no {label} in {:?}",
+            items.iter().map(|i| &i.label).collect::<Vec<_>>()
+        );
+    };
+    let mut edited = clean.clone();
+    edited.replace_range(item.replace.start..item.replace.end, &item.insert);
+    let line_start = clean[..cursor].rfind('\n').map_or(0, |i| i + 1);
+    edited[line_start..].lines().next().unwrap_or("").to_owned()
+}
+
+#[test]
+fn step_names_complete_inside_brackets() {
+    let labels_at = |check: &str| labels(lib_files(), "m.logic.md", &checking(check));
+    assert_eq!(labels_at("\"{{ steps['| }}\""), ["own", "a", "lib.helper"]);
+    assert_eq!(labels_at("'{{ steps[\"| }}'"), ["own", "a", "lib.helper"]);
+    assert_eq!(labels_at("\"{{ steps[| }}\""), ["own", "a", "lib.helper"]);
+    assert_eq!(labels_at("\"{{ steps['li| }}\""), ["lib.helper"]);
+    // Any other chain: its fields.
+    assert_eq!(labels_at("\"{{ input['| }}\""), ["query"]);
+    assert_eq!(
+        labels_at("\"{{ steps.own.output['t| }}\""),
+        ["title", "tags"]
+    );
+    let line = |check: &str, label: &str| accepted(lib_files(), &checking(check), label);
+    assert_eq!(
+        line("\"{{ steps['| }}\"", "lib.helper"),
+        "      check: \"{{ steps['lib.helper'] }}\""
+    );
+    // An editor that closed the quote and the bracket as they were typed.
+    assert_eq!(
+        line("\"{{ steps['|'] }}\"", "lib.helper"),
+        "      check: \"{{ steps['lib.helper'] }}\""
+    );
+    assert_eq!(
+        line("\"{{ steps['|'].output }}\"", "own"),
+        "      check: \"{{ steps['own'].output }}\""
+    );
+    assert_eq!(
+        line("\"{{ steps['o|wn'] }}\"", "own"),
+        "      check: \"{{ steps['own'] }}\""
+    );
+    assert_eq!(
+        line("\"{{ steps[|] }}\"", "own"),
+        "      check: \"{{ steps['own'] }}\""
+    );
+    // Typed on after `[`, the quote still matches (the editor filters on the text from `[`).
+    let (clean, cursor) = at(&checking("\"{{ steps[| }}\""));
+    let mut workspace = Workspace::new(lib_files().shared());
+    workspace.open("m.logic.md", clean);
+    let filters: Vec<Option<String>> = completion(&mut workspace, "m.logic.md", cursor)
+        .into_iter()
+        .map(|item| item.filter)
+        .collect();
+    assert_eq!(
+        filters,
+        [Some("'own"), Some("'a"), Some("'lib.helper")].map(|f| f.map(str::to_owned))
+    );
+    // Inside a single-quoted YAML scalar a `'` would end it: the name is quoted with `"`.
+    assert_eq!(
+        line("'{{ steps[| }}'", "own"),
+        "      check: '{{ steps[\"own\"] }}'"
+    );
+    assert_eq!(
+        line("'{{ steps[\"|\"] }}'", "lib.helper"),
+        "      check: '{{ steps[\"lib.helper\"] }}'"
+    );
+}
+
+#[test]
+fn an_imported_steps_output_fields_follow_its_brackets() {
+    let labels_at = |check: &str| labels(lib_files(), "m.logic.md", &checking(check));
+    assert_eq!(
+        labels_at("\"{{ steps['lib.helper'].output.| }}\""),
+        ["found"]
+    );
+    assert_eq!(
+        labels_at("'{{ steps[\"lib.helper\"].output.f| }}'"),
+        ["found"]
+    );
+    assert_eq!(
+        labels_at("\"{{ steps['lib.helper'].output.found.| }}\""),
+        ARRAY_METHODS
+    );
+    assert_eq!(labels_at("\"{{ steps['own'].output.meta.| }}\""), ["x"]);
+    assert_eq!(labels_at("\"{{ steps['lib.helper'].| }}\""), ["output"]);
+}
+
+const ARRAY_METHODS: [&str; 5] = ["length", "includes", "contains", "every", "some"];
+const STRING_METHODS: [&str; 8] = [
+    "length",
+    "includes",
+    "contains",
+    "startsWith",
+    "endsWith",
+    "toLowerCase",
+    "toUpperCase",
+    "trim",
+];
+
+#[test]
+fn members_follow_the_values_type() {
+    let labels_at = |check: &str| labels(lib_files(), "m.logic.md", &checking(check));
+    assert_eq!(labels_at("\"{{ input.| }}\""), ["query"]);
+    assert_eq!(labels_at("\"{{ steps.own.output.meta.| }}\""), ["x"]);
+    assert_eq!(
+        labels_at("\"{{ steps.own.output.tags.| }}\""),
+        ARRAY_METHODS
+    );
+    assert_eq!(
+        labels_at("\"{{ steps.own.output.title.| }}\""),
+        STRING_METHODS
+    );
+    assert_eq!(labels_at("\"{{ input.query.| }}\""), STRING_METHODS);
+    assert_eq!(
+        labels_at("\"{{ steps.own.output.tags[0].| }}\""),
+        STRING_METHODS
+    );
+    assert_eq!(
+        labels_at("\"{{ steps.own.output.count.| }}\""),
+        Vec::<String>::new()
+    );
+    // A literal's members are its type's; a call's result is not typed here.
+    let all: Vec<&str> = super::expr::METHODS
+        .iter()
+        .map(|(name, ..)| *name)
+        .collect();
+    assert_eq!(labels_at("\"{{ 'abc'.| }}\""), STRING_METHODS);
+    assert_eq!(labels_at("\"{{ 1.| }}\""), Vec::<String>::new());
+    assert_eq!(labels_at("\"{{ input.query.trim().| }}\""), all);
+    // The runtime's counters are numbers.
+    for number in ["attempts", "iteration", "confidence"] {
+        let found = labels_at(&format!("\"{{{{ {number}.| }}}}\""));
+        assert_eq!(found, Vec::<String>::new(), "{number}");
+    }
+    // A value whose type the document does not say may be either.
+    let any = labels_at("\"{{ steps.own.output.anything.| }}\"");
+    assert_eq!(any, all);
+}
+
+const VERIFY: &str = "name: t\nnodes:\n  - id: check\n    type: verify\n    rules:\n";
+
+#[test]
+fn drtl_rules_complete_in_flow_mappings() {
+    let drtl = |line: &str| {
+        labels(
+            MemoryFiles::new(),
+            "t.drtl.yaml",
+            &format!("{VERIFY}{line}\n"),
+        )
+    };
+    let all_rules = logicmd::drtl::STANDARD_RULES;
+    assert_eq!(
+        drtl("      - {id: std.|, target: urls, mode: block}"),
+        all_rules
+    );
+    assert_eq!(
+        drtl("      - {id: s|, target: urls, mode: block}"),
+        all_rules
+    );
+    assert_eq!(
+        drtl("      - {id: |, target: urls, mode: block}"),
+        all_rules
+    );
+    assert_eq!(drtl("      - {id: std.check_li|}"), ["std.check_links"]);
+    assert_eq!(
+        drtl("      - {id: x, mode: |}"),
+        ["block", "warn", "observe"]
+    );
+    assert_eq!(drtl("      - {id: x, |}"), ["target", "mode"]);
+    assert_eq!(drtl("      - {id: x, |, mode: block}"), ["target"]);
+    assert_eq!(drtl("      - {\"id\": x, |, 'mode': block}"), ["target"]);
+    assert_eq!(drtl("      - {mo|}"), ["mode"]);
+    let edges = |line: &str| {
+        let text = format!("name: t\nnodes:\n  - {{id: a, type: generate}}\n  - {{id: b, type: generate}}\nedges:\n{line}\n");
+        labels(MemoryFiles::new(), "t.drtl.yaml", &text)
+    };
+    assert_eq!(edges("  - {from: a, to: |}"), ["a", "b", "terminate"]);
+    assert_eq!(edges("  - {from: a, |}"), ["to", "if"]);
+    // The same places written as a flow mapping after a key.
+    assert_eq!(
+        labels(
+            MemoryFiles::new(),
+            "t.drtl.yaml",
+            "name: t\nnodes:\n  - {id: g, type: |}\n"
+        ),
+        [
+            "generate",
+            "fan_out",
+            "aggregate",
+            "verify",
+            "gate",
+            "debate",
+            "transform",
+            "review"
+        ]
+    );
+}
+
+#[test]
+fn flow_mappings_in_logic_files_complete_keys_and_values() {
+    let keys = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}steps:\n  b: {{}}\n  a: {{description: d, needs: [b], |}}\n---\n"),
+    );
+    assert!(!keys.is_empty(), "keys are offered");
+    assert!(
+        !keys.iter().any(|k| k == "description" || k == "needs"),
+        "{keys:?}"
+    );
+    let strategy = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}reasoning: {{max_iterations: 3, strategy: |}}\n---\n"),
+    );
+    assert_eq!(
+        strategy,
+        ["cot", "react", "tot", "got", "plan-execute", "custom"]
+    );
+    let needs = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}steps:\n  b: {{}}\n  a: {{needs: [b, |]}}\n---\n"),
+    );
+    assert_eq!(needs, ["b"]);
+}
+
+#[test]
+fn keys_already_written_are_not_offered() {
+    let top = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}\n|\nreasoning:\n  strategy: react\n---\n"),
+    );
+    assert!(!top.is_empty());
+    for written in ["spec_version", "name", "reasoning"] {
+        assert!(!top.iter().any(|k| k == written), "{written} in {top:?}");
+    }
+    let typed = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}na|\n---\n"),
+    );
+    assert_eq!(typed, Vec::<String>::new());
+    let spec = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}s|\n---\n"),
+    );
+    assert_eq!(spec, ["steps"]);
+    let step = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}steps:\n  b: {{}}\n  a:\n    description: d\n    |\n    needs: [b]\n  c: {{}}\n---\n"),
+    );
+    assert!(!step.is_empty());
+    for written in ["description", "needs"] {
+        assert!(!step.iter().any(|k| k == written), "{written} in {step:?}");
+    }
+    let branch = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}steps:\n  b: {{}}\n  a:\n    branches:\n      - if: x\n        |\n        then: b\n---\n"),
+    );
+    assert!(
+        !branch.iter().any(|k| k == "if" || k == "then"),
+        "{branch:?}"
+    );
+    let item = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}steps:\n  b: {{}}\n  a:\n    branches:\n      - |\n        then: b\n---\n"),
+    );
+    assert!(
+        !item.is_empty() && !item.iter().any(|k| k == "then"),
+        "{item:?}"
+    );
+}
+
+/// While a person types, `steps["` inside a double-quoted scalar leaves text that is not YAML:
+/// the names and schemas come from the last text that parsed.
+#[test]
+fn an_imported_steps_fields_while_the_yaml_is_broken() {
+    let good = checking("\"{{ true }}\"");
+    let mut workspace = Workspace::new(lib_files().shared());
+    workspace.open("m.logic.md", good.clone());
+    assert!(workspace.analysis("m.logic.md").is_some());
+    let (broken, cursor) = at(&checking("\"{{ steps[\"lib.helper\"].output.| }}\""));
+    let start = good.find("\"{{ true }}\"").expect("the check");
+    let changed = workspace.edit(
+        "m.logic.md",
+        Span::new(start, start + "\"{{ true }}\"".len()),
+        &broken[start..broken.len() - (good.len() - start - "\"{{ true }}\"".len())],
+    );
+    assert!(changed.is_ok());
+    assert_eq!(
+        workspace.text("m.logic.md").as_deref(),
+        Some(broken.as_str())
+    );
+    let found: Vec<String> = completion(&mut workspace, "m.logic.md", cursor)
+        .into_iter()
+        .map(|item| item.label)
+        .collect();
+    assert_eq!(found, ["found"]);
+}
+
+/// A flow mapping written over several lines is read from the line it opens on.
+#[test]
+fn flow_mappings_over_several_lines() {
+    let drtl = |lines: &str| {
+        labels(
+            MemoryFiles::new(),
+            "t.drtl.yaml",
+            &format!("{VERIFY}{lines}\n"),
+        )
+    };
+    assert_eq!(
+        drtl("      - {id: std.check_citation,\n         mode: |}"),
+        ["block", "warn", "observe"]
+    );
+    assert_eq!(
+        drtl("      - {id: x, # the rule\n         |}"),
+        ["target", "mode"]
+    );
+    assert_eq!(
+        drtl("      - {target: claims,\n\n         id: std.check_l|}"),
+        ["std.check_links", "std.check_logic"]
+    );
+    let needs = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}steps:\n  b: {{}}\n  a: {{description: d,\n    needs: [|]}}\n---\n"),
+    );
+    assert_eq!(needs, ["b"]);
+    // A closed flow above is not one the cursor is in.
+    let keys = labels(
+        MemoryFiles::new(),
+        "m.logic.md",
+        &format!("{HEAD}steps:\n  b: {{description: d,\n    needs: []}}\n  a:\n    descr|\n---\n"),
+    );
+    assert_eq!(keys, ["description"]);
+}
