@@ -278,3 +278,51 @@ fn the_server_ends_when_the_editor_that_started_it_is_gone() {
     parent.wait().expect("and reaped");
     assert_eq!(client.exit_status(), Some(1));
 }
+
+/// Accepting a completion with the cursor inside a word: a client that takes insert-and-replace
+/// edits gets both ranges (its setting picks one), so `needs: [gath|er]` can become
+/// `needs: [gather]` instead of `needs: [gatherer]`; a client that does not gets the insert
+/// range alone, as before.
+#[test]
+fn a_completion_inside_a_word_offers_to_replace_its_rest() {
+    let scratch = Scratch::new("lsp-robust-insert-replace");
+    let text = "---\nspec_version: \"1.0\"\nname: m\nsteps:\n  gather: {description: G}\n  report:\n    description: R\n    needs: [gathxx]\n---\n";
+    let path = scratch.write("m.logic.md", text);
+    let file = uri(&path);
+    let cursor = json!({"line": 7, "character": 16});
+    let edit_of = |insert_replace: bool| {
+        let mut client = Client::spawn(binary(), &scratch.0);
+        let capabilities = json!({"textDocument": {"completion": {"completionItem": {"insertReplaceSupport": insert_replace}}}});
+        client.request(
+            "initialize",
+            json!({"processId": null, "rootUri": uri(&scratch.0), "capabilities": capabilities}),
+        );
+        client.notify("initialized", json!({}));
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": file, "languageId": "markdown", "version": 1, "text": text}}),
+        );
+        let found = client.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": file}, "position": cursor}),
+        );
+        let _ = client.shut_down();
+        let items = found["result"]["items"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        items
+            .into_iter()
+            .find(|item| item["label"] == "gather")
+            .map(|item| item["textEdit"].clone())
+    };
+    let range = |start: u32, end: u32| json!({"start": {"line": 7, "character": start}, "end": {"line": 7, "character": end}});
+    assert_eq!(
+        edit_of(true),
+        Some(json!({"newText": "gather", "insert": range(12, 16), "replace": range(12, 18)}))
+    );
+    assert_eq!(
+        edit_of(false),
+        Some(json!({"newText": "gather", "range": range(12, 16)}))
+    );
+}

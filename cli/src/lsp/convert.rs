@@ -162,7 +162,23 @@ pub fn diagnostic(
     }
 }
 
-pub fn completion(text: &Text<'_>, item: &CompletionItem) -> lsp::CompletionItem {
+/// The end of the name the cursor at `offset` is inside (letters, digits, `_`, `-`).
+pub fn word_end(text: &str, offset: usize) -> usize {
+    let rest = text.get(offset..).unwrap_or("");
+    offset
+        + rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(rest.len())
+}
+
+/// An item as LSP says it. With `word_end` (the client takes insert-and-replace edits), an
+/// item that ends at the cursor may also replace the rest of the word after it: the editor's
+/// setting chooses which.
+pub fn completion(
+    text: &Text<'_>,
+    item: &CompletionItem,
+    word_end: Option<usize>,
+) -> lsp::CompletionItem {
     let kind = match item.kind {
         ItemKind::Property => lsp::CompletionItemKind::PROPERTY,
         ItemKind::Value => lsp::CompletionItemKind::VALUE,
@@ -185,10 +201,19 @@ pub fn completion(text: &Text<'_>, item: &CompletionItem) -> lsp::CompletionItem
                 value: d.clone(),
             })
         }),
-        text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit::new(
-            text.range(item.replace),
-            item.insert.clone(),
-        ))),
+        text_edit: Some(match word_end {
+            Some(end) if end > item.replace.end => {
+                lsp::CompletionTextEdit::InsertAndReplace(lsp::InsertReplaceEdit {
+                    new_text: item.insert.clone(),
+                    insert: text.range(item.replace),
+                    replace: text.range(Span::new(item.replace.start, end)),
+                })
+            }
+            _ => lsp::CompletionTextEdit::Edit(lsp::TextEdit::new(
+                text.range(item.replace),
+                item.insert.clone(),
+            )),
+        }),
         filter_text: item.filter.clone(),
         ..lsp::CompletionItem::default()
     }

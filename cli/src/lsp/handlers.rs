@@ -41,7 +41,11 @@ pub fn capabilities() -> lsp::ServerCapabilities {
             },
         )),
         completion_provider: Some(lsp::CompletionOptions {
-            trigger_characters: Some([".", " ", "/", "[", ",", "{"].map(str::to_owned).to_vec()),
+            trigger_characters: Some(
+                [".", " ", "/", "[", ",", "{", "'", "\""]
+                    .map(str::to_owned)
+                    .to_vec(),
+            ),
             ..lsp::CompletionOptions::default()
         }),
         hover_provider: Some(lsp::HoverProviderCapability::Simple(true)),
@@ -162,6 +166,9 @@ pub fn request(server: &mut Server<'_>, request: &Request) -> Result<Answer, Fai
                 &at.text_document_position,
                 |server, id, file, offset| {
                     let text = Text::of(file);
+                    let word_end = server
+                        .insert_replace
+                        .then(|| convert::word_end(&file.text, offset));
                     let (items, complete) = shortlist::shortlist(
                         completion::completion(&mut server.workspace, id, offset),
                         &file.text,
@@ -171,7 +178,7 @@ pub fn request(server: &mut Server<'_>, request: &Request) -> Result<Answer, Fai
                         is_incomplete: !complete,
                         items: items
                             .iter()
-                            .map(|item| convert::completion(&text, item))
+                            .map(|item| convert::completion(&text, item, word_end))
                             .collect(),
                     }))
                 },

@@ -108,6 +108,7 @@ fn serve(connection: &Transport, args: &Args) -> Result<u8, String> {
         shutdown: false,
         next_request: 0,
         settings_problems: HashSet::new(),
+        insert_replace: supports_insert_replace(&init),
         worked: false,
     };
     if watches_files(&init) {
@@ -201,6 +202,16 @@ fn client_root(init: &lsp::InitializeParams) -> Option<PathBuf> {
     root.and_then(|uri| project::path_of_uri(uri.as_str()))
 }
 
+fn supports_insert_replace(init: &lsp::InitializeParams) -> bool {
+    init.capabilities
+        .text_document
+        .as_ref()
+        .and_then(|t| t.completion.as_ref())
+        .and_then(|c| c.completion_item.as_ref())
+        .and_then(|i| i.insert_replace_support)
+        .unwrap_or(false)
+}
+
 fn watches_files(init: &lsp::InitializeParams) -> bool {
     init.capabilities
         .workspace
@@ -231,6 +242,9 @@ pub(crate) struct Server<'c> {
     worked: bool,
     /// Unusable settings already said (each is said once).
     settings_problems: HashSet<String>,
+    /// The client takes completion edits with an insert and a replace range (the user's
+    /// setting picks whether accepting an item inside a word replaces its rest).
+    insert_replace: bool,
 }
 
 impl Server<'_> {
