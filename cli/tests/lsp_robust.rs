@@ -277,6 +277,14 @@ fn the_server_ends_when_the_editor_that_started_it_is_gone() {
     parent.kill().expect("the editor is killed");
     parent.wait().expect("and reaped");
     assert_eq!(client.exit_status(), Some(1));
+    // An editor already gone when the server starts.
+    let mut client = Client::spawn(binary(), &scratch.0);
+    let answer = client.request(
+        "initialize",
+        json!({"processId": parent.id(), "rootUri": uri(&scratch.0), "capabilities": {}}),
+    );
+    assert!(answer["result"]["capabilities"].is_object(), "{answer}");
+    assert_eq!(client.exit_status(), Some(1));
 }
 
 /// Accepting a completion with the cursor inside a word: a client that takes insert-and-replace

@@ -85,10 +85,10 @@ fn serve(connection: &Transport, args: &Args) -> Result<u8, String> {
             version: Some(env!("CARGO_PKG_VERSION").to_owned()),
         }),
     };
-    let first = initialize_finish(connection, &id, &result)?;
     if let Some(pid) = init.process_id {
         parent::watch(pid);
     }
+    let first = initialize_finish(connection, &id, &result)?;
     let delay = init
         .initialization_options
         .as_ref()

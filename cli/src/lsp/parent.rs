@@ -13,9 +13,8 @@ pub fn watch(pid: u32) {
     let Ok(pid) = i32::try_from(pid) else {
         return;
     };
-    if pid <= 0 || !alive(pid) {
-        // 0 and negative ids name process groups; a parent already gone at start is more
-        // likely a client sending another namespace's id (a container) than a dead editor.
+    if pid <= 0 {
+        // 0 and negative ids name process groups, not an editor.
         return;
     }
     let _ = std::thread::Builder::new()
