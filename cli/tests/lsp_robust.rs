@@ -233,6 +233,56 @@ fn the_diagnostics_a_client_passes_get_their_fixes_at_a_collapsed_cursor() {
     assert_eq!(status, Some(0));
 }
 
+/// A quick fix is offered for the diagnostics the client names, never on another one at the
+/// same place: quoting `2024-01-01` repairs `ambiguous-scalar`, not `invalid-duration`.
+#[test]
+fn a_quick_fix_is_offered_only_on_the_diagnostic_it_repairs() {
+    let scratch = Scratch::new("lsp-robust-action-owner");
+    let text = "---\nspec_version: \"1.0\"\nname: x\nsteps:\n  a:\n    description: A\n    timeout: 2024-01-01\n---\n";
+    let path = scratch.write("x.logic.md", text);
+    let (mut client, _) = Client::start(&scratch.0, json!({"diagnosticsDelayMs": 0}));
+    let file = uri(&path);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": file, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    let diagnostics = client.diagnostics(&file)["diagnostics"].clone();
+    let of = |code: &str| -> Value {
+        diagnostics
+            .as_array()
+            .and_then(|list| list.iter().find(|d| d["code"] == code))
+            .cloned()
+            .unwrap_or_else(|| panic!("no {code} in {diagnostics}"))
+    };
+    let (duration, ambiguous) = (of("invalid-duration"), of("ambiguous-scalar"));
+    let mut asked = |named: Value| -> Vec<(Value, Value)> {
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": file},
+                "range": duration["range"],
+                "context": {"diagnostics": named},
+            }),
+        );
+        actions["result"]
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .map(|a| (a["title"].clone(), a["diagnostics"].clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let quote = (json!("Quote `2024-01-01`"), json!([ambiguous.clone()]));
+    assert_eq!(asked(json!([duration.clone()])), []);
+    assert_eq!(asked(json!([ambiguous.clone()])), [quote.clone()]);
+    assert_eq!(asked(json!([duration.clone(), ambiguous.clone()])), [quote]);
+    // A client that names none gets every fix in the range.
+    assert_eq!(asked(json!([])).len(), 1);
+    let (_, status) = client.shut_down();
+    assert_eq!(status, Some(0));
+}
+
 /// The protocol's lifecycle: a second `initialize` is an invalid request, and `exit` before
 /// anything else ends the server with the failure status, without a message of its own.
 #[test]

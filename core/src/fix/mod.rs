@@ -7,6 +7,7 @@
 //! A fix is a list of core [`Edit`]s applied in turn, so every one is verified as any edit is
 //! (the text re-parsed, comments kept); a fix whose edit is refused is not offered.
 
+mod imported;
 mod names;
 mod rules;
 
@@ -73,6 +74,8 @@ pub fn fixes_for(text: &str, json: Option<&Value>, diagnostic: &Diagnostic) -> V
     }
     if let Some(json) = json {
         found.extend(rules::fixes(json, diagnostic));
+        let value = json.pointer(&diagnostic.path).and_then(Value::as_str);
+        found.extend(imported::bracketed(text, value, diagnostic));
     }
     found.retain(|fix| fix.apply(text).is_ok());
     found
