@@ -11,6 +11,7 @@ use logicmd::diagnostic::{Diagnostic, Severity};
 use logicmd::fix::fixes_for;
 use logicmd::loader::MemoryLoader;
 use logicmd_tests::{files_under, workspace_root};
+use proptest::prelude::*;
 
 fn doc(body: &str) -> String {
     format!("---\nspec_version: \"1.0\"\nname: demo\n{body}---\n")
@@ -76,40 +77,123 @@ fn count_by_code(diagnostics: &[Diagnostic], errors_only: bool) -> BTreeMap<Stri
     counts
 }
 
+/// The fixes offered on `text`'s diagnostics that leave theirs or add an error (each failure
+/// described); and how many fixes were checked.
+fn fixes_that_fail(id: &str, text: &str, loader: &MemoryLoader) -> (Vec<String>, usize) {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    let analysis = analyze(text, &Options::lint(id), loader);
+    let json = analysis.parsed.as_ref().map(|p| p.json());
+    let before = count_by_code(&analysis.diagnostics, false);
+    let errors_before = count_by_code(&analysis.diagnostics, true);
+    for diagnostic in &analysis.diagnostics {
+        for fix in fixes_for(text, json, diagnostic) {
+            checked += 1;
+            let place = format!(
+                "{id}: `{}` on {} at {}",
+                fix.title, diagnostic.code, diagnostic.path
+            );
+            let Ok(fixed) = fix.apply(text) else {
+                failures.push(format!("{place}: offered but does not apply"));
+                continue;
+            };
+            let after = lint(id, &fixed, loader);
+            let left = count_by_code(&after, false);
+            if left.get(&diagnostic.code) >= before.get(&diagnostic.code) {
+                failures.push(format!("{place}: leaves the diagnostic\n{fixed}"));
+            }
+            for (code, n) in count_by_code(&after, true) {
+                if n > errors_before.get(&code).copied().unwrap_or(0) {
+                    failures.push(format!("{place}: adds the error `{code}`\n{fixed}"));
+                }
+            }
+        }
+    }
+    (failures, checked)
+}
+
 #[test]
 fn every_fix_offered_removes_its_diagnostic_and_adds_no_error() {
     let (documents, loader) = documents();
     let mut failures = Vec::new();
     let mut fixes_checked = 0;
     for (id, text) in &documents {
-        let analysis = analyze(text, &Options::lint(id), &loader);
-        let json = analysis.parsed.as_ref().map(|p| p.json());
-        let before = count_by_code(&analysis.diagnostics, false);
-        let errors_before = count_by_code(&analysis.diagnostics, true);
-        for diagnostic in &analysis.diagnostics {
-            for fix in fixes_for(text, json, diagnostic) {
-                fixes_checked += 1;
-                let place = format!(
-                    "{id}: `{}` on {} at {}",
-                    fix.title, diagnostic.code, diagnostic.path
-                );
-                let Ok(fixed) = fix.apply(text) else {
-                    failures.push(format!("{place}: offered but does not apply"));
-                    continue;
-                };
-                let after = lint(id, &fixed, &loader);
-                let left = count_by_code(&after, false);
-                if left.get(&diagnostic.code) >= before.get(&diagnostic.code) {
-                    failures.push(format!("{place}: leaves the diagnostic\n{fixed}"));
-                }
-                for (code, n) in count_by_code(&after, true) {
-                    if n > errors_before.get(&code).copied().unwrap_or(0) {
-                        failures.push(format!("{place}: adds the error `{code}`\n{fixed}"));
-                    }
-                }
-            }
-        }
+        let (failed, checked) = fixes_that_fail(id, text, &loader);
+        failures.extend(failed);
+        fixes_checked += checked;
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(fixes_checked >= 30, "only {fixes_checked} fixes checked");
+}
+
+/// A step of a generated document: what it needs (names, some misspelled or repeated), what
+/// its check reads (a step, perhaps imported, perhaps with dots or misspelled), its timeout
+/// (perhaps a date or `yes`), a tool allowed and denied, a condition without `{{ }}`.
+fn step() -> impl Strategy<Value = String> {
+    let need = prop::sample::select(vec!["a", "b", "c", "aa", "bb", "lib.gather", "lib.gathr"]);
+    let read = prop::sample::select(vec![
+        "steps.a.output.ok",
+        "steps.bb.output.ok",
+        "steps.lib.gather.output.ok",
+        "steps.lib.gathr.output.ok",
+        "steps['lib.gather'].output.ok",
+        "steps['lib.gathr'].output.ok",
+        "outptu.ok",
+    ]);
+    let timeout = prop::sample::select(vec!["30s", "2024-01-01", "yes", "10", "1e3", "\"5m\""]);
+    (
+        prop::collection::vec(need, 0..4),
+        prop::option::of(read),
+        prop::option::of(timeout),
+        any::<bool>(),
+        prop::option::of(prop::sample::select(vec!["c", "cc", "a"])),
+        prop::sample::select(vec!["\"", "'", ""]),
+    )
+        .prop_map(|(needs, read, timeout, tools, branch, quote)| {
+            let mut out = String::from("    description: S\n");
+            if !needs.is_empty() {
+                out += &format!("    needs: [{}]\n", needs.join(", "));
+            }
+            if let Some(timeout) = timeout {
+                out += &format!("    timeout: {timeout}\n");
+            }
+            if tools {
+                out += "    allowed_tools: [t, u]\n    denied_tools: [t]\n";
+            }
+            if let Some(read) = read {
+                let read = if quote == "'" { read.replace('\'', "\"") } else { read.to_owned() };
+                out += &format!(
+                    "    verification:\n      check: {quote}{{{{ {read} }}}}{quote}\n      on_fail: retry\n"
+                );
+            }
+            if let Some(target) = branch {
+                out += &format!("    branches:\n      - if: steps.a.output.x > 1\n        then: {target}\n");
+            }
+            out
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The same over generated documents with several problems at once.
+    #[test]
+    fn every_fix_on_a_generated_document_removes_its_diagnostic(
+        steps in prop::collection::vec(step(), 1..4),
+        import in any::<bool>(),
+        strategy in prop::sample::select(vec!["react", "reac", "cot"]),
+    ) {
+        let mut body = String::new();
+        if import {
+            body += "imports:\n  - ref: ./lib.logic.md\n    as: lib\n";
+        }
+        body += &format!("reasoning:\n  strategy: {strategy}\nsteps:\n");
+        for (name, step) in ["a", "b", "c"].iter().zip(&steps) {
+            body += &format!("  {name}:\n{step}");
+        }
+        let text = doc(&body);
+        let loader = MemoryLoader::new().with("lib.logic.md", LIB);
+        let (failures, _) = fixes_that_fail("g.logic.md", &text, &loader);
+        prop_assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    }
 }

@@ -69,7 +69,8 @@ impl Fix {
 /// is `json`, when it parses). Only fixes whose edits apply to `text` are given.
 pub fn fixes_for(text: &str, json: Option<&Value>, diagnostic: &Diagnostic) -> Vec<Fix> {
     let mut found = Vec::new();
-    if let Some(fix) = names::did_you_mean(text, diagnostic) {
+    let closes_cycle = json.is_some_and(|json| rules::need_closes_cycle(json, diagnostic));
+    if let Some(fix) = names::did_you_mean(text, diagnostic).filter(|_| !closes_cycle) {
         found.push(fix);
     }
     if let Some(json) = json {

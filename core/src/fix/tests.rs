@@ -493,3 +493,13 @@ fn a_misspelled_imported_step_is_written_in_brackets_with_its_name() {
         );
     }
 }
+
+#[test]
+fn a_misspelled_need_whose_close_name_would_close_a_cycle_gets_no_fix() {
+    let none = MemoryLoader::new();
+    // `b` needs `a`; `a` needs `bb`, close to `b`: writing `b` there is a cycle, an error.
+    let text = doc("steps:\n  a:\n    needs: [bb]\n  b:\n    needs: [a]\n");
+    assert_eq!(fixed(&text, "unknown-need", &none), vec![]);
+    let text = doc("steps:\n  a:\n    needs: [bb]\n  b: {}\n");
+    assert_eq!(fixed(&text, "unknown-need", &none).len(), 1);
+}
