@@ -155,8 +155,13 @@ struct Aligned<'t> {
 
 impl<'t> Aligned<'t> {
     fn new(text: &'t str, formatted: &'t str) -> Aligned<'t> {
-        let bare =
-            |line: &&str| -> String { line.chars().filter(|c| !c.is_whitespace()).collect() };
+        // A line's text without white space or quotes: re-indented, re-spaced and re-quoted
+        // lines are the same line.
+        let bare = |line: &&str| -> String {
+            line.chars()
+                .filter(|c| !c.is_whitespace() && *c != '"' && *c != '\'')
+                .collect()
+        };
         let old: Vec<&str> = text.split_inclusive('\n').collect();
         let new: Vec<&str> = formatted.split_inclusive('\n').collect();
         let old_bare: Vec<String> = old.iter().map(bare).collect();
@@ -268,11 +273,13 @@ fn in_place(aligned: &Aligned<'_>) -> Vec<Unit> {
         let left_old: Vec<usize> = olds.clone().filter(|i| !moved_to.contains_key(i)).collect();
         let left_new: Vec<usize> = news.filter(|j| !moved.contains(j)).collect();
         if left_old.len() == left_new.len() {
+            // The lines left pair in order.
+            let mut left = left_new.iter();
             for i in olds {
-                let j = moved_to
-                    .get(&i)
-                    .copied()
-                    .or_else(|| left_old.iter().position(|k| *k == i).map(|at| left_new[at]));
+                let j = match moved_to.get(&i) {
+                    Some(j) => Some(*j),
+                    None => left.next().copied(),
+                };
                 units.extend(j.filter(|j| old[i] != new[*j]).map(|j| Unit {
                     old: i..i + 1,
                     new: vec![j],
