@@ -149,11 +149,13 @@ proptest! {
         widen in 1usize..3,
         spaces in 0usize..3,
         swap in any::<bool>(),
+        crlf in any::<bool>(),
         from in 0.0f64..1.0,
         length in 0.0f64..0.5,
     ) {
         let documents = corpus();
         let text = untidy(pick.get(&documents).as_str(), widen, spaces, swap);
+        let text = if crlf { text.replace("\r\n", "\n").replace('\n', "\r\n") } else { text };
         let Some(before) = meaning(&text) else {
             return Ok(());
         };
