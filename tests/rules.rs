@@ -4,32 +4,11 @@
 //! fixture imports live under `files/`).
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use logicmd::analysis::{analyze, obligations, Options};
 use logicmd::lint::rules::FAMILIES;
 use logicmd::loader::MemoryLoader;
-use logicmd_tests::workspace_root;
-
-/// Every file under `dir`, relative to `base`, `/`-separated.
-fn files_under(dir: &Path, base: &Path) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(at) = pending.pop() {
-        let entries = fs::read_dir(&at).unwrap_or_else(|e| panic!("{}: {e}", at.display()));
-        for entry in entries {
-            let path: PathBuf = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else {
-                let relative = path.strip_prefix(base).expect("under the base");
-                found.push(relative.to_string_lossy().replace('\\', "/"));
-            }
-        }
-    }
-    found.sort();
-    found
-}
+use logicmd_tests::{files_under, workspace_root};
 
 /// The codes `logicmd lint` (or `check`, for the obligation rules) reports on `text`.
 fn codes(family: &str, path: &str, text: &str, loader: &MemoryLoader) -> Vec<String> {

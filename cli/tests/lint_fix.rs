@@ -164,3 +164,23 @@ fn the_fix_report_in_colour() {
     );
     insta::assert_snapshot!("fix_colour", transcript(&out).replace('\u{1b}', "␛"));
 }
+
+/// An imported step read with dots (`steps.d.gather` reads a member of a step `d`) is written
+/// in brackets, as the language server's quick fix writes it.
+#[test]
+fn fix_writes_an_imported_step_in_brackets() {
+    let scratch = Scratch::new("lint-fix-imported");
+    scratch.write(
+        "lib/d.logic.md",
+        "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  gather:\n    description: Gather\n---\n",
+    );
+    let main = "---\nspec_version: \"1.0\"\nname: main\nimports:\n  - ref: ./lib/d.logic.md\n    as: d\nsteps:\n  other:\n    description: o\n    needs: [d.gather]\n    verification:\n      check: \"{{ steps.d.gather.output.ok }}\"\n      on_fail: retry\n---\n";
+    scratch.write("main.logic.md", main);
+    let out = logicmd(&scratch, &["lint", "--fix", "main.logic.md"]);
+    assert_eq!(
+        fs::read_to_string(scratch.0.join("main.logic.md")).unwrap(),
+        main.replace("steps.d.gather", "steps['d.gather']"),
+        "{out}"
+    );
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+}

@@ -200,12 +200,9 @@ fn other_markdown_and_yaml_get_nothing_and_logic_md_by_its_content_is_served() {
     assert_eq!(status, Some(0));
 }
 
-/// Neovim asks for code actions at the cursor (a collapsed range, here at the start of the
-/// line) and passes the line's diagnostics: their fixes are offered.
-#[test]
-fn the_diagnostics_a_client_passes_get_their_fixes_at_a_collapsed_cursor() {
-    let scratch = Scratch::new("lsp-robust-actions");
-    let text = "---\nspec_version: \"1.0\"\nname: x\nsteps:\n  a:\n    description: A\n  b:\n    description: B\n    neds: [a]\n---\n";
+/// A server with `text` open as `x.logic.md` in `scratch`: the client, the file's URI and the
+/// diagnostics published for it.
+fn opened(scratch: &Scratch, text: &str) -> (Client, String, Value) {
     let path = scratch.write("x.logic.md", text);
     let (mut client, _) = Client::start(&scratch.0, json!({"diagnosticsDelayMs": 0}));
     let file = uri(&path);
@@ -214,6 +211,16 @@ fn the_diagnostics_a_client_passes_get_their_fixes_at_a_collapsed_cursor() {
         json!({"textDocument": {"uri": file, "languageId": "markdown", "version": 1, "text": text}}),
     );
     let diagnostics = client.diagnostics(&file)["diagnostics"].clone();
+    (client, file, diagnostics)
+}
+
+/// Neovim asks for code actions at the cursor (a collapsed range, here at the start of the
+/// line) and passes the line's diagnostics: their fixes are offered.
+#[test]
+fn the_diagnostics_a_client_passes_get_their_fixes_at_a_collapsed_cursor() {
+    let scratch = Scratch::new("lsp-robust-actions");
+    let text = "---\nspec_version: \"1.0\"\nname: x\nsteps:\n  a:\n    description: A\n  b:\n    description: B\n    neds: [a]\n---\n";
+    let (mut client, file, diagnostics) = opened(&scratch, text);
     let line = diagnostics[0]["range"]["start"]["line"].clone();
     let cursor = json!({"line": line, "character": 0});
     let actions = client.request(
@@ -229,6 +236,52 @@ fn the_diagnostics_a_client_passes_get_their_fixes_at_a_collapsed_cursor() {
         .map(|list| list.iter().map(|a| a["title"].clone()).collect())
         .unwrap_or_default();
     assert_eq!(titles, [json!("Replace `neds` with `needs`")]);
+    let (_, status) = client.shut_down();
+    assert_eq!(status, Some(0));
+}
+
+/// A quick fix is offered for the diagnostics the client names, never on another one at the
+/// same place: quoting `2024-01-01` repairs `ambiguous-scalar`, not `invalid-duration`.
+#[test]
+fn a_quick_fix_is_offered_only_on_the_diagnostic_it_repairs() {
+    let scratch = Scratch::new("lsp-robust-action-owner");
+    let text = "---\nspec_version: \"1.0\"\nname: x\nsteps:\n  a:\n    description: A\n    timeout: 2024-01-01\n---\n";
+    let (mut client, file, diagnostics) = opened(&scratch, text);
+    let of = |code: &str| -> Value {
+        diagnostics
+            .as_array()
+            .and_then(|list| list.iter().find(|d| d["code"] == code))
+            .cloned()
+            .unwrap_or_else(|| panic!("no {code} in {diagnostics}"))
+    };
+    let (duration, ambiguous) = (of("invalid-duration"), of("ambiguous-scalar"));
+    let mut asked = |named: Value| -> Vec<(Value, Value)> {
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": file},
+                "range": duration["range"],
+                "context": {"diagnostics": named},
+            }),
+        );
+        actions["result"]
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .map(|a| (a["title"].clone(), a["diagnostics"].clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let quote = (json!("Quote `2024-01-01`"), json!([ambiguous.clone()]));
+    assert_eq!(asked(json!([duration.clone()])), []);
+    assert_eq!(
+        asked(json!([ambiguous.clone()])),
+        std::slice::from_ref(&quote)
+    );
+    assert_eq!(asked(json!([duration.clone(), ambiguous.clone()])), [quote]);
+    // A client that names none gets every fix in the range.
+    assert_eq!(asked(json!([])).len(), 1);
     let (_, status) = client.shut_down();
     assert_eq!(status, Some(0));
 }

@@ -106,6 +106,26 @@ pub fn code_actions(workspace: &mut Workspace, id: &str, range: Span) -> Vec<Act
     actions
 }
 
+/// The actions of `actions` that a client naming `named` (each diagnostic's span and code, as
+/// the client shows them) is to be offered: a quick fix only for a diagnostic named (same code,
+/// overlapping span), every rewrite. A fix repairs its own diagnostic, not another at the same
+/// place (quoting `2024-01-01` leaves its `invalid-duration`). A client that names none gets
+/// every quick fix in its range.
+pub fn for_named(actions: Vec<Action>, named: &[(Span, &str)]) -> Vec<Action> {
+    if named.is_empty() {
+        return actions;
+    }
+    actions
+        .into_iter()
+        .filter(|action| match (action.diagnostic, action.code.as_deref()) {
+            (Some(at), Some(code)) => named.iter().any(|(span, named_code)| {
+                *named_code == code && span.start <= at.end && at.start <= span.end
+            }),
+            _ => true,
+        })
+        .collect()
+}
+
 /// A document holding only `value` at `path` (a list's earlier items null): what an assist that
 /// reads one value by its pointer needs, without the whole document's JSON.
 fn spine_of(path: &[Seg], value: serde_json::Value) -> serde_json::Value {

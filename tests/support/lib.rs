@@ -4,7 +4,7 @@ pub mod commented;
 pub mod fixture;
 pub mod json_eq;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The workspace root (the parent of this crate).
 pub fn workspace_root() -> PathBuf {
@@ -34,5 +34,25 @@ pub fn conformance_dir_or_skip() -> Option<PathBuf> {
         assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
         eprintln!("SKIPPED: {message}");
     }
+    found
+}
+
+/// Every file under `dir`, relative to `base`, `/`-separated, sorted.
+pub fn files_under(dir: &Path, base: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(at) = pending.pop() {
+        let entries = std::fs::read_dir(&at).unwrap_or_else(|e| panic!("{}: {e}", at.display()));
+        for entry in entries {
+            let path: PathBuf = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                let relative = path.strip_prefix(base).expect("under the base");
+                found.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    found.sort();
     found
 }

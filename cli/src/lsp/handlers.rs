@@ -316,7 +316,24 @@ pub fn request(server: &mut Server<'_>, request: &Request) -> Result<Answer, Fai
                     .fold(text.span(at.range), |range, d| {
                         range.cover(text.span(d.range))
                     });
-                let actions = logicmd_ide::actions::code_actions(&mut server.workspace, id, range);
+                // The client's diagnostics that are ours: a quick fix is offered for those only
+                // (another tool's diagnostics there leave ours as they are).
+                let named: Vec<(logicmd::source::Span, &str)> = at
+                    .context
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.source.as_deref().is_none_or(|s| s == "logicmd"))
+                    .filter_map(|d| match &d.code {
+                        Some(lsp::NumberOrString::String(code)) => {
+                            Some((text.span(d.range), code.as_str()))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                let actions = logicmd_ide::actions::for_named(
+                    logicmd_ide::actions::code_actions(&mut server.workspace, id, range),
+                    &named,
+                );
                 let listed: Vec<lsp::CodeActionOrCommand> = actions
                     .iter()
                     .map(|a| {

@@ -7,6 +7,7 @@
 //! A fix is a list of core [`Edit`]s applied in turn, so every one is verified as any edit is
 //! (the text re-parsed, comments kept); a fix whose edit is refused is not offered.
 
+mod imported;
 mod names;
 mod rules;
 
@@ -68,11 +69,14 @@ impl Fix {
 /// is `json`, when it parses). Only fixes whose edits apply to `text` are given.
 pub fn fixes_for(text: &str, json: Option<&Value>, diagnostic: &Diagnostic) -> Vec<Fix> {
     let mut found = Vec::new();
-    if let Some(fix) = names::did_you_mean(text, diagnostic) {
+    let closes_cycle = json.is_some_and(|json| rules::need_closes_cycle(json, diagnostic));
+    if let Some(fix) = names::did_you_mean(text, diagnostic).filter(|_| !closes_cycle) {
         found.push(fix);
     }
     if let Some(json) = json {
         found.extend(rules::fixes(json, diagnostic));
+        let value = json.pointer(&diagnostic.path).and_then(Value::as_str);
+        found.extend(imported::bracketed(text, value, diagnostic));
     }
     found.retain(|fix| fix.apply(text).is_ok());
     found

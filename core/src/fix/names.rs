@@ -20,6 +20,10 @@ pub(super) fn did_you_mean(text: &str, diagnostic: &Diagnostic) -> Option<Fix> {
     let name = suggested_name(diagnostic.help.as_deref()?)?;
     let span = diagnostic.span?;
     let written = text.get(span.start..span.end)?;
+    // An imported name read with dots is rewritten in brackets (`imported::bracketed`).
+    if name.contains('.') && written.starts_with("steps.") {
+        return None;
+    }
     let word = misspelled_word(written, name)?;
     let start = span.start + word.start;
     let replacement = if needs_quotes(text, span, name) {
@@ -58,7 +62,8 @@ fn misspelled_word(written: &str, suggestion: &str) -> Option<Span> {
     {
         return (whole != suggestion).then_some(inner);
     }
-    words(written)
+    // An imported name (`lib.gather`) is one word with its dot.
+    words(written, suggestion.contains('.'))
         .filter(|w| &written[w.start..w.end] != suggestion)
         .max_by(|a, b| {
             let score = |w: &Span| strsim::jaro_winkler(&written[w.start..w.end], suggestion);
@@ -66,9 +71,12 @@ fn misspelled_word(written: &str, suggestion: &str) -> Option<Span> {
         })
 }
 
-/// The identifier-like words of `text`: runs of letters, digits, `_`, `-` and `$`.
-fn words(text: &str) -> impl Iterator<Item = Span> + '_ {
-    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-' || c == '$';
+/// The identifier-like words of `text`: runs of letters, digits, `_`, `-` and `$` (and `.`
+/// when `dotted`).
+fn words(text: &str, dotted: bool) -> impl Iterator<Item = Span> + '_ {
+    let is_word = move |c: char| {
+        c.is_alphanumeric() || c == '_' || c == '-' || c == '$' || dotted && c == '.'
+    };
     let mut at = 0;
     std::iter::from_fn(move || {
         let rest = &text[at..];

@@ -218,6 +218,23 @@ fn add_need(json: &Value, diagnostic: &Diagnostic) -> Vec<Fix> {
     )]
 }
 
+/// Whether the name an `unknown-need` suggests already waits for the step whose `needs` it
+/// would join (or is that step): the replacement would close a cycle, so it is no fix.
+pub(super) fn need_closes_cycle(json: &Value, diagnostic: &Diagnostic) -> bool {
+    if diagnostic.code != rules::UNKNOWN_NEED.code {
+        return false;
+    }
+    let tokens = crate::json::pointer_tokens(&diagnostic.path);
+    let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
+    let (["steps", step, "needs", _], Some(name)) = (
+        &tokens[..],
+        diagnostic.help.as_deref().and_then(super::suggested_name),
+    ) else {
+        return false;
+    };
+    waits_for(json, name, step)
+}
+
 /// Whether step `from` waits for step `to` through the steps' `needs` (a chain of any length).
 fn waits_for(json: &Value, from: &str, to: &str) -> bool {
     let needs_of = |step: &str| -> Vec<String> {

@@ -404,3 +404,102 @@ fn lint_fix_wraps_a_bare_condition_in_every_condition_field() {
     assert_eq!(all.text, expected);
     assert_eq!(all.applied.len(), 4);
 }
+
+#[test]
+fn an_imported_step_written_with_dots_is_rewritten_in_brackets() {
+    let loader = MemoryLoader::new().with(
+        "lib/d.logic.md",
+        "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  gather: {}\n---\n",
+    );
+    let imports = "imports:\n  - ref: ./lib/d.logic.md\n    as: d\n";
+    // In a double-quoted, a single-quoted, a plain and a block scalar: the brackets' quotes
+    // are the ones the scalar can hold.
+    let cases = [
+        (
+            "      if: \"{{ steps.d.gather.output.n > 0 }}\"\n",
+            "      if: \"{{ steps['d.gather'].output.n > 0 }}\"\n",
+        ),
+        (
+            "      if: '{{ steps.d.gather.output.n > 0 }}'\n",
+            "      if: '{{ steps[\"d.gather\"].output.n > 0 }}'\n",
+        ),
+        (
+            "      if: true && {{ steps.d.gather.output.n > 0 }}\n",
+            "      if: true && {{ steps['d.gather'].output.n > 0 }}\n",
+        ),
+        (
+            "      if: >-\n        {{ steps.d.gather.output.n > 0 }}\n",
+            "      if: >-\n        {{ steps['d.gather'].output.n > 0 }}\n",
+        ),
+    ];
+    for (condition, expected) in cases {
+        let step = |check: &str| {
+            doc(&format!(
+                "{imports}steps:\n  a:\n    needs: [d.gather]\n    verification:\n{}      on_fail: retry\n",
+                check.replacen("if:", "check:", 1)
+            ))
+        };
+        let (before, after) = (step(condition), step(expected));
+        let found = fixed(&before, "unknown-step-reference", &loader);
+        assert_eq!(
+            found,
+            vec![(
+                format!(
+                    "Write `{}`",
+                    if condition.contains('\'') {
+                        "steps[\"d.gather\"]"
+                    } else {
+                        "steps['d.gather']"
+                    }
+                ),
+                Safety::Safe,
+                after.clone()
+            )],
+            "{before}"
+        );
+        assert!(
+            !codes_after(&after, &loader).contains(&"unknown-step-reference".to_owned()),
+            "{after}"
+        );
+    }
+}
+
+#[test]
+fn a_misspelled_imported_step_is_written_in_brackets_with_its_name() {
+    let loader = MemoryLoader::new().with(
+        "lib.logic.md",
+        "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  gather: {}\n---\n",
+    );
+    let with = |check: &str| {
+        doc(&format!("imports:\n  - ref: ./lib.logic.md\n    as: lib\nsteps:\n  a:\n    needs: [lib.gather]\n    verification:\n      check: \"{{{{ {check}.output.n > 0 }}}}\"\n      on_fail: retry\n"))
+    };
+    for (written, title, fixed_as) in [
+        (
+            "steps.lib.gathr",
+            "Write `steps['lib.gather']`",
+            "steps['lib.gather']",
+        ),
+        (
+            "steps['lib.gathr']",
+            "Replace `lib.gathr` with `lib.gather`",
+            "steps['lib.gather']",
+        ),
+    ] {
+        let found = fixed(&with(written), "unknown-step-reference", &loader);
+        assert_eq!(
+            found,
+            vec![(title.to_owned(), Safety::Safe, with(fixed_as))],
+            "{written}"
+        );
+    }
+}
+
+#[test]
+fn a_misspelled_need_whose_close_name_would_close_a_cycle_gets_no_fix() {
+    let none = MemoryLoader::new();
+    // `b` needs `a`; `a` needs `bb`, close to `b`: writing `b` there is a cycle, an error.
+    let text = doc("steps:\n  a:\n    needs: [bb]\n  b:\n    needs: [a]\n");
+    assert_eq!(fixed(&text, "unknown-need", &none), vec![]);
+    let text = doc("steps:\n  a:\n    needs: [bb]\n  b: {}\n");
+    assert_eq!(fixed(&text, "unknown-need", &none).len(), 1);
+}

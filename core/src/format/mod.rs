@@ -97,6 +97,14 @@ fn format_lf(text: &str) -> Result<String, Diagnostic> {
     Ok(formatted)
 }
 
+/// The texts of the comments of a document's frontmatter, sorted: what a change that keeps
+/// every comment (wherever it moves it) leaves equal.
+pub fn comment_texts(document: &Document) -> Vec<String> {
+    let mut texts: Vec<String> = comments_of(document).into_iter().map(|c| c.text).collect();
+    texts.sort_unstable();
+    texts
+}
+
 /// The comments of a document's frontmatter.
 pub(crate) fn comments_of(document: &Document) -> Vec<Comment> {
     comments::find(document.text(), document.sections().yaml, document.root())

@@ -100,7 +100,8 @@ fn decoded_map(text: &str, node: &Node, value: &str) -> Option<Vec<usize>> {
     // blanks are content too, and chomped line breaks are in the value but not in the span.
     let end = if block_style {
         let rest = text.get(node.span().end..)?;
-        node.span().end + rest.find('\n').unwrap_or(rest.len())
+        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+        node.span().end + line.strip_suffix('\r').unwrap_or(line).len()
     } else {
         node.span().end
     };
@@ -181,7 +182,9 @@ fn flow(raw: &str, base: usize, style: ScalarStyle) -> Option<Decoded> {
         let content = raw[start..end]
             .strip_suffix('\r')
             .unwrap_or(&raw[start..end]);
-        lines.push(flow_line(content, base + start, base + end, style)?);
+        // The line break starts at its `\r` in a CRLF line: a place ending at it stays on its line.
+        let break_at = base + start + content.len();
+        lines.push(flow_line(content, base + start, break_at, style)?);
         if end == raw.len() {
             break;
         }
@@ -330,7 +333,12 @@ fn block(text: &str, start: usize, raw: &str, style: ScalarStyle) -> Option<Deco
             }
             spaces.min(indent)
         };
-        lines.push((&line[skip..], start + offset + skip, start + end));
+        // The line break starts at its `\r` in a CRLF line.
+        lines.push((
+            &line[skip..],
+            start + offset + skip,
+            start + offset + line.len(),
+        ));
         if end == raw.len() {
             break;
         }
@@ -420,6 +428,15 @@ mod tests {
         assert_eq!(placed(text, "literal", "two"), "two");
         assert_eq!(placed(text, "folded", "beta"), "beta");
         assert_eq!(placed(text, "folded", "gamma"), "gamma");
+    }
+
+    #[test]
+    fn a_place_at_a_crlf_line_end_stops_before_the_line_break() {
+        let text = "folded: >-\r\n  alpha >\r\n  beta }}\r\nliteral: |\r\n  one >\r\n  two }}\r\ndouble: \"x >\r\n  y }}\"\r\n";
+        for key in ["folded", "literal", "double"] {
+            assert_eq!(placed(text, key, ">"), ">", "{key}");
+            assert_eq!(placed(text, key, "}}"), "}}", "{key}");
+        }
     }
 
     #[test]
