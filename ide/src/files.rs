@@ -24,6 +24,14 @@ pub trait ProjectFiles: Loader + Send + Sync {
         let _ = directory;
         Vec::new()
     }
+
+    /// The ids of the project's files whose name says LOGIC.md, sorted, each file once (files
+    /// that may import another: renaming a step must reach the importers an editor has not
+    /// opened). By default a bounded walk through [`ProjectFiles::list`]; a file system whose
+    /// links could name one file twice walks itself.
+    fn logic_md_documents(&self) -> Vec<String> {
+        walk_logic_md_documents(self)
+    }
 }
 
 /// Whether a file's name says it is LOGIC.md: `*.logic.md`, `LOGIC.md`, or Markdown in a
@@ -42,9 +50,8 @@ pub const MAX_WALKED_DIRECTORIES: usize = 10_000;
 /// See [`MAX_WALKED_DIRECTORIES`].
 pub const MAX_WALKED_DOCUMENTS: usize = 10_000;
 
-/// The ids of the project's files whose name says LOGIC.md, sorted (files that may import
-/// another: renaming a step must reach the importers an editor has not opened).
-pub fn logic_md_documents(files: &dyn ProjectFiles) -> Vec<String> {
+/// [`ProjectFiles::logic_md_documents`] by listing directories from the root.
+pub fn walk_logic_md_documents<F: ProjectFiles + ?Sized>(files: &F) -> Vec<String> {
     let mut found = Vec::new();
     let mut directories = vec![String::new()];
     let mut listed = 0;

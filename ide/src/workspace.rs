@@ -323,7 +323,9 @@ impl Workspace {
             .chain(found.iter().map(String::as_str))
             .map(|id| file_name(id).to_owned())
             .collect();
-        let mut rest: Vec<(String, Arc<str>)> = crate::files::logic_md_documents(&*self.files)
+        let mut rest: Vec<(String, Arc<str>)> = self
+            .files
+            .logic_md_documents()
             .into_iter()
             .filter(|id| id != home && !self.open.contains_key(id))
             .filter_map(|id| self.text(&id).map(|text| (id, text)))

@@ -93,6 +93,45 @@ impl Loader for Project {
 }
 
 impl ProjectFiles for Project {
+    /// The walk of [`ProjectFiles::logic_md_documents`] over the disk, not following links: a
+    /// link to a file would give that file a second id (a rename would edit it twice, once
+    /// through each), a link to a directory above would never end.
+    fn logic_md_documents(&self) -> Vec<String> {
+        use logicmd_ide::files::{is_logic_md_name, MAX_WALKED_DIRECTORIES, MAX_WALKED_DOCUMENTS};
+        let mut found = Vec::new();
+        let mut directories = vec![(self.root.clone(), String::new())];
+        let mut listed = 0;
+        while let Some((path, id)) = directories.pop() {
+            listed += 1;
+            if listed > MAX_WALKED_DIRECTORIES {
+                break;
+            }
+            for entry in fs::read_dir(&path).into_iter().flatten().flatten() {
+                let Ok(name) = entry.file_name().into_string() else {
+                    continue;
+                };
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                let child = if id.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{id}/{name}")
+                };
+                if kind.is_dir() && !matches!(name.as_str(), ".git" | "node_modules" | "target") {
+                    directories.push((entry.path(), child));
+                } else if kind.is_file()
+                    && is_logic_md_name(&child)
+                    && found.len() < MAX_WALKED_DOCUMENTS
+                {
+                    found.push(child);
+                }
+            }
+        }
+        found.sort();
+        found
+    }
+
     fn list(&self, directory: &str) -> Vec<DirEntry> {
         let path = self.root.join(directory);
         let Ok(canonical) = path.canonicalize() else {
@@ -161,5 +200,41 @@ mod tests {
         assert_eq!(uri, "file:///tmp/a%20dir/%C3%A9%231.logic.md");
         assert_eq!(path_of_uri(&uri).as_deref(), Some(path));
         assert_eq!(path_of_uri("untitled:Untitled-1"), None);
+    }
+
+    /// The project's LOGIC.md files, each once: links are not followed (a linked file would
+    /// be renamed twice through its two ids; a link to a directory above loops).
+    #[cfg(unix)]
+    #[test]
+    fn the_walk_of_the_project_lists_each_logic_md_file_once() {
+        let root = std::env::temp_dir().join(format!("logicmd-walk-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        for dir in ["agents/.logic", "node_modules/x", ".git", "docs"] {
+            fs::create_dir_all(root.join(dir)).expect("a directory");
+        }
+        for file in [
+            "main.logic.md",
+            "agents/a.logic.md",
+            "agents/.logic/helper.md",
+            "node_modules/x/dep.logic.md",
+            "docs/README.md",
+            "LOGIC.md",
+        ] {
+            fs::write(root.join(file), "---\n---\n").expect("a file");
+        }
+        std::os::unix::fs::symlink(root.join("main.logic.md"), root.join("alias.logic.md"))
+            .expect("a linked file");
+        std::os::unix::fs::symlink(&root, root.join("agents/loop")).expect("a link loop");
+        let project = Project::new(&root).expect("the project");
+        assert_eq!(
+            project.logic_md_documents(),
+            [
+                "LOGIC.md",
+                "agents/.logic/helper.md",
+                "agents/a.logic.md",
+                "main.logic.md"
+            ]
+        );
+        let _ = fs::remove_dir_all(&root);
     }
 }
