@@ -387,3 +387,50 @@ fn a_completion_inside_a_word_offers_to_replace_its_rest() {
         Some(json!({"newText": "gather", "range": range(12, 16)}))
     );
 }
+
+/// Requests the client cancels while the server is busy are answered `RequestCancelled`, not
+/// worked through: the server reads what has arrived before it takes the next request (the
+/// requests and their cancellations were written at once, behind a slow formatting).
+#[test]
+fn requests_cancelled_while_the_server_is_busy_are_not_answered_with_results() {
+    let scratch = Scratch::new("lsp-robust-cancel");
+    let mut text = String::from("---\nspec_version: \"1.0\"\nname: big\nsteps:\n");
+    for i in 0..1500 {
+        text.push_str(&format!(
+            "  step_{i}:   {{description:   \"S {i}\",   needs: []}}\n"
+        ));
+    }
+    text.push_str("---\n");
+    let path = scratch.write("big.logic.md", &text);
+    let file = uri(&path);
+    let (mut client, _) = Client::start(&scratch.0, json!({"diagnosticsDelayMs": 0}));
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": file, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    client.diagnostics(&file);
+    let slow = client.send_request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": file}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    let mut burst = Vec::new();
+    let mut ids = Vec::new();
+    for id in 1000..1020 {
+        ids.push(id);
+        for message in [
+            json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover",
+                   "params": {"textDocument": {"uri": file}, "position": {"line": 4, "character": 3}}}),
+            json!({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": id}}),
+        ] {
+            burst.extend(framed(message.to_string().as_bytes()));
+        }
+    }
+    client.send_raw(&burst);
+    assert!(client.response(slow)["result"].is_array());
+    let answers: Vec<Value> = ids
+        .iter()
+        .map(|id| client.response(*id)["error"]["code"].clone())
+        .collect();
+    assert_eq!(answers, vec![json!(-32800); 20]);
+    let _ = client.shut_down();
+}

@@ -114,6 +114,9 @@ impl Threads {
     }
 }
 
+/// How many messages the reader may hold for the loop.
+const READ_AHEAD: usize = 64;
+
 /// Messages from standard input, answers to standard output.
 pub fn stdio() -> (Transport, Threads) {
     let (to_writer, outgoing) = bounded::<Outgoing>(0);
@@ -131,7 +134,10 @@ pub fn stdio() -> (Transport, Threads) {
         }
         Ok(())
     });
-    let (from_reader, incoming) = bounded::<Message>(0);
+    // Read ahead: the loop sees what has arrived (cancellations above all) before it takes the
+    // next request. With no room, at most one message waited, and a request was worked through
+    // before its cancellation, written just after it, was read.
+    let (from_reader, incoming) = bounded::<Message>(READ_AHEAD);
     let answer_invalid = to_writer.clone();
     let reader = thread::spawn(move || {
         let mut stdin = io::stdin().lock();
