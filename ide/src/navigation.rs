@@ -124,23 +124,26 @@ pub fn references(
         found.extend(
             importer_uses(workspace, &home.id, &definition.name)
                 .into_iter()
-                .map(|(file, span)| Location { file, span }),
+                .map(|(file, span)| Location {
+                    file: file.id.clone(),
+                    span,
+                }),
         );
     }
     found
 }
 
 /// Where other files name `home`'s step `name` through their imports (`alias.name`, or
-/// `outer.alias.name` through an import of an importer), open or not: each file and the
-/// reference's span.
+/// `outer.alias.name` through an import of an importer), open or not: each file's analysis
+/// (the text the span is in) and the reference's span.
 pub(crate) fn importer_uses(
     workspace: &mut Workspace,
     home: &str,
     name: &str,
-) -> Vec<(String, Span)> {
+) -> Vec<(Arc<FileAnalysis>, Span)> {
     let mut found = Vec::new();
     for other in workspace.possible_importers(home) {
-        let Some(importer) = workspace.analysis(&other) else {
+        let Some(importer) = workspace.passing_analysis(&other) else {
             continue;
         };
         for reference in &importer.symbols().references {
@@ -153,7 +156,7 @@ pub(crate) fn importer_uses(
             let names_it = imported(workspace, &importer, &reference.name)
                 .is_some_and(|(file, definition)| file.id == home && definition.name == name);
             if names_it {
-                found.push((other.clone(), reference.span));
+                found.push((Arc::clone(&importer), reference.span));
             }
         }
     }

@@ -244,30 +244,24 @@ fn rename_step(
     Ok(edits)
 }
 
-/// In the files that import the step's file: `alias.OLD` becomes `alias.NEW`.
+/// In the files that import the step's file: `alias.OLD` becomes `alias.NEW`, in the text
+/// each reference was found in.
 fn importers(
     workspace: &mut Workspace,
     home: &Arc<FileAnalysis>,
     definition: &Definition,
     name: &str,
 ) -> Result<Vec<(String, Vec<TextEdit>)>, String> {
-    let mut spans: Vec<(String, Vec<Span>)> = Vec::new();
+    let mut spans: Vec<(Arc<FileAnalysis>, Vec<Span>)> = Vec::new();
     for (file, span) in navigation::importer_uses(workspace, &home.id, &definition.name) {
-        let Some(text) = workspace.text(&file) else {
-            continue;
-        };
-        let step = step_part(&text, unquoted(&text, span));
-        match spans.iter_mut().find(|(f, _)| *f == file) {
+        let step = step_part(&file.text, unquoted(&file.text, span));
+        match spans.iter_mut().find(|(f, _)| f.id == file.id) {
             Some((_, list)) => list.push(step),
             None => spans.push((file, vec![step])),
         }
     }
-    let mut changes = Vec::new();
-    for (file, list) in spans {
-        let Some(text) = workspace.text(&file) else {
-            continue;
-        };
-        changes.push((file, replace_all(&text, &list, name)?));
-    }
-    Ok(changes)
+    spans
+        .into_iter()
+        .map(|(file, list)| Ok((file.id.clone(), replace_all(&file.text, &list, name)?)))
+        .collect()
 }

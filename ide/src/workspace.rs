@@ -386,12 +386,27 @@ impl Workspace {
             .or(Some(current))
     }
 
-    /// The analysis of a file that is not open, kept until it changes on disk.
-    fn closed_analysis(&self, id: &str) -> Option<Arc<FileAnalysis>> {
-        if let Some(found) = self.closed.borrow().get(id) {
-            return Some(Arc::clone(found));
+    /// The analysis of `id` for one answer: a file not open and not already kept is analysed
+    /// without being kept (the project's importers a rename reads are many, and only read once).
+    pub(crate) fn passing_analysis(&mut self, id: &str) -> Option<Arc<FileAnalysis>> {
+        if self.open.contains_key(id) || self.closed.get_mut().contains_key(id) {
+            return self.analysis(id);
         }
         let text = self.files.load(id).ok()?;
+        Some(Arc::new(FileAnalysis::new(id, Arc::from(text), None).0))
+    }
+
+    /// The analysis of a file that is not open, of its text as it is now: kept while the file
+    /// reads the same. *Why:* not every client reports changes on disk, and an answer placed by
+    /// an old text's offsets in the new one corrupts it (a rename wrote into the middle of a
+    /// description); reading a file is cheap beside parsing it.
+    fn closed_analysis(&self, id: &str) -> Option<Arc<FileAnalysis>> {
+        let text = self.files.load(id).ok()?;
+        if let Some(found) = self.closed.borrow().get(id) {
+            if *found.text == *text {
+                return Some(Arc::clone(found));
+            }
+        }
         let made = Arc::new(FileAnalysis::new(id, Arc::from(text), None).0);
         self.closed
             .borrow_mut()

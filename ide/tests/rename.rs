@@ -232,3 +232,56 @@ fn names_that_cannot_be_given_are_refused() {
         "there is no step or node name here"
     );
 }
+
+/// A project's files that change on disk while the workspace holds them, without the editor
+/// saying so (clients that do not watch files never do).
+struct ChangingFiles(std::sync::Mutex<MemoryFiles>);
+
+impl ChangingFiles {
+    fn write(&self, path: &str, text: &str) {
+        let mut files = self.0.lock().unwrap();
+        *files = files.clone().with(path, text);
+    }
+}
+
+impl logicmd::loader::Loader for ChangingFiles {
+    fn resolve(&self, from: &str, reference: &str) -> Result<String, logicmd::loader::LoadError> {
+        self.0.lock().unwrap().resolve(from, reference)
+    }
+
+    fn load(&self, id: &str) -> Result<String, logicmd::loader::LoadError> {
+        self.0.lock().unwrap().load(id)
+    }
+}
+
+impl logicmd_ide::ProjectFiles for ChangingFiles {
+    fn list(&self, directory: &str) -> Vec<logicmd_ide::files::DirEntry> {
+        logicmd_ide::ProjectFiles::list(&*self.0.lock().unwrap(), directory)
+    }
+}
+
+/// A closed importer changed on disk since the workspace last read it is renamed in its
+/// text as it is now: the edit was placed by the old text's offsets into the new one
+/// (`line ocollectlong description`), and its `needs` left as it was.
+#[test]
+fn a_closed_importer_changed_on_disk_is_renamed_as_it_is_now() {
+    let lib = "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  gather: {}\n---\n";
+    let before = "---\nspec_version: \"1.0\"\nname: m\nimports:\n  - ref: ../lib.logic.md\n    as: d\nsteps:\n  s:\n    needs: [d.gather]\n---\n";
+    let after = "---\nspec_version: \"1.0\"\nname: m\nimports:\n  - ref: ../lib.logic.md\n    as: d\nsteps:\n  s:\n    description: |\n      line one of a long description text\n      line two\n    needs: [d.gather]\n---\n";
+    let files = std::sync::Arc::new(ChangingFiles(std::sync::Mutex::new(
+        MemoryFiles::new()
+            .with("lib.logic.md", lib)
+            .with("a/imp.logic.md", before),
+    )));
+    let mut workspace = Workspace::new(files.clone());
+    workspace.open("lib.logic.md", lib.to_owned());
+    let at = lib.find("gather").unwrap();
+    let places = logicmd_ide::navigation::references(&mut workspace, "lib.logic.md", at, false);
+    assert_eq!(places.len(), 1);
+    files.write("a/imp.logic.md", after);
+    let edit = rename::rename(&mut workspace, "lib.logic.md", at, "collect").expect("renamed");
+    assert_eq!(
+        apply(after, &edit, "a/imp.logic.md"),
+        after.replace("d.gather", "d.collect")
+    );
+}
