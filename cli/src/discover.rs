@@ -239,6 +239,25 @@ fn under_match(matcher: &GlobMatcher, base: &Path, path: &Path) -> bool {
 /// loop, an unreadable directory) are returned, the walk goes on past them. `Err` when the
 /// exclusion patterns do not parse.
 fn walk(root: &Path, exclude: &[String], mut visit: impl FnMut(&Path, bool)) -> Walked {
+    walk_until(root, exclude, true, |path, is_dir| {
+        visit(path, is_dir);
+        true
+    })
+}
+
+/// The files and directories under `root` as a directory search sees them, without following
+/// links (each file once by its own path), until `visit` says stop (`false`): what the
+/// language server looks through for the importers of a file.
+pub fn project_entries(root: &Path, visit: impl FnMut(&Path, bool) -> bool) -> Walked {
+    walk_until(root, &[], false, visit)
+}
+
+fn walk_until(
+    root: &Path,
+    exclude: &[String],
+    follow_links: bool,
+    mut visit: impl FnMut(&Path, bool) -> bool,
+) -> Walked {
     let overrides = overrides(root, exclude)?;
     let walker = WalkBuilder::new(root)
         .hidden(false)
@@ -248,7 +267,7 @@ fn walk(root: &Path, exclude: &[String], mut visit: impl FnMut(&Path, bool)) -> 
         .ignore(true)
         .parents(true)
         .require_git(false)
-        .follow_links(true)
+        .follow_links(follow_links)
         .overrides(overrides)
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry(|entry| !is_hidden_dir(entry))
@@ -258,7 +277,9 @@ fn walk(root: &Path, exclude: &[String], mut visit: impl FnMut(&Path, bool)) -> 
         match entry {
             Ok(entry) if entry.depth() > 0 => {
                 let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-                visit(entry.path(), is_dir);
+                if !visit(entry.path(), is_dir) {
+                    break;
+                }
             }
             Ok(_) => {}
             Err(error) => problems.push(describe(&error)),

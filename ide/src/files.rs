@@ -25,13 +25,23 @@ pub trait ProjectFiles: Loader + Send + Sync {
         Vec::new()
     }
 
-    /// The ids of the project's files whose name says LOGIC.md, sorted, each file once (files
-    /// that may import another: renaming a step must reach the importers an editor has not
-    /// opened). By default a bounded walk through [`ProjectFiles::list`]; a file system whose
-    /// links could name one file twice walks itself.
-    fn logic_md_documents(&self) -> Vec<String> {
+    /// The project's files whose name says LOGIC.md, each once (files that may import another:
+    /// renaming a step must reach the importers an editor has not opened). By default a bounded
+    /// walk through [`ProjectFiles::list`]; a file system whose links could name one file twice
+    /// walks itself.
+    fn logic_md_documents(&self) -> Documents {
         walk_logic_md_documents(self)
     }
+}
+
+/// The LOGIC.md files of a project, as far as they were looked for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Documents {
+    /// Their ids, sorted.
+    pub ids: Vec<String>,
+    /// Why the walk stopped before the end (a bound reached), when it did: a rename would miss
+    /// the files not walked.
+    pub cut: Option<String>,
 }
 
 /// Whether a file's name says it is LOGIC.md: `*.logic.md`, `LOGIC.md`, or Markdown in a
@@ -44,23 +54,31 @@ pub fn is_logic_md_name(id: &str) -> bool {
         || (id.starts_with(".logic/") || id.contains("/.logic/")) && lower.ends_with(".md")
 }
 
-/// The most directories a walk of the project lists, and the most documents it returns: the
-/// project is the user's disk, of any size.
-pub const MAX_WALKED_DIRECTORIES: usize = 10_000;
-/// See [`MAX_WALKED_DIRECTORIES`].
-pub const MAX_WALKED_DOCUMENTS: usize = 10_000;
+/// The most entries (files and directories) a walk of the project looks at: the project is the
+/// user's disk, of any size.
+pub const MAX_WALKED_ENTRIES: usize = 200_000;
+
+/// Why a walk stopped at [`MAX_WALKED_ENTRIES`].
+pub fn walk_cut_message() -> String {
+    format!(
+        "the project has more than {MAX_WALKED_ENTRIES} files and directories to look through \
+         (dependencies and build output left out); list the rest in .gitignore or open a smaller folder"
+    )
+}
 
 /// [`ProjectFiles::logic_md_documents`] by listing directories from the root.
-pub fn walk_logic_md_documents<F: ProjectFiles + ?Sized>(files: &F) -> Vec<String> {
-    let mut found = Vec::new();
+pub fn walk_logic_md_documents<F: ProjectFiles + ?Sized>(files: &F) -> Documents {
+    let mut found = Documents::default();
     let mut directories = vec![String::new()];
-    let mut listed = 0;
+    let mut seen = 0;
     while let Some(directory) = directories.pop() {
-        listed += 1;
-        if listed > MAX_WALKED_DIRECTORIES {
-            break;
-        }
         for entry in files.list(&directory) {
+            seen += 1;
+            if seen > MAX_WALKED_ENTRIES {
+                found.cut = Some(walk_cut_message());
+                found.ids.sort();
+                return found;
+            }
             let id = if directory.is_empty() {
                 entry.name
             } else {
@@ -68,12 +86,12 @@ pub fn walk_logic_md_documents<F: ProjectFiles + ?Sized>(files: &F) -> Vec<Strin
             };
             if entry.is_dir {
                 directories.push(id);
-            } else if is_logic_md_name(&id) && found.len() < MAX_WALKED_DOCUMENTS {
-                found.push(id);
+            } else if is_logic_md_name(&id) {
+                found.ids.push(id);
             }
         }
     }
-    found.sort();
+    found.ids.sort();
     found
 }
 

@@ -123,6 +123,7 @@ pub fn references(
     if definition.kind == SymbolKind::Step {
         found.extend(
             importer_uses(workspace, &home.id, &definition.name)
+                .0
                 .into_iter()
                 .map(|(file, span)| Location {
                     file: file.id.clone(),
@@ -135,14 +136,16 @@ pub fn references(
 
 /// Where other files name `home`'s step `name` through their imports (`alias.name`, or
 /// `outer.alias.name` through an import of an importer), open or not: each file's analysis
-/// (the text the span is in) and the reference's span.
+/// (the text the span is in) and the reference's span; and why the project's walk stopped
+/// early, when it did (files not walked may name it too).
 pub(crate) fn importer_uses(
     workspace: &mut Workspace,
     home: &str,
     name: &str,
-) -> Vec<(Arc<FileAnalysis>, Span)> {
+) -> (Vec<(Arc<FileAnalysis>, Span)>, Option<String>) {
     let mut found = Vec::new();
-    for other in workspace.possible_importers(home) {
+    let (candidates, cut) = workspace.possible_importers(home);
+    for other in candidates {
         let Some(importer) = workspace.passing_analysis(&other) else {
             continue;
         };
@@ -160,7 +163,7 @@ pub(crate) fn importer_uses(
             }
         }
     }
-    found
+    (found, cut)
 }
 
 /// How a highlighted place uses the name.

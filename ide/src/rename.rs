@@ -252,8 +252,15 @@ fn importers(
     definition: &Definition,
     name: &str,
 ) -> Result<Vec<(String, Vec<TextEdit>)>, String> {
+    let (uses, cut) = navigation::importer_uses(workspace, &home.id, &definition.name);
+    if let Some(why) = cut {
+        return Err(format!(
+            "not every file that may import `{}` could be looked at: {why}",
+            home.id
+        ));
+    }
     let mut spans: Vec<(Arc<FileAnalysis>, Vec<Span>)> = Vec::new();
-    for (file, span) in navigation::importer_uses(workspace, &home.id, &definition.name) {
+    for (file, span) in uses {
         let step = step_part(&file.text, unquoted(&file.text, span));
         match spans.iter_mut().find(|(f, _)| f.id == file.id) {
             Some((_, list)) => list.push(step),

@@ -315,7 +315,8 @@ impl Workspace {
     /// whose text names `home`'s file, or the file of one that does (imports through imports),
     /// without `home` itself. Those not open are read, not parsed: most projects are mostly
     /// files that import nothing of `home`.
-    pub(crate) fn possible_importers(&self, home: &str) -> Vec<String> {
+    /// With them, why the project's walk stopped early, when it did.
+    pub(crate) fn possible_importers(&self, home: &str) -> (Vec<String>, Option<String>) {
         let mut found = self.open_files();
         found.retain(|id| id != home);
         // An open file may import `home`: one that names it may be imported in turn.
@@ -323,9 +324,9 @@ impl Workspace {
             .chain(found.iter().map(String::as_str))
             .map(|id| file_name(id).to_owned())
             .collect();
-        let mut rest: Vec<(String, Arc<str>)> = self
-            .files
-            .logic_md_documents()
+        let documents = self.files.logic_md_documents();
+        let mut rest: Vec<(String, Arc<str>)> = documents
+            .ids
             .into_iter()
             .filter(|id| id != home && !self.open.contains_key(id))
             .filter_map(|id| self.text(&id).map(|text| (id, text)))
@@ -344,7 +345,7 @@ impl Workspace {
             }
         }
         found.sort();
-        found
+        (found, documents.cut)
     }
 
     /// The current text of `id`: the editor's when open, else the project's file.

@@ -285,3 +285,53 @@ fn a_closed_importer_changed_on_disk_is_renamed_as_it_is_now() {
         after.replace("d.gather", "d.collect")
     );
 }
+
+/// A project too large to look through: a rename that could miss importers is refused, with
+/// why, instead of leaving the files not looked at broken.
+#[test]
+fn a_rename_is_refused_when_the_project_could_not_be_looked_through() {
+    struct Huge(MemoryFiles);
+    impl logicmd::loader::Loader for Huge {
+        fn resolve(
+            &self,
+            from: &str,
+            reference: &str,
+        ) -> Result<String, logicmd::loader::LoadError> {
+            self.0.resolve(from, reference)
+        }
+        fn load(&self, id: &str) -> Result<String, logicmd::loader::LoadError> {
+            self.0.load(id)
+        }
+    }
+    impl logicmd_ide::ProjectFiles for Huge {
+        fn list(&self, directory: &str) -> Vec<logicmd_ide::files::DirEntry> {
+            if !directory.is_empty() {
+                return Vec::new();
+            }
+            (0..=logicmd_ide::files::MAX_WALKED_ENTRIES)
+                .map(|i| logicmd_ide::files::DirEntry {
+                    name: format!("note-{i}.md"),
+                    is_dir: false,
+                })
+                .collect()
+        }
+    }
+    let lib = "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  gather: {}\n---\n";
+    let mut workspace = Workspace::new(std::sync::Arc::new(Huge(
+        MemoryFiles::new().with("lib.logic.md", lib),
+    )));
+    workspace.open("lib.logic.md", lib.to_owned());
+    let why = rename::rename(
+        &mut workspace,
+        "lib.logic.md",
+        lib.find("gather").unwrap(),
+        "collect",
+    )
+    .unwrap_err();
+    assert_eq!(
+        why,
+        "not every file that may import `lib.logic.md` could be looked at: the project has more \
+         than 200000 files and directories to look through (dependencies and build output left \
+         out); list the rest in .gitignore or open a smaller folder"
+    );
+}

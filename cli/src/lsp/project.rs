@@ -6,7 +6,9 @@ use std::fs;
 use std::path::{Component, Path, PathBuf};
 
 use logicmd::loader::{LoadError, Loader};
-use logicmd_ide::files::{DirEntry, ProjectFiles};
+use logicmd_ide::files::{
+    is_logic_md_name, walk_cut_message, DirEntry, Documents, ProjectFiles, MAX_WALKED_ENTRIES,
+};
 
 use crate::fs_loader::FsLoader;
 
@@ -93,42 +95,32 @@ impl Loader for Project {
 }
 
 impl ProjectFiles for Project {
-    /// The walk of [`ProjectFiles::logic_md_documents`] over the disk, not following links: a
-    /// link to a file would give that file a second id (a rename would edit it twice, once
-    /// through each), a link to a directory above would never end.
-    fn logic_md_documents(&self) -> Vec<String> {
-        use logicmd_ide::files::{is_logic_md_name, MAX_WALKED_DIRECTORIES, MAX_WALKED_DOCUMENTS};
-        let mut found = Vec::new();
-        let mut directories = vec![(self.root.clone(), String::new())];
-        let mut listed = 0;
-        while let Some((path, id)) = directories.pop() {
-            listed += 1;
-            if listed > MAX_WALKED_DIRECTORIES {
-                break;
+    /// The walk of [`ProjectFiles::logic_md_documents`] over the disk as `logicmd lint DIR`
+    /// searches it (`.gitignore` honoured, dependencies, build output and virtual environments
+    /// left out), not following links: a link to a file would give that file a second id (a
+    /// rename would edit it twice, once through each), a link to a directory above would loop.
+    fn logic_md_documents(&self) -> Documents {
+        let mut found = Documents::default();
+        let mut seen = 0;
+        let walked = crate::discover::project_entries(&self.root, |path, is_dir| {
+            seen += 1;
+            if seen > MAX_WALKED_ENTRIES {
+                found.cut = Some(walk_cut_message());
+                return false;
             }
-            for entry in fs::read_dir(&path).into_iter().flatten().flatten() {
-                let Ok(name) = entry.file_name().into_string() else {
-                    continue;
-                };
-                let Ok(kind) = entry.file_type() else {
-                    continue;
-                };
-                let child = if id.is_empty() {
-                    name.clone()
-                } else {
-                    format!("{id}/{name}")
-                };
-                if kind.is_dir() && !matches!(name.as_str(), ".git" | "node_modules" | "target") {
-                    directories.push((entry.path(), child));
-                } else if kind.is_file()
-                    && is_logic_md_name(&child)
-                    && found.len() < MAX_WALKED_DOCUMENTS
-                {
-                    found.push(child);
+            if !is_dir {
+                let id = self.id_of_path(path);
+                let is_file = fs::symlink_metadata(path).is_ok_and(|m| m.is_file());
+                if is_file && !id.starts_with('/') && is_logic_md_name(&id) {
+                    found.ids.push(id);
                 }
             }
+            true
+        });
+        if let Err(why) = walked {
+            found.cut = Some(why);
         }
-        found.sort();
+        found.ids.sort();
         found
     }
 
@@ -203,13 +195,21 @@ mod tests {
     }
 
     /// The project's LOGIC.md files, each once: links are not followed (a linked file would
-    /// be renamed twice through its two ids; a link to a directory above loops).
+    /// be renamed twice through its two ids; a link to a directory above loops); what a
+    /// directory search leaves out (`.gitignore`, dependencies, virtual environments) is left.
     #[cfg(unix)]
     #[test]
     fn the_walk_of_the_project_lists_each_logic_md_file_once() {
         let root = std::env::temp_dir().join(format!("logicmd-walk-{}", std::process::id()));
         let _ = fs::remove_dir_all(&root);
-        for dir in ["agents/.logic", "node_modules/x", ".git", "docs"] {
+        for dir in [
+            "agents/.logic",
+            "node_modules/x",
+            ".git",
+            "docs",
+            "venv/lib",
+            "ignored",
+        ] {
             fs::create_dir_all(root.join(dir)).expect("a directory");
         }
         for file in [
@@ -219,15 +219,18 @@ mod tests {
             "node_modules/x/dep.logic.md",
             "docs/README.md",
             "LOGIC.md",
+            "venv/lib/v.logic.md",
+            "ignored/i.logic.md",
         ] {
             fs::write(root.join(file), "---\n---\n").expect("a file");
         }
+        fs::write(root.join(".gitignore"), "ignored/\n").expect("a .gitignore");
         std::os::unix::fs::symlink(root.join("main.logic.md"), root.join("alias.logic.md"))
             .expect("a linked file");
         std::os::unix::fs::symlink(&root, root.join("agents/loop")).expect("a link loop");
         let project = Project::new(&root).expect("the project");
         assert_eq!(
-            project.logic_md_documents(),
+            project.logic_md_documents().ids,
             [
                 "LOGIC.md",
                 "agents/.logic/helper.md",
