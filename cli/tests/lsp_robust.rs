@@ -434,3 +434,37 @@ fn requests_cancelled_while_the_server_is_busy_are_not_answered_with_results() {
     assert_eq!(answers, vec![json!(-32800); 20]);
     let _ = client.shut_down();
 }
+
+/// `initialize` parameters the protocol does not allow are refused in the answer, naming what
+/// is wrong, and the server ends (it ended without an answer).
+#[test]
+fn initialize_parameters_that_are_not_valid_are_refused_in_the_answer() {
+    let scratch = Scratch::new("lsp-robust-bad-init");
+    for (params, said) in [
+        (
+            json!({"processId": "123", "rootUri": null, "capabilities": {}}),
+            "`processId`: invalid type: string \"123\", expected u32",
+        ),
+        (
+            json!({"processId": -1, "rootUri": null, "capabilities": {}}),
+            "`processId`: invalid value: integer `-1`, expected u32",
+        ),
+        (
+            json!(null),
+            "invalid type: null, expected struct InitializeParams",
+        ),
+        (
+            json!({"processId": null, "rootUri": null, "capabilities": {}, "workspaceFolders": {"uri": "x"}}),
+            "`workspaceFolders`: invalid type: map, expected a sequence",
+        ),
+    ] {
+        let mut client = Client::spawn(binary(), &scratch.0);
+        let answer = client.request("initialize", params.clone());
+        assert_eq!(
+            answer["error"],
+            json!({"code": -32602, "message": format!("the initialize parameters are not valid: {said}")}),
+            "{params}"
+        );
+        assert_eq!(client.exit_status(), Some(2), "{params}");
+    }
+}

@@ -69,14 +69,24 @@ fn serve(connection: &Transport, args: &Args) -> Result<u8, String> {
         // `exit` without `shutdown`: the protocol's failure status.
         return Ok(EXIT_INVALID);
     };
-    let init: lsp::InitializeParams = serde_json::from_value(params).map_err(|e| e.to_string())?;
+    let refuse = |id: RequestId, message: String| {
+        let refused = Response::new_err(id, ErrorCode::InvalidParams as i32, message.clone());
+        send(connection, Outgoing::message(&Message::Response(refused)));
+        Err(message)
+    };
+    let init: lsp::InitializeParams = match serde_json::from_value(params.clone()) {
+        Ok(init) => init,
+        Err(error) => {
+            let place = invalid_field(&params).map_or(String::new(), |f| format!(" `{f}`:"));
+            return refuse(
+                id,
+                format!("the initialize parameters are not valid:{place} {error}"),
+            );
+        }
+    };
     let project = match open_project(args, &init) {
         Ok(project) => Arc::new(project),
-        Err(message) => {
-            let refused = Response::new_err(id, ErrorCode::InvalidParams as i32, message.clone());
-            send(connection, Outgoing::message(&Message::Response(refused)));
-            return Err(message);
-        }
+        Err(message) => return refuse(id, message),
     };
     let result = lsp::InitializeResult {
         capabilities: handlers::capabilities(),
@@ -144,6 +154,19 @@ fn initialize_start(connection: &Transport) -> Result<Option<(RequestId, Value)>
             Err(_) => return Err("the client left before initializing".to_owned()),
         }
     }
+}
+
+/// The first field of `initialize`'s parameters that is not valid by itself (serde's message
+/// names the type it expected, not where).
+fn invalid_field(params: &Value) -> Option<String> {
+    let fields = params.as_object()?;
+    fields.iter().find_map(|(name, value)| {
+        let mut alone = serde_json::json!({"processId": null, "rootUri": null, "capabilities": {}});
+        alone[name.as_str()] = value.clone();
+        serde_json::from_value::<lsp::InitializeParams>(alone)
+            .is_err()
+            .then(|| name.clone())
+    })
 }
 
 /// Answers `initialize` and waits for the client's `initialized`.
