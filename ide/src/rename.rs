@@ -86,13 +86,14 @@ fn step_part(text: &str, span: Span) -> Span {
 /// A new name must be a plain name (it is written as a key, in lists and in expressions) not
 /// taken by another thing of its kind.
 fn check_name(file: &FileAnalysis, definition: &Definition, name: &str) -> Result<(), String> {
+    // Letters of any script: `café_été` is a name lint and `edit --rename-step` take.
     let plain = name
         .chars()
         .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
         && name
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
     if !plain {
         return Err(format!(
             "`{name}` is not a plain name: start with a letter or `_`, go on with letters, digits, `_` or `-`"

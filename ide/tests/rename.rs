@@ -65,6 +65,9 @@ fn a_step_renamed_to_a_name_sharing_a_prefix_or_a_suffix() {
         "g",
         "r",
         "collect",
+        "café_été",
+        "Ωmega",
+        "bé",
     ] {
         let after = renamed("r.logic.md", text, "  gather:", 3, to);
         assert_eq!(after, text.replace("gather", to), "to {to}");
