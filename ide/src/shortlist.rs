@@ -25,7 +25,7 @@ pub fn shortlist(
         .filter_map(|item| {
             let typed = text.get(item.replace.start..item.replace.end).unwrap_or("");
             let against = item.filter.as_deref().unwrap_or(&item.label);
-            rank(typed, against).map(|rank| (rank, item))
+            matches(typed, against).map(|rank| (rank, item))
         })
         .collect();
     // Stable: within a rank, the order the completion chose.
@@ -34,22 +34,48 @@ pub fn shortlist(
     (ranked.into_iter().map(|(_, item)| item).collect(), false)
 }
 
-/// How well `candidate` matches the word `typed` (lower is better), ignoring case; `None`
-/// when it does not hold the word's letters in order.
-fn rank(typed: &str, candidate: &str) -> Option<u8> {
-    let typed = typed.to_lowercase();
-    let candidate = candidate.to_lowercase();
-    if candidate.starts_with(&typed) {
+/// How well `candidate` matches the word `typed` (lower is better), ignoring case, as editors
+/// match: it starts with the word (0), holds it from the start of one of its words (1), or
+/// holds its first letter at the start of one of its words and the rest in order after it (2:
+/// `one` finds `alpha_one`, `g4999` finds `gather_4999`, `gthr` finds `gather`); `None` when it
+/// does not. Words start after `_`, `-`, `.` and other marks, at a capital after a small
+/// letter, and at a digit after a letter.
+pub fn matches(typed: &str, candidate: &str) -> Option<u8> {
+    let typed: Vec<char> = typed.chars().map(lower).collect();
+    let Some(&first) = typed.first() else {
+        return Some(0);
+    };
+    let written: Vec<char> = candidate.chars().collect();
+    let folded: Vec<char> = written.iter().copied().map(lower).collect();
+    if folded.starts_with(&typed) {
         return Some(0);
     }
-    if candidate.contains(&typed) {
+    let starts: Vec<usize> = (1..written.len())
+        .filter(|&at| word_starts_at(&written, at))
+        .collect();
+    if starts.iter().any(|&at| folded[at..].starts_with(&typed)) {
         return Some(1);
     }
-    let mut letters = candidate.chars();
-    typed
-        .chars()
-        .all(|wanted| letters.any(|c| c == wanted))
+    let in_order = |at: usize| {
+        let mut rest = folded[at + 1..].iter();
+        typed[1..].iter().all(|wanted| rest.any(|c| c == wanted))
+    };
+    std::iter::once(0)
+        .chain(starts)
+        .any(|at| folded.get(at) == Some(&first) && in_order(at))
         .then_some(2)
+}
+
+fn lower(c: char) -> char {
+    c.to_lowercase().next().unwrap_or(c)
+}
+
+/// Whether a word of `written` starts at `at` (not the first character).
+fn word_starts_at(written: &[char], at: usize) -> bool {
+    let (before, here) = (written[at - 1], written[at]);
+    !before.is_alphanumeric() && here.is_alphanumeric()
+        || before.is_lowercase() && here.is_uppercase()
+        || before.is_alphabetic() && here.is_ascii_digit()
 }
 
 #[cfg(test)]
@@ -88,20 +114,22 @@ mod tests {
         let text = "needs: [St1]";
         let at = Span::new(8, 11);
         let names = [
-            "other", "best_1", "step_10", "st1", "xs_t_1", "step_1", "stone",
+            "other", "best_st1", "step_10", "st1", "x_st_1", "step_1", "stone", "bst1",
         ];
         let items = names.iter().map(|n| item(n, at)).collect();
         let (sent, complete) = shortlist(items, text, 4);
-        // Prefix, then containing, then letters in order; `other` and `stone` do not match.
+        // The word first, then from the start of a word, then its first letter at a word's
+        // start and the rest in order; `other`, `stone` and `bst1` (`st1` inside a word) do
+        // not match.
         assert_eq!(
             (labels(&sent), complete),
-            (vec!["st1", "best_1", "step_10", "xs_t_1"], false)
+            (vec!["st1", "best_st1", "step_10", "x_st_1"], false)
         );
         let items = names.iter().map(|n| item(n, at)).collect();
         let (sent, _) = shortlist(items, text, 100);
         assert_eq!(
             labels(&sent).len(),
-            7,
+            8,
             "within the limit nothing is dropped"
         );
     }
@@ -114,5 +142,24 @@ mod tests {
         imported.filter = Some(".d.gather".to_owned());
         let (sent, complete) = shortlist(vec![item("zz", at), imported], "{{ steps.d.ga }}", 1);
         assert_eq!((labels(&sent), complete), (vec!["d.gather"], false));
+    }
+
+    #[test]
+    fn words_match_as_editors_match_them() {
+        use super::matches;
+        let cases = [
+            ("one", "alpha_one", Some(1)),
+            ("g4999", "gather_4999", Some(2)),
+            ("gthr", "gather", Some(2)),
+            ("ather", "gather", None),
+            ("na", "contracts", None),
+            ("OutS", "output_schema", Some(2)),
+            ("schema", "outputSchema", Some(1)),
+            ("", "anything", Some(0)),
+            ("é", "Été", Some(0)),
+        ];
+        for (typed, candidate, rank) in cases {
+            assert_eq!(matches(typed, candidate), rank, "{typed} in {candidate}");
+        }
     }
 }

@@ -102,14 +102,28 @@ pub fn completion(workspace: &mut Workspace, id: &str, offset: usize) -> Vec<Com
         file: file.as_deref(),
         replace,
     };
-    let mut items = match &cx.slot {
+    let items = match &cx.slot {
         Slot::Key => keys(&request, &cx.path),
         Slot::Value => values(&request, workspace),
         Slot::Expression(expression) => expr::complete(&request, workspace, expression),
     };
+    // What editors keep as the person types (the letters typed, in order), best matches first;
+    // within a rank, the order chosen above.
     let typed = &text[replace.start..replace.end];
-    items.retain(|item| matches_typed(&item.label, typed));
-    items
+    let rank = |item: &CompletionItem| {
+        let label = crate::shortlist::matches(typed, &item.label);
+        let filter = item
+            .filter
+            .as_deref()
+            .and_then(|filter| crate::shortlist::matches(typed, filter));
+        label.into_iter().chain(filter).min()
+    };
+    let mut ranked: Vec<(u8, CompletionItem)> = items
+        .into_iter()
+        .filter_map(|item| rank(&item).map(|r| (r, item)))
+        .collect();
+    ranked.sort_by_key(|(r, _)| *r);
+    ranked.into_iter().map(|(_, item)| item).collect()
 }
 
 /// What a completion is asked for.
@@ -140,21 +154,6 @@ impl Request<'_> {
             filter: None,
         }
     }
-}
-
-/// The label starts with what was typed (ignoring case), or its last dotted part does
-/// (`helper` finds `lib.helper`). Editors filter further as the person types.
-fn matches_typed(label: &str, typed: &str) -> bool {
-    if typed.is_empty() {
-        return true;
-    }
-    let typed = typed.to_lowercase();
-    let label = label.to_lowercase();
-    label.starts_with(&typed)
-        || label
-            .rsplit('.')
-            .next()
-            .is_some_and(|last| last.starts_with(&typed))
 }
 
 /// Where the YAML the cursor may be in starts: the frontmatter of a LOGIC.md file (`None` in

@@ -216,7 +216,14 @@ fn drtl_node_ids_routes_and_rules() {
     let text = "name: t\nnodes:\n  - id: draft\n    type: generate\n  - id: check\n    type: verify\n    rules:\n      - id: std.check_l|\n";
     assert_eq!(
         labels(MemoryFiles::new(), "t.drtl.yaml", text),
-        ["std.check_links", "std.check_logic"]
+        // Those the word starts first; then those holding its letters in order, as editors
+        // match (`l` in `protocol`).
+        [
+            "std.check_links",
+            "std.check_logic",
+            "std.check_protocol",
+            "std.check_tool_usage"
+        ]
     );
     let route = "name: t\nnodes:\n  - id: draft\n    type: generate\n  - id: gate\n    type: gate\n    condition: input.ok\n    on_pass: |\n";
     assert_eq!(
@@ -431,7 +438,10 @@ fn drtl_rules_complete_in_flow_mappings() {
         drtl("      - {id: |, target: urls, mode: block}"),
         all_rules
     );
-    assert_eq!(drtl("      - {id: std.check_li|}"), ["std.check_links"]);
+    assert_eq!(
+        drtl("      - {id: std.check_li|}"),
+        ["std.check_links", "std.check_logic"]
+    );
     assert_eq!(
         drtl("      - {id: x, mode: |}"),
         ["block", "warn", "observe"]
@@ -594,7 +604,12 @@ fn flow_mappings_over_several_lines() {
     );
     assert_eq!(
         drtl("      - {target: claims,\n\n         id: std.check_l|}"),
-        ["std.check_links", "std.check_logic"]
+        [
+            "std.check_links",
+            "std.check_logic",
+            "std.check_protocol",
+            "std.check_tool_usage"
+        ]
     );
     let needs = labels(
         MemoryFiles::new(),
@@ -609,4 +624,21 @@ fn flow_mappings_over_several_lines() {
         &format!("{HEAD}steps:\n  b: {{description: d,\n    needs: []}}\n  a:\n    descr|\n---\n"),
     );
     assert_eq!(keys, ["description"]);
+}
+
+/// What was typed is matched as editors match it, not only as a prefix: typing `one` in
+/// `needs` finds `alpha_one` (the editor asks at the word's first letter and filters the
+/// answer as the person goes on, so a name the server left out never shows).
+#[test]
+fn a_name_is_found_by_any_of_its_words() {
+    let text = |typed: &str| {
+        format!("---\nspec_version: \"1.0\"\nname: m\nsteps:\n  alpha_one: {{}}\n  beta_two: {{}}\n  gather_4999: {{}}\n  c:\n    needs: [{typed}|]\n---\n")
+    };
+    let at = |typed: &str| labels(MemoryFiles::new(), "m.logic.md", &text(typed));
+    assert_eq!(at("one"), ["alpha_one"]);
+    assert_eq!(at("o"), ["alpha_one"]);
+    assert_eq!(at("t"), ["beta_two"]);
+    assert_eq!(at("g4999"), ["gather_4999"]);
+    assert_eq!(at("a"), ["alpha_one"]);
+    assert_eq!(at("ather"), Vec::<String>::new());
 }
