@@ -14,8 +14,9 @@ pub use ast::{BinaryOp, Expr, ExprKind, LogicalOp, UnaryOp};
 pub(crate) use eval::evaluate;
 pub use lexer::{tokenize, Lexeme, Token};
 pub use parser::parse_expression;
+pub use rename::is_identifier;
+pub(crate) use rename::quoted;
 pub use rename::rename_step_reads;
-pub(crate) use rename::{is_identifier, quoted};
 pub use template::{Segment, Template};
 pub(crate) use value::JsValue;
 

@@ -68,8 +68,9 @@ fn is_steps(expr: &Expr) -> bool {
     matches!(&expr.kind, ExprKind::Identifier(root) if root == "steps")
 }
 
-/// Whether `name` can be written after a `.`.
-pub(crate) fn is_identifier(name: &str) -> bool {
+/// Whether `name` can be written after a `.` in an expression (else it is read in brackets:
+/// `steps['my-step']`).
+pub fn is_identifier(name: &str) -> bool {
     name.chars()
         .next()
         .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')

@@ -319,10 +319,15 @@ fn root_note(root: &str) -> &'static str {
     }
 }
 
-/// An imported step (`alias.step`) is read `steps['alias.step']`: a dot in a member name would
-/// read as another member. Its item replaces the `.` typed before the name too.
+/// A name that cannot follow a `.` is read in brackets: an imported step (`alias.step`) is
+/// `steps['alias.step']` (a dot would read as another member), a `my-step` or a field
+/// `top-score` likewise (`-` would read as a minus). Its item replaces the `.` typed before the
+/// name too. Only names (steps, fields), never methods.
 fn bracketed(mut items: Vec<CompletionItem>, text: Option<&str>) -> Vec<CompletionItem> {
-    for item in items.iter_mut().filter(|item| item.label.contains('.')) {
+    let needs_brackets = |item: &CompletionItem| {
+        item.kind != ItemKind::Method && !logicmd::expr::is_identifier(&item.label)
+    };
+    for item in items.iter_mut().filter(|item| needs_brackets(item)) {
         let start = item.replace.start;
         if start == 0 || text.and_then(|t| t.as_bytes().get(start - 1)) != Some(&b'.') {
             continue;
@@ -347,9 +352,10 @@ fn members(
             bracketed(items, text.as_deref())
         }
         Members::Schema(schema) => {
+            let text = workspace.text(request.id);
             let mut items = schema
                 .as_ref()
-                .map(|s| fields(request, s))
+                .map(|s| bracketed(fields(request, s), text.as_deref()))
                 .unwrap_or_default();
             items.extend(methods(request, schema.as_ref()));
             items

@@ -642,3 +642,26 @@ fn a_name_is_found_by_any_of_its_words() {
     assert_eq!(at("a"), ["alpha_one"]);
     assert_eq!(at("ather"), Vec::<String>::new());
 }
+
+/// A step or field whose name cannot follow a `.` (`my-step`: `-` reads as a minus) is
+/// inserted in brackets after `steps.`, as an imported step is: `steps.my-step` is rejected by
+/// lint.
+#[test]
+fn a_name_that_is_not_an_identifier_is_inserted_in_brackets() {
+    let text = |check: &str| {
+        format!("{HEAD}steps:\n  my-step:\n    description: M\n    output_schema:\n      type: object\n      properties:\n        top-score: {{type: number}}\n        plain: {{type: string}}\n  a:\n    needs: [my-step]\n    verification:\n      check: {check}\n---\n")
+    };
+    let line = |check: &str, label: &str| accepted(MemoryFiles::new(), &text(check), label);
+    assert_eq!(
+        line("\"{{ steps.| }}\"", "my-step"),
+        "      check: \"{{ steps['my-step'] }}\""
+    );
+    assert_eq!(
+        line("\"{{ steps['my-step'].output.| }}\"", "top-score"),
+        "      check: \"{{ steps['my-step'].output['top-score'] }}\""
+    );
+    assert_eq!(
+        line("\"{{ steps['my-step'].output.| }}\"", "plain"),
+        "      check: \"{{ steps['my-step'].output.plain }}\""
+    );
+}
