@@ -3,7 +3,8 @@
 //! parsed answer (the client parses every message into JSON values, as an editor does), and
 //! from sending a one-character change to receiving the diagnostics of that version. The
 //! server runs with `diagnosticsDelayMs: 0`: the figure is the work, not the debounce (200 ms by
-//! default, printed beside it).
+//! default, printed beside it). Completion right after a keystroke is timed in a second server
+//! with the default debounce, as an editor runs it.
 //!
 //! `cargo bench -p logicmd-cli --bench lsp_latency`; `LSP_LATENCY_SERVER=PATH` measures another
 //! build of `logicmd` (a before and after in one run); `LSP_LATENCY_ROUNDS=N` (default 100).
@@ -34,6 +35,20 @@ fn timed(client: &mut Client, method: &str, params: Value) -> (Duration, Value) 
     (started.elapsed(), answer)
 }
 
+/// Sends a one-range change of the document; when it was sent.
+fn change(client: &mut Client, file: &str, version: i64, range: Value, text: &str) -> Instant {
+    client.forget_diagnostics();
+    let started = Instant::now();
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": file, "version": version},
+            "contentChanges": [{"range": range, "text": text}]
+        }),
+    );
+    started
+}
+
 fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
@@ -58,6 +73,15 @@ fn main() {
         json!({"textDocument": {"uri": file, "languageId": "markdown", "version": 1, "text": text}}),
     );
     client.diagnostics(&file);
+    let (mut typing, _) = match std::env::var_os("LSP_LATENCY_SERVER") {
+        Some(program) => Client::start_program(std::path::Path::new(&program), &root, json!({})),
+        None => Client::start(&root, json!({})),
+    };
+    typing.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": file, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    typing.diagnostics(&file);
 
     // Just after `needs: [` of a step in the middle, in the text as it is now.
     let needs_of = |text: &str| {
@@ -65,7 +89,7 @@ fn main() {
         text[middle..].find("needs: [").expect("needs") + middle + 8
     };
     let at = |offset: usize, text: &str| json!({"textDocument": {"uri": file}, "position": position(text, offset)});
-    let mut samples: [(&str, Vec<Duration>); 7] = [
+    let mut samples: [(&str, Vec<Duration>); 8] = [
         ("completion in `needs` (5,000 steps)", Vec::new()),
         ("hover on a step reference", Vec::new()),
         ("go to definition", Vec::new()),
@@ -73,6 +97,10 @@ fn main() {
         ("semantic tokens, whole document", Vec::new()),
         ("document symbols", Vec::new()),
         ("folding ranges", Vec::new()),
+        (
+            "completion right after a keystroke (default debounce)",
+            Vec::new(),
+        ),
     ];
     let mut items = 0;
     let description = text.find("description: ").expect("a description") + 13;
@@ -100,35 +128,39 @@ fn main() {
             let (took, _) = timed(&mut client, method, json!({"textDocument": {"uri": file}}));
             samples[slot].1.push(took);
         }
-        // Type a character into a description, then take it out again.
-        let (range, typed) = if round % 2 == 0 {
-            let p = position(&text, description);
-            text.insert(description, 'x');
-            (json!({"start": p, "end": p}), "x")
-        } else {
-            let (start, end) = (
-                position(&text, description),
-                position(&text, description + 1),
+        // Type a character into a description and take it out again: the diagnostics of each
+        // version timed (no debounce).
+        let version = 2 * round as i64 + 2;
+        let insert =
+            json!({"start": position(&text, description), "end": position(&text, description)});
+        let remove =
+            json!({"start": position(&text, description), "end": position(&text, description + 1)});
+        for (version, range, typed) in [(version, &insert, "x"), (version + 1, &remove, "")] {
+            let started = change(&mut client, &file, version, range.clone(), typed);
+            let published = client.diagnostics(&file);
+            samples[3].1.push(started.elapsed());
+            assert_eq!(
+                published["version"],
+                json!(version),
+                "the diagnostics of the change"
             );
-            text.remove(description);
-            (json!({"start": start, "end": end}), "")
-        };
-        client.forget_diagnostics();
-        let started = Instant::now();
-        client.notify(
-            "textDocument/didChange",
-            json!({
-                "textDocument": {"uri": file, "version": round + 2},
-                "contentChanges": [{"range": range, "text": typed}]
-            }),
-        );
-        let published = client.diagnostics(&file);
-        samples[3].1.push(started.elapsed());
-        assert_eq!(
-            published["version"],
-            json!(round + 2),
-            "the diagnostics of the change"
-        );
+        }
+        // The same keystrokes in the server as an editor runs it (diagnostics after 200 ms),
+        // completion asked at once after each.
+        for (version, range, typed) in [(version, &insert, "x"), (version + 1, &remove, "")] {
+            change(&mut typing, &file, version, range.clone(), typed);
+            if typed.is_empty() {
+                text.remove(description);
+            } else {
+                text.insert(description, 'x');
+            }
+            let (took, _) = timed(
+                &mut typing,
+                "textDocument/completion",
+                at(needs_of(&text), &text),
+            );
+            samples[7].1.push(took);
+        }
     }
     println!(
         "lsp round trips, 5,000 steps ({:.2} MiB), {rounds} rounds, p50 / p95:",
@@ -140,5 +172,6 @@ fn main() {
     }
     println!("  (completion answered {items} items; diagnostics wait a further 200 ms by default)");
     let _ = client.shut_down();
+    let _ = typing.shut_down();
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -374,6 +374,27 @@ impl Workspace {
         self.closed_analysis(id)
     }
 
+    /// The most recent analysis of `id` that parsed, without analysing the text as it is now
+    /// when one of the text a keystroke or so before is at hand: completion takes names and
+    /// schemas from it, and reads where the cursor is from the text itself. *Why:* analysing
+    /// 5,000 steps after each keystroke took 8 ms before the list could be made; the analysis
+    /// of the new text comes with its diagnostics a moment later.
+    pub fn recent_parsed(&mut self, id: &str) -> Option<Arc<FileAnalysis>> {
+        if let Some(file) = self.open.get(id) {
+            let parsed = |a: &&Arc<FileAnalysis>| a.parsed.is_some();
+            let recent = file
+                .analysis
+                .as_ref()
+                .filter(parsed)
+                .or(file.previous.as_ref().filter(parsed))
+                .or(file.last_good.as_ref());
+            if let Some(recent) = recent {
+                return Some(Arc::clone(recent));
+            }
+        }
+        self.last_parsed(id)
+    }
+
     /// The analysis of `id` when its text parses, else the last one that did (names and
     /// schemas to complete from while a person types).
     pub fn last_parsed(&mut self, id: &str) -> Option<Arc<FileAnalysis>> {

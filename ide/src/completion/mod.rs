@@ -75,7 +75,7 @@ pub fn completion(workspace: &mut Workspace, id: &str, offset: usize) -> Vec<Com
         return Vec::new();
     }
     let kind = detect(&text, Some(id));
-    let file = workspace.last_parsed(id);
+    let file = workspace.recent_parsed(id);
     let sections = file
         .as_deref()
         .filter(|f| std::sync::Arc::ptr_eq(&f.text, &text))
