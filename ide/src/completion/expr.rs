@@ -115,6 +115,10 @@ pub(super) fn complete(
     if let Some(open) = open_bracket(expression) {
         return bracket_members(request, workspace, expression, &open);
     }
+    if in_string_literal(expression) {
+        // Text, not a name: a quote typed to start a string opens no list.
+        return Vec::new();
+    }
     let typed = identifier_suffix(expression);
     let before = &expression[..expression.len() - typed.len()];
     if let Some(object) = before.strip_suffix('.') {
@@ -139,6 +143,24 @@ pub(super) fn complete(
     } else {
         roots(request)
     }
+}
+
+/// Whether the end of `expression` is inside a string literal (a quote opened and not closed;
+/// a backslash escapes the next character).
+fn in_string_literal(expression: &str) -> bool {
+    let mut open: Option<char> = None;
+    let mut escaped = false;
+    for c in expression.chars() {
+        match open {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(quote) if c == quote => open = None,
+            Some(_) => {}
+            None if c == '\'' || c == '"' => open = Some(c),
+            None => {}
+        }
+    }
+    open.is_some()
 }
 
 /// Members of what is not a chain: a string literal's, a call's result or a bracketed value's

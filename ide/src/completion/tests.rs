@@ -665,3 +665,49 @@ fn a_name_that_is_not_an_identifier_is_inserted_in_brackets() {
         "      check: \"{{ steps['my-step'].output.plain }}\""
     );
 }
+
+/// What an editor without automatic pairs sends: a `[` or a quote typed and not yet closed.
+/// The names come from the text as it parsed a keystroke before.
+#[test]
+fn an_unclosed_list_or_string_still_completes() {
+    use logicmd::source::Span;
+    for (before, typed, expected) in [
+        ("    needs: []\n", "    needs: [", vec!["alpha"]),
+        ("    needs: [alpha]\n", "    needs: [alpha, ", vec!["alpha"]),
+        (
+            "    verification:\n      check: \"{{ steps.alpha }}\"\n",
+            "    verification:\n      check: \"{{ steps.",
+            vec!["alpha", "c"],
+        ),
+    ] {
+        let good = format!(
+            "---\nspec_version: \"1.0\"\nname: m\nsteps:\n  alpha: {{}}\n  c:\n{before}---\n"
+        );
+        let mut workspace = Workspace::new(MemoryFiles::new().shared());
+        workspace.open("m.logic.md", good.clone());
+        let _ = workspace.diagnostics("m.logic.md");
+        let start = good.find(before).expect("the line");
+        let replaced = Span::new(start, start + before.len());
+        workspace
+            .edit("m.logic.md", replaced, &format!("{typed}\n"))
+            .expect("edited");
+        let items: Vec<String> = completion(&mut workspace, "m.logic.md", start + typed.len())
+            .into_iter()
+            .map(|i| i.label)
+            .collect();
+        assert_eq!(items, expected, "{typed}");
+    }
+}
+
+/// A quote that starts a string inside `{{ }}` (`'` and `"` trigger completion, for
+/// `steps['`) opens nothing: what follows is text, not a name.
+#[test]
+fn a_quote_starting_a_string_offers_nothing() {
+    let text = |check: &str| {
+        format!("{HEAD}steps:\n  alpha: {{}}\n  c:\n    verification:\n      check: {check}\n---\n")
+    };
+    let at = |check: &str| labels(MemoryFiles::new(), "m.logic.md", &text(check));
+    assert_eq!(at("\"{{ input.x == '| }}\""), Vec::<String>::new());
+    assert_eq!(at("'{{ input.x == \"| }}'"), Vec::<String>::new());
+    assert_eq!(at("\"{{ steps['| }}\""), ["alpha", "c"]);
+}
