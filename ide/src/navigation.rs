@@ -136,19 +136,25 @@ pub fn references(
 
 /// Where other files name `home`'s step `name` through their imports (`alias.name`, or
 /// `outer.alias.name` through an import of an importer), open or not: each file's analysis
-/// (the text the span is in) and the reference's span; and why the project's walk stopped
-/// early, when it did (files not walked may name it too).
+/// (the text the span is in) and the reference's span; and why the answer may miss some, when
+/// it may (the project's walk stopped early; a file that may name it does not parse).
 pub(crate) fn importer_uses(
     workspace: &mut Workspace,
     home: &str,
     name: &str,
 ) -> (Vec<(Arc<FileAnalysis>, Span)>, Option<String>) {
     let mut found = Vec::new();
-    let (candidates, cut) = workspace.possible_importers(home);
+    let (candidates, mut cut) = workspace.possible_importers(home);
     for other in candidates {
         let Some(importer) = workspace.passing_analysis(&other) else {
             continue;
         };
+        if importer.parsed.is_none() && cut.is_none() && importer.text.contains(&format!(".{name}"))
+        {
+            cut = Some(format!(
+                "`{other}` does not parse, and it may name `{name}`: fix it first"
+            ));
+        }
         for reference in &importer.symbols().references {
             let qualified = reference.kind == SymbolKind::Step
                 && reference.name.ends_with(name)

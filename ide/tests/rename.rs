@@ -338,3 +338,31 @@ fn a_rename_is_refused_when_the_project_could_not_be_looked_through() {
          out); list the rest in .gitignore or open a smaller folder"
     );
 }
+
+/// An importer that does not parse cannot be renamed in: when it may name the step, the rename
+/// is refused and names it, instead of leaving it broken without a word.
+#[test]
+fn a_rename_is_refused_when_an_importer_that_may_name_the_step_does_not_parse() {
+    let lib = "---\nspec_version: \"1.0\"\nname: lib\nsteps:\n  gather: {}\n---\n";
+    let broken = "---\nspec_version: \"1.0\"\nname: m\nimports:\n  - ref: ./lib.logic.md\n    as: d\nsteps:\n  s:\n    needs: [d.gather\n---\n";
+    let unrelated = "---\nspec_version: \"1.0\"\nname: u\nimports:\n  - ref: ./lib.logic.md\n    as: d\nsteps:\n  s: [\n---\n";
+    let files = |importer: &str| {
+        MemoryFiles::new()
+            .with("lib.logic.md", lib)
+            .with("imp.logic.md", importer)
+            .shared()
+    };
+    let mut workspace = Workspace::new(files(broken));
+    workspace.open("lib.logic.md", lib.to_owned());
+    let at = lib.find("gather").unwrap();
+    let why = rename::rename(&mut workspace, "lib.logic.md", at, "collect").unwrap_err();
+    assert_eq!(
+        why,
+        "not every file that may import `lib.logic.md` could be looked at: `imp.logic.md` does \
+         not parse, and it may name `gather`: fix it first"
+    );
+    // A broken file that does not name the step does not stop the rename.
+    let mut workspace = Workspace::new(files(unrelated));
+    workspace.open("lib.logic.md", lib.to_owned());
+    assert!(rename::rename(&mut workspace, "lib.logic.md", at, "collect").is_ok());
+}
