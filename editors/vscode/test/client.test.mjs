@@ -61,7 +61,9 @@ test('a client opens a document, gets diagnostics, completion and a quick fix', 
       textDocument: { uri },
       position: { line: 7, character: 12 },
     });
-    assert.deepEqual(completion.map((i) => i.label), ['gather']);
+    // A CompletionList: whole (not incomplete) within its 200 items.
+    assert.equal(completion.isIncomplete, false);
+    assert.deepEqual(completion.items.map((i) => i.label), ['gather']);
     const actions = await connection.sendRequest('textDocument/codeAction', {
       textDocument: { uri },
       range: published.diagnostics[0].range,
