@@ -43,6 +43,15 @@ fn parse(body: &[u8]) -> Incoming {
         Ok(value) => value,
         Err(error) => return invalid(PARSE_ERROR, format!("the message is not JSON: {error}")),
     };
+    let id = value.get("id");
+    let usable_id =
+        id.is_none_or(|id| id.is_null() || id.is_string() || id.is_i64() || id.is_u64());
+    if !usable_id {
+        return invalid(
+            INVALID_REQUEST,
+            "a message's `id` must be an integer or a string".to_owned(),
+        );
+    }
     match serde_json::from_value(value) {
         Ok(message) => Incoming::Message(message),
         Err(error) => invalid(
@@ -157,6 +166,11 @@ mod tests {
             b"[]",
             b"{}",
             b"\xff\xfe",
+            // A request whose id is neither a number nor a string (read as a notification, it
+            // was never answered).
+            br#"{"jsonrpc":"2.0","id":{"a":1},"method":"textDocument/hover","params":{}}"#,
+            br#"{"jsonrpc":"2.0","id":1.5,"method":"textDocument/hover","params":{}}"#,
+            br#"{"jsonrpc":"2.0","id":true,"method":"shutdown"}"#,
             br#"{"jsonrpc":"2.0","method":"exit"}"#,
         ] {
             input.extend(framed(body));
@@ -168,6 +182,9 @@ mod tests {
                 Ok("-32600".to_owned()),
                 Ok("-32600".to_owned()),
                 Ok("-32700".to_owned()),
+                Ok("-32600".to_owned()),
+                Ok("-32600".to_owned()),
+                Ok("-32600".to_owned()),
                 Ok("Notification(Notific".to_owned()),
             ]
         );
