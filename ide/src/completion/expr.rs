@@ -368,6 +368,14 @@ fn members(
     workspace: &mut Workspace,
     object: &[&str],
 ) -> Vec<CompletionItem> {
+    if let [steps_root, alias] = object {
+        if *steps_root == "steps" {
+            let imported = imported_through(request, workspace, alias);
+            if !imported.is_empty() {
+                return imported;
+            }
+        }
+    }
     match named_members(request, workspace, object) {
         Members::Names(items) => {
             let text = workspace.text(request.id);
@@ -383,6 +391,38 @@ fn members(
             items
         }
     }
+}
+
+/// After `steps.ALIAS.` where ALIAS is an import's alias, not a step: the steps it imports, each
+/// written `steps['ALIAS.step']` over what was typed from the `.` after `steps` (lint reads
+/// `steps.ALIAS.step` as a member of a step `ALIAS`).
+fn imported_through(
+    request: &Request<'_>,
+    workspace: &mut Workspace,
+    alias: &str,
+) -> Vec<CompletionItem> {
+    let typed_from = request.replace.start.checked_sub(alias.len() + 2);
+    let text = workspace.text(request.id);
+    let written = typed_from
+        .and_then(|start| text.as_deref()?.get(start..request.replace.start))
+        .is_some_and(|written| written == format!(".{alias}."));
+    let (Some(start), true) = (typed_from, written) else {
+        return Vec::new();
+    };
+    let all = steps(request, workspace, None);
+    if all.iter().any(|item| item.label == alias) {
+        return Vec::new();
+    }
+    let prefix = format!("{alias}.");
+    all.into_iter()
+        .filter(|item| item.label.starts_with(&prefix))
+        .map(|mut item| {
+            item.insert = format!("['{}']", item.label);
+            item.filter = Some(format!(".{}", item.label));
+            item.replace = Span::new(start, request.replace.end);
+            item
+        })
+        .collect()
 }
 
 /// What a chain holds.

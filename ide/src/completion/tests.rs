@@ -711,3 +711,19 @@ fn a_quote_starting_a_string_offers_nothing() {
     assert_eq!(at("'{{ input.x == \"| }}'"), Vec::<String>::new());
     assert_eq!(at("\"{{ steps['| }}\""), ["alpha", "c"]);
 }
+
+/// An imported step typed the way a local one is (`steps.lib.`) is offered as lint reads it:
+/// `steps['lib.helper']`, replacing what was typed from the `.` after `steps`.
+#[test]
+fn an_imported_step_typed_with_dots_completes_in_brackets() {
+    let labels_at = |check: &str| labels(lib_files(), "m.logic.md", &checking(check));
+    assert_eq!(labels_at("\"{{ steps.lib.| }}\""), ["lib.helper"]);
+    assert_eq!(labels_at("\"{{ steps.lib.he| }}\""), ["lib.helper"]);
+    let line = |check: &str| accepted(lib_files(), &checking(check), "lib.helper");
+    assert_eq!(
+        line("\"{{ steps.lib.he| }}\""),
+        "      check: \"{{ steps['lib.helper'] }}\""
+    );
+    // A local step's members stay its output.
+    assert_eq!(labels_at("\"{{ steps.own.| }}\""), ["output"]);
+}
