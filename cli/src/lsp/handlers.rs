@@ -161,28 +161,32 @@ pub fn request(server: &mut Server<'_>, request: &Request) -> Result<Answer, Fai
     match request.method.as_str() {
         "textDocument/completion" => {
             let at: lsp::CompletionParams = params(p)?;
-            position_request(
-                server,
-                &at.text_document_position,
-                |server, id, file, offset| {
-                    let text = Text::of(file);
-                    let word_end = server
-                        .insert_replace
-                        .then(|| convert::word_end(&file.text, offset));
-                    let (items, complete) = shortlist::shortlist(
-                        completion::completion(&mut server.workspace, id, offset),
-                        &file.text,
-                        shortlist::MAX_ITEMS,
-                    );
-                    json(lsp::CompletionResponse::List(lsp::CompletionList {
-                        is_incomplete: !complete,
-                        items: items
-                            .iter()
-                            .map(|item| convert::completion(&text, item, word_end))
-                            .collect(),
-                    }))
-                },
-            )
+            let position = at.text_document_position.position;
+            let Some(id) = id_of(server, &at.text_document_position.text_document.uri) else {
+                return Ok(Answer::null());
+            };
+            // Placed on the text as it is, not on its analysis: completion comes at once while
+            // one types, and analysing the new text first cost the answer its time.
+            let Some(current) = server.workspace.text(&id) else {
+                return Ok(Answer::null());
+            };
+            let text = Text::new(&current);
+            let offset = text.offset(position);
+            let word_end = server
+                .insert_replace
+                .then(|| convert::word_end(&current, offset));
+            let (items, complete) = shortlist::shortlist(
+                completion::completion(&mut server.workspace, &id, offset),
+                &current,
+                shortlist::MAX_ITEMS,
+            );
+            json(lsp::CompletionResponse::List(lsp::CompletionList {
+                is_incomplete: !complete,
+                items: items
+                    .iter()
+                    .map(|item| convert::completion(&text, item, word_end))
+                    .collect(),
+            }))
         }
         "textDocument/hover" => {
             let at: lsp::HoverParams = params(p)?;
