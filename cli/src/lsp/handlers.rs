@@ -170,7 +170,15 @@ pub fn request(server: &mut Server<'_>, request: &Request) -> Result<Answer, Fai
             let Some(current) = server.workspace.text(&id) else {
                 return Ok(Answer::null());
             };
-            let text = Text::new(&current);
+            // The line index of the analysis when it is of this text, else one made for it.
+            let recent = server.workspace.recent_parsed(&id);
+            let text = match recent
+                .as_deref()
+                .filter(|f| std::sync::Arc::ptr_eq(&f.text, &current))
+            {
+                Some(file) => Text::of(file),
+                None => Text::new(&current),
+            };
             let offset = text.offset(position);
             let word_end = server
                 .insert_replace
