@@ -35,6 +35,15 @@ fn timed(client: &mut Client, method: &str, params: Value) -> (Duration, Value) 
     (started.elapsed(), answer)
 }
 
+/// `logicmd lsp` (this build, or `LSP_LATENCY_SERVER`) initialized for `root` with `options`.
+fn server(root: &std::path::Path, options: Value) -> Client {
+    let (client, _) = match std::env::var_os("LSP_LATENCY_SERVER") {
+        Some(program) => Client::start_program(std::path::Path::new(&program), root, options),
+        None => Client::start(root, options),
+    };
+    client
+}
+
 /// Sends a one-range change of the document; when it was sent.
 fn change(client: &mut Client, file: &str, version: i64, range: Value, text: &str) -> Instant {
     client.forget_diagnostics();
@@ -63,20 +72,14 @@ fn main() {
     let mut text = generate::generated(5_000);
     std::fs::write(root.join("big.logic.md"), &text).expect("written");
     let options = json!({"diagnosticsDelayMs": 0});
-    let (mut client, _) = match std::env::var_os("LSP_LATENCY_SERVER") {
-        Some(program) => Client::start_program(std::path::Path::new(&program), &root, options),
-        None => Client::start(&root, options),
-    };
+    let mut client = server(&root, options);
     let file = format!("{}/big.logic.md", uri(&root));
     client.notify(
         "textDocument/didOpen",
         json!({"textDocument": {"uri": file, "languageId": "markdown", "version": 1, "text": text}}),
     );
     client.diagnostics(&file);
-    let (mut typing, _) = match std::env::var_os("LSP_LATENCY_SERVER") {
-        Some(program) => Client::start_program(std::path::Path::new(&program), &root, json!({})),
-        None => Client::start(&root, json!({})),
-    };
+    let mut typing = server(&root, json!({}));
     typing.notify(
         "textDocument/didOpen",
         json!({"textDocument": {"uri": file, "languageId": "markdown", "version": 1, "text": text}}),
