@@ -145,9 +145,13 @@ pub(crate) fn importer_uses(
 ) -> (Vec<(Arc<FileAnalysis>, Span)>, Option<String>) {
     let mut found = Vec::new();
     let (candidates, mut cut) = workspace.possible_importers(home);
-    for other in candidates {
-        let Some(importer) = workspace.passing_analysis(&other) else {
-            continue;
+    for (other, text) in candidates {
+        let importer = match text {
+            Some(text) => workspace.passing_analysis(&other, text),
+            None => match workspace.analysis(&other) {
+                Some(open) => open,
+                None => continue,
+            },
         };
         if importer.parsed.is_none() && cut.is_none() && importer.text.contains(&format!(".{name}"))
         {

@@ -316,12 +316,17 @@ impl Workspace {
     /// without `home` itself. Those not open are read, not parsed: most projects are mostly
     /// files that import nothing of `home`.
     /// With them, why the project's walk stopped early, when it did.
-    pub(crate) fn possible_importers(&self, home: &str) -> (Vec<String>, Option<String>) {
-        let mut found = self.open_files();
-        found.retain(|id| id != home);
+    /// Each comes with its text when it is not open (read once here, analysed from it).
+    pub(crate) fn possible_importers(&self, home: &str) -> (Vec<PossibleImporter>, Option<String>) {
+        let mut found: Vec<PossibleImporter> = self
+            .open_files()
+            .into_iter()
+            .filter(|id| id != home)
+            .map(|id| (id, None))
+            .collect();
         // An open file may import `home`: one that names it may be imported in turn.
         let mut names: Vec<String> = std::iter::once(home)
-            .chain(found.iter().map(String::as_str))
+            .chain(found.iter().map(|(id, _)| id.as_str()))
             .map(|id| file_name(id).to_owned())
             .collect();
         let documents = self.files.logic_md_documents();
@@ -339,12 +344,12 @@ impl Workspace {
             if named.is_empty() {
                 break;
             }
-            for (id, _) in named {
+            for (id, text) in named {
                 names.push(file_name(&id).to_owned());
-                found.push(id);
+                found.push((id, Some(text)));
             }
         }
-        found.sort();
+        found.sort_by(|a, b| a.0.cmp(&b.0));
         (found, documents.cut)
     }
 
@@ -408,14 +413,16 @@ impl Workspace {
             .or(Some(current))
     }
 
-    /// The analysis of `id` for one answer: a file not open and not already kept is analysed
-    /// without being kept (the project's importers a rename reads are many, and only read once).
-    pub(crate) fn passing_analysis(&mut self, id: &str) -> Option<Arc<FileAnalysis>> {
-        if self.open.contains_key(id) || self.closed.get_mut().contains_key(id) {
-            return self.analysis(id);
+    /// The analysis of the file `id` that is not open, of `text` just read, for one answer: the
+    /// kept one when it is of that text, else one made and not kept (the project's importers a
+    /// rename reads are many, and only read once).
+    pub(crate) fn passing_analysis(&self, id: &str, text: Arc<str>) -> Arc<FileAnalysis> {
+        if let Some(kept) = self.closed.borrow().get(id) {
+            if *kept.text == *text {
+                return Arc::clone(kept);
+            }
         }
-        let text = self.files.load(id).ok()?;
-        Some(Arc::new(FileAnalysis::new(id, Arc::from(text), None).0))
+        Arc::new(FileAnalysis::new(id, text, None).0)
     }
 
     /// The analysis of a file that is not open, of its text as it is now: kept while the file
@@ -511,6 +518,9 @@ impl Workspace {
         ids
     }
 }
+
+/// A file that may import another: its id, and its text when it is not open.
+pub(crate) type PossibleImporter = (String, Option<Arc<str>>);
 
 /// The last part of a path-like id.
 fn file_name(id: &str) -> &str {
