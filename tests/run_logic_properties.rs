@@ -382,21 +382,31 @@ impl Provider for Chaos {
                 _ => error("Timeout", true),
             },
             ActionKind::AskReview { actions, .. } => {
+                let retries_left = self.review_retries < MAX_REVIEW_RETRIES;
                 let decision = match choice % 4 {
-                    1 if self.review_retries < MAX_REVIEW_RETRIES => {
-                        self.review_retries += 1;
-                        "retry"
-                    }
+                    1 if retries_left => "retry",
                     0 => "accept",
                     2 => "skip",
                     _ => "abort",
                 };
-                // A decision tree's question offers its steps and `abort`.
-                let decision = if actions.iter().any(|a| a == decision) {
+                // A decision tree's question offers its steps and `abort`; a review without the
+                // chosen decision gets one it offers, and `retry` only while retries are left (a
+                // reviewer who always retries keeps a run going for ever, as it should).
+                let mut offered: Vec<&String> = actions
+                    .iter()
+                    .filter(|a| retries_left || a.as_str() != "retry")
+                    .collect();
+                if offered.is_empty() {
+                    offered = actions.iter().collect();
+                }
+                let decision = if offered.iter().any(|a| a.as_str() == decision) {
                     decision.to_owned()
                 } else {
-                    actions[usize::from(choice) % actions.len()].clone()
+                    offered[usize::from(choice) % offered.len()].clone()
                 };
+                if decision == "retry" {
+                    self.review_retries += 1;
+                }
                 Answer::Observed(Observation::ReviewAnswer {
                     action: decision,
                     note: None,
