@@ -20,7 +20,8 @@ use crate::json::pointer_push;
 pub struct SchemaError<'a> {
     /// JSON pointer to the failing value in the instance.
     pub instance_path: String,
-    /// The failing value (an owned copy when the instance is a YAML tree).
+    /// The failing value: borrowed from a JSON instance; from a YAML tree, a scalar's copy or
+    /// an empty collection of the value's kind (messages show a collection by its kind only).
     pub instance: Cow<'a, Value>,
     /// Which keyword failed, with what it demanded.
     pub kind: ErrorKind<'a>,
