@@ -25,6 +25,9 @@ pub struct SchemaError<'a> {
     pub instance: Cow<'a, Value>,
     /// Which keyword failed, with what it demanded.
     pub kind: ErrorKind<'a>,
+    /// The failing node, when the instance is a YAML tree: the diagnostic is placed at it
+    /// without walking the tree again along `instance_path`.
+    pub(crate) node: Option<&'a crate::yaml::Node>,
 }
 
 /// The keyword that failed and what it demanded.

@@ -72,6 +72,7 @@ fn push<'a, I: Instance<'a>>(
             instance_path: place.pointer(),
             instance: instance.shown(),
             kind,
+            node: instance.node(),
         });
     }
 }

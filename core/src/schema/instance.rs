@@ -56,6 +56,8 @@ pub(crate) trait Instance<'a>: Copy {
     fn len(self) -> usize;
     /// The value as messages show it.
     fn shown(self) -> Cow<'a, Value>;
+    /// The YAML node the value is, when it is one.
+    fn node(self) -> Option<&'a Node>;
 }
 
 impl<'a> Instance<'a> for &'a Value {
@@ -115,6 +117,9 @@ impl<'a> Instance<'a> for &'a Value {
     }
     fn shown(self) -> Cow<'a, Value> {
         Cow::Borrowed(self)
+    }
+    fn node(self) -> Option<&'a Node> {
+        None
     }
 }
 
@@ -241,6 +246,9 @@ impl<'a> Instance<'a> for TreeInstance<'a> {
             NodeValue::Map(_) => Value::Object(Map::new()),
             _ => crate::json::to_json(self.node),
         })
+    }
+    fn node(self) -> Option<&'a Node> {
+        Some(self.node)
     }
 }
 

@@ -202,8 +202,14 @@ pub(crate) fn diagnose(
                         diagnostic =
                             diagnostic.with_help(format!("known properties: {}", known.join(", ")));
                     }
-                    let span = json::entry_at(root, &json::pointer_push(&path, key))
-                        .map_or_else(|| document.span_at(&path), |entry| entry.key_span());
+                    let span = match error.node {
+                        // The object the key is in: what the walk along `path` finds.
+                        Some(object) => object
+                            .entry(key)
+                            .map_or_else(|| object.span(), crate::yaml::Entry::key_span),
+                        None => json::entry_at(root, &json::pointer_push(&path, key))
+                            .map_or_else(|| document.span_at(&path), |entry| entry.key_span()),
+                    };
                     document.locate(diagnostic, span)
                 })
                 .collect()
@@ -215,7 +221,11 @@ pub(crate) fn diagnose(
             if let Some(help) = messages::help(schema, error) {
                 diagnostic = diagnostic.with_help(help);
             }
-            vec![document.locate(diagnostic, document.span_at(&path))]
+            // The failing node is where the walk along `path` ends.
+            let span = error
+                .node
+                .map_or_else(|| document.span_at(&path), crate::yaml::Node::span);
+            vec![document.locate(diagnostic, span)]
         }
     }
 }

@@ -236,6 +236,7 @@ impl<'s> ReferenceEvaluator<'s> {
 fn push<'a>(out: &mut Vec<SchemaError<'a>>, path: &str, instance: &'a Value, kind: ErrorKind<'a>) {
     out.push(SchemaError {
         instance_path: path.to_owned(),
+        node: None,
         instance: Cow::Borrowed(instance),
         kind,
     });

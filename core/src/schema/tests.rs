@@ -251,12 +251,32 @@ fn explained_both_ways(text: &str) -> Option<(Explained, Explained)> {
         node: document.root(),
         repeats: true,
     };
+    let errors = evaluate::errors(program, tree);
+    for error in &errors {
+        placed_as_the_walk_places(document.root(), error);
+    }
     let mut from_tree = Explained::new();
-    explain(&evaluate::errors(program, tree), &mut from_tree);
+    explain(&errors, &mut from_tree);
     let copy = crate::json::to_json(document.root());
     let mut from_copy = Explained::new();
     explain(&evaluate::errors(program, &copy), &mut from_copy);
     Some((from_tree, from_copy))
+}
+
+/// The node an error carries is the one the walk along its pointer ends at (first entries of
+/// a repeated key, as the evaluation reads them), and each unknown key's entry is the one the
+/// walk to the key finds.
+fn placed_as_the_walk_places(root: &crate::yaml::Node, error: &SchemaError<'_>) {
+    let node = error.node.expect("a tree's error carries its node");
+    let walked = crate::json::nearest_node(root, &error.instance_path);
+    assert!(std::ptr::eq(node, walked), "{}", error.instance_path);
+    if let ErrorKind::AdditionalProperties { unexpected } = &error.kind {
+        for key in unexpected {
+            let pointer = crate::json::pointer_push(&error.instance_path, key);
+            let walked = crate::json::entry_at(root, &pointer).expect("the key's entry");
+            assert!(std::ptr::eq(node.entry(key).expect("an entry"), walked), "{pointer}");
+        }
+    }
 }
 
 /// A JSON value whose keys are mostly the schema's, so errors arise deep in it.
@@ -293,6 +313,7 @@ fn a_collection_is_explained_by_its_kind_as_by_its_whole_copy() {
         "spec_version: \"1.0\"\nname: t\nreasoning: {strategy: [1]}\n",
         "spec_version: \"1.0\"\nname: t\nquality_gates: {pre_output: [{name: x}]}\n",
         "spec_version: \"1.0\"\nname: t\nfallback: [1]\nretry: {max_attempts: {}}\n",
+        "steps: [1]\nsteps: {a: 1}\nname: {n: 1, n: [2]}\n",
     ];
     for frontmatter in documents {
         let (from_tree, from_copy) =
@@ -311,9 +332,9 @@ proptest::proptest! {
             0..6,
         ),
     ) {
-        let root: serde_json::Map<String, Value> =
-            entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-        let text = format!("---\n{}\n---\n", Value::Object(root));
+        // Written out by hand, so a key may be repeated (the first entry counts).
+        let root: Vec<String> = entries.iter().map(|(k, v)| format!("{k:?}: {v}")).collect();
+        let text = format!("---\n{{{}}}\n---\n", root.join(", "));
         if let Some((from_tree, from_copy)) = explained_both_ways(&text) {
             proptest::prop_assert_eq!(from_tree, from_copy);
         }
