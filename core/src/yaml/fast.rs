@@ -292,10 +292,15 @@ impl<'t> Reader<'t> {
     /// A plain key at `at` followed by `:` and a space or the end of the line.
     fn key(&self, at: usize) -> Read<(&'t str, Span)> {
         let end = self.line_end();
-        // One pass to the first `:`; a flow indicator, comment or quote before it is the
-        // builder's (keys are short: a loop beats a searcher's start-up plus a second pass).
+        // One pass to the first `:`; a comment or quote before it is the builder's (keys are
+        // short: a loop beats a searcher's start-up plus a second pass). A flow indicator past
+        // the key's first character is part of a block key (`pre_output[0].severity`), as the
+        // builder reads it; at the first it is refused below.
         let rest = &self.bytes[at..end];
-        let stop = rest.iter().position(|&b| class(b) != 0).ok_or(GiveUp)?;
+        let stop = rest
+            .iter()
+            .position(|&b| class(b) & (COLON | QUOTE_OR_COMMENT) != 0)
+            .ok_or(GiveUp)?;
         if rest[stop] != b':' {
             return Err(GiveUp);
         }
@@ -773,6 +778,8 @@ impl<'t> Keys<'t> {
 const FLOW_STOP: u8 = 1;
 /// `:`.
 const COLON: u8 = 2;
+/// `#`, `"`, `'`: the stops of a block key besides `:`.
+const QUOTE_OR_COMMENT: u8 = 4;
 
 /// The classes of every byte, looked up instead of compared one by one in the scans of keys
 /// and flow scalars.
@@ -785,6 +792,9 @@ static CLASSES: [u8; 256] = {
         i += 1;
     }
     classes[b':' as usize] = COLON;
+    classes[b'#' as usize] |= QUOTE_OR_COMMENT;
+    classes[b'"' as usize] |= QUOTE_OR_COMMENT;
+    classes[b'\'' as usize] |= QUOTE_OR_COMMENT;
     classes
 };
 
@@ -912,7 +922,15 @@ mod tests {
             Just("x y"),
             Just("k:"),
             Just("-k"),
-            Just("\"q\"")
+            Just("\"q\""),
+            Just("g[0].s"),
+            Just("a,b"),
+            Just("m{x}]"),
+            Just("[a]"),
+            Just("{b"),
+            Just(",c"),
+            Just("a #b"),
+            Just("a#b")
         ];
         let value = prop_oneof![
             Just(""),
