@@ -291,7 +291,28 @@ fn short(value: &Value) -> String {
         }
         Value::Array(_) => "this list".to_owned(),
         Value::Object(_) => "this object".to_owned(),
-        other => format!("`{other}`"),
+        other => {
+            // Written as JSON writes it, without the formatting machinery for the common
+            // scalars (a number or a boolean is in most type errors' messages: issue #38).
+            let mut text = String::with_capacity(24);
+            text.push('`');
+            match other {
+                Value::Bool(true) => text.push_str("true"),
+                Value::Bool(false) => text.push_str("false"),
+                Value::Null => text.push_str("null"),
+                Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+                    (Some(natural), _) => crate::json::push_decimal(&mut text, natural),
+                    (None, Some(negative)) => {
+                        text.push('-');
+                        crate::json::push_decimal(&mut text, negative.unsigned_abs());
+                    }
+                    _ => text.push_str(&n.to_string()),
+                },
+                _ => text.push_str(&other.to_string()),
+            }
+            text.push('`');
+            text
+        }
     };
     if text.chars().count() > 60 {
         let cut: String = text.chars().take(57).collect();
@@ -353,6 +374,7 @@ mod tests {
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),
             any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
             any::<f64>().prop_map(Value::from),
             // Around the 58 bytes / 60 characters where a value is cut, in one- to four-byte
             // characters.
