@@ -191,28 +191,28 @@ pub(crate) fn diagnose(
             // The names are the same for every unexpected key of one object: walked once.
             let known = schema.property_names(path);
             out.extend(unexpected.iter().map(|key| {
-                    let mut diagnostic = Diagnostic::error(
-                        "schema-unknown-property",
-                        messages::unknown_property(key, path),
-                    )
-                    .with_path(path)
-                    .with_keyword(keyword);
-                    if let Some(close) = suggest::closest(key, known.iter().copied()) {
-                        diagnostic = diagnostic.with_help(format!("did you mean `{close}`?"));
-                    } else if !known.is_empty() {
-                        diagnostic =
-                            diagnostic.with_help(format!("known properties: {}", known.join(", ")));
-                    }
-                    let span = match error.node {
-                        // The object the key is in: what the walk along `path` finds.
-                        Some(object) => object
-                            .entry(key)
-                            .map_or_else(|| object.span(), crate::yaml::Entry::key_span),
-                        None => json::entry_at(root, &json::pointer_push(path, key))
-                            .map_or_else(|| document.span_at(path), |entry| entry.key_span()),
-                    };
-                    document.locate(diagnostic, span)
-                }));
+                let mut diagnostic = Diagnostic::error(
+                    "schema-unknown-property",
+                    messages::unknown_property(key, path),
+                )
+                .with_path(path)
+                .with_keyword(keyword);
+                if let Some(close) = suggest::closest(key, known.iter().copied()) {
+                    diagnostic = diagnostic.with_help(format!("did you mean `{close}`?"));
+                } else if !known.is_empty() {
+                    diagnostic =
+                        diagnostic.with_help(format!("known properties: {}", known.join(", ")));
+                }
+                let span = match error.node {
+                    // The object the key is in: what the walk along `path` finds.
+                    Some(object) => object
+                        .entry(key)
+                        .map_or_else(|| object.span(), crate::yaml::Entry::key_span),
+                    None => json::entry_at(root, &json::pointer_push(path, key))
+                        .map_or_else(|| document.span_at(path), |entry| entry.key_span()),
+                };
+                document.locate(diagnostic, span)
+            }));
         }
         kind => {
             let mut diagnostic = Diagnostic::error(messages::code(kind), messages::describe(error))

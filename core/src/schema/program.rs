@@ -423,11 +423,17 @@ mod tests {
         for schema in [super::super::schema(), crate::drtl::schema()] {
             let program = Program::compile(schema);
             for rule in &program.rules {
-                let Rule::Keywords(keywords) = rule else { continue };
+                let Rule::Keywords(keywords) = rule else {
+                    continue;
+                };
                 for &(name, rule) in &keywords.properties {
                     assert_eq!(keywords.property(name), Some(rule), "{name}");
                     let other = name.to_uppercase();
-                    assert_eq!(keywords.property(&other), searched(keywords, &other), "{name}");
+                    assert_eq!(
+                        keywords.property(&other),
+                        searched(keywords, &other),
+                        "{name}"
+                    );
                 }
             }
         }

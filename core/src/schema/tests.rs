@@ -274,7 +274,10 @@ fn placed_as_the_walk_places(root: &crate::yaml::Node, error: &SchemaError<'_>) 
         for key in unexpected {
             let pointer = crate::json::pointer_push(&error.instance_path, key);
             let walked = crate::json::entry_at(root, &pointer).expect("the key's entry");
-            assert!(std::ptr::eq(node.entry(key).expect("an entry"), walked), "{pointer}");
+            assert!(
+                std::ptr::eq(node.entry(key).expect("an entry"), walked),
+                "{pointer}"
+            );
         }
     }
 }
@@ -283,9 +286,27 @@ fn placed_as_the_walk_places(root: &crate::yaml::Node, error: &SchemaError<'_>) 
 fn schema_shaped() -> impl proptest::strategy::Strategy<Value = Value> {
     use proptest::prelude::*;
     let key = proptest::sample::select(vec![
-        "spec_version", "name", "steps", "description", "needs", "instructions", "contracts",
-        "inputs", "outputs", "quality_gates", "pre_output", "fallback", "reasoning", "strategy",
-        "type", "required", "retry", "max_attempts", "timeout", "verification", "x",
+        "spec_version",
+        "name",
+        "steps",
+        "description",
+        "needs",
+        "instructions",
+        "contracts",
+        "inputs",
+        "outputs",
+        "quality_gates",
+        "pre_output",
+        "fallback",
+        "reasoning",
+        "strategy",
+        "type",
+        "required",
+        "retry",
+        "max_attempts",
+        "timeout",
+        "verification",
+        "x",
     ]);
     let leaf = prop_oneof![
         Just(Value::Null),
@@ -298,7 +319,12 @@ fn schema_shaped() -> impl proptest::strategy::Strategy<Value = Value> {
         prop_oneof![
             proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
             proptest::collection::vec((key.clone(), inner), 0..6).prop_map(|entries| {
-                Value::Object(entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+                Value::Object(
+                    entries
+                        .into_iter()
+                        .map(|(k, v)| (k.to_owned(), v))
+                        .collect(),
+                )
             }),
         ]
     })
