@@ -66,6 +66,15 @@ pub(crate) struct Keywords<'s> {
 }
 
 impl Keywords<'_> {
+    /// Whether `allOf`, `anyOf`, `oneOf`, `not` or `if` is present.
+    pub fn has_combinators(&self) -> bool {
+        !self.all_of.is_empty()
+            || self.any_of.is_some()
+            || self.one_of.is_some()
+            || self.not.is_some()
+            || self.condition.is_some()
+    }
+
     /// Whether any keyword that only applies to objects is present.
     pub fn has_object_keywords(&self) -> bool {
         !self.required.is_empty()
