@@ -137,8 +137,10 @@ pub fn validate_source(schema: &'static EmbeddedSchema, source: &dyn Source) -> 
         node: source.root(),
         repeats: source.may_repeat_keys(),
     };
-    let mut diagnostics = Vec::new();
-    for error in evaluate::errors(schema.program(), tree) {
+    let errors = evaluate::errors(schema.program(), tree);
+    // One diagnostic per error, or one per unknown key: mostly the size needed.
+    let mut diagnostics = Vec::with_capacity(errors.len());
+    for error in errors {
         diagnose(source, schema.places(), &error, &mut diagnostics);
     }
     let root = source.root_name();
