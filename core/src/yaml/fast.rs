@@ -16,6 +16,9 @@ use super::Text;
 use crate::limits::Limits;
 use crate::source::{LineIndex, Span};
 
+/// The most lines the entries' stack is sized for at the start (72 KiB of entries).
+const STACK_LINES: usize = 1024;
+
 /// Why reading stopped: the text is outside the subset (or wrong); the builder reads it.
 struct GiveUp;
 
@@ -91,9 +94,11 @@ pub(crate) fn read(
     let lines = lines(file, index, yaml)?;
     // The entries' stack holds at most about one entry per line (a one-line flow mapping holds
     // more, and grows it): sized once, it is not grown and copied again and again for every
-    // document (issue #38: 2.5% of a corpus pass); it is dropped after the read. (The items'
-    // stack grows: most documents have few sequences, or none.)
-    let stack = lines.len();
+    // document (issue #38: 2.5% of a corpus pass); it is dropped after the read. Up to
+    // `STACK_LINES` lines: a long document's stack grows from there, and no allocation is
+    // made past what the allocator serves from its heap. (The items' stack grows: most
+    // documents have few sequences, or none.)
+    let stack = lines.len().min(STACK_LINES);
     let mut reader = Reader {
         source: Source::new(source),
         text: file,
