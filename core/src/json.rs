@@ -54,7 +54,14 @@ impl<'p> Iterator for Tokens<'p> {
 
     fn next(&mut self) -> Option<Cow<'p, str>> {
         let rest = self.rest?;
-        let token = match rest.bytes().position(|b| b == b'/') {
+        // One pass to the token's end that also notes an escape (placing each schema error
+        // reads its pointer: issue #38).
+        let mut escaped = false;
+        let end = rest.bytes().position(|b| {
+            escaped |= b == b'~';
+            b == b'/'
+        });
+        let token = match end {
             Some(at) => {
                 // `/` is ASCII: both sides of it are character boundaries.
                 self.rest = Some(&rest[at + 1..]);
@@ -65,7 +72,7 @@ impl<'p> Iterator for Tokens<'p> {
                 rest
             }
         };
-        Some(if token.bytes().any(|b| b == b'~') {
+        Some(if escaped {
             Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
         } else {
             Cow::Borrowed(token)

@@ -49,7 +49,14 @@ fn report(parsed: ParsedDocument) -> Report {
         mut diagnostics,
     } = parsed;
     if let Some(document) = &document {
-        diagnostics.extend(schema::validate(document));
+        let found = schema::validate(document);
+        // A clean parse has nothing to add to: the schema's list is taken as it is (moving
+        // each diagnostic into an empty list was a copy of every one: issue #38).
+        if diagnostics.is_empty() {
+            diagnostics = found;
+        } else {
+            diagnostics.extend(found);
+        }
     }
     sort_diagnostics(&mut diagnostics);
     Report {

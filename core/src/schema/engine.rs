@@ -20,10 +20,14 @@ use crate::json::pointer_push;
 pub struct SchemaError<'a> {
     /// JSON pointer to the failing value in the instance.
     pub instance_path: String,
-    /// The failing value (an owned copy when the instance is a YAML tree).
+    /// The failing value: borrowed from a JSON instance; from a YAML tree, a scalar's copy or
+    /// an empty collection of the value's kind (messages show a collection by its kind only).
     pub instance: Cow<'a, Value>,
     /// Which keyword failed, with what it demanded.
     pub kind: ErrorKind<'a>,
+    /// The failing node, when the instance is a YAML tree: the diagnostic is placed at it
+    /// without walking the tree again along `instance_path`.
+    pub(crate) node: Option<&'a crate::yaml::Node>,
 }
 
 /// The keyword that failed and what it demanded.

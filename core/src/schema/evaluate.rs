@@ -72,6 +72,7 @@ fn push<'a, I: Instance<'a>>(
             instance_path: place.pointer(),
             instance: instance.shown(),
             kind,
+            node: instance.node(),
         });
     }
 }
@@ -185,6 +186,9 @@ fn check<'a, I: Instance<'a>>(
             return false;
         }
     }
+    if !keywords.has_combinators() {
+        return ok;
+    }
     ok & check_combinators(program, keywords, instance, place, out)
 }
 
@@ -273,6 +277,9 @@ fn check_array<'a, I: Instance<'a>>(
     ok
 }
 
+// Out of line: most rules combine nothing, and every check paid this code's registers and
+// stack on entry (issue #38).
+#[inline(never)]
 fn check_combinators<'a, I: Instance<'a>>(
     program: &Program<'a>,
     keywords: &Keywords<'a>,

@@ -56,6 +56,8 @@ pub(crate) trait Instance<'a>: Copy {
     fn len(self) -> usize;
     /// The value as messages show it.
     fn shown(self) -> Cow<'a, Value>;
+    /// The YAML node the value is, when it is one.
+    fn node(self) -> Option<&'a Node>;
 }
 
 impl<'a> Instance<'a> for &'a Value {
@@ -115,6 +117,9 @@ impl<'a> Instance<'a> for &'a Value {
     }
     fn shown(self) -> Cow<'a, Value> {
         Cow::Borrowed(self)
+    }
+    fn node(self) -> Option<&'a Node> {
+        None
     }
 }
 
@@ -231,8 +236,19 @@ impl<'a> Instance<'a> for TreeInstance<'a> {
             _ => 0,
         }
     }
+    /// A scalar copied; a collection as an empty one of its kind: messages and hints name a
+    /// collection by its kind only (`this object`, `found an array`), and copying a mapping
+    /// with everything under it, for every error at it (a missing property at the root copied
+    /// the whole frontmatter), was a tenth of the corpus's schema work (issue #38).
     fn shown(self) -> Cow<'a, Value> {
-        Cow::Owned(crate::json::to_json(self.node))
+        Cow::Owned(match &self.node.value {
+            NodeValue::Seq(_) => Value::Array(Vec::new()),
+            NodeValue::Map(_) => Value::Object(Map::new()),
+            _ => crate::json::to_json(self.node),
+        })
+    }
+    fn node(self) -> Option<&'a Node> {
+        Some(self.node)
     }
 }
 

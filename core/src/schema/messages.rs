@@ -40,8 +40,12 @@ pub(super) fn unknown_property(key: &str, path: &str) -> String {
     out
 }
 
-fn place(path: &str) -> String {
-    let mut out = String::with_capacity(path.len() + 2);
+/// `missing required property `NAME` in PLACE`.
+fn missing(property: &str, path: &str) -> String {
+    let mut out = String::with_capacity(48 + property.len() + path.len());
+    out.push_str("missing required property ");
+    push_quoted(property, &mut out);
+    out.push_str(" in ");
     push_place(path, &mut out);
     out
 }
@@ -68,21 +72,19 @@ fn push_quoted(text: &str, out: &mut String) {
 /// A sentence saying what is wrong with the value, in the user's terms.
 pub(super) fn describe(error: &SchemaError<'_>) -> String {
     let instance = &*error.instance;
-    let value = short(instance);
+    // The value as shown, made only by the messages that show it.
+    let value = || short(instance);
     match &error.kind {
-        ErrorKind::Required { property } => format!(
-            "missing required property `{}` in {}",
-            property,
-            place(error.instance_path.as_str())
-        ),
+        ErrorKind::Required { property } => missing(property, &error.instance_path),
         ErrorKind::Type { expected } => expected_found(expected, instance),
         ErrorKind::Enum { options } => {
-            format!("{value} is not one of {}", list(options))
+            format!("{} is not one of {}", value(), list(options))
         }
         ErrorKind::Const { expected } => {
             if error.instance_path.as_str() == "/spec_version" {
                 format!(
-                    "unsupported spec_version {value}; supported versions: {}",
+                    "unsupported spec_version {}; supported versions: {}",
+                    value(),
                     SUPPORTED_SPEC_VERSIONS
                         .iter()
                         .map(|v| format!("\"{v}\""))
@@ -90,27 +92,27 @@ pub(super) fn describe(error: &SchemaError<'_>) -> String {
                         .join(", ")
                 )
             } else {
-                format!("{value} must be exactly {}", short(expected))
+                format!("{} must be exactly {}", value(), short(expected))
             }
         }
         ErrorKind::Minimum { limit } => {
-            format!("{value} is less than the minimum {limit}")
+            format!("{} is less than the minimum {limit}", value())
         }
         ErrorKind::Maximum { limit } => {
-            format!("{value} is greater than the maximum {limit}")
+            format!("{} is greater than the maximum {limit}", value())
         }
         ErrorKind::ExclusiveMinimum { limit } => {
-            format!("{value} must be greater than {limit}")
+            format!("{} must be greater than {limit}", value())
         }
         ErrorKind::ExclusiveMaximum { limit } => {
-            format!("{value} must be less than {limit}")
+            format!("{} must be less than {limit}", value())
         }
         ErrorKind::MinLength { limit: 1 } => "must not be empty".to_owned(),
         ErrorKind::MinLength { limit } => {
-            format!("{value} is shorter than {limit} characters")
+            format!("{} is shorter than {limit} characters", value())
         }
         ErrorKind::MaxLength { limit } => {
-            format!("{value} is longer than {limit} characters")
+            format!("{} is longer than {limit} characters", value())
         }
         ErrorKind::MinItems { limit } => format!("needs at least {limit} item(s)"),
         ErrorKind::MaxItems { limit } => format!("allows at most {limit} item(s)"),
@@ -291,7 +293,28 @@ fn short(value: &Value) -> String {
         }
         Value::Array(_) => "this list".to_owned(),
         Value::Object(_) => "this object".to_owned(),
-        other => format!("`{other}`"),
+        other => {
+            // Written as JSON writes it, without the formatting machinery for the common
+            // scalars (a number or a boolean is in most type errors' messages: issue #38).
+            let mut text = String::with_capacity(24);
+            text.push('`');
+            match other {
+                Value::Bool(true) => text.push_str("true"),
+                Value::Bool(false) => text.push_str("false"),
+                Value::Null => text.push_str("null"),
+                Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+                    (Some(natural), _) => crate::json::push_decimal(&mut text, natural),
+                    (None, Some(negative)) => {
+                        text.push('-');
+                        crate::json::push_decimal(&mut text, negative.unsigned_abs());
+                    }
+                    _ => text.push_str(&n.to_string()),
+                },
+                _ => text.push_str(&other.to_string()),
+            }
+            text.push('`');
+            text
+        }
     };
     if text.chars().count() > 60 {
         let cut: String = text.chars().take(57).collect();
@@ -353,6 +376,7 @@ mod tests {
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),
             any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
             any::<f64>().prop_map(Value::from),
             // Around the 58 bytes / 60 characters where a value is cut, in one- to four-byte
             // characters.
@@ -376,6 +400,7 @@ mod tests {
             prop_assert_eq!(expected_found(&expected, &instance), expected_found_by_format(&expected, &instance));
             let place = if path.is_empty() { "the frontmatter".to_owned() } else { format!("`{path}`") };
             prop_assert_eq!(unknown_property(&key, &path), format!("unknown property `{key}` in {place}"));
+            prop_assert_eq!(missing(&key, &path), format!("missing required property `{key}` in {place}"));
         }
     }
 }

@@ -137,9 +137,11 @@ pub fn validate_source(schema: &'static EmbeddedSchema, source: &dyn Source) -> 
         node: source.root(),
         repeats: source.may_repeat_keys(),
     };
-    let mut diagnostics = Vec::new();
-    for error in evaluate::errors(schema.program(), tree) {
-        diagnostics.extend(diagnose(source, schema.places(), &error));
+    let errors = evaluate::errors(schema.program(), tree);
+    // One diagnostic per error, or one per unknown key: mostly the size needed.
+    let mut diagnostics = Vec::with_capacity(errors.len());
+    for error in errors {
+        diagnose(source, schema.places(), &error, &mut diagnostics);
     }
     let root = source.root_name();
     if root != ROOT_NAME {
@@ -179,43 +181,53 @@ pub(crate) fn diagnose(
     document: &dyn Source,
     schema: &places::Places<'_>,
     error: &SchemaError<'_>,
-) -> Vec<Diagnostic> {
-    let path = error.instance_path.clone();
+    out: &mut Vec<Diagnostic>,
+) {
+    // Pushed where they are collected: a vector per error and a copy of its path were most
+    // of the allocations of a diagnostic beside its own strings (issue #38).
+    let path = &error.instance_path;
     let keyword = error.kind.keyword();
     let root = document.root();
     match &error.kind {
         ErrorKind::AdditionalProperties { unexpected } => {
             // The names are the same for every unexpected key of one object: walked once.
-            let known = schema.property_names(&path);
-            unexpected
-                .iter()
-                .map(|key| {
-                    let mut diagnostic = Diagnostic::error(
-                        "schema-unknown-property",
-                        messages::unknown_property(key, &path),
-                    )
-                    .with_path(&path)
-                    .with_keyword(keyword);
-                    if let Some(close) = suggest::closest(key, known.iter().copied()) {
-                        diagnostic = diagnostic.with_help(format!("did you mean `{close}`?"));
-                    } else if !known.is_empty() {
-                        diagnostic =
-                            diagnostic.with_help(format!("known properties: {}", known.join(", ")));
-                    }
-                    let span = json::entry_at(root, &json::pointer_push(&path, key))
-                        .map_or_else(|| document.span_at(&path), |entry| entry.key_span());
-                    document.locate(diagnostic, span)
-                })
-                .collect()
+            let known = schema.property_names(path);
+            out.extend(unexpected.iter().map(|key| {
+                let mut diagnostic = Diagnostic::error(
+                    "schema-unknown-property",
+                    messages::unknown_property(key, path),
+                )
+                .with_path(path)
+                .with_keyword(keyword);
+                if let Some(close) = suggest::closest(key, known.iter().copied()) {
+                    diagnostic = diagnostic.with_help(format!("did you mean `{close}`?"));
+                } else if !known.is_empty() {
+                    diagnostic =
+                        diagnostic.with_help(format!("known properties: {}", known.join(", ")));
+                }
+                let span = match error.node {
+                    // The object the key is in: what the walk along `path` finds.
+                    Some(object) => object
+                        .entry(key)
+                        .map_or_else(|| object.span(), crate::yaml::Entry::key_span),
+                    None => json::entry_at(root, &json::pointer_push(path, key))
+                        .map_or_else(|| document.span_at(path), |entry| entry.key_span()),
+                };
+                document.locate(diagnostic, span)
+            }));
         }
         kind => {
             let mut diagnostic = Diagnostic::error(messages::code(kind), messages::describe(error))
-                .with_path(&path)
+                .with_path(path)
                 .with_keyword(keyword);
             if let Some(help) = messages::help(schema, error) {
                 diagnostic = diagnostic.with_help(help);
             }
-            vec![document.locate(diagnostic, document.span_at(&path))]
+            // The failing node is where the walk along `path` ends.
+            let span = error
+                .node
+                .map_or_else(|| document.span_at(path), crate::yaml::Node::span);
+            out.push(document.locate(diagnostic, span));
         }
     }
 }

@@ -50,6 +50,10 @@ pub(crate) struct Keywords<'s> {
     pub required: Vec<&'s str>,
     /// `properties`, sorted by [`lookup_order`] (length first).
     pub properties: Vec<(&'s str, RuleId)>,
+    /// Where the names of each length start in `properties`, for lengths under [`SHORT_NAME`]
+    /// (and one past the longest of those): the names of length `n` are
+    /// `properties[by_length[n]..by_length[n + 1]]`; longer names follow the last.
+    pub by_length: Vec<u32>,
     pub additional: Additional,
     pub items: Option<RuleId>,
     pub unique_items: bool,
@@ -62,6 +66,15 @@ pub(crate) struct Keywords<'s> {
 }
 
 impl Keywords<'_> {
+    /// Whether `allOf`, `anyOf`, `oneOf`, `not` or `if` is present.
+    pub fn has_combinators(&self) -> bool {
+        !self.all_of.is_empty()
+            || self.any_of.is_some()
+            || self.one_of.is_some()
+            || self.not.is_some()
+            || self.condition.is_some()
+    }
+
     /// Whether any keyword that only applies to objects is present.
     pub fn has_object_keywords(&self) -> bool {
         !self.required.is_empty()
@@ -69,13 +82,35 @@ impl Keywords<'_> {
             || !matches!(self.additional, Additional::Absent)
     }
 
+    /// The rule of property `name`. Only the names of `name`'s length are searched: the
+    /// search over all of them compared lengths for most of its steps, and was 4% of a corpus
+    /// pass (issue #38: every key of every object is looked up).
     pub fn property(&self, name: &str) -> Option<RuleId> {
-        self.properties
+        let at = |n: usize| self.by_length.get(n).map(|&at| at as usize);
+        let names = match (at(name.len()), at(name.len() + 1)) {
+            (Some(from), Some(to)) => &self.properties[from..to],
+            // Longer than the table's lengths: the longer names, if any.
+            _ => &self.properties[self.by_length.last().map_or(0, |&at| at as usize)..],
+        };
+        names
             .binary_search_by(|(key, _)| lookup_order(key, name))
             .ok()
-            .map(|i| self.properties[i].1)
+            .map(|i| names[i].1)
+    }
+
+    /// Fills [`Keywords::by_length`] from the sorted `properties`.
+    fn index_by_length(&mut self) {
+        let longest = self.properties.last().map_or(0, |(name, _)| name.len());
+        let properties = &self.properties;
+        self.by_length = (0..=longest.min(SHORT_NAME - 1) + 1)
+            .map(|n| properties.partition_point(|(name, _)| name.len() < n) as u32)
+            .collect();
     }
 }
+
+/// Property names shorter than this are found by their length first ([`Keywords::property`]);
+/// the table stays small whatever a schema's names are.
+const SHORT_NAME: usize = 64;
 
 /// The `type` keyword: the names it lists, for messages, and what they allow, for matching
 /// (every node of a document is checked against one: a mask instead of comparing names).
@@ -272,6 +307,7 @@ impl<'s> Compiler<'s> {
                 keywords.properties.push((name, id));
             }
             keywords.properties.sort_by(|a, b| lookup_order(a.0, b.0));
+            keywords.index_by_length();
         }
         keywords.additional = match map.get("additionalProperties") {
             None => Additional::Absent,
@@ -345,5 +381,70 @@ mod lookup_tests {
             std::ptr::eq(found, key.as_str()),
             "the same string as a key read as the word"
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The search over all the names, as it was: the oracle.
+    fn searched(keywords: &Keywords<'_>, name: &str) -> Option<RuleId> {
+        keywords
+            .properties
+            .binary_search_by(|(key, _)| lookup_order(key, name))
+            .ok()
+            .map(|i| keywords.properties[i].1)
+    }
+
+    fn names_of_length(length: usize) -> impl Strategy<Value = String> {
+        proptest::collection::vec(proptest::sample::select(vec!['a', 'b', 'é']), length)
+            .prop_map(|chars| chars.into_iter().collect())
+    }
+
+    /// Names of every length around the table's end, several of one length.
+    fn name() -> impl Strategy<Value = String> {
+        prop_oneof![0_usize..4, 60_usize..68].prop_flat_map(names_of_length)
+    }
+
+    proptest! {
+        #[test]
+        fn a_property_is_found_as_the_search_over_all_names_finds_it(
+            declared in proptest::collection::vec(name(), 0..12),
+            asked in proptest::collection::vec(name(), 0..12),
+        ) {
+            let properties: serde_json::Map<String, Value> =
+                declared.iter().map(|name| (name.clone(), Value::Bool(true))).collect();
+            let schema = serde_json::json!({ "properties": properties });
+            let program = Program::compile(&schema);
+            let Rule::Keywords(keywords) = &program.rules[0] else {
+                panic!("a schema object compiles to keywords");
+            };
+            for name in declared.iter().chain(&asked) {
+                prop_assert_eq!(keywords.property(name), searched(keywords, name), "{}", name);
+            }
+        }
+    }
+
+    #[test]
+    fn every_name_of_the_embedded_schemas_is_found_as_the_search_finds_it() {
+        for schema in [super::super::schema(), crate::drtl::schema()] {
+            let program = Program::compile(schema);
+            for rule in &program.rules {
+                let Rule::Keywords(keywords) = rule else {
+                    continue;
+                };
+                for &(name, rule) in &keywords.properties {
+                    assert_eq!(keywords.property(name), Some(rule), "{name}");
+                    let other = name.to_uppercase();
+                    assert_eq!(
+                        keywords.property(&other),
+                        searched(keywords, &other),
+                        "{name}"
+                    );
+                }
+            }
+        }
     }
 }

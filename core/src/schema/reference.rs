@@ -236,6 +236,7 @@ impl<'s> ReferenceEvaluator<'s> {
 fn push<'a>(out: &mut Vec<SchemaError<'a>>, path: &str, instance: &'a Value, kind: ErrorKind<'a>) {
     out.push(SchemaError {
         instance_path: path.to_owned(),
+        node: None,
         instance: Cow::Borrowed(instance),
         kind,
     });
@@ -347,7 +348,7 @@ pub fn validate(document: &crate::document::Document) -> Vec<crate::diagnostic::
     let places = super::places::Places::new(schema);
     let mut diagnostics = Vec::new();
     for error in ReferenceEvaluator::new(schema).errors(document.json()) {
-        diagnostics.extend(super::diagnose(document, &places, &error));
+        super::diagnose(document, &places, &error, &mut diagnostics);
     }
     crate::diagnostic::sort_diagnostics(&mut diagnostics);
     diagnostics

@@ -226,3 +226,143 @@ fn a_wrong_type_hides_only_keywords_at_the_same_place() {
         )]
     );
 }
+
+/// `(pointer, message, help)` of every error, the errors of every alternative included.
+type Explained = Vec<(String, String, Option<String>)>;
+
+fn explain(errors: &[SchemaError<'_>], out: &mut Explained) {
+    for error in errors {
+        let help = messages::help(LOGIC_MD.places(), error);
+        out.push((error.instance_path.clone(), messages::describe(error), help));
+        if let ErrorKind::AnyOf { context } | ErrorKind::OneOfNone { context } = &error.kind {
+            for branch in context {
+                explain(branch, out);
+            }
+        }
+    }
+}
+
+/// The explanations of `text`'s errors from its tree (collections shown by their kind only)
+/// and from the whole JSON copy of the tree (what the tree's errors showed before).
+fn explained_both_ways(text: &str) -> Option<(Explained, Explained)> {
+    let document = crate::Document::parse(text).document?;
+    let program = LOGIC_MD.program();
+    let tree = instance::TreeInstance {
+        node: document.root(),
+        repeats: true,
+    };
+    let errors = evaluate::errors(program, tree);
+    for error in &errors {
+        placed_as_the_walk_places(document.root(), error);
+    }
+    let mut from_tree = Explained::new();
+    explain(&errors, &mut from_tree);
+    let copy = crate::json::to_json(document.root());
+    let mut from_copy = Explained::new();
+    explain(&evaluate::errors(program, &copy), &mut from_copy);
+    Some((from_tree, from_copy))
+}
+
+/// The node an error carries is the one the walk along its pointer ends at (first entries of
+/// a repeated key, as the evaluation reads them), and each unknown key's entry is the one the
+/// walk to the key finds.
+fn placed_as_the_walk_places(root: &crate::yaml::Node, error: &SchemaError<'_>) {
+    let node = error.node.expect("a tree's error carries its node");
+    let walked = crate::json::nearest_node(root, &error.instance_path);
+    assert!(std::ptr::eq(node, walked), "{}", error.instance_path);
+    if let ErrorKind::AdditionalProperties { unexpected } = &error.kind {
+        for key in unexpected {
+            let pointer = crate::json::pointer_push(&error.instance_path, key);
+            let walked = crate::json::entry_at(root, &pointer).expect("the key's entry");
+            assert!(
+                std::ptr::eq(node.entry(key).expect("an entry"), walked),
+                "{pointer}"
+            );
+        }
+    }
+}
+
+/// A JSON value whose keys are mostly the schema's, so errors arise deep in it.
+fn schema_shaped() -> impl proptest::strategy::Strategy<Value = Value> {
+    use proptest::prelude::*;
+    let key = proptest::sample::select(vec![
+        "spec_version",
+        "name",
+        "steps",
+        "description",
+        "needs",
+        "instructions",
+        "contracts",
+        "inputs",
+        "outputs",
+        "quality_gates",
+        "pre_output",
+        "fallback",
+        "reasoning",
+        "strategy",
+        "type",
+        "required",
+        "retry",
+        "max_attempts",
+        "timeout",
+        "verification",
+        "x",
+    ]);
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-3_i64..300).prop_map(Value::from),
+        Just(serde_json::json!(1.5)),
+        "[a-z0-9 ]{0,8}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 48, 6, move |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            proptest::collection::vec((key.clone(), inner), 0..6).prop_map(|entries| {
+                Value::Object(
+                    entries
+                        .into_iter()
+                        .map(|(k, v)| (k.to_owned(), v))
+                        .collect(),
+                )
+            }),
+        ]
+    })
+}
+
+#[test]
+fn a_collection_is_explained_by_its_kind_as_by_its_whole_copy() {
+    let documents = [
+        "steps: [1, 2]\n",
+        "steps:\n  a: [x]\n  b: {instructions: [1], needs: {x: 1}}\n",
+        "spec_version: {a: 1}\nname: [x]\n",
+        "spec_version: \"1.0\"\nname: t\nreasoning: {strategy: [1]}\n",
+        "spec_version: \"1.0\"\nname: t\nquality_gates: {pre_output: [{name: x}]}\n",
+        "spec_version: \"1.0\"\nname: t\nfallback: [1]\nretry: {max_attempts: {}}\n",
+        "steps: [1]\nsteps: {a: 1}\nname: {n: 1, n: [2]}\n",
+    ];
+    for frontmatter in documents {
+        let (from_tree, from_copy) =
+            explained_both_ways(&format!("---\n{frontmatter}---\n")).expect("a document");
+        assert!(!from_tree.is_empty(), "{frontmatter}");
+        assert_eq!(from_tree, from_copy, "{frontmatter}");
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn any_tree_is_explained_as_its_whole_copy_is(
+        entries in proptest::collection::vec(
+            (proptest::sample::select(vec!["spec_version", "name", "steps", "reasoning",
+                "quality_gates", "fallback", "contracts", "x"]), schema_shaped()),
+            0..6,
+        ),
+    ) {
+        // Written out by hand, so a key may be repeated (the first entry counts).
+        let root: Vec<String> = entries.iter().map(|(k, v)| format!("{k:?}: {v}")).collect();
+        let text = format!("---\n{{{}}}\n---\n", root.join(", "));
+        if let Some((from_tree, from_copy)) = explained_both_ways(&text) {
+            proptest::prop_assert_eq!(from_tree, from_copy);
+        }
+    }
+}

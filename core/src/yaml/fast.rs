@@ -16,6 +16,9 @@ use super::Text;
 use crate::limits::Limits;
 use crate::source::{LineIndex, Span};
 
+/// The most lines the entries' stack is sized for at the start (72 KiB of entries).
+const STACK_LINES: usize = 1024;
+
 /// Why reading stopped: the text is outside the subset (or wrong); the builder reads it.
 struct GiveUp;
 
@@ -89,6 +92,13 @@ pub(crate) fn read(
         return None;
     }
     let lines = lines(file, index, yaml)?;
+    // The entries' stack holds at most about one entry per line (a one-line flow mapping holds
+    // more, and grows it): sized once, it is not grown and copied again and again for every
+    // document (issue #38: 2.5% of a corpus pass); it is dropped after the read. Up to
+    // `STACK_LINES` lines: a long document's stack grows from there, and no allocation is
+    // made past what the allocator serves from its heap. (The items' stack grows: most
+    // documents have few sequences, or none.)
+    let stack = lines.len().min(STACK_LINES);
     let mut reader = Reader {
         source: Source::new(source),
         text: file,
@@ -98,7 +108,7 @@ pub(crate) fn read(
         limits,
         nodes: 0,
         depth: 0,
-        entries: Vec::new(),
+        entries: Vec::with_capacity(stack),
         items: Vec::new(),
     };
     reader.document().ok()
@@ -160,14 +170,25 @@ fn plain_text(text: &str) -> bool {
     if text.as_bytes().chunks(64).any(control) {
         return false;
     }
-    text.is_ascii()
-        || !text.chars().any(|c| {
-            matches!(
-                c,
-                '\u{80}'
-                    ..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}' | '\u{2028}' | '\u{2029}'
-            )
-        })
+    !has_subtle_character(text.as_bytes())
+}
+
+/// Whether the UTF-8 `text` holds a C1 control (U+0080 to U+009F: `C2 80` to `C2 9F`), a
+/// byte-order mark (U+FEFF: `EF BB BF`), U+FFFE or U+FFFF (`EF BF BE`, `EF BF BF`), or a
+/// line or paragraph separator (U+2028, U+2029: `E2 80 A8`, `E2 80 A9`). Their first bytes
+/// are searched for (in valid UTF-8 they only ever start a character): decoding every
+/// character of a text with any non-ASCII letter in it was a third of the reader's own work
+/// on the corpus (issue #38).
+fn has_subtle_character(text: &[u8]) -> bool {
+    memchr::memchr3_iter(0xc2, 0xe2, 0xef, text).any(|at| {
+        matches!(
+            (text[at], text.get(at + 1), text.get(at + 2)),
+            (0xc2, Some(0x80..=0x9f), _)
+                | (0xe2, Some(0x80), Some(0xa8 | 0xa9))
+                | (0xef, Some(0xbb), Some(0xbf))
+                | (0xef, Some(0xbf), Some(0xbe | 0xbf))
+        )
+    })
 }
 
 impl<'t> Reader<'t> {
@@ -276,10 +297,15 @@ impl<'t> Reader<'t> {
     /// A plain key at `at` followed by `:` and a space or the end of the line.
     fn key(&self, at: usize) -> Read<(&'t str, Span)> {
         let end = self.line_end();
-        // One pass to the first `:`; a flow indicator, comment or quote before it is the
-        // builder's (keys are short: a loop beats a searcher's start-up plus a second pass).
+        // One pass to the first `:`; a comment or quote before it is the builder's (keys are
+        // short: a loop beats a searcher's start-up plus a second pass). A flow indicator past
+        // the key's first character is part of a block key (`pre_output[0].severity`), as the
+        // builder reads it; at the first it is refused below.
         let rest = &self.bytes[at..end];
-        let stop = rest.iter().position(|&b| class(b) != 0).ok_or(GiveUp)?;
+        let stop = rest
+            .iter()
+            .position(|&b| class(b) & (COLON | QUOTE_OR_COMMENT) != 0)
+            .ok_or(GiveUp)?;
         if rest[stop] != b':' {
             return Err(GiveUp);
         }
@@ -511,9 +537,12 @@ impl<'t> Reader<'t> {
         if content_indent <= indent || first.start + first.indent >= first.end {
             return Err(GiveUp);
         }
-        let mut value = String::new();
+        // The block's lines are found first, and the value's size with them: the value is then
+        // written into a string of that size (grown line by line, it was reallocated a few
+        // times per block: issue #38).
+        let block = self.line;
+        let mut size = 0;
         let mut blank = 0;
-        let mut last_end = first.start + content_indent;
         while let Some(&line) = self.lines.get(self.line) {
             let line = Line::from(line);
             if line.start == line.end {
@@ -529,15 +558,25 @@ impl<'t> Reader<'t> {
                 if self.text[line.start..line.end].trim_end_matches(' ').len() <= content_indent {
                     return Err(GiveUp);
                 }
-                for _ in 0..blank {
-                    value.push('\n');
-                }
+                size += blank + (line.end - line.start - content_indent) + 1;
                 blank = 0;
-                value.push_str(&self.text[line.start + content_indent..line.end]);
-                value.push('\n');
-                last_end = line.start + self.text[line.start..line.end].trim_end_matches(' ').len();
             }
             self.line += 1;
+        }
+        let mut value = String::with_capacity(size);
+        let mut last_end = first.start + content_indent;
+        blank = 0;
+        for &line in &self.lines[block..self.line] {
+            let line = Line::from(line);
+            if line.start == line.end {
+                blank += 1;
+                continue;
+            }
+            value.extend(std::iter::repeat_n('\n', blank));
+            blank = 0;
+            value.push_str(&self.text[line.start + content_indent..line.end]);
+            value.push('\n');
+            last_end = line.start + self.text[line.start..line.end].trim_end_matches(' ').len();
         }
         if strip {
             value.pop();
@@ -744,6 +783,8 @@ impl<'t> Keys<'t> {
 const FLOW_STOP: u8 = 1;
 /// `:`.
 const COLON: u8 = 2;
+/// `#`, `"`, `'`: the stops of a block key besides `:`.
+const QUOTE_OR_COMMENT: u8 = 4;
 
 /// The classes of every byte, looked up instead of compared one by one in the scans of keys
 /// and flow scalars.
@@ -756,6 +797,9 @@ static CLASSES: [u8; 256] = {
         i += 1;
     }
     classes[b':' as usize] = COLON;
+    classes[b'#' as usize] |= QUOTE_OR_COMMENT;
+    classes[b'"' as usize] |= QUOTE_OR_COMMENT;
+    classes[b'\'' as usize] |= QUOTE_OR_COMMENT;
     classes
 };
 
@@ -883,7 +927,15 @@ mod tests {
             Just("x y"),
             Just("k:"),
             Just("-k"),
-            Just("\"q\"")
+            Just("\"q\""),
+            Just("g[0].s"),
+            Just("a,b"),
+            Just("m{x}]"),
+            Just("[a]"),
+            Just("{b"),
+            Just(",c"),
+            Just("a #b"),
+            Just("a#b")
         ];
         let value = prop_oneof![
             Just(""),
@@ -921,6 +973,23 @@ mod tests {
             1 => Just("# comment\n".to_owned()),
             1 => indent.prop_map(|i| format!("{i}- item\n")),
         ]
+    }
+
+    proptest! {
+        /// The byte search finds the characters a decoding of every character finds: those
+        /// characters, their neighbours, and characters that share their first bytes.
+        #[test]
+        fn the_subtle_characters_are_found_by_their_bytes(
+            text in "[a\u{7f}\u{80}\u{9f}\u{a0}\u{bf}\u{feff}\u{fefe}\u{fffe}\u{ffff}\u{fffd}\u{ff00}\u{2028}\u{2029}\u{2027}\u{202a}\u{2014}\u{e8}\u{10000}]{0,12}",
+        ) {
+            let decoded = text.chars().any(|c| {
+                matches!(
+                    c,
+                    '\u{80}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}' | '\u{2028}' | '\u{2029}'
+                )
+            });
+            prop_assert_eq!(super::has_subtle_character(text.as_bytes()), decoded);
+        }
     }
 
     proptest! {
