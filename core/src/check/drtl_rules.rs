@@ -244,7 +244,7 @@ fn components(net: &Net<'_>) -> Vec<Vec<usize>> {
         .into_iter()
         .map(|c| {
             let mut members: Vec<usize> = c.into_iter().map(|n| graph[n]).collect();
-            members.sort_unstable();
+            crate::sorting::sort_by_key(&mut members, |&member| member);
             members
         })
         .filter(|c| {
