@@ -59,7 +59,7 @@ mod tests {
             let mut ours = tagged.clone();
             let mut standard = tagged.clone();
             sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
-            standard.sort_by(|a, b| a.0.cmp(&b.0));
+            standard.sort_by_key(|a| a.0);
             prop_assert_eq!(&ours, &standard);
             let mut reversed = tagged.clone();
             let mut standard_reversed = tagged;
