@@ -62,9 +62,10 @@ printf 'first load: %s bytes gzipped; run engine, loaded on first use: %s bytes 
 # Issue #38's target for what an import loads first is 400,000 B; with every document tool in the
 # first load it is not met yet (docs/perf.md "npm: the engine loaded on first use"): print the gap,
 # and fail on growth past the measured first load, e.g. the engine named outside
-# wasm/src/engine/chunk.rs, linked into the first-load module again (about 970 KB).
+# wasm/src/engine/chunk.rs, linked into the first-load module again (about 970 KB). The ceiling
+# is 3 KB over the first load of session 7 (621,808 B; docs/perf.md "npm first load, session 7").
 first_load_target=400000
-first_load_ceiling=650000
+first_load_ceiling=625000
 printf 'first load against the 400,000 B target: %+d bytes\n' "$((first_load - first_load_target))"
 if (( first_load > first_load_ceiling )); then
   echo "error: the npm package's first load is $first_load bytes gzipped, over its ceiling of $first_load_ceiling (docs/decisions.md \"npm package: the engine loaded on first use\")" >&2

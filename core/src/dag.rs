@@ -78,7 +78,7 @@ impl<'a> StepDag<'a> {
                 (self.graph[start], self.cycle_through(start, &component))
             })
             .collect();
-        cycles.sort_by_key(|(position, _)| *position);
+        crate::sorting::sort_by_key(&mut cycles, |(position, _)| *position);
         cycles.into_iter().map(|(_, cycle)| cycle).collect()
     }
 
@@ -96,7 +96,7 @@ impl<'a> StepDag<'a> {
                 .neighbors_directed(node, petgraph::Direction::Incoming)
                 .filter(|&n| inside(n))
                 .collect();
-            needs.sort_by_key(|&n| self.graph[n]);
+            crate::sorting::sort_by_key(&mut needs, |&n| self.graph[n]);
             for need in needs {
                 if need == start {
                     closing = Some(node);

@@ -425,10 +425,8 @@ fn namespace(value: &Value, alias: &str) -> Value {
                 }
             }),
             "decision_trees" => prefix_keys(content, alias, |tree| {
-                let local: BTreeSet<String> = keys(tree.get("nodes"))
-                    .union(&keys(tree.get("terminals")))
-                    .cloned()
-                    .collect();
+                let mut local = keys(tree.get("nodes"));
+                local.extend(keys(tree.get("terminals")));
                 if let Some(Value::Object(tree_nodes)) = tree.get_mut("nodes") {
                     for node in tree_nodes.values_mut() {
                         if let Some(Value::Array(branches)) = node.get_mut("branches") {
@@ -489,10 +487,12 @@ fn rename_step_reads_in(value: &mut Value, rename: &dyn Fn(&str) -> Option<Strin
 }
 
 fn keys(value: Option<&Value>) -> BTreeSet<String> {
-    value
-        .and_then(Value::as_object)
-        .map(|m| m.keys().cloned().collect())
-        .unwrap_or_default()
+    // Inserted one by one: `collect` into a set compiles a sort of its own (issue #38's size).
+    let mut keys = BTreeSet::new();
+    if let Some(map) = value.and_then(Value::as_object) {
+        keys.extend(map.keys().cloned());
+    }
+    keys
 }
 
 fn prefix_keys(content: &Value, alias: &str, mut fix: impl FnMut(&mut Value)) -> Value {

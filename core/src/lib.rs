@@ -88,6 +88,7 @@ pub mod render;
 pub mod run;
 pub mod schema;
 pub mod share;
+mod sorting;
 pub mod source;
 pub mod templates;
 pub mod trace;

@@ -112,7 +112,8 @@ impl<'t> Net<'t> {
                 }
             }
         }
-        let mut seen: BTreeSet<usize> = starts.iter().copied().collect();
+        let mut seen: BTreeSet<usize> = BTreeSet::new();
+        seen.extend(starts.iter().copied());
         let mut pending: Vec<usize> = starts.to_vec();
         while let Some(n) = pending.pop() {
             let next: Vec<usize> = if backwards {
@@ -244,7 +245,7 @@ fn components(net: &Net<'_>) -> Vec<Vec<usize>> {
         .into_iter()
         .map(|c| {
             let mut members: Vec<usize> = c.into_iter().map(|n| graph[n]).collect();
-            members.sort_unstable();
+            crate::sorting::sort_by_key(&mut members, |&member| member);
             members
         })
         .filter(|c| {
@@ -421,11 +422,13 @@ fn search(net: &Net<'_>, generator: usize, end: usize) -> Search {
     let mut gate_holds: HashMap<usize, bool> = HashMap::new();
     // What a gate may read to check the output: the output itself or what other nodes made from
     // it, not a verify's report (a report's counts discharge only a blocking verify's output).
-    let made_from: BTreeSet<usize> = net
-        .closure(&[generator], false)
-        .into_iter()
-        .filter(|&n| net.kind(n) != "verify")
-        .collect();
+    // Inserted one by one: `collect` into a set compiles a sort of its own (issue #38's size).
+    let mut made_from: BTreeSet<usize> = BTreeSet::new();
+    made_from.extend(
+        net.closure(&[generator], false)
+            .into_iter()
+            .filter(|&n| net.kind(n) != "verify"),
+    );
     let start = (generator, Phase::Unverified, false);
     let mut previous = HashMap::new();
     let mut found = vec![start];
@@ -507,7 +510,8 @@ fn fail_branch_leaks(net: &Net<'_>, gate: usize, end: usize) -> bool {
         .filter(|h| h.kind == RouteKind::Fail && !barrier(h.to))
         .map(|h| h.to)
         .collect();
-    let mut seen: BTreeSet<usize> = starts.iter().copied().collect();
+    let mut seen: BTreeSet<usize> = BTreeSet::new();
+    seen.extend(starts.iter().copied());
     let mut pending = starts;
     while let Some(n) = pending.pop() {
         if n == end {

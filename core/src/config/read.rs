@@ -43,7 +43,7 @@ fn ordered<'v, 'i>(
     &'v Spanned<DeValue<'i>>,
 )> {
     let mut entries: Vec<_> = table.iter().collect();
-    entries.sort_by_key(|(key, _)| key.span().start);
+    crate::sorting::sort_by_key(&mut entries, |(key, _)| key.span().start);
     entries
 }
 

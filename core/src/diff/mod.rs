@@ -146,7 +146,7 @@ pub fn diff(old: &Parsed, new: &Parsed) -> Option<Vec<Change>> {
             &mut fields,
         );
     }
-    fields.sort_by(|a, b| path_of(a).cmp(path_of(b)));
+    crate::sorting::sort_by(&mut fields, |a, b| path_of(a).cmp(path_of(b)));
     changes.extend(fields);
     changes.extend(edges(&old_graph, &new_graph, &renames, &old_nodes));
     Some(changes)

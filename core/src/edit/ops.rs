@@ -73,7 +73,7 @@ impl<'d> Cx<'d> {
                 _ => {}
             }
         }
-        multi_line_scalars.sort_by_key(|s| s.start);
+        crate::sorting::sort_by_key(&mut multi_line_scalars, |s| s.start);
         Cx {
             text,
             newline: newline(text),

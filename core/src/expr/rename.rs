@@ -23,7 +23,7 @@ pub fn rename_step_reads(text: &str, rename: impl Fn(&str) -> Option<String>) ->
     if edits.is_empty() {
         return None;
     }
-    edits.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
+    crate::sorting::sort_by_key(&mut edits, |(range, _)| std::cmp::Reverse(range.start));
     let mut rewritten = text.to_owned();
     for (range, replacement) in edits {
         rewritten.replace_range(range, &replacement);

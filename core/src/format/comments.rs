@@ -25,7 +25,7 @@ pub fn find(text: &str, region: Span, root: &Node) -> Vec<Comment> {
     let mut occupied = Vec::new();
     let mut flows = Vec::new();
     collect_spans(root, &mut occupied, &mut flows);
-    occupied.sort_by_key(|s| s.start);
+    crate::sorting::sort_by_key(&mut occupied, |s| s.start);
     let inside = |offset: usize| {
         let at = occupied.partition_point(|s| s.start <= offset);
         at > 0 && occupied[at - 1].end > offset

@@ -73,7 +73,7 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
     }
     let mut anchors = Vec::new();
     collect_anchors(text, document.root(), &mut anchors);
-    anchors.sort_unstable();
+    crate::sorting::sort_by_key(&mut anchors, |&anchor| anchor);
     let mut leading: BTreeMap<usize, Vec<Comment>> = BTreeMap::new();
     let mut closing = Vec::new();
     let mut trailing = BTreeMap::new();
@@ -191,7 +191,7 @@ fn has_anchors_or_tags(text: &str, region: Span, root: &Node, comments: &[Commen
             .iter()
             .map(|c| Span::new(c.offset, c.offset + c.text.len())),
     );
-    skipped.sort_by_key(|s| s.start);
+    crate::sorting::sort_by_key(&mut skipped, |s| s.start);
     let mut at = region.start;
     for span in skipped.iter().filter(|s| s.end > region.start) {
         if span.start > at && text[at..span.start.min(region.end)].contains(['&', '!', '*']) {
@@ -324,7 +324,7 @@ impl<'d> Emitter<'d> {
                 )
             })
             .collect();
-        sorted.sort_by_key(|(rank, i, _)| (*rank, *i));
+        crate::sorting::sort_by_key(&mut sorted, |(rank, i, _)| (*rank, *i));
         sorted.into_iter().map(|(_, _, e)| e).collect()
     }
 

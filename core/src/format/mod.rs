@@ -101,7 +101,7 @@ fn format_lf(text: &str) -> Result<String, Diagnostic> {
 /// every comment (wherever it moves it) leaves equal.
 pub fn comment_texts(document: &Document) -> Vec<String> {
     let mut texts: Vec<String> = comments_of(document).into_iter().map(|c| c.text).collect();
-    texts.sort_unstable();
+    crate::sorting::sort_by(&mut texts, |a, b| a.cmp(b));
     texts
 }
 

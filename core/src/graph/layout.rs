@@ -124,7 +124,7 @@ pub fn layout(graph: &mut Graph, options: LayoutOptions) {
                 (center, n)
             })
             .collect();
-        keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        crate::sorting::sort_by(&mut keyed, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         *row = keyed.into_iter().map(|(_, n)| n).collect();
         for (i, &n) in row.iter().enumerate() {
             column[n] = i as f64;

@@ -189,6 +189,35 @@ fn inspector_keys_name_spec_fields() {
     assert_eq!(found(&d, "unknown-inspector-key"), [(9, 13)]);
 }
 
+/// A node whose branches cover `true` and `false` needs no default; one value, repeated or
+/// not, or a non-boolean beside it, does.
+#[test]
+fn branches_on_both_booleans_need_no_default() {
+    let tree = |values: &str| {
+        let branches: String = values
+            .split(',')
+            .map(|v| format!("          - {{value: {v}, next: done}}\n"))
+            .collect();
+        lint_text(&format!(
+            "decision_trees:\n  t:\n    description: t\n    root: a\n    nodes:\n      a:\n        condition: \"{{{{ input.x }}}}\"\n        branches:\n{branches}    terminals:\n      done: {{action: stop}}\n"
+        ))
+    };
+    for covered in ["true,false", "false,true", "true,x,false"] {
+        assert_eq!(
+            found(&tree(covered), "missing-default-branch"),
+            [],
+            "{covered}"
+        );
+    }
+    for uncovered in ["true", "true,true", "false,x"] {
+        assert_eq!(
+            found(&tree(uncovered), "missing-default-branch").len(),
+            1,
+            "{uncovered}"
+        );
+    }
+}
+
 #[test]
 fn decision_tree_rules() {
     let d = lint_text(concat!(

@@ -77,11 +77,12 @@ pub fn check(cx: &mut LintContext<'_>) {
 }
 
 fn covers_both_booleans(branches: &[(At<'_>, V<'_>)]) -> bool {
-    let values: BTreeSet<bool> = branches
-        .iter()
-        .filter_map(|(_, b)| b.get("value").and_then(V::as_bool))
-        .collect();
-    values.len() == 2
+    let values = || {
+        branches
+            .iter()
+            .filter_map(|(_, b)| b.get("value").and_then(V::as_bool))
+    };
+    values().any(|value| value) && values().any(|value| !value)
 }
 
 fn unreachable(cx: &mut LintContext<'_>, pointer: &At<'_>, tree: V<'_>, root: &str) {

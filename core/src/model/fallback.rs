@@ -94,7 +94,7 @@ impl Fallback {
     /// The escalation levels from the lowest up (stable for equal levels).
     pub fn chain(&self) -> Vec<&Escalation> {
         let mut chain: Vec<&Escalation> = self.escalation.iter().collect();
-        chain.sort_by_key(|e| e.level);
+        crate::sorting::sort_by_key(&mut chain, |e| e.level);
         chain
     }
 }

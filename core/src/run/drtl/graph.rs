@@ -281,7 +281,7 @@ impl Graph {
                 }
             }
         }
-        region.sort_unstable();
+        crate::sorting::sort_by_key(&mut region, |&node| node);
         region
     }
 

@@ -172,13 +172,13 @@ fn numbers(value: &Value) -> Result<Vec<f64>, String> {
 /// Numbers ascending, or strings in code point order; a mix is an error.
 fn sort(mut items: Vec<Value>) -> Result<Value, String> {
     if items.iter().all(Value::is_number) {
-        items.sort_by(|a, b| {
+        crate::sorting::sort_by(&mut items, |a, b| {
             a.as_f64()
                 .unwrap_or(0.0)
                 .total_cmp(&b.as_f64().unwrap_or(0.0))
         });
     } else if items.iter().all(Value::is_string) {
-        items.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+        crate::sorting::sort_by(&mut items, |a, b| a.as_str().cmp(&b.as_str()));
     } else {
         return Err("can only sort a list of numbers or a list of strings".to_owned());
     }

@@ -98,7 +98,7 @@ fn as_output_check(condition: &str) -> Option<String> {
         .filter(|(root, _)| root == "input")
         .map(|(_, range)| range)
         .collect();
-    ranges.sort_by_key(|r| std::cmp::Reverse(r.start));
+    crate::sorting::sort_by_key(&mut ranges, |r| std::cmp::Reverse(r.start));
     for range in ranges {
         renamed.replace_range(range, "output");
     }
