@@ -91,37 +91,92 @@ pub(crate) fn read(
     if u32::try_from(file.len()).is_err() || !plain_text(text) {
         return None;
     }
-    let lines = lines(file, index, yaml)?;
+    let mut scratch = Scratch::take();
+    let found = lines(&mut scratch.lines, file, index, yaml);
+    if found.is_none() {
+        scratch.put_back();
+        return None;
+    }
     // The entries' stack holds at most about one entry per line (a one-line flow mapping holds
     // more, and grows it): sized once, it is not grown and copied again and again for every
-    // document (issue #38: 2.5% of a corpus pass); it is dropped after the read. Up to
-    // `STACK_LINES` lines: a long document's stack grows from there, and no allocation is
-    // made past what the allocator serves from its heap. (The items' stack grows: most
-    // documents have few sequences, or none.)
-    let stack = lines.len().min(STACK_LINES);
+    // document (issue #38: 2.5% of a corpus pass). Up to `STACK_LINES` lines: a long
+    // document's stack grows from there, and no allocation is made past what the allocator
+    // serves from its heap. (The items' stack grows: most documents have few sequences, or
+    // none.)
+    let stack = scratch.lines.len().min(STACK_LINES);
+    scratch.entries.reserve(stack);
     let mut reader = Reader {
         source: Source::new(source),
         text: file,
         bytes: file.as_bytes(),
-        lines,
+        lines: scratch.lines,
         line: 0,
         limits,
         nodes: 0,
         depth: 0,
-        entries: Vec::with_capacity(stack),
-        items: Vec::new(),
+        entries: scratch.entries,
+        items: scratch.items,
     };
-    reader.document().ok()
+    let root = reader.document().ok();
+    Scratch {
+        lines: reader.lines,
+        entries: reader.entries,
+        items: reader.items,
+    }
+    .put_back();
+    root
 }
 
-/// The lines of the range `yaml` of `file` (whose line index is `index`: the file's line breaks
-/// are found once, not again here), or `None` at a document marker or directive (the builder
-/// reports them).
-fn lines(file: &str, index: &LineIndex, yaml: Span) -> Option<Vec<RawLine>> {
+/// The reader's working vectors (its line table and its two stacks), kept on the thread
+/// between reads. *Why:* allocating and freeing them was three of a small document's dozen or
+/// so allocations, the entries' stack a block of up to 72 KiB (issue #38, round two). Kept
+/// empty, and only up to `STACK_LINES` lines and entries (under 130 KiB a thread): a long
+/// document's vectors are freed as before.
+#[derive(Default)]
+struct Scratch {
+    lines: Vec<RawLine>,
+    entries: Vec<Entry>,
+    items: Vec<Node>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
+}
+
+impl Scratch {
+    /// The thread's vectors, or new ones (the first read, or a read while the thread ends).
+    fn take() -> Scratch {
+        SCRATCH
+            .try_with(std::cell::Cell::take)
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Empties the vectors (a read that gave up leaves entries behind) and keeps them for the
+    /// thread's next read, unless a long document grew them.
+    fn put_back(mut self) {
+        self.lines.clear();
+        self.entries.clear();
+        self.items.clear();
+        let small = self.lines.capacity() <= STACK_LINES
+            && self.entries.capacity() <= STACK_LINES
+            && self.items.capacity() <= STACK_LINES;
+        if small {
+            // Ignored while the thread ends: the vectors are then freed here.
+            let _ = SCRATCH.try_with(|kept| kept.set(Some(self)));
+        }
+    }
+}
+
+/// Fills `lines` (empty) with the lines of the range `yaml` of `file` (whose line index is
+/// `index`: the file's line breaks are found once, not again here); `None` at a document marker
+/// or directive (the builder reports them).
+fn lines(lines: &mut Vec<RawLine>, file: &str, index: &LineIndex, yaml: Span) -> Option<()> {
     let bytes = file.as_bytes();
     let starts = index.line_starts();
     let first = index.line_of(yaml.start);
-    let mut lines = Vec::with_capacity(starts.len().saturating_sub(first));
+    lines.reserve(starts.len().saturating_sub(first));
     for (line, &line_start) in starts.iter().enumerate().skip(first) {
         let from = line_start.max(yaml.start);
         if from >= yaml.end {
@@ -155,7 +210,7 @@ fn lines(file: &str, index: &LineIndex, yaml: Span) -> Option<Vec<RawLine>> {
             indent: indent as u32,
         });
     }
-    Some(lines)
+    Some(())
 }
 
 /// No tab, carriage return, control character, byte-order mark or Unicode line break: the
@@ -764,7 +819,7 @@ impl<'t> Keys<'t> {
         if let Some(set) = &mut self.set {
             return set.insert(key);
         }
-        if entries.iter().any(|entry| entry.key == key) {
+        if entries.iter().any(|entry| same_key(&entry.key, key)) {
             return false;
         }
         if entries.len() >= 8 {
@@ -777,6 +832,14 @@ impl<'t> Keys<'t> {
         }
         true
     }
+}
+
+/// Whether two keys are the same text, compared in line: keys are short and most pairs of
+/// one length differ in their first bytes, where a call to `memcmp` per pair of equal length
+/// cost more than the comparison (issue #38, round two).
+#[inline]
+fn same_key(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 /// A flow indicator (`,[]{}`), a comment's `#` or a quote: ends a plain key or flow scalar.
@@ -1004,6 +1067,42 @@ mod tests {
                 prop_assert_eq!(problems, 0, "{:?}", yaml);
                 prop_assert_eq!(Some(fast), built, "{:?}", yaml);
             }
+        }
+    }
+
+    /// The fast reader's tree for `yaml` on a new thread: read with vectors no read used before.
+    fn read_fresh(yaml: String) -> Option<Node> {
+        std::thread::spawn(move || both(&yaml).0)
+            .join()
+            .expect("the read does not panic")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Reading with the thread's kept vectors ([`Scratch`]) reads what a first read does,
+        /// after any reads before: ones that gave up with entries on the stacks, and long ones
+        /// whose vectors are not kept.
+        #[test]
+        fn kept_vectors_read_what_new_ones_read(
+            documents in prop::collection::vec(
+                prop_oneof![
+                    8 => prop::collection::vec(line(), 1..12).prop_map(|lines| lines.concat()),
+                    1 => (1..3usize).prop_map(|n| {
+                        (0..n * STACK_LINES).map(|i| format!("k{i}: [v]\n")).collect()
+                    }),
+                    1 => (1..3usize).prop_map(|n| "- k: v\n".repeat(n * STACK_LINES)),
+                ],
+                1..6,
+            ),
+        ) {
+            let fresh: Vec<Option<Node>> = documents.iter().cloned().map(read_fresh).collect();
+            let in_turn = std::thread::spawn(move || {
+                documents.iter().map(|yaml| both(yaml).0).collect::<Vec<_>>()
+            })
+            .join()
+            .expect("the reads do not panic");
+            prop_assert_eq!(in_turn, fresh);
         }
     }
 }
