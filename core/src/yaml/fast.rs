@@ -190,10 +190,7 @@ fn lines(lines: &mut Vec<RawLine>, file: &str, index: &LineIndex, yaml: Span) ->
         let content = bytes.get(from..end)?;
         // Most lines start with a space or a letter: the markers are compared on the others.
         let indent = match content.first() {
-            Some(b' ') => content
-                .iter()
-                .position(|&b| b != b' ')
-                .unwrap_or(content.len()),
+            Some(b' ') => leading_spaces(content),
             Some(b'-' | b'.' | b'%')
                 if content.starts_with(b"---")
                     || content.starts_with(b"...")
@@ -211,6 +208,27 @@ fn lines(lines: &mut Vec<RawLine>, file: &str, index: &LineIndex, yaml: Span) ->
         });
     }
     Some(())
+}
+
+/// The number of spaces `line` starts with, eight bytes at a time: the bytes that differ from
+/// a space are the set bits of the word XOR eight spaces, the first of them the lowest (read
+/// little-endian). *Why:* a line's indentation is read once per line of every document, a
+/// byte at a time it was a fifth of the line table's work (issue #38, round two).
+fn leading_spaces(line: &[u8]) -> usize {
+    const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+    let mut chunks = line.chunks_exact(8);
+    let mut count = 0;
+    for chunk in chunks.by_ref() {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let differ = u64::from_le_bytes(word) ^ SPACES;
+        if differ != 0 {
+            return count + differ.trailing_zeros() as usize / 8;
+        }
+        count += 8;
+    }
+    let rest = chunks.remainder();
+    count + rest.iter().position(|&b| b != b' ').unwrap_or(rest.len())
 }
 
 /// No tab, carriage return, control character, byte-order mark or Unicode line break: the
@@ -1039,6 +1057,17 @@ mod tests {
     }
 
     proptest! {
+        /// The spaces counted eight at a time are the spaces before the first other byte.
+        #[test]
+        fn leading_spaces_are_counted_as_one_by_one(
+            spaces in 0..40usize,
+            rest in "[ a\u{e9}#-]{0,12}",
+        ) {
+            let line = format!("{}{rest}", " ".repeat(spaces));
+            let one_by_one = line.bytes().position(|b| b != b' ').unwrap_or(line.len());
+            prop_assert_eq!(super::leading_spaces(line.as_bytes()), one_by_one);
+        }
+
         /// The byte search finds the characters a decoding of every character finds: those
         /// characters, their neighbours, and characters that share their first bytes.
         #[test]
