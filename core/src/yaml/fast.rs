@@ -1099,11 +1099,18 @@ mod tests {
         }
     }
 
+    /// `work`'s result, done on a new thread: one whose reads start with no kept vectors.
+    // The test starts threads to get fresh thread-local vectors; core itself never does.
+    #[allow(clippy::disallowed_methods)]
+    fn on_new_thread<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+        std::thread::spawn(work)
+            .join()
+            .expect("the reads do not panic")
+    }
+
     /// The fast reader's tree for `yaml` on a new thread: read with vectors no read used before.
     fn read_fresh(yaml: String) -> Option<Node> {
-        std::thread::spawn(move || both(&yaml).0)
-            .join()
-            .expect("the read does not panic")
+        on_new_thread(move || both(&yaml).0)
     }
 
     proptest! {
@@ -1126,11 +1133,9 @@ mod tests {
             ),
         ) {
             let fresh: Vec<Option<Node>> = documents.iter().cloned().map(read_fresh).collect();
-            let in_turn = std::thread::spawn(move || {
+            let in_turn = on_new_thread(move || {
                 documents.iter().map(|yaml| both(yaml).0).collect::<Vec<_>>()
-            })
-            .join()
-            .expect("the reads do not panic");
+            });
             prop_assert_eq!(in_turn, fresh);
         }
     }
