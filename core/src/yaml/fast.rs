@@ -130,7 +130,7 @@ pub(crate) fn read(
 /// The reader's working vectors (its line table and its two stacks), kept on the thread
 /// between reads. *Why:* allocating and freeing them was three of a small document's dozen or
 /// so allocations, the entries' stack a block of up to 72 KiB (issue #38, round two). Kept
-/// empty, and only up to `STACK_LINES` lines and entries (under 130 KiB a thread): a long
+/// empty, and only up to `STACK_LINES` lines and entries (at most 132 KiB a thread): a long
 /// document's vectors are freed as before.
 #[derive(Default)]
 struct Scratch {
