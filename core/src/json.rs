@@ -14,7 +14,9 @@ pub fn to_json(node: &Node) -> Value {
         NodeValue::Bool(b) => Value::Bool(*b),
         NodeValue::Int(i) => Value::Number((*i).into()),
         NodeValue::Float(f) => Number::from_f64(*f).map_or(Value::Null, Value::Number),
-        NodeValue::String(s) => Value::String(s.to_string()),
+        // Copied as a `str`: `to_string` went through the formatting machinery (its padding
+        // checks), a third of a schema error's shown value (issue #38, round two).
+        NodeValue::String(s) => Value::String(s.as_str().to_owned()),
         NodeValue::Seq(items) => Value::Array(items.iter().map(to_json).collect()),
         NodeValue::Map(entries) => {
             let mut map = Map::with_capacity(entries.len());

@@ -266,7 +266,7 @@ fn push_json_type(value: &Value, out: &mut String) {
     push_article(name, out);
     if let Value::String(_) | Value::Number(_) | Value::Bool(_) = value {
         out.push(' ');
-        out.push_str(&short(value));
+        push_short(value, out);
     }
 }
 
@@ -279,48 +279,57 @@ fn list(options: &Value) -> String {
 
 /// A value as the user wrote it, cut short.
 fn short(value: &Value) -> String {
+    let mut text = String::with_capacity(24);
+    push_short(value, &mut text);
+    text
+}
+
+/// Appends [`short`]'s text to `out`: a type error's message holds it, and a string of its own
+/// per message was a tenth of writing one (issue #38, round two).
+fn push_short(value: &Value, out: &mut String) {
     /// A string of this many bytes or fewer has no more characters: with its backticks it
     /// is within the 60 that are shown whole.
     const SHORT_BYTES: usize = 58;
-    let text = match value {
+    let from = out.len();
+    match value {
         Value::String(s) => {
-            let mut text = String::with_capacity(s.len() + 2);
-            push_quoted(s, &mut text);
+            out.reserve(s.len() + 2);
+            push_quoted(s, out);
             if s.len() <= SHORT_BYTES {
-                return text;
+                return;
             }
-            text
         }
-        Value::Array(_) => "this list".to_owned(),
-        Value::Object(_) => "this object".to_owned(),
+        Value::Array(_) => out.push_str("this list"),
+        Value::Object(_) => out.push_str("this object"),
         other => {
             // Written as JSON writes it, without the formatting machinery for the common
             // scalars (a number or a boolean is in most type errors' messages: issue #38).
-            let mut text = String::with_capacity(24);
-            text.push('`');
+            out.push('`');
             match other {
-                Value::Bool(true) => text.push_str("true"),
-                Value::Bool(false) => text.push_str("false"),
-                Value::Null => text.push_str("null"),
+                Value::Bool(true) => out.push_str("true"),
+                Value::Bool(false) => out.push_str("false"),
+                Value::Null => out.push_str("null"),
                 Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-                    (Some(natural), _) => crate::json::push_decimal(&mut text, natural),
+                    (Some(natural), _) => crate::json::push_decimal(out, natural),
                     (None, Some(negative)) => {
-                        text.push('-');
-                        crate::json::push_decimal(&mut text, negative.unsigned_abs());
+                        out.push('-');
+                        crate::json::push_decimal(out, negative.unsigned_abs());
                     }
-                    _ => text.push_str(&n.to_string()),
+                    _ => out.push_str(&n.to_string()),
                 },
-                _ => text.push_str(&other.to_string()),
+                _ => out.push_str(&other.to_string()),
             }
-            text.push('`');
-            text
+            out.push('`');
         }
-    };
-    if text.chars().count() > 60 {
-        let cut: String = text.chars().take(57).collect();
-        format!("{cut}...`")
-    } else {
-        text
+    }
+    // Past 60 characters: the first 57, then `...` and a closing backtick.
+    if out[from..].chars().nth(60).is_some() {
+        let keep = out[from..]
+            .char_indices()
+            .nth(57)
+            .map_or(out.len(), |(at, _)| from + at);
+        out.truncate(keep);
+        out.push_str("...`");
     }
 }
 

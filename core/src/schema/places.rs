@@ -33,14 +33,38 @@ struct State<'s> {
     choices: Vec<&'s str>,
     /// A schema of the set describes a duration string.
     duration: bool,
+    /// The steps taken from this state so far, by the token's class: the state each leads to.
+    /// *Why here, not in a map keyed by (state, token class):* hashing a named step hashed
+    /// and compared its name, most of a hint's place (issue #38, round two); a name's slot
+    /// in `names` is found by the search that classes the token anyway.
+    next: Steps,
 }
 
-/// How one step's token is told apart: by the set's own name, or by its class.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-enum Step<'s> {
-    Named(&'s str),
+/// The states reached from one state: by each of its names (the slot of `names`), by an
+/// index, by any other token; `None` until first taken.
+struct Steps {
+    named: Vec<Option<usize>>,
+    index: Option<usize>,
+    other: Option<usize>,
+}
+
+/// How one step's token is told apart: by the set's own name (its slot in `names`), or by
+/// its class.
+#[derive(Clone, Copy)]
+enum Step {
+    Named(usize),
     Index,
     Other,
+}
+
+impl Steps {
+    fn slot(&mut self, step: Step) -> &mut Option<usize> {
+        match step {
+            Step::Named(slot) => &mut self.named[slot],
+            Step::Index => &mut self.index,
+            Step::Other => &mut self.other,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -48,7 +72,6 @@ struct Machine<'s> {
     states: Vec<State<'s>>,
     /// Each state by its schemas' addresses, so a set reached twice is one state.
     by_set: FxHashMap<Vec<usize>, usize>,
-    steps: FxHashMap<(usize, Step<'s>), usize>,
 }
 
 impl<'s> Places<'s> {
@@ -97,13 +120,13 @@ impl<'s> Machine<'s> {
         let mut at = 0;
         for token in tokens_of(pointer) {
             let step = self.step(at, &token);
-            at = match self.steps.get(&(at, step)) {
-                Some(&next) => next,
+            at = match *self.states[at].next.slot(step) {
+                Some(next) => next,
                 None => {
                     let mut next = Vec::new();
                     step_into(root, &self.states[at].subschemas, &token, &mut next);
                     let next = self.state_of(next);
-                    self.steps.insert((at, step), next);
+                    *self.states[at].next.slot(step) = Some(next);
                     next
                 }
             };
@@ -111,10 +134,9 @@ impl<'s> Machine<'s> {
         at
     }
 
-    fn step(&self, at: usize, token: &str) -> Step<'s> {
-        let names = &self.states[at].names;
-        match names.binary_search(&token) {
-            Ok(found) => Step::Named(names[found]),
+    fn step(&self, at: usize, token: &str) -> Step {
+        match self.states[at].names.binary_search(&token) {
+            Ok(found) => Step::Named(found),
             Err(_) if token.parse::<usize>().is_ok() => Step::Index,
             Err(_) => Step::Other,
         }
@@ -157,6 +179,11 @@ impl<'s> State<'s> {
                 .is_some_and(|text| text.contains("duration string"))
         });
         State {
+            next: Steps {
+                named: vec![None; names.len()],
+                index: None,
+                other: None,
+            },
             subschemas,
             names,
             choices,

@@ -91,37 +91,92 @@ pub(crate) fn read(
     if u32::try_from(file.len()).is_err() || !plain_text(text) {
         return None;
     }
-    let lines = lines(file, index, yaml)?;
+    let mut scratch = Scratch::take();
+    let found = lines(&mut scratch.lines, file, index, yaml);
+    if found.is_none() {
+        scratch.put_back();
+        return None;
+    }
     // The entries' stack holds at most about one entry per line (a one-line flow mapping holds
     // more, and grows it): sized once, it is not grown and copied again and again for every
-    // document (issue #38: 2.5% of a corpus pass); it is dropped after the read. Up to
-    // `STACK_LINES` lines: a long document's stack grows from there, and no allocation is
-    // made past what the allocator serves from its heap. (The items' stack grows: most
-    // documents have few sequences, or none.)
-    let stack = lines.len().min(STACK_LINES);
+    // document (issue #38: 2.5% of a corpus pass). Up to `STACK_LINES` lines: a long
+    // document's stack grows from there, and no allocation is made past what the allocator
+    // serves from its heap. (The items' stack grows: most documents have few sequences, or
+    // none.)
+    let stack = scratch.lines.len().min(STACK_LINES);
+    scratch.entries.reserve(stack);
     let mut reader = Reader {
         source: Source::new(source),
         text: file,
         bytes: file.as_bytes(),
-        lines,
+        lines: scratch.lines,
         line: 0,
         limits,
         nodes: 0,
         depth: 0,
-        entries: Vec::with_capacity(stack),
-        items: Vec::new(),
+        entries: scratch.entries,
+        items: scratch.items,
     };
-    reader.document().ok()
+    let root = reader.document().ok();
+    Scratch {
+        lines: reader.lines,
+        entries: reader.entries,
+        items: reader.items,
+    }
+    .put_back();
+    root
 }
 
-/// The lines of the range `yaml` of `file` (whose line index is `index`: the file's line breaks
-/// are found once, not again here), or `None` at a document marker or directive (the builder
-/// reports them).
-fn lines(file: &str, index: &LineIndex, yaml: Span) -> Option<Vec<RawLine>> {
+/// The reader's working vectors (its line table and its two stacks), kept on the thread
+/// between reads. *Why:* allocating and freeing them was three of a small document's dozen or
+/// so allocations, the entries' stack a block of up to 72 KiB (issue #38, round two). Kept
+/// empty, and only up to `STACK_LINES` lines and entries (at most 132 KiB a thread): a long
+/// document's vectors are freed as before.
+#[derive(Default)]
+struct Scratch {
+    lines: Vec<RawLine>,
+    entries: Vec<Entry>,
+    items: Vec<Node>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
+}
+
+impl Scratch {
+    /// The thread's vectors, or new ones (the first read, or a read while the thread ends).
+    fn take() -> Scratch {
+        SCRATCH
+            .try_with(std::cell::Cell::take)
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Empties the vectors (a read that gave up leaves entries behind) and keeps them for the
+    /// thread's next read, unless a long document grew them.
+    fn put_back(mut self) {
+        self.lines.clear();
+        self.entries.clear();
+        self.items.clear();
+        let small = self.lines.capacity() <= STACK_LINES
+            && self.entries.capacity() <= STACK_LINES
+            && self.items.capacity() <= STACK_LINES;
+        if small {
+            // Ignored while the thread ends: the vectors are then freed here.
+            let _ = SCRATCH.try_with(|kept| kept.set(Some(self)));
+        }
+    }
+}
+
+/// Fills `lines` (empty) with the lines of the range `yaml` of `file` (whose line index is
+/// `index`: the file's line breaks are found once, not again here); `None` at a document marker
+/// or directive (the builder reports them).
+fn lines(lines: &mut Vec<RawLine>, file: &str, index: &LineIndex, yaml: Span) -> Option<()> {
     let bytes = file.as_bytes();
     let starts = index.line_starts();
     let first = index.line_of(yaml.start);
-    let mut lines = Vec::with_capacity(starts.len().saturating_sub(first));
+    lines.reserve(starts.len().saturating_sub(first));
     for (line, &line_start) in starts.iter().enumerate().skip(first) {
         let from = line_start.max(yaml.start);
         if from >= yaml.end {
@@ -135,10 +190,7 @@ fn lines(file: &str, index: &LineIndex, yaml: Span) -> Option<Vec<RawLine>> {
         let content = bytes.get(from..end)?;
         // Most lines start with a space or a letter: the markers are compared on the others.
         let indent = match content.first() {
-            Some(b' ') => content
-                .iter()
-                .position(|&b| b != b' ')
-                .unwrap_or(content.len()),
+            Some(b' ') => leading_spaces(content),
             Some(b'-' | b'.' | b'%')
                 if content.starts_with(b"---")
                     || content.starts_with(b"...")
@@ -155,7 +207,28 @@ fn lines(file: &str, index: &LineIndex, yaml: Span) -> Option<Vec<RawLine>> {
             indent: indent as u32,
         });
     }
-    Some(lines)
+    Some(())
+}
+
+/// The number of spaces `line` starts with, eight bytes at a time: the bytes that differ from
+/// a space are the set bits of the word XOR eight spaces, the first of them the lowest (read
+/// little-endian). *Why:* a line's indentation is read once per line of every document, a
+/// byte at a time it was a fifth of the line table's work (issue #38, round two).
+fn leading_spaces(line: &[u8]) -> usize {
+    const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+    let mut chunks = line.chunks_exact(8);
+    let mut count = 0;
+    for chunk in chunks.by_ref() {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let differ = u64::from_le_bytes(word) ^ SPACES;
+        if differ != 0 {
+            return count + differ.trailing_zeros() as usize / 8;
+        }
+        count += 8;
+    }
+    let rest = chunks.remainder();
+    count + rest.iter().position(|&b| b != b' ').unwrap_or(rest.len())
 }
 
 /// No tab, carriage return, control character, byte-order mark or Unicode line break: the
@@ -753,7 +826,9 @@ impl<'t> Reader<'t> {
 /// The keys of one mapping so far, to find a repeated one (the builder reports it).
 #[derive(Default)]
 struct Keys<'t> {
-    /// Built once a mapping grows past a few keys; before that its entries are searched.
+    /// Built once a mapping reaches 32 keys; before that its entries are searched (keys of
+    /// other lengths are passed over in a few instructions: building the set at 8 keys cost
+    /// more on the corpus, issue #38 round two).
     set: Option<FxHashSet<&'t str>>,
 }
 
@@ -764,10 +839,10 @@ impl<'t> Keys<'t> {
         if let Some(set) = &mut self.set {
             return set.insert(key);
         }
-        if entries.iter().any(|entry| entry.key == key) {
+        if entries.iter().any(|entry| same_key(&entry.key, key)) {
             return false;
         }
-        if entries.len() >= 8 {
+        if entries.len() >= 32 {
             let mut set: FxHashSet<&'t str> = entries
                 .iter()
                 .map(|e| &text[e.key_span().start..e.key_span().end])
@@ -777,6 +852,14 @@ impl<'t> Keys<'t> {
         }
         true
     }
+}
+
+/// Whether two keys are the same text, compared in line: keys are short and most pairs of
+/// one length differ in their first bytes, where a call to `memcmp` per pair of equal length
+/// cost more than the comparison (issue #38, round two).
+#[inline]
+fn same_key(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 /// A flow indicator (`,[]{}`), a comment's `#` or a quote: ends a plain key or flow scalar.
@@ -890,6 +973,21 @@ mod tests {
     }
 
     #[test]
+    fn a_repeated_key_goes_to_the_builder_in_a_mapping_of_any_size() {
+        for size in [1, 2, 8, 9, 31, 32, 33, 100] {
+            let keys: String = (0..size).map(|i| format!("k{i}: v\n")).collect();
+            let (fast, built, problems) = both(&keys);
+            assert_eq!(problems, 0);
+            assert_eq!(fast, built, "{size} keys");
+            for repeated in [0, size / 2, size - 1] {
+                let (fast, _, problems) = both(&format!("{keys}k{repeated}: w\n"));
+                assert!(fast.is_none(), "k{repeated} of {size} keys");
+                assert_eq!(problems, 1, "k{repeated} of {size} keys");
+            }
+        }
+    }
+
+    #[test]
     fn gives_up_on_what_it_does_not_read() {
         for yaml in [
             "a: &x 1\nb: *x\n",
@@ -976,6 +1074,17 @@ mod tests {
     }
 
     proptest! {
+        /// The spaces counted eight at a time are the spaces before the first other byte.
+        #[test]
+        fn leading_spaces_are_counted_as_one_by_one(
+            spaces in 0..40usize,
+            rest in "[ a\u{e9}#-]{0,12}",
+        ) {
+            let line = format!("{}{rest}", " ".repeat(spaces));
+            let one_by_one = line.bytes().position(|b| b != b' ').unwrap_or(line.len());
+            prop_assert_eq!(super::leading_spaces(line.as_bytes()), one_by_one);
+        }
+
         /// The byte search finds the characters a decoding of every character finds: those
         /// characters, their neighbours, and characters that share their first bytes.
         #[test]
@@ -1004,6 +1113,47 @@ mod tests {
                 prop_assert_eq!(problems, 0, "{:?}", yaml);
                 prop_assert_eq!(Some(fast), built, "{:?}", yaml);
             }
+        }
+    }
+
+    /// `work`'s result, done on a new thread: one whose reads start with no kept vectors.
+    // The test starts threads to get fresh thread-local vectors; core itself never does.
+    #[allow(clippy::disallowed_methods)]
+    fn on_new_thread<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+        std::thread::spawn(work)
+            .join()
+            .expect("the reads do not panic")
+    }
+
+    /// The fast reader's tree for `yaml` on a new thread: read with vectors no read used before.
+    fn read_fresh(yaml: String) -> Option<Node> {
+        on_new_thread(move || both(&yaml).0)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Reading with the thread's kept vectors ([`Scratch`]) reads what a first read does,
+        /// after any reads before: ones that gave up with entries on the stacks, and long ones
+        /// whose vectors are not kept.
+        #[test]
+        fn kept_vectors_read_what_new_ones_read(
+            documents in prop::collection::vec(
+                prop_oneof![
+                    8 => prop::collection::vec(line(), 1..12).prop_map(|lines| lines.concat()),
+                    1 => (1..3usize).prop_map(|n| {
+                        (0..n * STACK_LINES).map(|i| format!("k{i}: [v]\n")).collect()
+                    }),
+                    1 => (1..3usize).prop_map(|n| "- k: v\n".repeat(n * STACK_LINES)),
+                ],
+                1..6,
+            ),
+        ) {
+            let fresh: Vec<Option<Node>> = documents.iter().cloned().map(read_fresh).collect();
+            let in_turn = on_new_thread(move || {
+                documents.iter().map(|yaml| both(yaml).0).collect::<Vec<_>>()
+            });
+            prop_assert_eq!(in_turn, fresh);
         }
     }
 }
