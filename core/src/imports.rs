@@ -487,12 +487,12 @@ fn rename_step_reads_in(value: &mut Value, rename: &dyn Fn(&str) -> Option<Strin
 }
 
 fn keys(value: Option<&Value>) -> BTreeSet<String> {
-    // Inserted one by one: `collect` into a set compiles a sort of its own (issue #38's size).
-    let mut keys = BTreeSet::new();
-    if let Some(map) = value.and_then(Value::as_object) {
-        keys.extend(map.keys().cloned());
-    }
-    keys
+    crate::sorting::set_of(
+        value
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|map| map.keys().cloned()),
+    )
 }
 
 fn prefix_keys(content: &Value, alias: &str, mut fix: impl FnMut(&mut Value)) -> Value {

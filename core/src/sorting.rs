@@ -8,6 +8,7 @@
 //! decides it. For the sorts off the hot path (the parse/validate path keeps its own).
 
 use std::cmp::Ordering;
+use std::collections::BTreeSet;
 
 /// Sorts `items` by `compare`, stably: what `items.sort_by(compare)` gives.
 pub fn sort_by<T>(items: &mut [T], compare: impl Fn(&T, &T) -> Ordering) {
@@ -21,6 +22,19 @@ pub fn sort_by<T>(items: &mut [T], compare: impl Fn(&T, &T) -> Ordering) {
 /// Sorts `items` by the key `key` gives, stably: what `items.sort_by_key(key)` gives.
 pub fn sort_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
     sort_by(items, |a, b| key(a).cmp(&key(b)));
+}
+
+/// Sorts `items` in their own order, stably: what `items.sort()` gives.
+pub fn sort<T: Ord>(items: &mut [T]) {
+    sort_by(items, T::cmp);
+}
+
+/// The set of `items`. Filled one by one: `collect` into a B-tree set sorts the items first,
+/// with a sort compiled for each item type (issue #38's size).
+pub fn set_of<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
+    let mut set = BTreeSet::new();
+    set.extend(items);
+    set
 }
 
 /// The positions `0..len` in the order `compare` puts the items at them, equal ones in place.
@@ -66,6 +80,12 @@ mod tests {
             sort_by_key(&mut reversed, |item| std::cmp::Reverse(item.0));
             standard_reversed.sort_by_key(|item| std::cmp::Reverse(item.0));
             prop_assert_eq!(reversed, standard_reversed);
+            let mut keys_sorted = keys.clone();
+            sort(&mut keys_sorted);
+            let mut standard_keys = keys.clone();
+            standard_keys.sort();
+            prop_assert_eq!(keys_sorted, standard_keys);
+            prop_assert_eq!(set_of(keys.iter().copied()), keys.iter().copied().collect::<BTreeSet<u8>>());
         }
 
         /// Owned items that are not `Copy` are moved, never cloned or dropped twice.

@@ -112,8 +112,7 @@ impl<'t> Net<'t> {
                 }
             }
         }
-        let mut seen: BTreeSet<usize> = BTreeSet::new();
-        seen.extend(starts.iter().copied());
+        let mut seen = crate::sorting::set_of(starts.iter().copied());
         let mut pending: Vec<usize> = starts.to_vec();
         while let Some(n) = pending.pop() {
             let next: Vec<usize> = if backwards {
@@ -245,7 +244,7 @@ fn components(net: &Net<'_>) -> Vec<Vec<usize>> {
         .into_iter()
         .map(|c| {
             let mut members: Vec<usize> = c.into_iter().map(|n| graph[n]).collect();
-            crate::sorting::sort_by_key(&mut members, |&member| member);
+            crate::sorting::sort(&mut members);
             members
         })
         .filter(|c| {
@@ -422,9 +421,7 @@ fn search(net: &Net<'_>, generator: usize, end: usize) -> Search {
     let mut gate_holds: HashMap<usize, bool> = HashMap::new();
     // What a gate may read to check the output: the output itself or what other nodes made from
     // it, not a verify's report (a report's counts discharge only a blocking verify's output).
-    // Inserted one by one: `collect` into a set compiles a sort of its own (issue #38's size).
-    let mut made_from: BTreeSet<usize> = BTreeSet::new();
-    made_from.extend(
+    let made_from = crate::sorting::set_of(
         net.closure(&[generator], false)
             .into_iter()
             .filter(|&n| net.kind(n) != "verify"),
@@ -510,8 +507,7 @@ fn fail_branch_leaks(net: &Net<'_>, gate: usize, end: usize) -> bool {
         .filter(|h| h.kind == RouteKind::Fail && !barrier(h.to))
         .map(|h| h.to)
         .collect();
-    let mut seen: BTreeSet<usize> = BTreeSet::new();
-    seen.extend(starts.iter().copied());
+    let mut seen = crate::sorting::set_of(starts.iter().copied());
     let mut pending = starts;
     while let Some(n) = pending.pop() {
         if n == end {

@@ -212,9 +212,7 @@ fn find_loops(count: usize, candidates: &[FlowEdge]) -> Vec<bool> {
     let mut waiting: Vec<usize> = incoming.iter().map(Vec::len).collect();
     let mut done = vec![false; count];
     let mut is_loop = vec![false; candidates.len()];
-    // Inserted one by one: `collect` into a set compiles a sort of its own (issue #38's size).
-    let mut ready = std::collections::BTreeSet::new();
-    ready.extend((0..count).filter(|&u| waiting[u] == 0));
+    let mut ready = crate::sorting::set_of((0..count).filter(|&u| waiting[u] == 0));
     for _ in 0..count {
         let unit = match ready.pop_first() {
             Some(unit) => unit,

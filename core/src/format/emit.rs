@@ -73,7 +73,7 @@ pub(super) fn emit(document: &Document) -> Result<String, String> {
     }
     let mut anchors = Vec::new();
     collect_anchors(text, document.root(), &mut anchors);
-    crate::sorting::sort_by_key(&mut anchors, |&anchor| anchor);
+    crate::sorting::sort(&mut anchors);
     let mut leading: BTreeMap<usize, Vec<Comment>> = BTreeMap::new();
     let mut closing = Vec::new();
     let mut trailing = BTreeMap::new();

@@ -281,7 +281,7 @@ impl Graph {
                 }
             }
         }
-        crate::sorting::sort_by_key(&mut region, |&node| node);
+        crate::sorting::sort(&mut region);
         region
     }
 
